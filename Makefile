@@ -1,0 +1,53 @@
+# Two entry points for a fresh machine: `make run` and `make test`.
+# Each installs what it needs: a .venv with the project, and the Debian packages the tests need.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+APT_PACKAGES := xvfb xauth trayer xdotool libegl1 libgl1 libxkbcommon-x11-0 libxcb-cursor0 \
+	libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 \
+	libxcb-image0 libdbus-1-3 libfontconfig1 fonts-noto-cjk desktop-file-utils
+
+.PHONY: run test lint typecheck pytest system-deps venv bench clean package
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Installs the Debian packages the GUI and its tests need, only when one is missing.
+system-deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+run: system-deps $(STAMP)
+	$(BIN)/decision-journal app
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy core
+	$(BIN)/mypy app
+
+pytest: system-deps $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	for b in bench/*_bench.py; do $(BIN)/python $$b; done
+
+clean:
+	rm -rf build dist .mypy_cache .ruff_cache .pytest_cache

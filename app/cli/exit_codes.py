@@ -1,0 +1,65 @@
+"""Exit codes of the CLI contract, and the mapping from core errors to them."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from core.errors import (
+    InvalidDecision,
+    JournalDamaged,
+    JournalError,
+    NotFound,
+    PendingConflict,
+    RevisionConflict,
+)
+
+OK = 0
+UNEXPECTED = 1
+INVALID = 2
+PENDING = 3
+CONFLICT = 4
+NOT_FOUND = 5
+DAMAGED = 6
+
+RUNBOOK_URL = "docs/runbook.md"
+
+
+def exit_code_for(error: BaseException) -> int:
+    if isinstance(error, InvalidDecision):
+        return INVALID
+    if isinstance(error, PendingConflict):
+        return PENDING
+    if isinstance(error, RevisionConflict):
+        return CONFLICT
+    if isinstance(error, NotFound):
+        return NOT_FOUND
+    if isinstance(error, JournalDamaged):
+        return DAMAGED
+    return UNEXPECTED
+
+
+def report_error(error: BaseException, stream: TextIO | None = None) -> int:
+    """One clear line on stderr: the message, the field and limit, and the runbook entry."""
+    out = stream or sys.stderr
+    message = str(error) or type(error).__name__
+    details = []
+    if isinstance(error, InvalidDecision):
+        if error.field:
+            details.append(f"field: {error.field}")
+        if error.limit is not None:
+            details.append(f"limit: {error.limit}")
+    if isinstance(error, JournalError) and error.runbook_anchor:
+        details.append(f"see {RUNBOOK_URL}#{error.runbook_anchor}")
+    suffix = f" ({'; '.join(details)})" if details else ""
+    print(f"decision-journal: error: {message}{suffix}", file=out)
+    return exit_code_for(error)
+
+
+def guarded(run: Callable[[], int]) -> int:
+    """Runs a command, turning core errors into their exit codes and one stderr line."""
+    try:
+        return run()
+    except (JournalError, OSError) as exc:
+        return report_error(exc)

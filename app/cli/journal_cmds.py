@@ -1,0 +1,238 @@
+"""Journal commands: list, show, history, edit, delete, restore, export, import, doctor."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from app.cli import render
+from app.cli.exit_codes import DAMAGED, INVALID, OK
+from core.corrections import Correction, apply_correction, precheck
+from core.doctor import check_journal
+from core.filters import ListFilter
+from core.gojson import dumps_indented
+from core.gotime import GoTime
+from core.journal import Journal
+from core.json_import import import_records
+from core.store import export_records
+
+
+def _print_json(value: object) -> None:
+    sys.stdout.write(dumps_indented(value))
+
+
+def _add_filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--project", default="", help="project ID (project-…)")
+    parser.add_argument("--domain", default="")
+    parser.add_argument("--kind", default="", help="decision kind")
+    parser.add_argument("--status", default="", choices=["", "completed", "corrected", "deleted"])
+    parser.add_argument("--query", default="", help="free text over problem, options, reasons")
+    parser.add_argument("--include-deleted", action="store_true")
+
+
+def _filter_from(args: argparse.Namespace, limit: int = 0) -> ListFilter:
+    return ListFilter(
+        project_id=args.project,
+        domain=args.domain,
+        decision_kind=args.kind,
+        status=args.status,
+        query=args.query,
+        include_deleted=args.include_deleted or args.status == "deleted",
+        limit=limit,
+    )
+
+
+def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
+    result = journal.store.list_with_issues(_filter_from(args, args.limit))
+    for issue in result.issues:
+        print(
+            f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
+            "(see docs/runbook.md#unreadable-record)",
+            file=sys.stderr,
+        )
+    if args.json:
+        _print_json([r.to_go_dict() for r in result.records])
+    elif result.records:
+        print(render.table(render.LIST_HEADERS, render.list_rows(result.records)))
+    else:
+        print("No decisions match.")
+    return OK
+
+
+def cmd_show(journal: Journal, args: argparse.Namespace) -> int:
+    record = journal.store.get(args.id)
+    if args.json:
+        _print_json(record.to_go_dict())
+    else:
+        print(render.details(record))
+    return OK
+
+
+def cmd_history(journal: Journal, args: argparse.Namespace) -> int:
+    revisions = journal.store.history(args.id)
+    if not revisions:
+        journal.store.get(args.id)
+    if args.json:
+        _print_json([r.to_go_dict() for r in revisions])
+        return OK
+    rows = [
+        [str(r.revision), r.updated_at.format() if r.updated_at else "", r.status, r.selected_label()]
+        for r in revisions
+    ]
+    print(render.table(("REV", "UPDATED", "STATUS", "SELECTED"), rows))
+    return OK
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _rejections(pairs: list[str]) -> dict[str, str] | None:
+    if not pairs:
+        return None
+    out = {}
+    for pair in pairs:
+        option_id, sep, reason = pair.partition("=")
+        if not sep:
+            raise argparse.ArgumentTypeError(f"--reject expects OPTION_ID=TEXT, got {pair!r}")
+        out[option_id.strip()] = reason
+    return out
+
+
+def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
+    correction = Correction(
+        selected_option_id=args.select,
+        custom_selection=args.custom,
+        selection_reason=args.reason,
+        rejected_reasons=_rejections(args.reject),
+        tags=_split(args.tags),
+        domains=_split(args.domains),
+        decision_kind=args.kind,
+        risk_level=args.risk,
+        project_alias=args.alias,
+    )
+    precheck(correction)
+    record = journal.store.revise(
+        args.id, args.expected_revision, lambda r: apply_correction(r, correction)
+    )
+    print(f"Saved {record.id} as revision {record.revision}.")
+    return OK
+
+
+def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
+    record = journal.store.soft_delete(args.id, args.expected_revision)
+    print(f"Deleted {record.id} (revision {record.revision}); restore it with `restore`.")
+    return OK
+
+
+def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
+    record = journal.store.restore(args.id, args.expected_revision)
+    print(f"Restored {record.id} as revision {record.revision}.")
+    return OK
+
+
+def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
+    records = journal.store.list(_filter_from(args))
+    data = export_records(records, include_private=args.private)
+    target = Path(args.output or f"decisions-{GoTime.now().compact_stamp()}.json")
+    if str(target) == "-":
+        sys.stdout.buffer.write(data)
+        return OK
+    _write_private_file(target, data)
+    print(os.path.abspath(target))
+    return OK
+
+
+def _write_private_file(target: Path, data: bytes) -> None:
+    """Exports hold private reasoning: create them readable by the user only."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def cmd_import(journal: Journal, args: argparse.Namespace) -> int:
+    data = Path(args.file).read_bytes()
+    report = import_records(journal.store, data, source=args.file)
+    print(
+        f"inserted {report.inserted}, unchanged {report.unchanged}, "
+        f"conflicting {len(report.conflicting)}, invalid {len(report.invalid)}"
+    )
+    for record_id in report.conflicting:
+        print(f"conflict: {record_id} exists with different content (kept)", file=sys.stderr)
+    for problem in report.invalid:
+        print(f"invalid: {problem}", file=sys.stderr)
+    return INVALID if report.invalid else OK
+
+
+def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
+    findings = check_journal(journal.store)
+    if args.json:
+        print(json.dumps({"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}))
+    elif findings:
+        for finding in findings:
+            print(f"{finding.path}: {finding.problem} (see docs/runbook.md#{finding.runbook})")
+    else:
+        print(f"Journal {journal.root} is healthy.")
+    return DAMAGED if findings else OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("list", help="list decisions, newest first")
+    _add_filters(p)
+    p.add_argument("--limit", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_list)
+
+    p = sub.add_parser("show", help="show one decision")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_show)
+
+    p = sub.add_parser("history", help="every revision of one decision")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_history)
+
+    p = sub.add_parser("edit", help="correct a decision (compare-and-swap)")
+    p.add_argument("id")
+    p.add_argument("--expected-revision", type=int, required=True)
+    choice = p.add_mutually_exclusive_group()
+    choice.add_argument("--select", metavar="OPTION_ID")
+    choice.add_argument("--custom", metavar="TEXT")
+    p.add_argument("--reason")
+    p.add_argument("--reject", action="append", default=[], metavar="OPTION_ID=TEXT")
+    p.add_argument("--kind")
+    p.add_argument("--risk")
+    p.add_argument("--domains", metavar="A,B")
+    p.add_argument("--tags", metavar="A,B")
+    p.add_argument("--alias")
+    p.set_defaults(handler=cmd_edit)
+
+    for name, handler, text in (
+        ("delete", cmd_delete, "soft-delete a decision (history is kept)"),
+        ("restore", cmd_restore, "restore a soft-deleted decision"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("id")
+        p.add_argument("--expected-revision", type=int, required=True)
+        p.set_defaults(handler=handler)
+
+    p = sub.add_parser("export", help="export decisions as a JSON array")
+    p.add_argument("--private", action="store_true", help="keep private local metadata")
+    _add_filters(p)
+    p.add_argument("-o", "--output", help="file to write ('-' for stdout)")
+    p.set_defaults(handler=cmd_export)
+
+    p = sub.add_parser("import", help="import a JSON array of canonical records")
+    p.add_argument("file")
+    p.set_defaults(handler=cmd_import)
+
+    p = sub.add_parser("doctor", help="check records, history chains, permissions and locks")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_doctor)
+

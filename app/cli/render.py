@@ -1,0 +1,89 @@
+"""Human-readable output for the CLI: aligned tables and record details."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.models import DecisionRecord
+from core.summary import english_summary
+
+
+def ellipsize(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for index, cell in enumerate(row):
+            widths[index] = max(widths[index], len(cell))
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
+    for row in rows:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def when(record: DecisionRecord) -> str:
+    if record.updated_at is None:
+        return ""
+    return record.updated_at.to_datetime().strftime("%Y-%m-%d %H:%M")
+
+
+def list_rows(records: Sequence[DecisionRecord]) -> list[list[str]]:
+    return [
+        [
+            r.id,
+            when(r),
+            r.project_alias or r.project_id,
+            r.decision_kind,
+            r.status,
+            ellipsize(r.selected_label(), 28),
+            ellipsize(r.problem, 48),
+        ]
+        for r in records
+    ]
+
+
+LIST_HEADERS = ("ID", "UPDATED", "PROJECT", "KIND", "STATUS", "SELECTED", "PROBLEM")
+
+
+def details(record: DecisionRecord) -> str:
+    lines = [
+        f"{record.id}  (revision {record.revision}, {record.status})",
+        f"Problem:    {record.problem}",
+        f"Project:    {record.project_alias or '-'} ({record.project_id or 'no project id'})",
+        f"Kind:       {record.decision_kind}    Risk: {record.risk_level or '-'}    "
+        f"Confidence: {record.detector_confidence:.2f}",
+    ]
+    if record.domains:
+        lines.append(f"Domains:    {', '.join(record.domains)}")
+    if record.tags:
+        lines.append(f"Tags:       {', '.join(record.tags)}")
+    lines.append("Approaches:")
+    for option in record.options:
+        marks = []
+        if option.id == record.selected_option_id:
+            marks.append("selected")
+        if option.recommended:
+            marks.append("recommended")
+        suffix = f"  [{', '.join(marks)}]" if marks else ""
+        lines.append(f"  {option.order}. {option.label} ({option.id}){suffix}")
+        if option.description:
+            lines.append(f"     {option.description}")
+    if record.custom_selection:
+        lines.append(f"  Other: {record.custom_selection}  [selected]")
+    lines.append(f"Why chosen: {record.selection_reason_raw}")
+    for rejection in record.rejected_reasons:
+        label = record.option_label(rejection.option_id) or rejection.option_id
+        lines.append(f"Why not {label}: {rejection.reason}")
+    lines.append(f"Summary:    {record.summary_sentence}")
+    lines.append(f"            {english_summary(record)}")
+    created = record.created_at.format() if record.created_at else "-"
+    updated = record.updated_at.format() if record.updated_at else "-"
+    lines.append(f"Created:    {created}    Updated: {updated}")
+    if record.deleted_at:
+        lines.append(f"Deleted:    {record.deleted_at.format()}")
+    if record.redaction.redacted:
+        lines.append(f"Redacted:   {', '.join(record.redaction.patterns)}")
+    return "\n".join(lines)

@@ -1,0 +1,74 @@
+"""Bytes to records and back, exactly as the files are laid out on disk."""
+
+from __future__ import annotations
+
+import hashlib
+
+from pydantic import ValidationError
+
+from core.errors import InvalidDecision, JournalDamaged
+from core.gojson import dumps_compact, dumps_indented, loads_strict
+from core.models import DecisionRecord
+from core.normalize import normalize_record
+from core.text import go_trim
+from core.validation import validate_record
+
+
+def encode_record(record: DecisionRecord) -> bytes:
+    """The file bytes: 2-space indentation, Go escaping, trailing newline."""
+    return dumps_indented(record.to_go_dict()).encode("utf-8")
+
+
+def compact_record(record: DecisionRecord) -> bytes:
+    """Go's compact json.Marshal of the record: used for idempotency and the source hash."""
+    return dumps_compact(record.to_go_dict()).encode("utf-8")
+
+
+def record_digest(record: DecisionRecord) -> str:
+    return hashlib.sha256(compact_record(record)).hexdigest()
+
+
+def pydantic_problem(error: ValidationError) -> str:
+    """One readable line naming the first offending field."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "record"
+    return f"{where}: {first['msg']}"
+
+
+def parse_record(data: bytes, *, what: str) -> DecisionRecord:
+    """Strict structural parse: unknown fields, wrong types and trailing data are errors."""
+    raw = loads_strict(data, what=what)
+    if not isinstance(raw, dict):
+        raise JournalDamaged(f"parse {what}: a record must be a JSON object")
+    try:
+        return DecisionRecord.model_validate(raw)
+    except ValidationError as exc:
+        raise JournalDamaged(f"parse {what}: {pydantic_problem(exc)}") from exc
+
+
+def decode_stored_record(data: bytes, *, what: str, expected_id: str | None) -> DecisionRecord:
+    """Reads a stored record with the read contract: id match, lifecycle and lenient validation.
+
+    Stored-data problems surface as JournalDamaged (never InvalidDecision), so callers can tell
+    a bad request from bad storage.
+    """
+    record = parse_record(data, what=what)
+    if expected_id is not None and go_trim(record.id).lower() != expected_id.lower():
+        raise JournalDamaged(
+            f"implementation decision file id {record.id!r} does not match expected id "
+            f"{expected_id!r}"
+        )
+    if (
+        record.schema_version != 1
+        or record.revision <= 0
+        or record.created_at is None
+        or record.updated_at is None
+        or not go_trim(record.status)
+    ):
+        raise JournalDamaged("stored implementation decision is missing required lifecycle metadata")
+    normalized = normalize_record(record)
+    try:
+        validate_record(normalized, legacy_lenient=True)
+    except InvalidDecision as exc:
+        raise JournalDamaged(f"stored implementation decision {what} is invalid: {exc}") from exc
+    return normalized

@@ -1,0 +1,21 @@
+"""One journal directory and the services over it; the single entry point adapters open."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from core.location import resolve_journal_dir
+from core.store import DecisionStore
+
+
+class Journal:
+    """Owns the store for one journal root; other services attach here as they are added."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.store = DecisionStore(root)
+
+    @classmethod
+    def open(cls, explicit: str | os.PathLike[str] | None = None) -> Journal:
+        return cls(resolve_journal_dir(explicit))

@@ -1,0 +1,136 @@
+"""Filesystem primitives that refuse links and special files and never leave half-written data.
+
+Why: the journal is private reasoning data; a symlink planted in it must not redirect reads or
+writes, and a crash mid-write must leave either the old or the new file, never a torn one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from core.errors import NotFound, OversizedFile, UnsafePath
+
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def check_no_links(root: Path, target: Path) -> None:
+    """lstat every component from the journal root down to target; missing ones are fine."""
+    current = root
+    components = [root, *_components_below(root, target)]
+    for current in components:
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            return
+        if stat.S_ISLNK(info.st_mode) or _is_reparse_point(info):
+            raise UnsafePath(
+                f"implementation decision path contains a symbolic link or reparse point: "
+                f"{current}",
+                path=str(current),
+            )
+
+
+def _components_below(root: Path, target: Path) -> list[Path]:
+    try:
+        relative = target.relative_to(root)
+    except ValueError as exc:
+        raise UnsafePath(f"path {target} is outside the journal {root}", path=str(target)) from exc
+    out = []
+    current = root
+    for part in relative.parts:
+        current = current / part
+        out.append(current)
+    return out
+
+
+def _is_reparse_point(info: os.stat_result) -> bool:
+    attributes = getattr(info, "st_file_attributes", 0)
+    return bool(attributes & getattr(stat, "FILE_ATTRIBUTE_REPARSE_POINT", 0))
+
+
+def ensure_private_dir(root: Path, directory: Path) -> None:
+    """Creates directory (and parents below root) as 0700 and tightens existing ones."""
+    check_no_links(root, directory)
+    for path in [root, *_components_below(root, directory)]:
+        with contextlib.suppress(FileExistsError):
+            path.mkdir(mode=DIR_MODE)
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode):
+            raise UnsafePath(f"journal path is not a directory: {path}", path=str(path))
+        if os.name == "posix" and stat.S_IMODE(info.st_mode) != DIR_MODE:
+            os.chmod(path, DIR_MODE)
+
+
+def read_regular_file(root: Path, path: Path, max_bytes: int) -> bytes:
+    """Reads without following links; rejects special files and anything over max_bytes."""
+    check_no_links(root, path)
+    flags = os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError as exc:
+        raise NotFound(f"{path.name} does not exist") from exc
+    except OSError as exc:
+        if os.path.islink(path):
+            raise UnsafePath(f"path is a symbolic link: {path}", path=str(path)) from exc
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise UnsafePath(f"implementation decision path is not a regular file: {path}")
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OversizedFile(
+            f"implementation decision file exceeds the storage limit: {path.name} is over "
+            f"{max_bytes} bytes",
+            path=str(path),
+        )
+    return data
+
+
+def atomic_write(root: Path, path: Path, data: bytes) -> None:
+    """temp file in the same directory, write, fsync, chmod 0600, rename, fsync the directory."""
+    check_no_links(root, path)
+    _require_regular_or_missing(path)
+    temp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(6)}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
+    fd = os.open(temp, flags, FILE_MODE)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, FILE_MODE)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Makes the rename durable: without it a power cut can lose the new directory entry."""
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY | _O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _require_regular_or_missing(path: Path) -> None:
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise UnsafePath(f"implementation decision path is not a regular file: {path}")

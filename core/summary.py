@@ -1,0 +1,44 @@
+"""The decision's summary sentence: the reference's Korean template, stored, and an English
+rendering of the same facts for display (never stored, so records stay byte-compatible)."""
+
+from __future__ import annotations
+
+from core.models import DecisionRecord
+from core.text import go_trim
+
+REASON_MISSING = "reason not provided"
+
+
+def _rejected_parts(record: DecisionRecord) -> list[tuple[str, str]]:
+    parts = []
+    for rejection in record.rejected_reasons:
+        label = go_trim(record.option_label(rejection.option_id)) or rejection.option_id
+        parts.append((label, go_trim(rejection.reason) or REASON_MISSING))
+    return parts
+
+
+def korean_summary(record: DecisionRecord) -> str:
+    """'{problem} 문제를 해결할 때 이 사용자는 {selected} 결정을 {reason} 때문에 했다.' + rejections."""
+    selected = record.selected_label()
+    if not selected:
+        return ""
+    reason = go_trim(record.selection_reason_raw) or REASON_MISSING
+    sentence = f"{record.problem} 문제를 해결할 때 이 사용자는 {selected} 결정을 {reason} 때문에 했다."
+    rejected = _rejected_parts(record)
+    if rejected:
+        joined = "; ".join(f"{label}: {why}" for label, why in rejected)
+        sentence += f" 다른 방안은 {joined} 때문에 선택하지 않았다."
+    return sentence
+
+
+def english_summary(record: DecisionRecord) -> str:
+    selected = record.selected_label()
+    if not selected:
+        return ""
+    reason = go_trim(record.selection_reason_raw) or REASON_MISSING
+    sentence = f"To solve “{record.problem}”, the user chose {selected} because {reason}."
+    rejected = _rejected_parts(record)
+    if rejected:
+        joined = "; ".join(f"{label}, because {why}" for label, why in rejected)
+        sentence += f" Rejected: {joined}."
+    return sentence

@@ -1,0 +1,46 @@
+"""String primitives with Go's semantics (TrimSpace, ToLower, Fields, EqualFold).
+
+Why: IDs, fingerprints and dedupe rules must agree with the Go reference to the byte, and
+Python's strip()/lower() differ from Go's on a few code points (U+001C-U+001F, final sigma, U+0130).
+"""
+
+from __future__ import annotations
+
+import re
+
+GO_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_FIELDS = re.compile(f"[{re.escape(GO_SPACE)}]+")
+
+
+def go_trim(text: str) -> str:
+    return text.strip(GO_SPACE)
+
+
+def go_lower(text: str) -> str:
+    """Simple (one-to-one) lowercase mapping, as Go's strings.ToLower."""
+    if text.isascii():
+        return text.lower()
+    return "".join(_lower_char(ch) for ch in text)
+
+
+def _lower_char(ch: str) -> str:
+    if ch == "\u0130":
+        return "i"
+    lowered = ch.lower()
+    return lowered if len(lowered) == 1 else ch
+
+
+def collapse_spaces(text: str) -> str:
+    """strings.Join(strings.Fields(s), " "): trims and folds every whitespace run to one space."""
+    return " ".join(part for part in _FIELDS.split(text) if part)
+
+
+def equal_fold(left: str, right: str) -> bool:
+    return left.casefold() == right.casefold()
+
+
+def utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))

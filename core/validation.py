@@ -1,0 +1,313 @@
+"""Store-level record validation: every write, and every read with the legacy leniency.
+
+Each failure names the field, the size found and the limit, so a user can fix the input.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from core import limits
+from core.errors import InvalidDecision, SensitiveIdentifier
+from core.models import RISK_LEVELS, SCHEMA_VERSION, SOURCES, STATUSES, DecisionRecord
+from core.redaction import looks_sensitive
+from core.text import go_lower, go_trim, utf8_len
+
+_OPTION_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+_DECISION_ID = re.compile(r"^[A-Za-z0-9._-]{1,160}$")
+CUSTOM_OPTION_ID = "__custom__"
+LEGACY_KIND = "legacy-unclassified"
+
+_IDENTIFIER_FIELDS = (
+    "session_id",
+    "feature_id",
+    "goal_id",
+    "edit_loop_id",
+    "project_id",
+    "workspace_hash",
+    "task_fingerprint",
+    "evidence_fingerprint",
+    "decision_kind",
+    "risk_level",
+)
+_TEXT_LIMITS = (
+    ("problem", limits.PROBLEM_MAX),
+    ("selection_reason_raw", limits.REASON_MAX),
+    ("custom_selection", limits.CUSTOM_SELECTION_MAX),
+    ("summary_sentence", limits.SUMMARY_MAX),
+    ("workspace", limits.WORKSPACE_MAX),
+    ("project_alias", limits.IDENTIFIER_MAX),
+)
+_LIST_LIMITS = (
+    ("domains", limits.DOMAINS_MAX, limits.LIST_ITEM_MAX),
+    ("languages", limits.LANGUAGES_MAX, limits.LIST_ITEM_MAX),
+    ("tags", limits.TAGS_MAX, limits.LIST_ITEM_MAX),
+    ("evidence_refs", limits.EVIDENCE_REFS_MAX, limits.EVIDENCE_REF_MAX),
+)
+
+
+def is_valid_option_id(value: str) -> bool:
+    return bool(_OPTION_ID.match(value)) and value != CUSTOM_OPTION_ID
+
+
+def is_valid_decision_id(value: str) -> bool:
+    return bool(_DECISION_ID.match(value)) and value not in (".", "..") and ".." not in value
+
+
+def check_decision_id(value: str) -> None:
+    if not is_valid_decision_id(value):
+        raise InvalidDecision(
+            f"invalid implementation decision id {value[:80]!r}: use 1 to 160 characters from "
+            "A-Z a-z 0-9 . _ - without '..'",
+            field="id",
+            limit=limits.DECISION_ID_MAX,
+        )
+    if looks_sensitive(value):
+        raise SensitiveIdentifier(
+            "implementation decision id contains sensitive-looking text", field="id"
+        )
+
+
+def check_bytes(field: str, value: str, limit: int, what: str = "text") -> None:
+    size = utf8_len(value)
+    if size > limit:
+        raise InvalidDecision(
+            f"implementation decision {what} exceeds the storage limit: "
+            f"{field} is {size} bytes, limit {limit}",
+            field=field,
+            limit=limit,
+        )
+
+
+def check_list(field: str, items: list[str], count: int, item_limit: int) -> None:
+    if len(items) > count:
+        raise InvalidDecision(
+            f"implementation decision list exceeds the storage limit: "
+            f"{field} has {len(items)} items, limit {count}",
+            field=field,
+            limit=count,
+        )
+    for index, item in enumerate(items):
+        check_bytes(f"{field}[{index}]", item, item_limit, "list item")
+
+
+def check_identifier(field: str, value: str) -> None:
+    check_bytes(field, value, limits.IDENTIFIER_MAX, "metadata")
+    if value and looks_sensitive(value):
+        raise SensitiveIdentifier(
+            f"implementation decision identifier metadata contains sensitive-looking text: {field}",
+            field=field,
+        )
+
+
+def validate_record(record: DecisionRecord, *, legacy_lenient: bool = False) -> None:
+    """Raises InvalidDecision for the first broken rule; `legacy_lenient` is for stored reads."""
+    if record.schema_version != SCHEMA_VERSION:
+        raise InvalidDecision(
+            f"unsupported implementation decision schema_version {record.schema_version}",
+            field="schema_version",
+        )
+    check_decision_id(record.id)
+    if record.revision <= 0:
+        raise InvalidDecision("implementation decision revision must be positive", field="revision")
+    _validate_classification(record, legacy_lenient)
+    for field, limit in _TEXT_LIMITS:
+        check_bytes(field, getattr(record, field), limit)
+    for field, count, item_limit in _LIST_LIMITS:
+        check_list(field, getattr(record, field), count, item_limit)
+    _validate_redaction(record)
+    for field in _IDENTIFIER_FIELDS:
+        if field not in ("decision_kind", "risk_level"):
+            check_identifier(field, getattr(record, field))
+    if not (0.0 <= record.detector_confidence <= 1.0) or math.isnan(record.detector_confidence):
+        raise InvalidDecision(
+            "implementation decision detector confidence must be between 0 and 1",
+            field="detector_confidence",
+        )
+    _validate_options(record)
+    _validate_selection(record)
+    _validate_rejections(record)
+    _validate_lifecycle(record)
+
+
+def _validate_classification(record: DecisionRecord, legacy_lenient: bool) -> None:
+    if not go_trim(record.problem):
+        raise InvalidDecision("implementation decision requires a problem", field="problem")
+    kind, risk = record.decision_kind, record.risk_level
+    if legacy_lenient:
+        if not go_trim(kind) or limits.KIND_MAX < utf8_len(kind) <= limits.IDENTIFIER_MAX:
+            kind = LEGACY_KIND
+        if go_lower(risk) not in RISK_LEVELS and utf8_len(risk) <= limits.IDENTIFIER_MAX:
+            risk = ""
+    if not go_trim(kind):
+        raise InvalidDecision(
+            "implementation decision requires a decision_kind", field="decision_kind"
+        )
+    check_bytes("decision_kind", kind, limits.KIND_MAX, "kind")
+    check_identifier("decision_kind", kind)
+    if risk not in RISK_LEVELS:
+        raise InvalidDecision(
+            f"implementation decision risk_level {risk!r} is invalid: use low, medium, high, "
+            "critical or leave it empty",
+            field="risk_level",
+        )
+
+
+def _validate_redaction(record: DecisionRecord) -> None:
+    patterns = record.redaction.patterns
+    check_list(
+        "redaction.patterns", patterns, limits.REDACTION_PATTERNS_MAX, limits.REDACTION_PATTERN_MAX
+    )
+    for pattern in patterns:
+        if looks_sensitive(pattern):
+            raise SensitiveIdentifier(
+                "implementation decision redaction pattern contains sensitive-looking text",
+                field="redaction.patterns",
+            )
+
+
+def _check_source(field: str, value: str) -> None:
+    if go_lower(value) not in SOURCES:
+        raise InvalidDecision(
+            f"unsupported implementation decision provenance {value!r} in {field}", field=field
+        )
+
+
+def _validate_options(record: DecisionRecord) -> None:
+    count = len(record.options)
+    if not limits.OPTIONS_MIN <= count <= limits.OPTIONS_MAX:
+        raise InvalidDecision(
+            f"implementation decision requires 2 to 4 options, got {count}", field="options"
+        )
+    seen: set[str] = set()
+    recommended: list[str] = []
+    for index, option in enumerate(record.options):
+        where = f"options[{index}]"
+        if not option.id or not go_trim(option.label):
+            raise InvalidDecision(
+                f"implementation decision option requires an id and label: {where}", field=where
+            )
+        check_bytes(f"{where}.id", option.id, limits.OPTION_ID_MAX, "option")
+        check_bytes(f"{where}.label", option.label, limits.OPTION_LABEL_MAX, "option")
+        check_bytes(f"{where}.description", option.description, limits.OPTION_DESCRIPTION_MAX)
+        for detail in ("pros", "cons"):
+            check_list(
+                f"{where}.{detail}",
+                getattr(option, detail),
+                limits.OPTION_DETAIL_ITEMS_MAX,
+                limits.OPTION_DETAIL_MAX,
+            )
+        if not is_valid_option_id(option.id):
+            raise InvalidDecision(
+                f"invalid implementation decision option id {option.id!r} at {where}: use 1 to "
+                "128 characters from A-Z a-z 0-9 . _ -",
+                field=f"{where}.id",
+            )
+        if looks_sensitive(option.id):
+            raise SensitiveIdentifier(
+                f"implementation decision option id contains sensitive-looking text at {where}",
+                field=f"{where}.id",
+            )
+        _check_source(f"{where}.source", option.source)
+        if option.id in seen:
+            raise InvalidDecision(
+                f"duplicate implementation decision option id {option.id!r}", field=f"{where}.id"
+            )
+        seen.add(option.id)
+        if option.recommended:
+            recommended.append(option.id)
+    _validate_recommendation(record, recommended, seen)
+
+
+def _validate_recommendation(record: DecisionRecord, flagged: list[str], ids: set[str]) -> None:
+    if len(flagged) > 1:
+        raise InvalidDecision(
+            "implementation decision must not have multiple recommended options",
+            field="options",
+        )
+    rec = record.recommended_option_id
+    if rec and rec not in ids:
+        raise InvalidDecision(
+            f"recommended option {rec!r} is not present", field="recommended_option_id"
+        )
+    if rec and looks_sensitive(rec):
+        raise SensitiveIdentifier(
+            "recommended option id contains sensitive-looking text", field="recommended_option_id"
+        )
+    if (rec or flagged) and [rec] != flagged:
+        raise InvalidDecision(
+            "recommended option fields disagree: recommended_option_id and the option's "
+            "recommended flag must name the same option",
+            field="recommended_option_id",
+        )
+
+
+def _validate_selection(record: DecisionRecord) -> None:
+    selected, custom = record.selected_option_id, go_trim(record.custom_selection)
+    if not selected and not custom:
+        raise InvalidDecision(
+            "implementation decision requires a selected or custom option",
+            field="selected_option_id",
+        )
+    if selected and custom:
+        raise InvalidDecision(
+            "implementation decision cannot select a listed and custom option together",
+            field="custom_selection",
+        )
+    if selected and looks_sensitive(selected):
+        raise SensitiveIdentifier(
+            "selected option id contains sensitive-looking text", field="selected_option_id"
+        )
+    if selected and selected not in {o.id for o in record.options}:
+        raise InvalidDecision(
+            f"selected option {selected!r} is not present", field="selected_option_id"
+        )
+    if not go_trim(record.selection_reason_raw):
+        raise InvalidDecision(
+            "implementation decision requires a selection rationale",
+            field="selection_reason_raw",
+        )
+    for name in ("options", "selection", "rationale", "summary"):
+        _check_source(f"provenance.{name}", getattr(record.provenance, name))
+
+
+def _validate_rejections(record: DecisionRecord) -> None:
+    option_ids = {o.id for o in record.options}
+    rejected: set[str] = set()
+    for index, rejection in enumerate(record.rejected_reasons):
+        where = f"rejected_reasons[{index}]"
+        oid = rejection.option_id
+        if oid not in option_ids:
+            raise InvalidDecision(f"rejected option {oid!r} is not present", field=where)
+        if oid == record.selected_option_id:
+            raise InvalidDecision(f"selected option {oid!r} cannot be rejected", field=where)
+        if oid in rejected:
+            raise InvalidDecision(f"duplicate rejection for option {oid!r}", field=where)
+        rejected.add(oid)
+        check_bytes(f"{where}.reason", rejection.reason, limits.REASON_MAX)
+        if not go_trim(rejection.reason):
+            raise InvalidDecision(
+                f"implementation decision requires a rejection rationale for option {oid!r}",
+                field=f"{where}.reason",
+            )
+        _check_source(f"{where}.source", rejection.source)
+    for option in record.options:
+        if option.id != record.selected_option_id and option.id not in rejected:
+            raise InvalidDecision(
+                f"implementation decision requires a rejection entry for option {option.id!r}",
+                field="rejected_reasons",
+            )
+
+
+def _validate_lifecycle(record: DecisionRecord) -> None:
+    if record.status not in STATUSES:
+        raise InvalidDecision(
+            f"unsupported implementation decision status {record.status!r}", field="status"
+        )
+    if record.is_deleted != (record.deleted_at is not None):
+        raise InvalidDecision(
+            "implementation decision status and deleted_at disagree: a deleted record needs "
+            "deleted_at and an active one must not have it",
+            field="deleted_at",
+        )

@@ -1,0 +1,76 @@
+"""Builders of realistic records and proposals shared by the test suites."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.models import DecisionRecord, Option, Provenance, RejectedReason
+
+
+def make_record(**overrides: Any) -> DecisionRecord:
+    """The reference store fixture: two options, per-record-json selected, confidence 0.91."""
+    record = DecisionRecord(
+        id="decision-test-1",
+        session_id="session-1",
+        project_id="project-kernforge",
+        project_alias="kernforge",
+        workspace="F:\\kernullist\\kernforge",
+        domains=["storage"],
+        decision_kind="storage_backend",
+        risk_level="medium",
+        problem="Choose the canonical cross-project decision storage layout",
+        options=[
+            Option(
+                id="per-record-json",
+                label="Per-record JSON",
+                description="One JSON file per decision avoids lost updates",
+                recommended=True,
+                source="model",
+            ),
+            Option(
+                id="single-json",
+                label="Single JSON document",
+                description="One document for everything",
+                source="model",
+            ),
+        ],
+        recommended_option_id="per-record-json",
+        selected_option_id="per-record-json",
+        selection_reason_raw="independent files avoid lost updates between processes",
+        rejected_reasons=[
+            RejectedReason(option_id="single-json", reason="global rewrite bottleneck", source="user")
+        ],
+        evidence_refs=["core/store.py:10"],
+        detector_confidence=0.91,
+        provenance=Provenance(options="model", selection="user", rationale="user", summary="runtime"),
+    )
+    return record.model_copy(update=overrides)
+
+
+def proposal_dict(**overrides: Any) -> dict[str, Any]:
+    """The reference tool fixture as an agent would send it."""
+    proposal: dict[str, Any] = {
+        "problem": "Choose the canonical cross-project decision storage layout",
+        "decision_kind": "storage_backend",
+        "risk_level": "medium",
+        "detector_confidence": 0.92,
+        "domains": ["storage"],
+        "options": [
+            {
+                "id": "per-record-json",
+                "label": "Per-record JSON",
+                "description": "One JSON file per decision",
+                "pros": ["no lost updates"],
+                "cons": ["many files"],
+                "recommended": True,
+            },
+            {
+                "id": "single-json",
+                "label": "Single JSON document",
+                "description": "One document for everything",
+                "recommended": False,
+            },
+        ],
+    }
+    proposal.update(overrides)
+    return proposal
