@@ -98,7 +98,8 @@ def normalize_record(record: DecisionRecord, *, now: GoTime | None = None) -> De
         rationale=go_trim(p.rationale),
         summary=go_trim(p.summary),
     )
-    normalized = record.model_copy(update=update, deep=True)
+    update["redaction"] = record.redaction.model_copy(deep=True)
+    normalized = record.model_copy(update=update)
     if not normalized.summary_sentence:
         normalized.summary_sentence = korean_summary(normalized)
     return normalized

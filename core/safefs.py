@@ -70,9 +70,16 @@ def ensure_private_dir(root: Path, directory: Path) -> None:
             os.chmod(path, DIR_MODE)
 
 
-def read_regular_file(root: Path, path: Path, max_bytes: int) -> bytes:
-    """Reads without following links; rejects special files and anything over max_bytes."""
-    check_no_links(root, path)
+def read_regular_file(
+    root: Path, path: Path, max_bytes: int, *, parents_checked: bool = False
+) -> bytes:
+    """Reads without following links; rejects special files and anything over max_bytes.
+
+    `parents_checked` lets a directory scan check the directories once instead of per file;
+    O_NOFOLLOW still refuses a link in the last component.
+    """
+    if not parents_checked:
+        check_no_links(root, path)
     flags = os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY
     try:
         fd = os.open(path, flags)

@@ -39,7 +39,7 @@ from core.models import (
 )
 from core.normalize import normalize_record
 from core.record_redaction import redact_record
-from core.safefs import atomic_write, ensure_private_dir, read_regular_file
+from core.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
 from core.text import go_lower
 from core.validation import check_decision_id, validate_record
 
@@ -103,8 +103,12 @@ class DecisionStore:
         path = self.record_path(record_id)
         return self._read(path, record_id)
 
-    def _read(self, path: Path, expected_id: str) -> DecisionRecord:
-        data = read_regular_file(self.root, path, limits.RECORD_FILE_MAX)
+    def _read(
+        self, path: Path, expected_id: str, *, parents_checked: bool = False
+    ) -> DecisionRecord:
+        data = read_regular_file(
+            self.root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked
+        )
         try:
             return decode_stored_record(data, what=path.name, expected_id=expected_id)
         except JournalDamaged as exc:
@@ -130,9 +134,10 @@ class DecisionStore:
         """Healthy records plus one issue per unreadable file; never hides healthy ones."""
         flt = flt or ListFilter()
         result = ListResult()
+        check_no_links(self.root, self.records_dir)
         for path in self.record_files():
             try:
-                record = self._read(path, path.name[: -len(".json")])
+                record = self._read(path, path.name[: -len(".json")], parents_checked=True)
             except (JournalError, OSError) as exc:
                 result.issues.append(ListIssue(str(path), str(exc)))
                 continue

@@ -5,18 +5,23 @@ Each failure names the field, the size found and the limit, so a user can fix th
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
 from core import limits
 from core.errors import InvalidDecision, SensitiveIdentifier
 from core.models import RISK_LEVELS, SCHEMA_VERSION, SOURCES, STATUSES, DecisionRecord
-from core.redaction import looks_sensitive
+from core.redaction import looks_sensitive as _looks_sensitive
 from core.text import go_lower, go_trim, utf8_len
 
 _OPTION_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 _DECISION_ID = re.compile(r"^[A-Za-z0-9._-]{1,160}$")
 CUSTOM_OPTION_ID = "__custom__"
+
+# Identifiers repeat across a journal (projects, sessions, kinds, option ids): caching the
+# verdict keeps strict validation of 100,000 records cheap.
+looks_sensitive = functools.lru_cache(maxsize=1 << 16)(_looks_sensitive)
 LEGACY_KIND = "legacy-unclassified"
 
 _IDENTIFIER_FIELDS = (

@@ -1,0 +1,338 @@
+"""The native window in which a person settles one implementation fork an agent raised.
+
+Why it is UI only: a controller owns the pending state and the journal. The window receives a
+`CaptureRequest`, reports what the person did through signals, and never touches disk, so it
+can be driven and tested with no journal at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStackedWidget,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.choice_page import Choice, ChoicePage, choice_label
+from app.gui.rationale_page import RationalePage
+from core.limits import OPTIONS_MAX, OPTIONS_MIN
+from core.models import Stage
+from core.text import collapse_spaces, go_trim
+
+TITLE_PREFIX = "Decision: "
+TITLE_PROBLEM_MAX = 60
+MINIMUM_SIZE = QSize(640, 480)
+PREFERRED_SIZE = QSize(780, 720)
+
+
+class CaptureOption(Protocol):
+    """What the window reads from an approach; `core.models.ProposalOption` fits."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def pros(self) -> Sequence[str]: ...
+    @property
+    def cons(self) -> Sequence[str]: ...
+    @property
+    def recommended(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class CaptureRequest:
+    """Everything the window shows for one pending decision.
+
+    `selected_option_id` or `custom_selection` (exactly one) is preset when a decision resumes
+    at the rationale stage; rationale answers are never preset, because partial rationale text
+    is deliberately not kept between sessions.
+
+    Raises:
+        ValueError: the request cannot be shown (option count, duplicate ids, stage, preset).
+    """
+
+    decision_id: str
+    problem: str
+    options: Sequence[CaptureOption]
+    decision_kind: str
+    risk_level: str
+    domains: Sequence[str]
+    detector_confidence: float
+    project_alias: str
+    session_id: str
+    agent: str
+    header: str
+    stage: Stage
+    selected_option_id: str = ""
+    custom_selection: str = ""
+
+    def __post_init__(self) -> None:
+        count = len(self.options)
+        if not OPTIONS_MIN <= count <= OPTIONS_MAX:
+            raise ValueError(f"options: {count} given, {OPTIONS_MIN} to {OPTIONS_MAX} allowed")
+        ids = [option.id for option in self.options]
+        if len(set(ids)) != count:
+            raise ValueError(f"options: duplicate ids in {ids}")
+        if self.stage not in ("choice", "rationale"):
+            raise ValueError(f"stage: {self.stage!r} is neither 'choice' nor 'rationale'")
+        if self.stage == "rationale" and self.preset_choice() is None:
+            raise ValueError(
+                "stage 'rationale' needs exactly one of selected_option_id (a listed id) "
+                "and custom_selection"
+            )
+
+    def preset_choice(self) -> Choice | None:
+        """The choice made before the decision was paused, or None when it is not usable."""
+        custom = go_trim(self.custom_selection)
+        if bool(self.selected_option_id) == bool(custom):
+            return None
+        if custom:
+            return Choice(custom_text=custom)
+        if self.selected_option_id not in {option.id for option in self.options}:
+            return None
+        return Choice(option_id=self.selected_option_id)
+
+
+def window_title(problem: str) -> str:
+    """The title: the problem on one line after "Decision: ", cut with "…" past 60 characters.
+
+    Why: window lists and task switchers show the title, so it must say which fork this is.
+    """
+    text = collapse_spaces(problem)
+    if len(text) > TITLE_PROBLEM_MAX:
+        text = text[: TITLE_PROBLEM_MAX - 1].rstrip() + "…"
+    return TITLE_PREFIX + text
+
+
+class MessageBar(QWidget):
+    """A hint or error beside the buttons; a standard icon marks which, not colour alone."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._icon = QLabel(self)
+        self.label = QLabel(self)
+        self.label.setObjectName("message")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.label.setAccessibleName("Message")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._icon, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.label, 1)
+        self.clear()
+
+    def show_hint(self, text: str) -> None:
+        self._show(text, QStyle.StandardPixmap.SP_MessageBoxInformation)
+
+    def show_error(self, text: str) -> None:
+        self._show(text, QStyle.StandardPixmap.SP_MessageBoxWarning)
+
+    def clear(self) -> None:
+        self.label.clear()
+        self._icon.clear()
+        self._icon.hide()
+
+    def _show(self, text: str, icon: QStyle.StandardPixmap) -> None:
+        extent = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        pixmap = (
+            self.style().standardIcon(icon).pixmap(QSize(extent, extent), self.devicePixelRatioF())
+        )
+        self._icon.setPixmap(pixmap)
+        self._icon.setVisible(not pixmap.isNull())
+        self.label.setText(text)
+
+
+class CaptureWindow(QWidget):
+    """One decision: choose an approach, then say why, all from the keyboard.
+
+    The controller connects the signals, calls `present()`, and after recording calls
+    `close_after_record()`. Closing it any other way (Escape, the title bar) counts as a
+    cancellation at the current stage; the window is not meant to be shown again after that.
+
+    Signals:
+        choice_made(str, str): (selected_option_id, custom_text), exactly one non-empty, when
+            the person moves on to the rationale page with a choice the controller has not been
+            told yet; the controller persists the rationale stage.
+        rationale_submitted(str, dict): (selection_reason, {option_id: rejection_reason}) once
+            every answer is filled in and within limits.
+        cancelled(str): the stage ("choice" or "rationale") at which the window was closed;
+            emitted at most once.
+    """
+
+    choice_made = Signal(str, str)
+    rationale_submitted = Signal(str, dict)
+    cancelled = Signal(str)
+
+    def __init__(self, request: CaptureRequest, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self._request = request
+        self._stage: Stage = "choice"
+        self._told: Choice | None = None
+        self._finished = False
+        self._recording = False
+        self._choice_page = ChoicePage(request, self)
+        self._rationale_page = RationalePage(request.problem, self)
+        self._stack = QStackedWidget(self)
+        self._message = MessageBar(self)
+        self._back = self._button("&Back", "Back to the choice (Alt+B)")
+        self._continue = self._button("&Continue", "Continue to the reasons (Enter)")
+        self._record = self._button("&Record decision", "Record the decision (Ctrl+Enter)")
+        self._build()
+        self._connect()
+        preset = request.preset_choice()
+        if request.stage == "rationale" and preset is not None:
+            self._told = preset
+            self._choice_page.restore(preset)
+            self._show_rationale(preset)
+        else:
+            self._show_choice()
+
+    @property
+    def request(self) -> CaptureRequest:
+        return self._request
+
+    @property
+    def stage(self) -> Stage:
+        """The page on screen; what `cancelled` reports if the window closes now."""
+        return self._stage
+
+    def present(self) -> None:
+        """Show the window in front of the others with keyboard focus, even if minimized."""
+        if self.isMinimized():
+            self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        self._focus_stage()
+
+    @Slot(str)
+    def show_error(self, message: str) -> None:
+        """Show a problem the controller found; the window stays open with all input kept."""
+        self._recording = False
+        self._message.show_error(message)
+
+    def close_after_record(self) -> None:
+        """Close after the decision was recorded: this is not a cancellation."""
+        self._finished = True
+        self.close()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._finished:
+            self._finished = True
+            self.cancelled.emit(self._stage)
+        super().closeEvent(event)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not event.spontaneous():
+            self._focus_stage()
+
+    def _button(self, text: str, tooltip: str) -> QPushButton:
+        """A button Enter never presses by accident: Enter must not accept anything implicitly."""
+        button = QPushButton(text, self)
+        button.setAutoDefault(False)
+        button.setDefault(False)
+        button.setToolTip(tooltip)
+        return button
+
+    def _build(self) -> None:
+        self.setWindowTitle(window_title(self._request.problem))
+        self.setMinimumSize(MINIMUM_SIZE)
+        self._stack.addWidget(self._choice_page)
+        self._stack.addWidget(self._rationale_page)
+        self._continue.setObjectName("continue-button")
+        self._back.setObjectName("back-button")
+        self._record.setObjectName("record-button")
+        footer = QHBoxLayout()
+        footer.addWidget(self._message, 1)
+        for button in (self._back, self._continue, self._record):
+            footer.addWidget(button, 0, Qt.AlignmentFlag.AlignBottom)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._stack, 1)
+        layout.addLayout(footer)
+        self.resize(self._initial_size())
+
+    def _initial_size(self) -> QSize:
+        screen = self.screen()
+        if screen is None:
+            return PREFERRED_SIZE
+        available = screen.availableSize()
+        return PREFERRED_SIZE.boundedTo(available * 0.9).expandedTo(MINIMUM_SIZE)
+
+    def _connect(self) -> None:
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.setContext(Qt.ShortcutContext.WindowShortcut)
+        escape.activated.connect(self.close)
+        self._continue.clicked.connect(self._choice_page.try_continue)
+        self._record.clicked.connect(self._rationale_page.try_submit)
+        self._back.clicked.connect(self._go_back)
+        self._choice_page.choice_confirmed.connect(self._on_choice_confirmed)
+        self._choice_page.problem_found.connect(self._message.show_hint)
+        self._rationale_page.problem_found.connect(self._message.show_hint)
+        self._rationale_page.reasons_submitted.connect(self._on_reasons_submitted)
+
+    @Slot(str, str)
+    def _on_choice_confirmed(self, option_id: str, custom_text: str) -> None:
+        choice = Choice(option_id=option_id, custom_text=custom_text)
+        if choice != self._told:
+            self._told = choice
+            self.choice_made.emit(option_id, custom_text)
+        self._show_rationale(choice)
+        self._focus_stage()
+
+    @Slot(str, dict)
+    def _on_reasons_submitted(self, selection_reason: str, rejected: dict[str, str]) -> None:
+        """Forward once; a second Ctrl+Enter while the controller records does nothing."""
+        if self._recording:
+            return
+        self._recording = True
+        self._message.show_hint("Recording the decision…")
+        self.rationale_submitted.emit(selection_reason, rejected)
+
+    @Slot()
+    def _go_back(self) -> None:
+        self._show_choice()
+        self._focus_stage()
+
+    def _show_choice(self) -> None:
+        self._stage = "choice"
+        self._stack.setCurrentWidget(self._choice_page)
+        self._set_buttons()
+
+    def _show_rationale(self, choice: Choice) -> None:
+        options = self._request.options
+        alternatives = [(o.id, o.label) for o in options if o.id != choice.option_id]
+        self._rationale_page.ask(choice_label(options, choice), alternatives)
+        fields = self._rationale_page.fields()
+        if fields:
+            QWidget.setTabOrder(fields[-1].edit, self._back)
+            QWidget.setTabOrder(self._back, self._record)
+        self._stage = "rationale"
+        self._stack.setCurrentWidget(self._rationale_page)
+        self._set_buttons()
+
+    def _set_buttons(self) -> None:
+        self._message.clear()
+        on_choice = self._stage == "choice"
+        self._continue.setVisible(on_choice)
+        self._back.setVisible(not on_choice)
+        self._record.setVisible(not on_choice)
+
+    def _focus_stage(self) -> None:
+        if self._stage == "choice":
+            self._choice_page.focus_current()
+        else:
+            self._rationale_page.focus_first()

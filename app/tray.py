@@ -1,0 +1,131 @@
+"""The tray icon and its menu: waiting decisions, the journal, the profile, autostart, quit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+from app.gui.icons import tray_icon
+
+MENU_LABEL_WIDTH = 60
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingItem:
+    decision_id: str
+    problem: str
+    project_alias: str
+    stage: str
+
+
+def _menu_label(item: WaitingItem) -> str:
+    problem = " ".join(item.problem.split())
+    if len(problem) > MENU_LABEL_WIDTH:
+        problem = problem[: MENU_LABEL_WIDTH - 1] + "…"
+    project = f"{item.project_alias}: " if item.project_alias else ""
+    return f"{project}{problem}".replace("&", "&&")
+
+
+class TrayController(QObject):
+    """Owns the QSystemTrayIcon; everything it can do is a QAction, so tests drive the actions.
+
+    Signals:
+        decision_requested(str): the user picked a waiting decision.
+        journal_requested(): "Open journal…".
+        rebuild_requested(): "Rebuild profile".
+        autostart_toggled(bool): "Start at login" changed.
+        quit_requested(): "Quit".
+    """
+
+    decision_requested = Signal(str)
+    journal_requested = Signal()
+    rebuild_requested = Signal()
+    autostart_toggled = Signal(bool)
+    quit_requested = Signal()
+
+    def __init__(self, *, autostart_enabled: bool, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._waiting: list[WaitingItem] = []
+        self.menu = QMenu()
+        self.icon = QSystemTrayIcon(tray_icon(waiting=False), self)
+        self.icon.setToolTip("Decision Journal")
+        self.waiting_header = QAction("No decisions waiting", self)
+        self.waiting_header.setEnabled(False)
+        self.open_journal_action = QAction("Open journal…", self)
+        self.rebuild_action = QAction("Rebuild profile", self)
+        self.autostart_action = QAction("Start at login", self)
+        self.autostart_action.setCheckable(True)
+        self.autostart_action.setChecked(autostart_enabled)
+        self.quit_action = QAction("Quit", self)
+        self.waiting_actions: list[QAction] = []
+        self.open_journal_action.triggered.connect(self.journal_requested)
+        self.rebuild_action.triggered.connect(self.rebuild_requested)
+        self.autostart_action.toggled.connect(self.autostart_toggled)
+        self.quit_action.triggered.connect(self.quit_requested)
+        self.icon.activated.connect(self._on_activated)
+        self._rebuild_menu()
+        self.icon.setContextMenu(self.menu)
+
+    def show(self) -> None:
+        self.icon.show()
+
+    def hide(self) -> None:
+        self.icon.hide()
+
+    @property
+    def waiting(self) -> list[WaitingItem]:
+        return list(self._waiting)
+
+    def set_waiting(self, items: list[WaitingItem]) -> None:
+        self._waiting = list(items)
+        count = len(items)
+        self.icon.setIcon(tray_icon(waiting=count > 0))
+        self.icon.setToolTip(
+            "Decision Journal" if not count else f"Decision Journal: {count} decision(s) waiting"
+        )
+        self._rebuild_menu()
+
+    def notify(self, title: str, message: str) -> None:
+        if QSystemTrayIcon.supportsMessages() and self.icon.isVisible():
+            self.icon.showMessage(title, message, QSystemTrayIcon.MessageIcon.Information, 8000)
+
+    def _rebuild_menu(self) -> None:
+        self.menu.clear()
+        for action in self.waiting_actions:
+            action.deleteLater()
+        self.waiting_actions = []
+        count = len(self._waiting)
+        self.waiting_header.setText(
+            "No decisions waiting" if not count else f"Waiting for you ({count})"
+        )
+        self.menu.addAction(self.waiting_header)
+        for item in self._waiting:
+            action = QAction(_menu_label(item), self)
+            action.setToolTip(item.problem)
+            action.triggered.connect(
+                lambda _checked=False, decision_id=item.decision_id: self.decision_requested.emit(
+                    decision_id
+                )
+            )
+            self.waiting_actions.append(action)
+            self.menu.addAction(action)
+        self.menu.addSeparator()
+        for action in (self.open_journal_action, self.rebuild_action, self.autostart_action):
+            self.menu.addAction(action)
+        self.menu.addSeparator()
+        self.menu.addAction(self.quit_action)
+
+    @Slot(QSystemTrayIcon.ActivationReason)
+    def _on_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason not in (
+            QSystemTrayIcon.ActivationReason.Trigger,
+            QSystemTrayIcon.ActivationReason.DoubleClick,
+        ):
+            return
+        if self._waiting:
+            self.decision_requested.emit(self._waiting[0].decision_id)
+        else:
+            self.journal_requested.emit()
