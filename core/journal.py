@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 from core.location import resolve_journal_dir
+from core.pending import PendingStore
+from core.profile_store import ProfileStore
 from core.store import DecisionStore
 
 
@@ -15,6 +17,10 @@ class Journal:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.store = DecisionStore(root)
+        self.profile = ProfileStore(
+            self.store.root, self.store, lock_timeout=self.store.lock_timeout
+        )
+        self.pending = PendingStore(root)
 
     @classmethod
     def open(cls, explicit: str | os.PathLike[str] | None = None) -> Journal:
