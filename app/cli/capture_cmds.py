@@ -1,0 +1,250 @@
+"""`ask`, `status` and `pending`: capture from scripts and terminals, no Qt imported here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from app.cli.exit_codes import CONFLICT, DAMAGED, INVALID, NOT_FOUND, OK, PENDING, UNEXPECTED
+from app.cli.terminal_ask import TerminalAsker
+from core import __version__
+from core.capture import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
+from core.errors import InvalidDecision
+from core.gotime import GoTime
+from core.ipc_client import AppNotRunning, IpcClient, RemoteError, app_is_running
+from core.journal import Journal
+from core.pending import PendingStore
+from core.protocol import ErrorCode
+from core.runtime_paths import socket_path
+
+APP_START_SECONDS = 15.0
+NO_APP_MESSAGE = (
+    "no display and no running app: the decision is saved as pending; answer it from the tray "
+    "app or run `decision-journal ask` in a terminal with {\"decision_id\": \"%s\"} "
+    "(see docs/runbook.md#app-not-running)"
+)
+
+
+def _emit(result: dict[str, Any]) -> int:
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return OK if result.get("status") == "recorded" else PENDING
+
+
+def _read_request(source: str) -> Any:
+    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidDecision(f"input is not JSON: {exc.msg} at line {exc.lineno}") from exc
+
+
+def display_available() -> bool:
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def start_app(journal: Journal) -> bool:
+    """Starts the tray app detached and waits until it answers on its socket."""
+    if getattr(sys, "frozen", False):
+        command = [sys.executable]
+    else:
+        command = [sys.executable, "-m", "app.cli.main"]
+    command += ["--journal", str(journal.root), "app"]
+    subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + APP_START_SECONDS
+    path = socket_path(journal.root)
+    while time.monotonic() < deadline:
+        if app_is_running(path):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _present_params(request: Any, args: argparse.Namespace) -> dict[str, Any]:
+    params: dict[str, Any] = {
+        "workspace": os.path.abspath(args.workspace),
+        "session_id": args.session,
+        "agent": args.agent,
+    }
+    if isinstance(request, dict) and set(request) == {"decision_id"}:
+        params["decision_id"] = request["decision_id"]
+    else:
+        params["proposal"] = request
+    return params
+
+
+def _ask_app(journal: Journal, params: dict[str, Any]) -> int:
+    with IpcClient(socket_path(journal.root), timeout=10.0) as client:
+        try:
+            result = client.call("decision.present", params, timeout=None)
+        except RemoteError as exc:
+            return _remote_failure(exc)
+    return _emit(result)
+
+
+def _remote_failure(exc: RemoteError) -> int:
+    payload = {"status": "error", "code": int(exc.code), "message": exc.message, **exc.data}
+    print(json.dumps(payload, ensure_ascii=False, indent=2))
+    print(f"decision-journal: error: {exc.message}", file=sys.stderr)
+    return _REMOTE_EXIT_CODES.get(int(exc.code), UNEXPECTED)
+
+
+_REMOTE_EXIT_CODES = {
+    int(ErrorCode.INVALID_PROPOSAL): INVALID,
+    int(ErrorCode.INVALID_PARAMS): INVALID,
+    int(ErrorCode.PENDING_CONFLICT): PENDING,
+    int(ErrorCode.REVISION_CONFLICT): CONFLICT,
+    int(ErrorCode.NOT_FOUND): NOT_FOUND,
+    int(ErrorCode.JOURNAL_DAMAGED): DAMAGED,
+}
+
+
+def _terminal() -> tuple[TextIO, TextIO] | None:
+    """The controlling terminal, even when the proposal arrived on a pipe."""
+    try:
+        tty_in = open("/dev/tty", encoding="utf-8")  # noqa: SIM115 - lives for the prompt
+        tty_out = open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115
+    except OSError:
+        return None
+    return tty_in, tty_out
+
+
+def _ask_locally(journal: Journal, request: Any, args: argparse.Namespace) -> int:
+    service = CaptureService(journal.store, PendingStore(journal.root))
+    outcome = service.begin(
+        request,
+        workspace=os.path.abspath(args.workspace),
+        session_id=args.session,
+        agent=args.agent,
+    )
+    if isinstance(outcome, Recorded):
+        return _emit(outcome_to_result(outcome))
+    assert isinstance(outcome, NeedsHuman)
+    terminal = None if args.no_terminal else _terminal()
+    if terminal is None:
+        deferred: Pending = outcome.ticket.defer(NO_APP_MESSAGE % outcome.ticket.decision_id)
+        return _emit(outcome_to_result(deferred))
+    reader, writer = terminal
+    with reader, writer:
+        return _emit(outcome_to_result(TerminalAsker(reader, writer).ask(outcome.ticket)))
+
+
+def cmd_ask(journal: Journal, args: argparse.Namespace) -> int:
+    request = _read_request(args.file)
+    params = _present_params(request, args)
+    running = app_is_running(socket_path(journal.root))
+    if not running and display_available() and not args.no_app:
+        running = start_app(journal)
+    if running:
+        try:
+            return _ask_app(journal, params)
+        except AppNotRunning:
+            pass
+    try:
+        return _ask_locally(journal, request, args)
+    except InvalidDecision as exc:
+        violations = [
+            {"field": v.field, "message": v.message, "limit": v.limit}
+            for v in getattr(exc, "violations", ())
+        ]
+        print(json.dumps({"status": "invalid", "message": str(exc), "violations": violations},
+                         ensure_ascii=False, indent=2))
+        raise
+
+
+def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
+    path = socket_path(journal.root)
+    items = _pending_items(journal)
+    status = {
+        "app_running": app_is_running(path),
+        "socket": str(path),
+        "journal": str(journal.root),
+        "version": __version__,
+        "pending": items,
+    }
+    if args.json:
+        print(json.dumps(status, ensure_ascii=False, indent=2))
+        return OK
+    state = "running" if status["app_running"] else "not running"
+    print(f"Decision Journal {__version__}: app {state}")
+    print(f"Journal: {journal.root}\nSocket:  {path}")
+    print(f"Pending decisions: {len(items)}")
+    return OK
+
+
+def _pending_items(journal: Journal) -> list[dict[str, Any]]:
+    listing = PendingStore(journal.root).list()
+    now = GoTime.now().unix_ns
+    return [
+        {
+            "decision_id": item.decision_id,
+            "stage": item.stage,
+            "problem": item.proposal.problem,
+            "project_alias": item.proposal.project_alias,
+            "session_id": item.session_id,
+            "created_at": item.created_at.format() if item.created_at else "",
+            "age_seconds": (now - item.created_at.unix_ns) // 1_000_000_000
+            if item.created_at
+            else 0,
+        }
+        for item in listing.items
+    ]
+
+
+def _age(seconds: int) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def cmd_pending(journal: Journal, args: argparse.Namespace) -> int:
+    items = _pending_items(journal)
+    if args.json:
+        print(json.dumps(items, ensure_ascii=False, indent=2))
+        return OK
+    if not items:
+        print("No decisions are pending.")
+        return OK
+    from app.cli.render import ellipsize, table
+
+    rows = [
+        [i["decision_id"], i["stage"], _age(int(i["age_seconds"])), i["project_alias"],
+         ellipsize(i["problem"], 50)]
+        for i in items
+    ]
+    print(table(("ID", "STAGE", "AGE", "PROJECT", "PROBLEM"), rows))
+    return OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("ask", help="ask the human to decide (a proposal or {decision_id})")
+    p.add_argument("file", nargs="?", default="-", help="JSON file, or - for stdin")
+    p.add_argument("--workspace", default=os.getcwd(), help="project directory (default: cwd)")
+    p.add_argument("--session", default=f"cli-{os.getppid()}", help="agent session id")
+    p.add_argument("--agent", default="", help="who is asking, shown in the window")
+    p.add_argument("--no-app", action="store_true", help="never start the tray app")
+    p.add_argument("--no-terminal", action="store_true", help="never prompt in the terminal")
+    p.set_defaults(handler=cmd_ask)
+
+    p = sub.add_parser("status", help="is the app running, where, and what is pending")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_status)
+
+    p = sub.add_parser("pending", help="decisions waiting for an answer")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_pending)
+

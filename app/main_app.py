@@ -1,0 +1,152 @@
+"""`decision-journal app`: the resident tray application for one journal."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
+
+from app import autostart
+from app.capture_controller import CaptureController, pending_items
+from app.gui.icons import app_icon
+from app.ipc.server import IpcServer
+from app.tray import TrayController, WaitingItem
+from app.workers import WorkerPool
+from core.capture import CaptureService
+from core.ipc_client import IpcClient
+from core.journal import Journal
+from core.pending import PendingStore
+from core.runtime_paths import socket_path
+
+log = logging.getLogger(__name__)
+
+TRAY_WAIT_MS = 5000
+TRAY_POLL_MS = 250
+
+
+def _install_excepthook() -> None:
+    """An unexpected error shows a report the user can copy instead of vanishing silently."""
+
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        text = "".join(traceback.format_exception(kind, value, tb))
+        log.error("unexpected error:\n%s", text)
+        if QApplication.instance() is not None:
+            box = QMessageBox(QMessageBox.Icon.Critical, "Decision Journal", str(value) or kind.__name__)
+            box.setInformativeText("An unexpected error occurred. Your journal is unchanged.")
+            box.setDetailedText(text)
+            box.open()
+            _keep.append(box)
+
+    sys.excepthook = hook
+
+
+_keep: list[QObject] = []
+
+
+class TrayApp(QObject):
+    """Wires the socket server, the capture controller, the tray and the workers together."""
+
+    def __init__(self, journal: Journal, *, tray_available: bool | None = None) -> None:
+        super().__init__()
+        self.journal = journal
+        self.pending = PendingStore(journal.root)
+        self.workers = WorkerPool(self)
+        self.capture = CaptureService(journal.store, self.pending)
+        self.controller = CaptureController(self.capture, self.pending, self.workers, self)
+        self.server = IpcServer(journal.root, self.controller, self)
+        self.tray: TrayController | None = None
+        self._tray_available = tray_available
+        self._tray_waited_ms = 0
+        self.controller.pending_changed.connect(self.refresh_waiting)
+        self.controller.decision_asked.connect(self._notify_asked)
+
+    def start(self) -> bool:
+        """Returns False when another instance already serves this journal."""
+        if not self.server.listen():
+            return False
+        self._attach_tray()
+        self.refresh_waiting()
+        return True
+
+    def _attach_tray(self) -> None:
+        available = (
+            QSystemTrayIcon.isSystemTrayAvailable()
+            if self._tray_available is None
+            else self._tray_available
+        )
+        if available:
+            self._create_tray()
+        elif self._tray_available is None and self._tray_waited_ms < TRAY_WAIT_MS:
+            # Desktops start autostart programs before their panel: wait a little for the tray.
+            self._tray_waited_ms += TRAY_POLL_MS
+            QTimer.singleShot(TRAY_POLL_MS, self._attach_tray)
+        else:
+            log.info("no system tray: capture windows will appear directly")
+
+    def _create_tray(self) -> None:
+        tray = TrayController(autostart_enabled=autostart.is_enabled(), parent=self)
+        tray.decision_requested.connect(self.controller.open_pending)
+        tray.autostart_toggled.connect(autostart.set_enabled)
+        tray.quit_requested.connect(self.quit)
+        tray.open_journal_action.setVisible(False)
+        tray.rebuild_action.setVisible(False)
+        tray.show()
+        self.tray = tray
+        self.refresh_waiting()
+
+    @Slot()
+    def refresh_waiting(self) -> None:
+        self.workers.submit(lambda: pending_items(self.pending), self._show_waiting)
+
+    def _show_waiting(self, items: list[dict[str, str]]) -> None:
+        if self.tray is None:
+            return
+        self.tray.set_waiting(
+            [
+                WaitingItem(i["decision_id"], i["problem"], i["project_alias"], i["stage"])
+                for i in items
+            ]
+        )
+
+    @Slot(str, str)
+    def _notify_asked(self, project: str, problem: str) -> None:
+        if self.tray is not None:
+            self.tray.notify(f"Decision needed{f' in {project}' if project else ''}", problem)
+
+    @Slot()
+    def quit(self) -> None:
+        """Pending decisions are already on disk; quitting loses nothing."""
+        self.server.close()
+        self.workers.wait_idle()
+        QApplication.quit()
+
+
+def forward_show(journal_root: Path) -> None:
+    with IpcClient(socket_path(journal_root), timeout=5.0) as client:
+        client.call("app.show", {"view": "journal"})
+
+
+def run_app(journal: Journal, *, show: bool = False) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Decision Journal")
+    app.setDesktopFileName("decision-journal")
+    app.setQuitOnLastWindowClosed(False)
+    app.setWindowIcon(app_icon())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, tray_app.quit))
+    _install_excepthook()
+    tray_app = TrayApp(journal)
+    if not tray_app.start():
+        forward_show(journal.root)
+        print("Decision Journal is already running for this journal; brought it forward.")
+        return 0
+    print(f"Decision Journal is running for {journal.root}", flush=True)
+    del show
+    return app.exec()

@@ -1,0 +1,75 @@
+"""Runs blocking work (disk, locks, rebuilds) off the GUI thread and delivers results by signal.
+
+One bridge QObject lives in the GUI thread; worker threads only emit its signal, which Qt
+queues back to the GUI thread, so callbacks always run there.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+log = logging.getLogger(__name__)
+
+Done = Callable[[Any], None]
+Failed = Callable[[BaseException], None]
+
+
+class _Bridge(QObject):
+    """Signals:
+    finished(int, bool, object): task id, success flag, result or exception.
+    """
+
+    finished = Signal(int, bool, object)
+
+
+class _Task(QRunnable):
+    def __init__(self, bridge: _Bridge, task_id: int, work: Callable[[], Any]) -> None:
+        super().__init__()
+        self._bridge = bridge
+        self._task_id = task_id
+        self._work = work
+
+    def run(self) -> None:
+        try:
+            result = self._work()
+        except BaseException as exc:  # delivered to the caller's error callback
+            self._bridge.finished.emit(self._task_id, False, exc)
+        else:
+            self._bridge.finished.emit(self._task_id, True, result)
+
+
+class WorkerPool(QObject):
+    """Create in the GUI thread; `submit` never blocks it."""
+
+    def __init__(self, parent: QObject | None = None, max_threads: int = 4) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(max_threads)
+        self._bridge = _Bridge(self)
+        self._bridge.finished.connect(self._deliver)
+        self._callbacks: dict[int, tuple[Done, Failed | None]] = {}
+        self._ids = itertools.count(1)
+
+    def submit(self, work: Callable[[], Any], done: Done, failed: Failed | None = None) -> None:
+        task_id = next(self._ids)
+        self._callbacks[task_id] = (done, failed)
+        self._pool.start(_Task(self._bridge, task_id, work))
+
+    def wait_idle(self, msecs: int = 30_000) -> bool:
+        """For shutdown and tests: lets queued disk work finish before the app exits."""
+        return self._pool.waitForDone(msecs)
+
+    @Slot(int, bool, object)
+    def _deliver(self, task_id: int, ok: bool, payload: object) -> None:
+        done, failed = self._callbacks.pop(task_id)
+        if ok:
+            done(payload)
+        elif failed is not None:
+            failed(payload if isinstance(payload, BaseException) else RuntimeError(payload))
+        else:
+            log.error("background task failed: %r", payload)

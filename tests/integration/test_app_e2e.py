@@ -1,0 +1,125 @@
+"""The real tray app process, its real socket, and hostile or impatient clients."""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.ipc_client import IpcClient, IpcTimeout
+from core.protocol import encode_frame
+from core.runtime_paths import socket_path
+from tests.factories import proposal_dict
+from tests.integration.cli_runner import ROOT
+from tests.integration.desktop import app_env, running_app
+
+
+@pytest.fixture
+def runtime_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "run"
+    path.mkdir(mode=0o700)
+    return path
+
+
+def _raw(journal: Path) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(5)
+    sock.connect(str(socket_path(journal)))
+    return sock
+
+
+def _read_reply(sock: socket.socket) -> dict[str, object]:
+    header = sock.recv(4)
+    (length,) = struct.unpack(">I", header)
+    body = b""
+    while len(body) < length:
+        body += sock.recv(length - len(body))
+    return json.loads(body)
+
+
+def _hello_still_works(journal: Path) -> None:
+    with IpcClient(socket_path(journal), timeout=5) as client:
+        assert client.hello().protocol == 1
+
+
+def _present(journal: Path, timeout: float, **overrides: object) -> dict[str, object]:
+    params = {
+        "proposal": proposal_dict(**overrides),
+        "workspace": str(ROOT),
+        "session_id": "e2e-session",
+        "agent": "pytest",
+    }
+    with IpcClient(socket_path(journal), timeout=5) as client:
+        return client.call("decision.present", params, timeout=timeout)
+
+
+def test_hostile_clients_never_crash_or_block_the_app(tmp_path: Path, runtime_dir: Path) -> None:
+    journal = tmp_path / "journal"
+    with running_app(journal, app_env(runtime_dir)) as proc:
+        hostile_frames = [
+            struct.pack(">I", 0xFFFFFFFF),  # a 4 GiB length header
+            struct.pack(">I", 9) + b"{not json",
+            encode_frame({"jsonrpc": "2.0", "id": 1, "method": "no.such.method", "params": {}}),
+            encode_frame({"jsonrpc": "2.0", "id": 2, "method": "hello", "params": {}, "x": 1}),
+            struct.pack(">I", 3) + b"NaN",
+        ]
+        for frame in hostile_frames:
+            with _raw(journal) as sock:
+                sock.sendall(frame)
+                reply = _read_reply(sock)
+                assert "error" in reply and isinstance(reply["error"], dict)
+                assert isinstance(reply["error"]["code"], int)
+            _hello_still_works(journal)
+        with _raw(journal) as sock:
+            sock.sendall(struct.pack(">I", 100) + b'{"jsonrpc":')  # then vanish mid-frame
+        _hello_still_works(journal)
+        assert proc.poll() is None
+
+
+def test_pending_survives_app_restart(tmp_path: Path, runtime_dir: Path) -> None:
+    journal = tmp_path / "journal"
+    env = app_env(runtime_dir)
+    with running_app(journal, env):
+        with pytest.raises(IpcTimeout):
+            _present(journal, timeout=1.5)
+    with running_app(journal, env):
+        with IpcClient(socket_path(journal), timeout=5) as client:
+            pending = client.call("decision.pending", {})["pending"]
+        assert len(pending) == 1 and pending[0]["stage"] == "choice"
+        status = subprocess.run(
+            [sys.executable, "-m", "app.cli.main", "--journal", str(journal), "status", "--json"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )
+        data = json.loads(status.stdout)
+        assert data["app_running"] is True
+        assert [p["decision_id"] for p in data["pending"]] == [pending[0]["decision_id"]]
+    assert list(journal.glob("records/*.json")) == []
+
+
+def test_invalid_proposal_lists_every_field(tmp_path: Path, runtime_dir: Path) -> None:
+    journal = tmp_path / "journal"
+    from core.ipc_client import RemoteError
+
+    with running_app(journal, app_env(runtime_dir)):
+        with pytest.raises(RemoteError) as info:
+            _present(journal, timeout=10, problem="", detector_confidence=0.1)
+    assert "problem" in info.value.message and "detector_confidence" in info.value.message
+    assert not (journal / "pending").exists() or not list((journal / "pending").iterdir())
+
+
+def test_second_app_instance_forwards_and_exits(tmp_path: Path, runtime_dir: Path) -> None:
+    journal = tmp_path / "journal"
+    env = app_env(runtime_dir)
+    with running_app(journal, env) as first:
+        second = subprocess.run(
+            [sys.executable, "-m", "app.cli.main", "--journal", str(journal), "app"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )
+        assert second.returncode == 0
+        assert "already running" in second.stdout
+        assert first.poll() is None
