@@ -197,14 +197,16 @@ class CaptureController(QObject):
         return capture
 
     def _choose(self, capture: _OpenCapture, selected: str, custom: str) -> None:
-        self._workers.submit(
+        self._workers.submit_in_order(
+            capture.ticket.decision_id,
             lambda: capture.ticket.choose(selected, custom),
             lambda _selection: self.pending_changed.emit(),
             lambda exc: self._show_error(capture, exc),
         )
 
     def _submit(self, capture: _OpenCapture, reason: str, rejections: dict[str, str]) -> None:
-        self._workers.submit(
+        self._workers.submit_in_order(
+            capture.ticket.decision_id,
             lambda: capture.ticket.submit(reason, rejections),
             lambda outcome: self._finished(capture, outcome),
             lambda exc: self._show_error(capture, exc),
@@ -212,7 +214,8 @@ class CaptureController(QObject):
 
     def _cancel(self, capture: _OpenCapture, stage: str) -> None:
         self._open.pop(capture.ticket.decision_id, None)
-        self._workers.submit(
+        self._workers.submit_in_order(
+            capture.ticket.decision_id,
             lambda: capture.ticket.cancel(stage),
             lambda outcome: self._finished(capture, outcome),
             lambda exc: self._fail_waiters(capture, exc),

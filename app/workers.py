@@ -7,6 +7,7 @@ queues back to the GUI thread, so callbacks always run there.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -54,11 +55,45 @@ class WorkerPool(QObject):
         self._bridge.finished.connect(self._deliver)
         self._callbacks: dict[int, tuple[Done, Failed | None]] = {}
         self._ids = itertools.count(1)
+        self._lanes: dict[str, deque[tuple[Callable[[], Any], Done, Failed | None]]] = {}
 
     def submit(self, work: Callable[[], Any], done: Done, failed: Failed | None = None) -> None:
         task_id = next(self._ids)
         self._callbacks[task_id] = (done, failed)
         self._pool.start(_Task(self._bridge, task_id, work))
+
+    def submit_in_order(
+        self, lane: str, work: Callable[[], Any], done: Done, failed: Failed | None = None
+    ) -> None:
+        """Tasks of one lane run one after another, in submission order.
+
+        A human's answers to one decision (choice, then rationale) must reach the disk in the
+        order given, however fast they type; different decisions still run in parallel.
+        """
+        queue = self._lanes.setdefault(lane, deque())
+        queue.append((work, done, failed))
+        if len(queue) == 1:
+            self._start_lane(lane)
+
+    def _start_lane(self, lane: str) -> None:
+        work, done, failed = self._lanes[lane][0]
+
+        def finish(callback: Callable[[Any], None] | None) -> Callable[[Any], None]:
+            def run(payload: Any) -> None:
+                queue = self._lanes[lane]
+                queue.popleft()
+                if queue:
+                    self._start_lane(lane)
+                else:
+                    del self._lanes[lane]
+                if callback is not None:
+                    callback(payload)
+                elif isinstance(payload, BaseException):
+                    log.error("background task failed: %r", payload)
+
+            return run
+
+        self.submit(work, finish(done), finish(failed))
 
     def wait_idle(self, msecs: int = 30_000) -> bool:
         """For shutdown and tests: lets queued disk work finish before the app exits."""

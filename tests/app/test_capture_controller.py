@@ -1,0 +1,189 @@
+"""The capture controller in-process: real socket server, real windows, a real client thread."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
+from pytestqt.qtbot import QtBot
+
+from app.capture_controller import CaptureController
+from app.gui.capture_window import CaptureWindow
+from app.ipc.server import IpcServer
+from app.workers import WorkerPool
+from core.capture import CaptureService
+from core.ipc_client import IpcClient
+from core.pending import PendingStore
+from core.runtime_paths import socket_path
+from core.store import DecisionStore
+from tests.factories import proposal_dict
+
+
+class _Call(threading.Thread):
+    """One agent waiting on decision.present in its own thread, as the MCP server would."""
+
+    def __init__(self, journal: Path, params: dict[str, Any], wait: float = 60) -> None:
+        super().__init__(daemon=True)
+        self._journal = journal
+        self._params = params
+        self._wait = wait
+        self.result: dict[str, Any] | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            with IpcClient(socket_path(self._journal), timeout=10) as client:
+                self.result = client.call("decision.present", self._params, timeout=self._wait)
+        except BaseException as exc:
+            self.error = exc
+
+
+@pytest.fixture
+def harness(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Path, CaptureController]]:
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    journal = tmp_path / "journal"
+    pending = PendingStore(journal)
+    workers = WorkerPool()
+    controller = CaptureController(CaptureService(DecisionStore(journal), pending), pending, workers)
+    server = IpcServer(journal, controller)
+    assert server.listen()
+    yield journal, controller
+    for window in controller.open_windows():
+        window.close_after_record()
+    server.close()
+    workers.wait_idle()
+
+
+def _params(session: str, **overrides: Any) -> dict[str, Any]:
+    return {
+        "proposal": proposal_dict(**overrides),
+        "workspace": "/tmp/project",
+        "session_id": session,
+        "agent": "pytest",
+    }
+
+
+def _finish(qtbot: QtBot, call: _Call) -> None:
+    """Waits while the event loop runs: the reply is produced on the GUI thread."""
+    qtbot.waitUntil(lambda: not call.is_alive(), timeout=20_000)
+
+
+def _window_for(qtbot: QtBot, controller: CaptureController, count: int) -> list[CaptureWindow]:
+    qtbot.waitUntil(lambda: len(controller.open_windows()) == count, timeout=10_000)
+    return controller.open_windows()
+
+
+def _activate(qtbot: QtBot, window: CaptureWindow) -> None:
+    window.present()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+
+
+def _press(key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    """Keys go where a keyboard sends them: to the focused widget."""
+    target = QApplication.focusWidget()
+    assert target is not None
+    QTest.keyClick(target, key, modifier)
+
+
+def _visible_fields(window: CaptureWindow) -> list[QPlainTextEdit]:
+    return [f for f in window.findChildren(QPlainTextEdit) if f.isVisible()]
+
+
+def _fill_and_record(window: CaptureWindow) -> None:
+    for index, field in enumerate(_visible_fields(window)):
+        field.setPlainText(f"reason {index}")
+    _press(Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+
+def _answer(qtbot: QtBot, window: CaptureWindow, key: Qt.Key) -> None:
+    _activate(qtbot, window)
+    _press(key)
+    _press(Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.stage == "rationale", timeout=5000)
+    _fill_and_record(window)
+
+
+def test_two_agents_at_once_each_get_their_own_answer(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    first = _Call(journal, _params("session-a"))
+    second = _Call(journal, _params("session-b", problem="Pick the cache eviction policy"))
+    first.start()
+    second.start()
+    windows = _window_for(qtbot, controller, 2)
+    by_problem = {w.request.problem: w for w in windows}
+    _answer(qtbot, by_problem["Pick the cache eviction policy"], Qt.Key.Key_2)
+    _answer(qtbot, by_problem["Choose the canonical cross-project decision storage layout"],
+            Qt.Key.Key_1)
+    _finish(qtbot, first)
+    _finish(qtbot, second)
+    assert first.error is None and second.error is None
+    assert first.result is not None and second.result is not None
+    assert first.result["status"] == second.result["status"] == "recorded"
+    assert first.result["selected_option_id"] == "per-record-json"
+    assert second.result["selected_option_id"] == "single-json"
+    assert len(list((journal / "records").glob("*.json"))) == 2
+
+
+def test_escape_answers_pending_and_resume_reopens_at_rationale(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    call = _Call(journal, _params("session-c"))
+    call.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    _activate(qtbot, window)
+    _press(Qt.Key.Key_1)
+    _press(Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.stage == "rationale", timeout=5000)
+    qtbot.waitUntil(lambda: PendingStore(journal).load(window.request.decision_id).stage
+                    == "rationale", timeout=5000)
+    _press(Qt.Key.Key_Escape)
+    _finish(qtbot, call)
+    assert call.result is not None and call.result["status"] == "pending"
+    assert call.result["stage"] == "rationale"
+    decision_id = call.result["decision_id"]
+
+    resume = _Call(journal, {"decision_id": decision_id, "workspace": "/tmp/project",
+                             "session_id": "session-c"})
+    resume.start()
+    (reopened,) = _window_for(qtbot, controller, 1)
+    assert reopened.stage == "rationale"
+    _activate(qtbot, reopened)
+    fields = _visible_fields(reopened)
+    assert fields and all(not f.toPlainText() for f in fields)  # partial text is never kept
+    _fill_and_record(reopened)
+    _finish(qtbot, resume)
+    assert resume.result is not None and resume.result["status"] == "recorded"
+    assert resume.result["selected_option_id"] == "per-record-json"
+
+
+def test_client_gone_window_stays_answerable(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    impatient = _Call(journal, _params("session-d"), wait=0.5)
+    impatient.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    _finish(qtbot, impatient)
+    assert impatient.error is not None  # the agent gave up; the window stays
+    _answer(qtbot, window, Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: len(list((journal / "records").glob("*.json"))) == 1, timeout=10_000)
+    again = _Call(journal, _params("session-d"))
+    again.start()
+    _finish(qtbot, again)
+    assert again.result is not None and again.result["status"] == "recorded"
+    assert again.result["selected_option_id"] == "single-json"
