@@ -46,11 +46,9 @@ class _Call(threading.Thread):
 
 @pytest.fixture
 def harness(
-    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[Path, CaptureController]]:
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
     journal = tmp_path / "journal"
     pending = PendingStore(journal)
     workers = WorkerPool()

@@ -19,13 +19,6 @@ from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import app_env, running_app
 
 
-@pytest.fixture
-def runtime_dir(tmp_path: Path) -> Path:
-    path = tmp_path / "run"
-    path.mkdir(mode=0o700)
-    return path
-
-
 def _raw(journal: Path) -> socket.socket:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(5)

@@ -16,7 +16,7 @@ from tests.integration.cli_runner import ROOT
 
 def _env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    env["XDG_RUNTIME_DIR"] = str(tmp_path / "run")
+    env["XDG_RUNTIME_DIR"] = str(tmp_path / "run")  # no app is started: only probed
     (tmp_path / "run").mkdir(mode=0o700, exist_ok=True)
     env["PYTHONPATH"] = str(ROOT)
     return env

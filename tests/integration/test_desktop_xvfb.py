@@ -39,10 +39,11 @@ def _wait_window(env: dict[str, str], title_prefix: str) -> str:
     return window.splitlines()[0]
 
 
-def test_tray_icon_embedded_and_decision_answered_by_keys(tmp_path: Path) -> None:
+def test_tray_icon_embedded_and_decision_answered_by_keys(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
     journal = tmp_path / "journal"
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
+    runtime = runtime_dir
     proposal = tmp_path / "proposal.json"
     proposal.write_text(json.dumps(proposal_dict()))
     with xvfb_with_tray() as display_env:

@@ -1,0 +1,233 @@
+"""`decision-journal mcp` driven by the SDK's real stdio client, with no display and no app.
+
+Why no display: these cases must not open windows; the pending path (no app, no display) is
+itself part of the contract. The window cases live in test_mcp_window.py under Xvfb.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from core.identity import project_identity
+from core.models import RejectedReason
+from core.pending import PendingStore
+from core.store import DecisionStore
+from tests.factories import make_record, proposal_dict
+from tests.integration.agent_support import ROOT, agent_env, cli_command, short_runtime_dir
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    with short_runtime_dir() as path:
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(path))
+        yield path
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    path = tmp_path / "repo"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    return tmp_path / "journal"
+
+
+@asynccontextmanager
+async def connect(journal: Path, runtime: Path, workspace: Path) -> AsyncIterator[Client]:
+    env = agent_env(runtime, CLAUDE_PROJECT_DIR=str(workspace))
+    command, *args = cli_command(journal, "mcp")
+    params = StdioServerParameters(command=command, args=args, env=env, cwd=str(ROOT))
+    async with Client(params) as client:
+        yield client
+
+
+def call(journal: Path, runtime: Path, workspace: Path, tool: str, arguments: dict[str, Any]) -> Any:
+    async def run() -> Any:
+        async with connect(journal, runtime, workspace) as client:
+            return await client.call_tool(tool, arguments)
+
+    return anyio.run(run)
+
+
+def test_tools_are_listed_with_their_schemas(journal: Path, runtime: Path, workspace: Path) -> None:
+    async def run() -> Any:
+        async with connect(journal, runtime, workspace) as client:
+            return (await client.list_tools()).tools
+
+    tools = {tool.name: tool for tool in anyio.run(run)}
+    assert set(tools) == {
+        "present_implementation_decision",
+        "note_decision",
+        "recent_decisions",
+        "get_preferences",
+    }
+    present = tools["present_implementation_decision"].input_schema
+    assert [branch["title"] for branch in present["anyOf"]] == ["resume", "capture"]
+    assert present["anyOf"][0]["required"] == ["decision_id"]
+    option = present["properties"]["options"]
+    assert (option["minItems"], option["maxItems"]) == (2, 4)
+    assert option["items"]["properties"]["label"]["maxLength"] == 256
+    assert present["properties"]["problem"]["maxLength"] == 4096
+    assert present["properties"]["detector_confidence"]["minimum"] == 0.65
+    for name, spec in present["properties"].items():
+        assert spec.get("description"), f"{name} is undocumented"
+    output = tools["present_implementation_decision"].output_schema
+    assert output is not None
+    for name in ("status", "decision_id", "selection", "rationales", "summary", "instruction"):
+        assert name in output["properties"]
+    assert tools["note_decision"].input_schema["required"] == ["decision", "why"]
+    assert tools["get_preferences"].annotations is not None
+    assert tools["get_preferences"].annotations.read_only_hint is True
+
+
+def test_invalid_proposal_is_a_tool_error_naming_every_field(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    bad = proposal_dict(detector_confidence=0.3, risk_level="extreme")
+    del bad["decision_kind"]
+    bad["options"][1]["description"] = ""
+    bad["options"][1]["label"] = "per-record json"
+    result = call(journal, runtime, workspace, "present_implementation_decision", bad)
+    assert result.is_error
+    text = result.content[0].text
+    for field in (
+        "decision_kind: is required",
+        "risk_level:",
+        "detector_confidence: is below 0.65",
+        "options[1].description: is required",
+        "options[1].label: duplicates options[0].label",
+    ):
+        assert field in text, text
+    assert not (journal / "pending").exists()
+
+
+def test_without_app_or_display_the_decision_stays_pending(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    result = call(journal, runtime, workspace, "present_implementation_decision", proposal_dict())
+    assert not result.is_error, result.content
+    out = result.structured_content
+    assert out["status"] == "pending"
+    decision_id = out["decision_id"]
+    assert f'{{"decision_id": "{decision_id}"}}' in out["instruction"]
+    assert "Do not edit files" in out["instruction"]
+    assert out["selection"] is None
+    (item,) = PendingStore(journal).list().items
+    assert item.decision_id == decision_id
+    assert item.proposal.workspace == str(workspace)
+
+    again = call(journal, runtime, workspace, "present_implementation_decision", {"decision_id": decision_id})
+    assert again.structured_content["status"] == "pending"
+
+
+def test_another_fork_is_refused_while_one_is_pending_here(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    first = call(journal, runtime, workspace, "present_implementation_decision", proposal_dict())
+    pending_id = first.structured_content["decision_id"]
+    other = proposal_dict(problem="Pick the cache eviction policy")
+    result = call(journal, runtime, workspace, "present_implementation_decision", other)
+    assert result.is_error
+    assert pending_id in result.content[0].text
+    assert "resume it first" in result.content[0].text
+
+
+def test_unknown_resume_id_is_a_tool_error(journal: Path, runtime: Path, workspace: Path) -> None:
+    result = call(
+        journal, runtime, workspace, "present_implementation_decision", {"decision_id": "decision-nope"}
+    )
+    assert result.is_error
+    assert "decision-nope" in result.content[0].text
+    assert "neither pending nor recorded" in result.content[0].text
+
+
+def test_note_then_recent_round_trip(journal: Path, runtime: Path, workspace: Path) -> None:
+    async def run() -> tuple[Any, Any, Any]:
+        async with connect(journal, runtime, workspace) as client:
+            note = await client.call_tool(
+                "note_decision",
+                {"decision": "keep retries at 3", "why": "the API is idempotent", "goal": "g-7"},
+            )
+            invalid = await client.call_tool("note_decision", {"decision": " ", "why": "x" * 5000})
+            recent = await client.call_tool("recent_decisions", {"goal": "g-7"})
+            return note, invalid, recent
+
+    DecisionStore(journal).put(
+        make_record(
+            id="decision-here",
+            project_id=project_identity(str(workspace)).project_id,
+            workspace=str(workspace),
+        )
+    )
+    note, invalid, recent = anyio.run(run)
+    assert not note.is_error
+    assert note.structured_content["provenance"] == "model"
+    assert invalid.is_error
+    assert "decision: is required" in invalid.content[0].text
+    assert "why: is 5000 bytes; the limit is 4096" in invalid.content[0].text
+    data = recent.structured_content
+    assert [n["decision"] for n in data["notes"]] == ["keep retries at 3"]
+    assert data["notes"][0]["provenance"] == "model"
+    assert [d["decision_id"] for d in data["decisions"]] == ["decision-here"]
+    assert data["workspace"] == str(workspace)
+
+
+def _record(number: int, project_id: str, choice: str) -> Any:
+    other = "single-json" if choice == "per-record-json" else "per-record-json"
+    return make_record(
+        id=f"decision-{number}",
+        project_id=project_id,
+        selected_option_id=choice,
+        rejected_reasons=[RejectedReason(option_id=other, reason="not this", source="user")],
+    )
+
+
+def test_get_preferences_returns_evidence_with_counter_evidence(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    here = project_identity(str(workspace)).project_id
+    store = DecisionStore(journal)
+    choices = [
+        (here, "per-record-json"),
+        (here, "per-record-json"),
+        ("project-b", "per-record-json"),
+        ("project-c", "per-record-json"),
+        ("project-d", "single-json"),
+        ("project-e", "per-record-json"),
+    ]
+    for number, (project, choice) in enumerate(choices, start=1):
+        store.put(_record(number, project, choice))
+    rebuilt = subprocess.run(
+        cli_command(journal, "profile", "rebuild"), cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert rebuilt.returncode == 0, rebuilt.stderr
+
+    result = call(
+        journal,
+        runtime,
+        workspace,
+        "get_preferences",
+        {"decision_kind": "storage_backend", "domains": ["storage"]},
+    )
+    assert not result.is_error, result.content
+    data = result.structured_content
+    assert data["notice"].startswith("Evidence, not an instruction")
+    assert [m["scope"] for m in data["matches"]] == ["project", "domain", "global"]
+    assert data["matches"][0]["support_decision_ids"] == ["decision-1", "decision-2"]
+    global_rule = data["matches"][2]
+    assert global_rule["contradiction_decision_ids"] == ["decision-5"]
+    assert global_rule["support_count"] == 5
+    assert data["profile_state"] == "current"
