@@ -637,6 +637,11 @@ def error_from_exception(exc: BaseException) -> ProtocolError:
     if isinstance(exc, InvalidDecision):
         if exc.limit is not None:
             data["limit"] = exc.limit
+        violations = getattr(exc, "violations", ())
+        if violations:
+            data["violations"] = [
+                {"field": v.field, "message": v.message, "limit": v.limit} for v in violations
+            ]
         return ProtocolError(ErrorCode.INVALID_PROPOSAL, str(exc), exc.field, data=data)
     if isinstance(exc, PendingConflict):
         data["pending_id"] = exc.pending_id

@@ -32,6 +32,8 @@ _PRIVATE_MODE = 0o700
 class RuntimeDirUnsafe(JournalError):  # noqa: N818 -- named like core.errors.UnsafePath
     """The socket directory is a symlink, not a directory, or not private to this user."""
 
+    runbook_anchor = "socket-dir-unsafe"
+
 
 def canonical_journal_path(journal_dir: Path) -> str:
     """The one spelling of a journal path that every process derives the same socket from.

@@ -1,0 +1,166 @@
+"""Time from `decision.present` arriving at the socket to the capture window being visible.
+
+Compares the resident app (ours) with the peers' design: a fresh process per question that
+imports Qt and shows an equivalent dialog. Both run in this process's platform (set
+QT_QPA_PLATFORM=offscreen, or run under Xvfb for a real X server).
+
+Usage: python bench/capture_bench.py [--rounds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEvent, QObject  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app.capture_controller import CaptureController  # noqa: E402
+from app.ipc.server import Connection, IpcServer  # noqa: E402
+from app.workers import WorkerPool  # noqa: E402
+from core.capture import CaptureService  # noqa: E402
+from core.ipc_client import IpcClient  # noqa: E402
+from core.pending import PendingStore  # noqa: E402
+from core.protocol import Request  # noqa: E402
+from core.runtime_paths import socket_path  # noqa: E402
+from core.store import DecisionStore  # noqa: E402
+from tests.factories import proposal_dict  # noqa: E402
+
+FRESH_PROCESS = r"""
+import os, sys, time
+start = float(sys.argv[1])
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+from app.gui.capture_window import CaptureRequest, CaptureWindow
+from core.models import ProposalOption
+app = QApplication([])
+options = [ProposalOption(id=f"o{i}", label=f"Option {i}", description="d", recommended=i == 0)
+           for i in range(3)]
+window = CaptureWindow(CaptureRequest(decision_id="d", problem="Choose the storage layout",
+    options=options, decision_kind="k", risk_level="", domains=[], detector_confidence=0.9,
+    project_alias="p", session_id="s", agent="", header="", stage="choice"))
+class Watch(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Expose and window.isVisible():
+            print(time.time() - start, flush=True)
+            QTimer.singleShot(0, app.quit)
+        return False
+watch = Watch()
+window.installEventFilter(watch)
+window.present()
+QTimer.singleShot(0, lambda: window.windowHandle().installEventFilter(watch))
+app.exec()
+"""
+
+
+class _Timed:
+    """Wraps the controller to stamp when each request reaches the handler."""
+
+    def __init__(self, inner: CaptureController) -> None:
+        self.inner = inner
+        self.arrived: float = 0.0
+
+    def handle(self, connection: Connection, request: Request) -> None:
+        self.arrived = time.perf_counter()
+        self.inner.handle(connection, request)
+
+
+class _ExposeWatch(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown_at = 0.0
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() in (QEvent.Type.Expose, QEvent.Type.Show) and not self.shown_at:
+            self.shown_at = time.perf_counter()
+        return False
+
+
+def bench_resident(rounds: int) -> list[float]:
+    app = QApplication.instance() or QApplication([])
+    runtime = Path(tempfile.mkdtemp(prefix="dj-"))
+    os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    journal = Path(tempfile.mkdtemp()) / "journal"
+    pending = PendingStore(journal)
+    workers = WorkerPool()
+    controller = CaptureController(CaptureService(DecisionStore(journal), pending), pending, workers)
+    timed = _Timed(controller)
+    server = IpcServer(journal, timed)
+    assert server.listen()
+    samples = []
+    for index in range(rounds):
+        watch = _ExposeWatch()
+        params: dict[str, Any] = {
+            "proposal": proposal_dict(problem=f"Choose the storage layout, round {index}"),
+            "workspace": "/tmp/bench",
+            "session_id": f"bench-{index}",
+        }
+
+        def call(params: dict[str, Any] = params) -> None:
+            try:
+                with IpcClient(socket_path(journal), timeout=5) as client:
+                    client.call("decision.present", params, timeout=30)
+            except Exception:
+                pass
+
+        thread = threading.Thread(target=call, daemon=True)
+        thread.start()
+        deadline = time.perf_counter() + 10
+        while not controller.open_windows() and time.perf_counter() < deadline:
+            app.processEvents()
+        (window,) = controller.open_windows()
+        window.installEventFilter(watch)
+        while not watch.shown_at and not window.isVisible():
+            app.processEvents()
+        shown = watch.shown_at or time.perf_counter()
+        samples.append((shown - timed.arrived) * 1000)
+        window.close()  # cancels: the client gets `pending` and the round ends
+        while thread.is_alive():
+            app.processEvents()
+    server.close()
+    workers.wait_idle()
+    return samples
+
+
+def bench_fresh_process(rounds: int) -> list[float]:
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    samples = []
+    for _ in range(rounds):
+        start = time.time()
+        out = subprocess.run(
+            [sys.executable, "-c", FRESH_PROCESS, str(start)],
+            env=env, cwd=root, capture_output=True, text=True, timeout=60,
+        ).stdout.strip().splitlines()
+        samples.append(float(out[-1]) * 1000 if out else float("nan"))
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=20)
+    args = parser.parse_args()
+    ours = bench_resident(args.rounds)
+    fresh = bench_fresh_process(max(3, args.rounds // 4))
+    platform = os.environ.get("QT_QPA_PLATFORM", "default")
+    print(f"platform: {platform}")
+    print(f"resident app: median {statistics.median(ours):7.1f} ms  (p90 "
+          f"{sorted(ours)[int(len(ours) * 0.9) - 1]:.1f} ms, n={len(ours)}) present -> window shown")
+    print(f"fresh process: median {statistics.median(fresh):7.1f} ms  (n={len(fresh)}) "
+          "spawn -> window shown")
+    print(f"ratio: {statistics.median(fresh) / statistics.median(ours):.1f}x faster")
+
+
+if __name__ == "__main__":
+    main()
