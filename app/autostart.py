@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
+
+from app.frozen import self_command
 
 ENTRY_NAME = "decision-journal"
 
 
 def launch_command() -> list[str]:
     """How to start the tray app again: the frozen executable, or this Python with our module."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, "app"]
-    return [sys.executable, "-m", "app.cli.main", "app"]
+    return [*self_command(), "app"]
 
 
 def linux_entry_path() -> Path:
@@ -80,7 +82,7 @@ _RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
 
 
 def _windows_value() -> str | None:
-    import winreg  # type: ignore[import-not-found,unused-ignore]
+    import winreg  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415 - Windows only
 
     try:
         with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY) as key:
@@ -91,15 +93,12 @@ def _windows_value() -> str | None:
 
 
 def _set_windows(enabled: bool, command: list[str]) -> None:
-    import subprocess
-    import winreg  # type: ignore[import-not-found,unused-ignore]
+    import winreg  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415 - Windows only
 
     with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY, 0, winreg.KEY_SET_VALUE) as key:
         if enabled:
             line = subprocess.list2cmdline(command)
             winreg.SetValueEx(key, "DecisionJournal", 0, winreg.REG_SZ, line)
         else:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 winreg.DeleteValue(key, "DecisionJournal")
-            except FileNotFoundError:
-                pass

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
 
 from app import autostart
 from app.capture_controller import CaptureController, pending_items
+from app.frozen import report_startup
 from app.gui.icons import app_icon
 from app.ipc.server import IpcServer
 from app.tray import TrayController, WaitingItem
@@ -37,7 +38,9 @@ def _install_excepthook() -> None:
         text = "".join(traceback.format_exception(kind, value, tb))
         log.error("unexpected error:\n%s", text)
         if QApplication.instance() is not None:
-            box = QMessageBox(QMessageBox.Icon.Critical, "Decision Journal", str(value) or kind.__name__)
+            box = QMessageBox(
+                QMessageBox.Icon.Critical, "Decision Journal", str(value) or kind.__name__
+            )
             box.setInformativeText("An unexpected error occurred. Your journal is unchanged.")
             box.setDetailedText(text)
             box.open()
@@ -97,6 +100,7 @@ class TrayApp(QObject):
         tray.open_journal_action.setVisible(False)
         tray.rebuild_action.setVisible(False)
         tray.show()
+        report_startup("tray-visible")
         self.tray = tray
         self.refresh_waiting()
 

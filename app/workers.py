@@ -7,8 +7,8 @@ queues back to the GUI thread, so callbacks always run there.
 from __future__ import annotations
 
 import itertools
-from collections import deque
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 

@@ -23,19 +23,19 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEvent, QObject  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
 
-from app.capture_controller import CaptureController  # noqa: E402
-from app.ipc.server import Connection, IpcServer  # noqa: E402
-from app.workers import WorkerPool  # noqa: E402
-from core.capture import CaptureService  # noqa: E402
-from core.ipc_client import IpcClient  # noqa: E402
-from core.pending import PendingStore  # noqa: E402
-from core.protocol import Request  # noqa: E402
-from core.runtime_paths import socket_path  # noqa: E402
-from core.store import DecisionStore  # noqa: E402
-from tests.factories import proposal_dict  # noqa: E402
+from app.capture_controller import CaptureController
+from app.ipc.server import Connection, IpcServer
+from app.workers import WorkerPool
+from core.capture import CaptureService
+from core.ipc_client import IpcClient
+from core.pending import PendingStore
+from core.protocol import Request
+from core.runtime_paths import socket_path
+from core.store import DecisionStore
+from tests.factories import proposal_dict
 
 FRESH_PROCESS = r"""
 import os, sys, time
@@ -81,7 +81,7 @@ class _ExposeWatch(QObject):
         super().__init__()
         self.shown_at = 0.0
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() in (QEvent.Type.Expose, QEvent.Type.Show) and not self.shown_at:
             self.shown_at = time.perf_counter()
         return False
@@ -94,7 +94,9 @@ def bench_resident(rounds: int) -> list[float]:
     journal = Path(tempfile.mkdtemp()) / "journal"
     pending = PendingStore(journal)
     workers = WorkerPool()
-    controller = CaptureController(CaptureService(DecisionStore(journal), pending), pending, workers)
+    controller = CaptureController(
+        CaptureService(DecisionStore(journal), pending), pending, workers
+    )
     timed = _Timed(controller)
     server = IpcServer(journal, timed)
     assert server.listen()
@@ -139,10 +141,19 @@ def bench_fresh_process(rounds: int) -> list[float]:
     samples = []
     for _ in range(rounds):
         start = time.time()
-        out = subprocess.run(
-            [sys.executable, "-c", FRESH_PROCESS, str(start)],
-            env=env, cwd=root, capture_output=True, text=True, timeout=60,
-        ).stdout.strip().splitlines()
+        out = (
+            subprocess.run(
+                [sys.executable, "-c", FRESH_PROCESS, str(start)],
+                check=False,
+                env=env,
+                cwd=root,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            .stdout.strip()
+            .splitlines()
+        )
         samples.append(float(out[-1]) * 1000 if out else float("nan"))
     return samples
 
@@ -155,10 +166,14 @@ def main() -> None:
     fresh = bench_fresh_process(max(3, args.rounds // 4))
     platform = os.environ.get("QT_QPA_PLATFORM", "default")
     print(f"platform: {platform}")
-    print(f"resident app: median {statistics.median(ours):7.1f} ms  (p90 "
-          f"{sorted(ours)[int(len(ours) * 0.9) - 1]:.1f} ms, n={len(ours)}) present -> window shown")
-    print(f"fresh process: median {statistics.median(fresh):7.1f} ms  (n={len(fresh)}) "
-          "spawn -> window shown")
+    print(
+        f"resident app: median {statistics.median(ours):7.1f} ms  (p90 "
+        f"{sorted(ours)[int(len(ours) * 0.9) - 1]:.1f} ms, n={len(ours)}) present -> window shown"
+    )
+    print(
+        f"fresh process: median {statistics.median(fresh):7.1f} ms  (n={len(fresh)}) "
+        "spawn -> window shown"
+    )
     print(f"ratio: {statistics.median(fresh) / statistics.median(ours):.1f}x faster")
 
 

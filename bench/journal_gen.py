@@ -16,9 +16,9 @@ from core.store import derive_record_id
 KINDS = ["storage_backend", "cache_policy", "api_shape", "error_handling", "concurrency", "testing"]
 DOMAINS = ["storage", "caching", "http", "auth", "ui", "build", "cli", "database"]
 WORDS = (
-    "index cache lock queue retry batch stream parser schema migration adapter worker "
-    "snapshot journal socket widget signal buffer codec token policy layer module"
-).split()
+    "index cache lock queue retry batch stream parser schema migration adapter worker snapshot "
+    "journal socket widget signal buffer codec token policy layer module"
+).split(" ")
 
 
 def _sentence(rng: random.Random, words: int) -> str:
@@ -76,7 +76,9 @@ def synthetic_record(rng: random.Random, index: int, projects: int = 40) -> Deci
         tags=[rng.choice(WORDS)],
         detector_confidence=round(rng.uniform(0.65, 1.0), 2),
         status="completed",
-        provenance=Provenance(options="model", selection="user", rationale="user", summary="runtime"),
+        provenance=Provenance(
+            options="model", selection="user", rationale="user", summary="runtime"
+        ),
     )
     record.id = derive_record_id(record)
     return normalize_record(record)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.journal_gen import synthetic_record, write_journal  # noqa: E402
-from core.filters import ListFilter  # noqa: E402
-from core.store import DecisionStore  # noqa: E402
+from bench.journal_gen import synthetic_record, write_journal
+from core.filters import ListFilter
+from core.store import DecisionStore
 
 
 def floor_read_parse(root: Path) -> float:
@@ -71,7 +71,9 @@ def main() -> None:
     parser.add_argument("--insert-sample", type=int, default=2000)
     args = parser.parse_args()
     inserts, edits = bench_inserts_and_edits(args.insert_sample)
-    print(f"store: {inserts:8.0f} inserts/s  {edits:8.0f} edits/s  (n={args.insert_sample}, fsync on)")
+    print(
+        f"store: {inserts:8.0f} inserts/s  {edits:8.0f} edits/s  (n={args.insert_sample}, fsync on)"
+    )
     for size in args.sizes:
         floor, full, query = bench_list(size)
         print(

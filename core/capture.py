@@ -41,7 +41,7 @@ NO_INTERACTIVE_USER = "no interactive user is attached; the decision remains pen
 ProfileHook = Callable[[DecisionRecord], str | None]
 
 
-class AnswerInvalid(ViolationsError):  # noqa: N818  # same family as ProposalInvalid
+class AnswerInvalid(ViolationsError):  # same family as ProposalInvalid
     """The human's answers break a rule (blank, too long, missing a rejection); nothing saved."""
 
     subject = "implementation decision answer"

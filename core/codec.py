@@ -65,7 +65,9 @@ def decode_stored_record(data: bytes, *, what: str, expected_id: str | None) -> 
         or record.updated_at is None
         or not go_trim(record.status)
     ):
-        raise JournalDamaged("stored implementation decision is missing required lifecycle metadata")
+        raise JournalDamaged(
+            "stored implementation decision is missing required lifecycle metadata"
+        )
     normalized = normalize_record(record)
     try:
         validate_record(normalized, legacy_lenient=True)

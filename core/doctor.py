@@ -92,5 +92,7 @@ def _check_entry(path: Path) -> list[Finding]:
             )
         ]
     if path.name.startswith(".") and ".tmp-" in path.name:
-        return [Finding(str(path), "leftover temporary file from an interrupted write", "temp-file")]
+        return [
+            Finding(str(path), "leftover temporary file from an interrupted write", "temp-file")
+        ]
     return []

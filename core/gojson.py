@@ -14,7 +14,7 @@ from typing import Any
 
 from core.errors import JournalDamaged
 
-_encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
+_encode_string: Callable[[str], str] = json.encoder.encode_basestring
 
 _GO_HTML_ESCAPES = {
     "<": "\\u003c",
@@ -43,7 +43,7 @@ def _replace_surrogates(value: str) -> str:
 
 
 def go_float(value: float) -> str:
-    """Formats a float64 the way encoding/json does (shortest digits, 'e' only when tiny or huge)."""
+    """Formats a float64 as encoding/json does: shortest digits, 'e' only when tiny or huge."""
     if math.isnan(value) or math.isinf(value):
         raise ValueError(f"unsupported float value {value!r}")
     if value == 0:

@@ -51,23 +51,23 @@ class IpcError(JournalError):
     """Base of every failure talking to the app."""
 
 
-class AppNotRunning(IpcError, ConnectionError):  # noqa: N818 -- reads as a state, like NotFound
+class AppNotRunning(IpcError, ConnectionError):
     """No app instance listens on the socket: the file is absent or nobody accepts."""
 
 
-class ConnectionLost(IpcError, ConnectionError):  # noqa: N818 -- reads as a state, like NotFound
+class ConnectionLost(IpcError, ConnectionError):
     """The app closed the connection before answering (it quit, or refused the request)."""
 
 
-class IpcTimeout(IpcError, TimeoutError):  # noqa: N818 -- reads as a state, like NotFound
+class IpcTimeout(IpcError, TimeoutError):
     """No reply within the timeout; the connection is closed so the app drops the request."""
 
 
-class UnexpectedReply(IpcError):  # noqa: N818 -- reads as a state, like NotFound
+class UnexpectedReply(IpcError):
     """The app sent bytes that are not a valid reply to the pending call."""
 
 
-class IpcUnsupported(IpcError):  # noqa: N818 -- reads as a state, like NotFound
+class IpcUnsupported(IpcError):
     """This platform has no client transport yet (Windows named pipes are not wired up)."""
 
 

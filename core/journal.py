@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from core.index import JournalIndex
 from core.location import resolve_journal_dir
 from core.pending import PendingStore
 from core.profile_store import ProfileStore
@@ -21,6 +22,9 @@ class Journal:
             self.store.root, self.store, lock_timeout=self.store.lock_timeout
         )
         self.pending = PendingStore(root)
+        # Opened on first query, so commands that never browse do not pay for it.
+        self.index = JournalIndex(self.store.root, self.store)
+        self.store.add_listener(self.index)
 
     @classmethod
     def open(cls, explicit: str | os.PathLike[str] | None = None) -> Journal:

@@ -50,4 +50,3 @@ def import_records(store: DecisionStore, data: bytes, *, source: str) -> ImportR
         else:
             report.inserted += 1
     return report
-

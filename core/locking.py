@@ -101,7 +101,9 @@ def _verify_lock_identity(root: Path, lock_path: Path, fd: int) -> None:
     try:
         current = os.lstat(lock_path)
     except FileNotFoundError as exc:
-        raise LockUnsafe(f"lock file vanished while held: {lock_path}", path=str(lock_path)) from exc
+        raise LockUnsafe(
+            f"lock file vanished while held: {lock_path}", path=str(lock_path)
+        ) from exc
     if not stat.S_ISREG(held.st_mode) or not stat.S_ISREG(current.st_mode):
         raise LockUnsafe(f"lock file is not a regular file: {lock_path}", path=str(lock_path))
     if (held.st_dev, held.st_ino) != (current.st_dev, current.st_ino):

@@ -116,7 +116,7 @@ class ViolationsError(InvalidDecision):
         )
 
 
-class ProposalInvalid(ViolationsError):  # noqa: N818  # name fixed by the capture contract
+class ProposalInvalid(ViolationsError):  # name fixed by the capture contract
     """The proposal breaks the proposal contract; nothing was saved."""
 
     subject = "implementation decision proposal"

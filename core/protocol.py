@@ -126,7 +126,7 @@ class ProtocolError(JournalError, ValueError):
         return error
 
 
-class FrameTooLarge(ProtocolError):  # noqa: N818 -- the name is part of the protocol API
+class FrameTooLarge(ProtocolError):
     """A frame header announced more bytes than the cap; refused before reading the body."""
 
     def __init__(self, size: int, limit: int = MAX_FRAME) -> None:

@@ -29,7 +29,7 @@ _USER_HASH_HEX = 12
 _PRIVATE_MODE = 0o700
 
 
-class RuntimeDirUnsafe(JournalError):  # noqa: N818 -- named like core.errors.UnsafePath
+class RuntimeDirUnsafe(JournalError):
     """The socket directory is a symlink, not a directory, or not private to this user."""
 
     runbook_anchor = "socket-dir-unsafe"

@@ -6,6 +6,7 @@ before replacing the current file, and is atomic on disk.
 
 from __future__ import annotations
 
+import builtins
 import os
 import re
 import sys
@@ -305,7 +306,7 @@ class DecisionStore:
 
     # history ---------------------------------------------------------------------------------
 
-    def history(self, record_id: str) -> list[DecisionRecord]:
+    def history(self, record_id: str) -> builtins.list[DecisionRecord]:
         """Revisions 1..N, verified continuous and consistent, under the record lock."""
         path = self.record_path(record_id)
         if not self.records_dir.exists():
@@ -336,8 +337,7 @@ class DecisionStore:
             record = self._read(directory / name, record_id)
             if record.revision != int(match.group(1)):
                 raise HistoryBroken(
-                    f"implementation decision history file {name} holds revision "
-                    f"{record.revision}",
+                    f"implementation decision history file {name} holds revision {record.revision}",
                     path=str(directory / name),
                 )
             self._merge_revision(revisions, record, "history")

@@ -18,12 +18,14 @@ def _rejected_parts(record: DecisionRecord) -> list[tuple[str, str]]:
 
 
 def korean_summary(record: DecisionRecord) -> str:
-    """'{problem} 문제를 해결할 때 이 사용자는 {selected} 결정을 {reason} 때문에 했다.' + rejections."""
+    """The reference's template, plus the rejected alternatives when there are any."""
     selected = record.selected_label()
     if not selected:
         return ""
     reason = go_trim(record.selection_reason_raw) or REASON_MISSING
-    sentence = f"{record.problem} 문제를 해결할 때 이 사용자는 {selected} 결정을 {reason} 때문에 했다."
+    sentence = (
+        f"{record.problem} 문제를 해결할 때 이 사용자는 {selected} 결정을 {reason} 때문에 했다."
+    )
     rejected = _rejected_parts(record)
     if rejected:
         joined = "; ".join(f"{label}: {why}" for label, why in rejected)

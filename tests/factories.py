@@ -38,11 +38,15 @@ def make_record(**overrides: Any) -> DecisionRecord:
         selected_option_id="per-record-json",
         selection_reason_raw="independent files avoid lost updates between processes",
         rejected_reasons=[
-            RejectedReason(option_id="single-json", reason="global rewrite bottleneck", source="user")
+            RejectedReason(
+                option_id="single-json", reason="global rewrite bottleneck", source="user"
+            )
         ],
         evidence_refs=["core/store.py:10"],
         detector_confidence=0.91,
-        provenance=Provenance(options="model", selection="user", rationale="user", summary="runtime"),
+        provenance=Provenance(
+            options="model", selection="user", rationale="user", summary="runtime"
+        ),
     )
     return record.model_copy(update=overrides)
 

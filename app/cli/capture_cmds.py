@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from app.cli.exit_codes import CONFLICT, DAMAGED, INVALID, NOT_FOUND, OK, PENDING, UNEXPECTED
 from app.cli.terminal_ask import TerminalAsker
+from app.frozen import child_env, self_command
 from core import __version__
 from core.capture import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
 from core.errors import InvalidDecision
@@ -26,7 +27,7 @@ from core.runtime_paths import socket_path
 APP_START_SECONDS = 15.0
 NO_APP_MESSAGE = (
     "no display and no running app: the decision is saved as pending; answer it from the tray "
-    "app or run `decision-journal ask` in a terminal with {\"decision_id\": \"%s\"} "
+    'app or run `decision-journal ask` in a terminal with {"decision_id": "%s"} '
     "(see docs/runbook.md#app-not-running)"
 )
 
@@ -52,17 +53,14 @@ def display_available() -> bool:
 
 def start_app(journal: Journal) -> bool:
     """Starts the tray app detached and waits until it answers on its socket."""
-    if getattr(sys, "frozen", False):
-        command = [sys.executable]
-    else:
-        command = [sys.executable, "-m", "app.cli.main"]
-    command += ["--journal", str(journal.root), "app"]
+    command = [*self_command(), "--journal", str(journal.root), "app"]
     subprocess.Popen(
         command,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        env=child_env(),
     )
     deadline = time.monotonic() + APP_START_SECONDS
     path = socket_path(journal.root)
@@ -160,8 +158,13 @@ def cmd_ask(journal: Journal, args: argparse.Namespace) -> int:
             {"field": v.field, "message": v.message, "limit": v.limit}
             for v in getattr(exc, "violations", ())
         ]
-        print(json.dumps({"status": "invalid", "message": str(exc), "violations": violations},
-                         ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {"status": "invalid", "message": str(exc), "violations": violations},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         raise
 
 
@@ -222,8 +225,13 @@ def cmd_pending(journal: Journal, args: argparse.Namespace) -> int:
     from app.cli.render import ellipsize, table
 
     rows = [
-        [i["decision_id"], i["stage"], _age(int(i["age_seconds"])), i["project_alias"],
-         ellipsize(i["problem"], 50)]
+        [
+            i["decision_id"],
+            i["stage"],
+            _age(int(i["age_seconds"])),
+            i["project_alias"],
+            ellipsize(i["problem"], 50),
+        ]
         for i in items
     ]
     print(table(("ID", "STAGE", "AGE", "PROJECT", "PROBLEM"), rows))
@@ -247,4 +255,3 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("pending", help="decisions waiting for an answer")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_pending)
-

@@ -12,12 +12,13 @@ from app.cli import render
 from app.cli.exit_codes import DAMAGED, INVALID, OK
 from core.corrections import Correction, apply_correction, precheck
 from core.doctor import check_journal
+from core.exporters import FORMATS, export, render_single
 from core.filters import ListFilter
 from core.gojson import dumps_indented
 from core.gotime import GoTime
+from core.index_filter import IndexFilter
 from core.journal import Journal
 from core.json_import import import_records
-from core.store import export_records
 
 
 def _print_json(value: object) -> None:
@@ -29,7 +30,12 @@ def _add_filters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--domain", default="")
     parser.add_argument("--kind", default="", help="decision kind")
     parser.add_argument("--status", default="", choices=["", "completed", "corrected", "deleted"])
-    parser.add_argument("--query", default="", help="free text over problem, options, reasons")
+    parser.add_argument(
+        "--query",
+        default="",
+        help="words in the problem, options, reasons, summary, tags or domains; all must match, "
+        "the last one as a prefix",
+    )
     parser.add_argument("--include-deleted", action="store_true")
 
 
@@ -46,17 +52,20 @@ def _filter_from(args: argparse.Namespace, limit: int = 0) -> ListFilter:
 
 
 def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
-    result = journal.store.list_with_issues(_filter_from(args, args.limit))
-    for issue in result.issues:
+    index = journal.index
+    records = index.records(
+        index.query_ids(IndexFilter.from_list_filter(_filter_from(args, args.limit)))
+    )
+    for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
             "(see docs/runbook.md#unreadable-record)",
             file=sys.stderr,
         )
     if args.json:
-        _print_json([r.to_go_dict() for r in result.records])
-    elif result.records:
-        print(render.table(render.LIST_HEADERS, render.list_rows(result.records)))
+        _print_json([r.to_go_dict() for r in records])
+    elif records:
+        print(render.table(render.LIST_HEADERS, render.list_rows(records)))
     else:
         print("No decisions match.")
     return OK
@@ -79,7 +88,12 @@ def cmd_history(journal: Journal, args: argparse.Namespace) -> int:
         _print_json([r.to_go_dict() for r in revisions])
         return OK
     rows = [
-        [str(r.revision), r.updated_at.format() if r.updated_at else "", r.status, r.selected_label()]
+        [
+            str(r.revision),
+            r.updated_at.format() if r.updated_at else "",
+            r.status,
+            r.selected_label(),
+        ]
         for r in revisions
     ]
     print(render.table(("REV", "UPDATED", "STATUS", "SELECTED"), rows))
@@ -137,22 +151,27 @@ def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
-    records = journal.store.list(_filter_from(args))
-    data = export_records(records, include_private=args.private)
-    target = Path(args.output or f"decisions-{GoTime.now().compact_stamp()}.json")
-    if str(target) == "-":
-        sys.stdout.buffer.write(data)
+    records = journal.index.list_records(IndexFilter.from_list_filter(_filter_from(args)))
+    stamp = GoTime.now().compact_stamp()
+    if args.format == "madr":
+        written = export(
+            "madr", records, Path(args.output or f"decisions-{stamp}"), include_private=args.private
+        )
+        print(f"{os.path.abspath(written[-1].parent)} ({len(written) - 1} decisions)")
         return OK
-    _write_private_file(target, data)
-    print(os.path.abspath(target))
+    if args.output == "-":
+        sys.stdout.buffer.write(render_single(args.format, records, include_private=args.private))
+        return OK
+    default = f"decisions-{stamp}.{_EXTENSIONS[args.format]}"
+    target = Path(args.output or default)
+    written = export(
+        args.format, records, target.parent, file_name=target.name, include_private=args.private
+    )
+    print(os.path.abspath(written[0]))
     return OK
 
 
-def _write_private_file(target: Path, data: bytes) -> None:
-    """Exports hold private reasoning: create them readable by the user only."""
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
+_EXTENSIONS = {"json": "json", "markdown": "md", "csv": "csv"}
 
 
 def cmd_import(journal: Journal, args: argparse.Namespace) -> int:
@@ -169,10 +188,37 @@ def cmd_import(journal: Journal, args: argparse.Namespace) -> int:
     return INVALID if report.invalid else OK
 
 
+def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
+    report = journal.index.rebuild()
+    issues = [{"path": i.path, "error": i.error} for i in report.unreadable]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "journal": str(journal.root),
+                    "indexed": report.added,
+                    "seconds": round(report.seconds, 3),
+                    "unreadable": issues,
+                }
+            )
+        )
+    else:
+        print(
+            f"Reindexed {report.added} decisions in {report.seconds:.2f} s ({journal.index.path})."
+        )
+        for issue in issues:
+            print(f"{issue['path']}: {issue['error']} (see docs/runbook.md#unreadable-record)")
+    return DAMAGED if issues else OK
+
+
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
+    if args.reindex:
+        return cmd_reindex(journal, args)
     findings = check_journal(journal.store)
     if args.json:
-        print(json.dumps({"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}))
+        print(
+            json.dumps({"journal": str(journal.root), "findings": [f.as_dict() for f in findings]})
+        )
     elif findings:
         for finding in findings:
             print(f"{finding.path}: {finding.problem} (see docs/runbook.md#{finding.runbook})")
@@ -222,10 +268,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p.add_argument("--expected-revision", type=int, required=True)
         p.set_defaults(handler=handler)
 
-    p = sub.add_parser("export", help="export decisions as a JSON array")
+    p = sub.add_parser("export", help="export decisions (JSON, MADR, Markdown log or CSV)")
     p.add_argument("--private", action="store_true", help="keep private local metadata")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="json",
+        help="json: one array; madr: a folder of MADR 4.0 files; markdown: one decisions.md log; "
+        "csv: one row per decision",
+    )
     _add_filters(p)
-    p.add_argument("-o", "--output", help="file to write ('-' for stdout)")
+    p.add_argument("-o", "--output", help="file to write ('-' for stdout); a folder for madr")
     p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("import", help="import a JSON array of canonical records")
@@ -234,5 +287,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("doctor", help="check records, history chains, permissions and locks")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--reindex", action="store_true", help="rebuild the search index from the records"
+    )
     p.set_defaults(handler=cmd_doctor)
-

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
-
-import importlib
 
 from app.cli.exit_codes import INVALID, guarded
 from core import __version__
 from core.journal import Journal
 
-
 # Each module exposes register(subparsers); handlers take (journal, args) and return an exit code.
-COMMAND_MODULES = ("journal_cmds",)
+COMMAND_MODULES = ("journal_cmds", "profile_cmds", "app_cmds", "capture_cmds", "agent_cmds")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,8 +20,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="decision-journal",
         description="Ask the human at implementation forks; keep a private journal of decisions.",
     )
-    parser.add_argument("--journal", metavar="DIR", help="journal directory (overrides "
-                        "DECISION_JOURNAL_HOME and the per-user default)")
+    parser.add_argument(
+        "--journal",
+        metavar="DIR",
+        help="journal directory (overrides DECISION_JOURNAL_HOME and the per-user default)",
+    )
     parser.add_argument("--version", action="version", version=f"decision-journal {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

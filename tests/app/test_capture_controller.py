@@ -52,7 +52,9 @@ def harness(
     journal = tmp_path / "journal"
     pending = PendingStore(journal)
     workers = WorkerPool()
-    controller = CaptureController(CaptureService(DecisionStore(journal), pending), pending, workers)
+    controller = CaptureController(
+        CaptureService(DecisionStore(journal), pending), pending, workers
+    )
     server = IpcServer(journal, controller)
     assert server.listen()
     yield journal, controller
@@ -124,8 +126,11 @@ def test_two_agents_at_once_each_get_their_own_answer(
     windows = _window_for(qtbot, controller, 2)
     by_problem = {w.request.problem: w for w in windows}
     _answer(qtbot, by_problem["Pick the cache eviction policy"], Qt.Key.Key_2)
-    _answer(qtbot, by_problem["Choose the canonical cross-project decision storage layout"],
-            Qt.Key.Key_1)
+    _answer(
+        qtbot,
+        by_problem["Choose the canonical cross-project decision storage layout"],
+        Qt.Key.Key_1,
+    )
     _finish(qtbot, first)
     _finish(qtbot, second)
     assert first.error is None and second.error is None
@@ -147,16 +152,20 @@ def test_escape_answers_pending_and_resume_reopens_at_rationale(
     _press(Qt.Key.Key_1)
     _press(Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.stage == "rationale", timeout=5000)
-    qtbot.waitUntil(lambda: PendingStore(journal).load(window.request.decision_id).stage
-                    == "rationale", timeout=5000)
+    qtbot.waitUntil(
+        lambda: PendingStore(journal).load(window.request.decision_id).stage == "rationale",
+        timeout=5000,
+    )
     _press(Qt.Key.Key_Escape)
     _finish(qtbot, call)
     assert call.result is not None and call.result["status"] == "pending"
     assert call.result["stage"] == "rationale"
     decision_id = call.result["decision_id"]
 
-    resume = _Call(journal, {"decision_id": decision_id, "workspace": "/tmp/project",
-                             "session_id": "session-c"})
+    resume = _Call(
+        journal,
+        {"decision_id": decision_id, "workspace": "/tmp/project", "session_id": "session-c"},
+    )
     resume.start()
     (reopened,) = _window_for(qtbot, controller, 1)
     assert reopened.stage == "rationale"

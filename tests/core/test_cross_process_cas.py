@@ -85,7 +85,9 @@ def test_no_update_is_lost_under_contention(tmp_path: Path) -> None:
     store = DecisionStore(tmp_path / "journal")
     store.put(make_record(tags=[]))
     per_process, processes = 8, 4
-    procs = [_spawn(_INCREMENT, str(store.root), f"p{i}", str(per_process)) for i in range(processes)]
+    procs = [
+        _spawn(_INCREMENT, str(store.root), f"p{i}", str(per_process)) for i in range(processes)
+    ]
     for proc in procs:
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err

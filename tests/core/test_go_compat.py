@@ -27,8 +27,9 @@ def test_record_round_trips_to_the_same_bytes(vector: dict[str, str]) -> None:
 def test_identity_matches_go(vector: dict[str, str]) -> None:
     record = parse_record(vector["indented"].encode(), what=vector["name"])
     assert task_fingerprint(vector["session"], record.problem) == vector["task_fingerprint"]
-    assert evidence_fingerprint(record.options, record.evidence_refs) == (
-        vector["evidence_fingerprint"]
+    assert (
+        evidence_fingerprint(record.options, record.evidence_refs)
+        == (vector["evidence_fingerprint"])
     )
     assert (
         decision_id(

@@ -330,7 +330,9 @@ def test_invalid_options_rejected(store: DecisionStore) -> None:
 @pytest.mark.parametrize(
     "overrides", [{"decision_kind": ""}, {"decision_kind": "k" * 129}, {"risk_level": "urgent"}]
 )
-def test_requires_bounded_kind_and_known_risk(store: DecisionStore, overrides: dict[str, str]) -> None:
+def test_requires_bounded_kind_and_known_risk(
+    store: DecisionStore, overrides: dict[str, str]
+) -> None:
     with pytest.raises(InvalidDecision):
         store.put(make_record(**overrides))
 

@@ -21,9 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _free_display() -> int:
     for number in range(150, 250):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(
-            f"/tmp/.X{number}-lock"
-        ).exists():
+        if (
+            not Path(f"/tmp/.X11-unix/X{number}").exists()
+            and not Path(f"/tmp/.X{number}-lock").exists()
+        ):
             return number
     raise RuntimeError("no free X display number")
 
@@ -44,11 +45,31 @@ def xvfb_with_tray() -> Iterator[dict[str, str]]:
     env.pop("QT_QPA_PLATFORM", None)
     tray = None
     try:
-        _wait_for(lambda: subprocess.run(["xdotool", "getmouselocation"], env=env,
-                                         capture_output=True).returncode == 0, 10)
+        _wait_for(
+            lambda: (
+                subprocess.run(
+                    ["xdotool", "getmouselocation"], env=env, capture_output=True
+                ).returncode
+                == 0
+            ),
+            10,
+        )
         tray = subprocess.Popen(
-            ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
-             "--height", "24", "--SetDockType", "true", "--transparent", "false"],
+            [
+                "trayer",
+                "--edge",
+                "top",
+                "--align",
+                "right",
+                "--widthtype",
+                "request",
+                "--height",
+                "24",
+                "--SetDockType",
+                "true",
+                "--transparent",
+                "false",
+            ],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -119,6 +140,5 @@ def running_app(journal: Path, env: dict[str, str]) -> Iterator[subprocess.Popen
 
 
 def xdotool(env: dict[str, str], *args: str) -> str:
-    result = subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True,
-                            timeout=30)
+    result = subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
     return result.stdout.strip()

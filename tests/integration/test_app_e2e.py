@@ -77,16 +77,19 @@ def test_hostile_clients_never_crash_or_block_the_app(tmp_path: Path, runtime_di
 def test_pending_survives_app_restart(tmp_path: Path, runtime_dir: Path) -> None:
     journal = tmp_path / "journal"
     env = app_env(runtime_dir)
-    with running_app(journal, env):
-        with pytest.raises(IpcTimeout):
-            _present(journal, timeout=1.5)
+    with running_app(journal, env), pytest.raises(IpcTimeout):
+        _present(journal, timeout=1.5)
     with running_app(journal, env):
         with IpcClient(socket_path(journal), timeout=5) as client:
             pending = client.call("decision.pending", {})["pending"]
         assert len(pending) == 1 and pending[0]["stage"] == "choice"
         status = subprocess.run(
             [sys.executable, "-m", "app.cli.main", "--journal", str(journal), "status", "--json"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         data = json.loads(status.stdout)
         assert data["app_running"] is True
@@ -98,9 +101,8 @@ def test_invalid_proposal_lists_every_field(tmp_path: Path, runtime_dir: Path) -
     journal = tmp_path / "journal"
     from core.ipc_client import RemoteError
 
-    with running_app(journal, app_env(runtime_dir)):
-        with pytest.raises(RemoteError) as info:
-            _present(journal, timeout=10, problem="", detector_confidence=0.1)
+    with running_app(journal, app_env(runtime_dir)), pytest.raises(RemoteError) as info:
+        _present(journal, timeout=10, problem="", detector_confidence=0.1)
     assert "problem" in info.value.message and "detector_confidence" in info.value.message
     assert not (journal / "pending").exists() or not list((journal / "pending").iterdir())
 
@@ -111,7 +113,11 @@ def test_second_app_instance_forwards_and_exits(tmp_path: Path, runtime_dir: Pat
     with running_app(journal, env) as first:
         second = subprocess.run(
             [sys.executable, "-m", "app.cli.main", "--journal", str(journal), "app"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         assert second.returncode == 0
         assert "already running" in second.stdout

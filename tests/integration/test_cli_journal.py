@@ -79,14 +79,23 @@ def test_edit_delete_restore_history(journal: Path) -> None:
     assert stale.returncode == 4
     assert "revision-conflict" in stale.stderr
 
-    noop = run_cli(journal, "edit", "decision-test-1", "--expected-revision", "2", "--reason",
-                   "simpler to back up")
+    noop = run_cli(
+        journal,
+        "edit",
+        "decision-test-1",
+        "--expected-revision",
+        "2",
+        "--reason",
+        "simpler to back up",
+    )
     assert noop.returncode == 2 and "does not change" in noop.stderr
 
     assert run_cli(journal, "delete", "decision-test-1", "--expected-revision", "2").returncode == 0
     assert "decision-test-1" not in run_cli(journal, "list").stdout
     assert "decision-test-1" in run_cli(journal, "list", "--include-deleted").stdout
-    assert run_cli(journal, "restore", "decision-test-1", "--expected-revision", "3").returncode == 0
+    assert (
+        run_cli(journal, "restore", "decision-test-1", "--expected-revision", "3").returncode == 0
+    )
     history = json.loads(run_cli(journal, "history", "decision-test-1", "--json").stdout)
     assert [(r["revision"], r["status"]) for r in history] == [
         (1, "completed"),
@@ -97,8 +106,9 @@ def test_edit_delete_restore_history(journal: Path) -> None:
 
 
 def test_invalid_edit_names_field_and_exit_codes(journal: Path) -> None:
-    too_long = run_cli(journal, "edit", "decision-test-1", "--expected-revision", "1", "--kind",
-                       "k" * 200)
+    too_long = run_cli(
+        journal, "edit", "decision-test-1", "--expected-revision", "1", "--kind", "k" * 200
+    )
     assert too_long.returncode == 2
     assert "decision_kind" in too_long.stderr and "128" in too_long.stderr
     missing = run_cli(journal, "show", "decision-missing")

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.xvfb
 
 def _tray_embeds_our_icon(env: dict[str, str]) -> bool:
     """trayer's 'panel' window must hold a child window named like our app."""
-    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True,
-                          text=True, timeout=10).stdout.splitlines()
+    tree = subprocess.run(
+        ["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, timeout=10
+    ).stdout.splitlines()
     for index, line in enumerate(tree):
         if '"panel"' not in line:
             continue
@@ -34,7 +35,9 @@ def _tray_embeds_our_icon(env: dict[str, str]) -> bool:
 
 
 def _wait_window(env: dict[str, str], title_prefix: str) -> str:
-    window = xdotool(env, "search", "--sync", "--onlyvisible", "--name", f"^{re.escape(title_prefix)}")
+    window = xdotool(
+        env, "search", "--sync", "--onlyvisible", "--name", f"^{re.escape(title_prefix)}"
+    )
     assert window, f"no window titled {title_prefix!r}"
     return window.splitlines()[0]
 
@@ -55,9 +58,24 @@ def test_tray_icon_embedded_and_decision_answered_by_keys(
                 subprocess.run(["sleep", "0.25"], check=True)
             assert _tray_embeds_our_icon(env), "the tray icon was not embedded in trayer"
             ask = subprocess.Popen(
-                [sys.executable, "-m", "app.cli.main", "--journal", str(journal), "ask",
-                 str(proposal), "--session", "xvfb-1", "--workspace", str(ROOT)],
-                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "app.cli.main",
+                    "--journal",
+                    str(journal),
+                    "ask",
+                    str(proposal),
+                    "--session",
+                    "xvfb-1",
+                    "--workspace",
+                    str(ROOT),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
             )
             window = _wait_window(env, "Decision: Choose the canonical")
             xdotool(env, "windowactivate", "--sync", window)
