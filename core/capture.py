@@ -10,13 +10,14 @@ decision) hold for every front end. A front end receives a `CaptureTicket` and c
 from __future__ import annotations
 
 import contextlib
-import threading
+import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from core import limits
 from core.errors import InvalidDecision, JournalError, NotFound, PendingConflict
+from core.locking import locked
 from core.models import DecisionRecord, Stage
 from core.pending import PendingDecision, PendingStore
 from core.proposal import (
@@ -29,6 +30,7 @@ from core.proposal import (
     parse_proposal,
     parse_resume,
 )
+from core.safefs import ensure_private_dir
 from core.store import DecisionStore
 from core.text import equal_fold, go_trim, utf8_len
 
@@ -89,28 +91,26 @@ CaptureOutcome = Recorded | NeedsHuman
 CaptureResult = Recorded | NeedsHuman | Pending
 
 
-class _KeyedLocks:
-    """One lock per key (a session, a decision), dropped when nobody holds or waits for it."""
+LOCK_TIMEOUT = 30.0
 
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._locks: dict[str, tuple[threading.Lock, int]] = {}
+
+class _JournalLocks:
+    """One lock per key (a session, a decision), shared by every process using the journal.
+
+    The app, `ask` in a terminal and the MCP server's fallback may capture at the same time; an
+    in-process lock alone would let two of them create two pending decisions for one session.
+    """
+
+    def __init__(self, pending: PendingStore) -> None:
+        self._pending = pending
 
     @contextlib.contextmanager
     def hold(self, key: str) -> Iterator[None]:
-        with self._guard:
-            lock, users = self._locks.get(key, (threading.Lock(), 0))
-            self._locks[key] = (lock, users + 1)
-        try:
-            with lock:
-                yield
-        finally:
-            with self._guard:
-                lock, users = self._locks[key]
-                if users == 1:
-                    del self._locks[key]
-                else:
-                    self._locks[key] = (lock, users - 1)
+        directory = self._pending.directory
+        ensure_private_dir(self._pending.root, directory)
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        with locked(self._pending.root, directory / f".capture-{digest}", timeout=LOCK_TIMEOUT):
+            yield
 
 
 class CaptureService:
@@ -132,7 +132,7 @@ class CaptureService:
         self.store = store
         self.pending = pending
         self._on_recorded = on_recorded
-        self._locks = _KeyedLocks()
+        self._locks = _JournalLocks(pending)
 
     def begin(
         self, raw: object, *, workspace: str, session_id: str, agent: str = ""
