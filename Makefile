@@ -36,13 +36,16 @@ run: system-deps $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy core
 	$(BIN)/mypy app
 
+# tests/core runs where Qt cannot be imported (the core is pure Python); then everything else.
 pytest: system-deps $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -c tests/core/qt-free.ini --rootdir . tests/core
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not packaging" --ignore=tests/core tests
 
 test: lint typecheck pytest
 
