@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from core.protocol import (
+    ErrorCode,
     FrameDecoder,
+    ProtocolError,
     encode_frame,
     error_message,
     parse_request,
     result_message,
-    ProtocolError,
-    ErrorCode,
 )
 from core.runtime_paths import ensure_runtime_dir, socket_path
 
@@ -78,7 +78,9 @@ class Desktop:
 
     def find_window(self, timeout: float = 20.0) -> str:
         """The capture window, once mapped; its title starts with "Decision: "."""
-        return self.xdotool("search", "--sync", "--onlyvisible", "--name", "^Decision: ", timeout=timeout).split()[0]
+        return self.xdotool(
+            "search", "--sync", "--onlyvisible", "--name", "^Decision: ", timeout=timeout
+        ).split()[0]
 
     def window_gone(self) -> bool:
         run = subprocess.run(
@@ -138,18 +140,28 @@ def start_app(env: dict[str, str], journal: Path) -> subprocess.Popen[str]:
     line = process.stdout.readline()
     if "running" not in line:
         process.kill()
-        raise RuntimeError(f"the app did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
+        raise RuntimeError(
+            f"the app did not start: {line!r} {process.stderr.read() if process.stderr else ''}"
+        )
     return process
 
 
-def stop(process: subprocess.Popen[Any]) -> None:
+def stop(process: subprocess.Popen[Any], grace: float = 2.0) -> None:
+    """Terminates, waits `grace` seconds, kills, and closes the pipes (an open pipe is a
+    ResourceWarning, which the strict warning filter turns into an error).
+
+    The grace is short because the app does not act on SIGTERM while Qt waits in C++.
+    """
     if process.poll() is None:
         process.terminate()
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
 
 
 def xvfb_missing_reason() -> str | None:
@@ -197,6 +209,7 @@ class FakeApp:
                 for body in decoder.feed(data):
                     request = parse_request(body)
                     self.requests.append((request.method, dict(request.params)))
+                    reply: dict[str, Any] | ProtocolError
                     if request.method == "hello":
                         reply = {"protocol": 1, "app_version": "fake", "journal": "x"}
                     else:

@@ -54,12 +54,24 @@ async def connect(journal: Path, runtime: Path, workspace: Path) -> AsyncIterato
         yield client
 
 
-def call(journal: Path, runtime: Path, workspace: Path, tool: str, arguments: dict[str, Any]) -> Any:
-    async def run() -> Any:
+def calls(journal: Path, runtime: Path, workspace: Path, *steps: tuple[str, Any]) -> list[Any]:
+    """Calls in order on one server; an argument may be a function of the earlier results."""
+
+    async def run() -> list[Any]:
+        results: list[Any] = []
         async with connect(journal, runtime, workspace) as client:
-            return await client.call_tool(tool, arguments)
+            for tool, arguments in steps:
+                args = arguments(results) if callable(arguments) else arguments
+                results.append(await client.call_tool(tool, args))
+        return results
 
     return anyio.run(run)
+
+
+def call(
+    journal: Path, runtime: Path, workspace: Path, tool: str, arguments: dict[str, Any]
+) -> Any:
+    return calls(journal, runtime, workspace, (tool, arguments))[0]
 
 
 def test_tools_are_listed_with_their_schemas(journal: Path, runtime: Path, workspace: Path) -> None:
@@ -117,7 +129,16 @@ def test_invalid_proposal_is_a_tool_error_naming_every_field(
 def test_without_app_or_display_the_decision_stays_pending(
     journal: Path, runtime: Path, workspace: Path
 ) -> None:
-    result = call(journal, runtime, workspace, "present_implementation_decision", proposal_dict())
+    result, again = calls(
+        journal,
+        runtime,
+        workspace,
+        ("present_implementation_decision", proposal_dict()),
+        (
+            "present_implementation_decision",
+            lambda done: {"decision_id": done[0].structured_content["decision_id"]},
+        ),
+    )
     assert not result.is_error, result.content
     out = result.structured_content
     assert out["status"] == "pending"
@@ -128,18 +149,22 @@ def test_without_app_or_display_the_decision_stays_pending(
     (item,) = PendingStore(journal).list().items
     assert item.decision_id == decision_id
     assert item.proposal.workspace == str(workspace)
-
-    again = call(journal, runtime, workspace, "present_implementation_decision", {"decision_id": decision_id})
     assert again.structured_content["status"] == "pending"
+    assert again.structured_content["decision_id"] == decision_id
 
 
 def test_another_fork_is_refused_while_one_is_pending_here(
     journal: Path, runtime: Path, workspace: Path
 ) -> None:
-    first = call(journal, runtime, workspace, "present_implementation_decision", proposal_dict())
-    pending_id = first.structured_content["decision_id"]
     other = proposal_dict(problem="Pick the cache eviction policy")
-    result = call(journal, runtime, workspace, "present_implementation_decision", other)
+    first, result = calls(
+        journal,
+        runtime,
+        workspace,
+        ("present_implementation_decision", proposal_dict()),
+        ("present_implementation_decision", other),
+    )
+    pending_id = first.structured_content["decision_id"]
     assert result.is_error
     assert pending_id in result.content[0].text
     assert "resume it first" in result.content[0].text
@@ -147,7 +172,11 @@ def test_another_fork_is_refused_while_one_is_pending_here(
 
 def test_unknown_resume_id_is_a_tool_error(journal: Path, runtime: Path, workspace: Path) -> None:
     result = call(
-        journal, runtime, workspace, "present_implementation_decision", {"decision_id": "decision-nope"}
+        journal,
+        runtime,
+        workspace,
+        "present_implementation_decision",
+        {"decision_id": "decision-nope"},
     )
     assert result.is_error
     assert "decision-nope" in result.content[0].text
@@ -211,7 +240,11 @@ def test_get_preferences_returns_evidence_with_counter_evidence(
     for number, (project, choice) in enumerate(choices, start=1):
         store.put(_record(number, project, choice))
     rebuilt = subprocess.run(
-        cli_command(journal, "profile", "rebuild"), cwd=ROOT, capture_output=True, text=True, check=False
+        cli_command(journal, "profile", "rebuild"),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert rebuilt.returncode == 0, rebuilt.stderr
 

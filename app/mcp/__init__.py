@@ -1,0 +1,1 @@
+"""The MCP server agents call at implementation forks (no Qt here)."""

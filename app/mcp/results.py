@@ -1,0 +1,161 @@
+"""Turns records, app replies and core errors into what the agent reads.
+
+Why one module: the same decision can be answered in the window, found already recorded, or
+left pending, and the agent must see one shape for all three, with an explicit instruction. Core
+errors become `ToolError`s (the model reads them) that name every broken field and the way out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
+from core.capture import pending_result_message, recorded_result_message
+from core.errors import JournalError, NotFound, PendingConflict
+from core.ipc_client import IpcError, RemoteError
+from core.journal import Journal
+from core.models import DecisionRecord
+from core.proposal import ViolationsError
+from core.protocol import ErrorCode
+
+NO_APP_REASON = (
+    "no Decision Journal window can be shown here (no running app and no display); the human "
+    "must answer it in the tray app or with `decision-journal ask` in a terminal"
+)
+APP_GONE_REASON = "the Decision Journal app closed before the human finished answering"
+STOP_HINT = (
+    " Tell the user that this decision waits for their answer, then stop: do not guess the "
+    "choice, and do not edit files until it is answered."
+)
+
+
+def record_outcome(record: DecisionRecord, profile_warning: str = "") -> DecisionOutcome:
+    """The recorded answer, from the canonical record (never from a reconstructed copy)."""
+    return DecisionOutcome(
+        status="recorded",
+        decision_id=record.id,
+        selection=SelectionOut(
+            option_id=record.selected_option_id,
+            label=record.selected_label(),
+            custom=record.custom_selection,
+        ),
+        rationales=RationalesOut(
+            selected=record.selection_reason_raw,
+            rejected=[
+                RejectionOut(
+                    option_id=r.option_id,
+                    label=record.option_label(r.option_id),
+                    reason=r.reason,
+                )
+                for r in record.rejected_reasons
+            ],
+        ),
+        summary=record.summary_sentence,
+        instruction=recorded_result_message(record, profile_warning),
+        profile_warning=profile_warning,
+    )
+
+
+def pending_outcome(decision_id: str, stage: str, reason: str) -> DecisionOutcome:
+    return DecisionOutcome(
+        status="pending",
+        decision_id=decision_id,
+        stage=stage,
+        instruction=pending_result_message(decision_id, reason) + STOP_HINT,
+    )
+
+
+def remote_outcome(result: dict[str, Any], journal: Journal) -> DecisionOutcome:
+    """The app's `decision.present` result; a recorded one is re-read from the journal."""
+    decision_id = str(result.get("decision_id", ""))
+    if result.get("status") == "recorded":
+        try:
+            record = journal.store.get(decision_id)
+        except (JournalError, OSError):
+            return _recorded_from_reply(result)
+        return record_outcome(record, str(result.get("profile_warning", "")))
+    message = str(result.get("message", "")) or pending_result_message(decision_id, "pending")
+    return DecisionOutcome(
+        status="pending",
+        decision_id=decision_id,
+        stage=str(result.get("stage", "")),
+        selection=_selection_from_reply(result),
+        instruction=message + STOP_HINT,
+    )
+
+
+def _selection_from_reply(result: dict[str, Any]) -> SelectionOut | None:
+    option_id = str(result.get("selected_option_id", ""))
+    custom = str(result.get("custom_selection", ""))
+    if not option_id and not custom:
+        return None
+    return SelectionOut(option_id=option_id, custom=custom)
+
+
+def _recorded_from_reply(result: dict[str, Any]) -> DecisionOutcome:
+    """Used only when the journal cannot be read back: the app's own words, as sent."""
+    rejected = [
+        RejectionOut(
+            option_id=str(r.get("option_id", "")),
+            label=str(r.get("label", "")),
+            reason=str(r.get("reason", "")),
+        )
+        for r in result.get("rejected_reasons", [])
+        if isinstance(r, dict)
+    ]
+    return DecisionOutcome(
+        status="recorded",
+        decision_id=str(result.get("decision_id", "")),
+        selection=_selection_from_reply(result),
+        rationales=RationalesOut(
+            selected=str(result.get("selection_reason", "")), rejected=rejected
+        ),
+        summary=str(result.get("summary_sentence", "")),
+        instruction=str(result.get("message", "")),
+        profile_warning=str(result.get("profile_warning", "")),
+    )
+
+
+def violations_message(error: ViolationsError) -> str:
+    lines = [f"{error.subject} is invalid ({len(error.violations)} problem(s)); fix all and retry:"]
+    for violation in error.violations:
+        limit = f" (limit {violation.limit})" if violation.limit is not None else ""
+        lines.append(f"- {violation.field}: {violation.message}{limit}")
+    return "\n".join(lines)
+
+
+def _resume_hint(decision_id: str) -> str:
+    return (
+        f'Call present_implementation_decision with only {{"decision_id": "{decision_id}"}} '
+        "to resume it"
+    )
+
+
+def tool_error_for(error: BaseException) -> ToolError:
+    """A message the model can act on; core errors keep their field, limit and runbook hint."""
+    if isinstance(error, ViolationsError):
+        return ToolError(violations_message(error))
+    if isinstance(error, PendingConflict):
+        return ToolError(f"{error}. {_resume_hint(error.pending_id)} first.")
+    if isinstance(error, NotFound):
+        return ToolError(f"{error}; it is neither pending nor recorded in this journal.")
+    if isinstance(error, RemoteError):
+        return _remote_error(error)
+    if isinstance(error, IpcError):
+        return ToolError(f"could not talk to the Decision Journal app: {error}")
+    hint = error.runbook_hint() if isinstance(error, JournalError) else ""
+    return ToolError(f"{error}" + (f" ({hint})" if hint else ""))
+
+
+def _remote_error(error: RemoteError) -> ToolError:
+    pending_id = error.data.get("pending_id")
+    if error.code == ErrorCode.PENDING_CONFLICT and isinstance(pending_id, str):
+        return ToolError(f"{error.message}. {_resume_hint(pending_id)} first.")
+    if error.code == ErrorCode.INVALID_PROPOSAL:
+        field = f" (field: {error.field})" if error.field else ""
+        return ToolError(f"{error.message}{field}")
+    if error.code == ErrorCode.NOT_FOUND:
+        return ToolError(f"{error.message}; it is neither pending nor recorded in this journal.")
+    return ToolError(f"the Decision Journal app refused the request: {error.message}")

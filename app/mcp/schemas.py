@@ -1,0 +1,233 @@
+"""The MCP tools' JSON schemas and structured results.
+
+Why the input schema is written by hand: the proposal has two shapes (a new capture, or a
+resume with only `decision_id`), and the model reads the schema as documentation. A generated
+schema would flatten both into one object of optionals and lose the limits; this one spells out
+every field, its limit and the `anyOf` of the two shapes. Validation itself stays in
+`core.proposal`, which reports every violation at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from core import limits
+from core.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX
+
+SERVER_NAME = "decision-journal"
+PRESENT_TOOL = "present_implementation_decision"
+NOTE_TOOL = "note_decision"
+RECENT_TOOL = "recent_decisions"
+PREFERENCES_TOOL = "get_preferences"
+TOOL_NAMES = (PRESENT_TOOL, NOTE_TOOL, RECENT_TOOL, PREFERENCES_TOOL)
+
+_ID_PATTERN = "^[A-Za-z0-9._-]{1,128}$"
+_WORKSPACE = {
+    "type": "string",
+    "maxLength": limits.WORKSPACE_MAX,
+    "description": (
+        "Absolute path of the project root. Default: CLAUDE_PROJECT_DIR, else the server's "
+        "working directory. Decisions, notes and preferences are grouped by this project."
+    ),
+}
+
+
+def _text(description: str, max_bytes: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "maxLength": max_bytes,
+        "description": f"{description} At most {max_bytes} UTF-8 bytes.",
+        **extra,
+    }
+
+
+def _string_list(description: str, items: int, item_bytes: int) -> dict[str, Any]:
+    return {
+        "type": "array",
+        "maxItems": items,
+        "items": {"type": "string", "maxLength": item_bytes},
+        "description": (
+            f"{description} At most {items} items of {item_bytes} bytes; blanks and "
+            "case-insensitive duplicates are dropped."
+        ),
+    }
+
+
+OPTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["id", "label", "description"],
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": _ID_PATTERN,
+            "description": "Stable id: 1-128 characters of A-Z a-z 0-9 . _ - (not __custom__).",
+        },
+        "label": _text("Short name of the approach, unique case-insensitively.", 256),
+        "description": _text("Objective description of the approach.", 2048),
+        "pros": _string_list("Advantages.", limits.OPTION_DETAIL_ITEMS_MAX, 1024),
+        "cons": _string_list("Drawbacks.", limits.OPTION_DETAIL_ITEMS_MAX, 1024),
+        "recommended": {
+            "type": "boolean",
+            "description": "Exactly one option must be true: your advisory recommendation.",
+        },
+    },
+}
+
+_CAPTURE_PROPERTIES: dict[str, Any] = {
+    "problem": _text("The fork in one or two sentences: what must be decided and why.", 4096),
+    "header": _text("Optional window heading.", limits.HEADER_MAX),
+    "decision_kind": _text(
+        "Category of the fork, lowercased, e.g. 'storage-backend', 'error-handling'. Rules in "
+        "the preference profile are grouped by it, so reuse kinds.",
+        limits.KIND_MAX,
+    ),
+    "risk_level": {
+        "type": "string",
+        "enum": ["", "low", "medium", "high", "critical"],
+        "description": "Risk of getting the choice wrong.",
+    },
+    "options": {
+        "type": "array",
+        "minItems": limits.OPTIONS_MIN,
+        "maxItems": limits.OPTIONS_MAX,
+        "items": OPTION_SCHEMA,
+        "description": "2 to 4 materially different, viable approaches; exactly one recommended.",
+    },
+    "recommended_option_id": {
+        "type": "string",
+        "description": "Optional; if given it must be the id of the option flagged recommended.",
+    },
+    "detector_confidence": {
+        "type": "number",
+        "minimum": limits.CAPTURE_CONFIDENCE_MIN,
+        "maximum": 1,
+        "description": (
+            "How sure you are that this is a material fork, 0.65 to 1. Below 0.65 do not ask."
+        ),
+    },
+    "domains": _string_list("Areas, e.g. 'storage', 'ui'.", limits.DOMAINS_MAX, 512),
+    "languages": _string_list("Languages involved.", limits.LANGUAGES_MAX, 512),
+    "evidence_refs": _string_list(
+        "Where you looked, e.g. 'core/store.py:120'.", limits.EVIDENCE_REFS_MAX, 2048
+    ),
+    "task_fingerprint": _text("Optional stable id of the task (idempotency).", 1024),
+    "evidence_fingerprint": _text("Optional stable id of the evidence (idempotency).", 1024),
+}
+
+PRESENT_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": (
+        "Either a new proposal (problem, decision_kind, options, detector_confidence, ...) or, "
+        'to resume a pending decision, only {"decision_id": "..."}.'
+    ),
+    "properties": {
+        "decision_id": {
+            "type": "string",
+            "maxLength": limits.DECISION_ID_MAX,
+            "description": (
+                "Resume: the id of a pending decision, given alone. With a new proposal it may "
+                "be omitted; if present it must equal the derived id."
+            ),
+        },
+        **_CAPTURE_PROPERTIES,
+        "workspace": _WORKSPACE,
+    },
+    "anyOf": [
+        {"title": "resume", "required": ["decision_id"]},
+        {
+            "title": "capture",
+            "required": ["problem", "decision_kind", "options", "detector_confidence"],
+        },
+    ],
+}
+
+NOTE_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["decision", "why"],
+    "properties": {
+        "decision": _text(
+            "What you decided (a small choice not worth asking about).", DECISION_MAX
+        ),
+        "why": _text("Why, in a sentence or two.", WHY_MAX),
+        "evidence": _text("Optional pointer: file:line, command, URL.", EVIDENCE_MAX),
+        "goal": _text("Optional goal or task id, to group notes of one goal.", GOAL_MAX),
+        "workspace": _WORKSPACE,
+    },
+}
+
+RECENT_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "workspace": _WORKSPACE,
+        "goal": _text("Optional goal id: only notes of this goal.", GOAL_MAX),
+        "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 50,
+            "default": 10,
+            "description": "Decisions and notes to return, each.",
+        },
+    },
+}
+
+PREFERENCES_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["decision_kind"],
+    "properties": {
+        "decision_kind": _text("The kind of the fork you face.", limits.KIND_MAX),
+        "domains": _string_list("Relevant areas, most relevant first.", limits.DOMAINS_MAX, 512),
+        "workspace": _WORKSPACE,
+    },
+}
+
+
+class SelectionOut(BaseModel):
+    """What the human chose: a listed option, or their own approach (`custom`)."""
+
+    option_id: str = ""
+    label: str = ""
+    custom: str = ""
+
+
+class RejectionOut(BaseModel):
+    option_id: str
+    label: str = ""
+    reason: str
+
+
+class RationalesOut(BaseModel):
+    """The human's reasons: why the selection, and why not each other option."""
+
+    selected: str = ""
+    rejected: list[RejectionOut] = Field(default_factory=list)
+
+
+class DecisionOutcome(BaseModel):
+    """The structured result of `present_implementation_decision`."""
+
+    status: Literal["recorded", "pending"]
+    decision_id: str
+    selection: SelectionOut | None = None
+    rationales: RationalesOut | None = None
+    summary: str = ""
+    stage: str = ""
+    instruction: str = Field(
+        description="What to do next; for pending, how to resume. Follow it.",
+    )
+    profile_warning: str = ""
+
+
+class NoteOutcome(BaseModel):
+    """The stored note: provenance `model`; it is context, never preference evidence."""
+
+    note_id: str
+    created_at: str
+    project_id: str
+    provenance: str
+    redacted: bool

@@ -1,0 +1,289 @@
+"""`decision-journal mcp`: the stdio MCP server agents call at implementation forks.
+
+Why it is a thin adapter: every rule lives in `core` (validation, capture, notes, evidence) and
+the window lives in the tray app; this module names the tools, documents them through
+hand-written schemas, and maps results and errors. It never imports Qt and logs only to stderr,
+because stdout is the protocol stream.
+
+Session id: an MCP session id from the transport when there is one (streamable HTTP), else one
+id per server process (`mcp-<16 hex>`). Clients start one stdio server per agent session, so a
+process is a session; a restarted server is a new session, which is why pending decisions are
+also checked per workspace.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools.base import Tool
+from mcp_types import ToolAnnotations
+
+from app.mcp import schemas
+from app.mcp.present import Caller, Presenter
+from app.mcp.results import tool_error_for, violations_message
+from app.mcp.schemas import DecisionOutcome, NoteOutcome
+from core import __version__
+from core.errors import JournalError
+from core.identity import project_identity
+from core.journal import Journal
+from core.notes import NoteInvalid, NoteStore
+from core.profile_query import query_evidence
+from core.proposal import PROPOSAL_FIELDS
+from core.recent import DEFAULT_LIMIT, recent_context
+
+log = logging.getLogger(__name__)
+
+LOG_LEVEL_ENV = "DECISION_JOURNAL_LOG_LEVEL"
+INSTRUCTIONS = (
+    "Decision Journal asks the human at material implementation forks and remembers the "
+    "answers. After inspecting the relevant code and before editing, if 2-4 materially "
+    "different approaches remain viable, call present_implementation_decision and wait for the "
+    "human's choice; follow the returned instruction exactly. If it returns status 'pending', "
+    'stop editing and tell the user; resume later with only {"decision_id": ...}. Use '
+    "note_decision for small choices you make yourself, recent_decisions when resuming work, "
+    "and get_preferences to read past choices as evidence (never as instructions)."
+)
+PRESENT_DESCRIPTION = (
+    "Ask the human to choose between 2-4 materially different implementation approaches, in a "
+    "native window, and return their choice and reasons. Call it before editing, after "
+    "inspecting the code, when the approaches differ in correctness, compatibility, security, "
+    "performance, maintainability, dependency cost, migration risk or operational behaviour. "
+    "Do not call it for style or naming, for choices the user already made, when only one "
+    "approach is viable, or before reading the relevant code. Mark exactly one option "
+    "recommended (advisory). Blocks until answered; if the result is 'pending', do not edit "
+    'files; resume with only {"decision_id": "..."}.'
+)
+NOTE_DESCRIPTION = (
+    "Append a short note about a choice you made yourself (not worth asking the human): what "
+    "you decided and why. Notes help a later session continue without re-deriving choices. "
+    "They are your account (provenance 'model'), never treated as the human's preference."
+)
+RECENT_DESCRIPTION = (
+    "Recent decisions (the human's answers), your notes, and decisions still pending for this "
+    "workspace, newest first. Call it when resuming work so you start from what was decided."
+)
+PREFERENCES_DESCRIPTION = (
+    "Evidence from the human's past decisions of this kind: matching preference rules from "
+    "project to domain to global, each with supporting and contradicting decisions. It is "
+    "evidence, not an instruction: still ask when the current tradeoff differs materially."
+)
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True)
+
+
+def default_workspace() -> str:
+    """CLAUDE_PROJECT_DIR (set by Claude Code for the servers it starts), else the cwd."""
+    return os.path.abspath(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+
+
+class JournalTools:
+    """The four tools over one journal; bound methods become MCP tools."""
+
+    def __init__(self, journal: Journal, workspace: str, session_id: str) -> None:
+        self.journal = journal
+        self.workspace = workspace
+        self.session_id = session_id
+        self.presenter = Presenter(journal)
+        self.notes = NoteStore(journal.root)
+
+    def caller(self, ctx: Context, workspace: Any) -> Caller:
+        return Caller(
+            workspace=self._workspace(workspace),
+            session_id=_transport_session(ctx) or self.session_id,
+            agent=_client_name(ctx),
+        )
+
+    def _workspace(self, value: Any) -> str:
+        if value is None or value == "":
+            return self.workspace
+        if not isinstance(value, str) or not os.path.isabs(value):
+            raise ToolError("workspace: must be an absolute path of the project root")
+        return value
+
+    async def present_implementation_decision(
+        self,
+        ctx: Context,
+        *,
+        decision_id: Any = None,
+        problem: Any = None,
+        header: Any = None,
+        decision_kind: Any = None,
+        risk_level: Any = None,
+        options: Any = None,
+        domains: Any = None,
+        languages: Any = None,
+        evidence_refs: Any = None,
+        detector_confidence: Any = None,
+        task_fingerprint: Any = None,
+        evidence_fingerprint: Any = None,
+        recommended_option_id: Any = None,
+        workspace: Any = None,
+    ) -> DecisionOutcome:
+        given = locals()
+        raw = {name: given[name] for name in PROPOSAL_FIELDS if given[name] is not None}
+        caller = self.caller(ctx, workspace)
+
+        async def report(progress: float, message: str) -> None:
+            await ctx.report_progress(progress, None, message)
+
+        return await self.presenter.present(raw, caller, report)
+
+    def note_decision(
+        self,
+        ctx: Context,
+        *,
+        decision: str,
+        why: str,
+        evidence: str = "",
+        goal: str = "",
+        workspace: str = "",
+    ) -> NoteOutcome:
+        caller = self.caller(ctx, workspace)
+        try:
+            note = self.notes.append(
+                workspace=caller.workspace,
+                decision=decision,
+                why=why,
+                evidence=evidence,
+                goal=goal,
+                session_id=caller.session_id,
+                agent=caller.agent,
+            )
+        except NoteInvalid as exc:
+            raise ToolError(violations_message(exc)) from exc
+        except (JournalError, OSError) as exc:
+            raise tool_error_for(exc) from exc
+        return NoteOutcome(
+            note_id=note.id,
+            created_at=note.created_at,
+            project_id=note.project_id,
+            provenance=note.provenance,
+            redacted=note.redacted,
+        )
+
+    def recent_decisions(
+        self, ctx: Context, *, workspace: str = "", goal: str = "", limit: int = DEFAULT_LIMIT
+    ) -> dict[str, Any]:
+        caller = self.caller(ctx, workspace)
+        try:
+            result = recent_context(
+                self.journal.store,
+                self.notes,
+                self.journal.pending,
+                workspace=caller.workspace,
+                goal=goal,
+                limit=limit,
+            )
+        except (JournalError, OSError) as exc:
+            raise tool_error_for(exc) from exc
+        return result.to_dict()
+
+    def get_preferences(
+        self,
+        ctx: Context,
+        *,
+        decision_kind: str,
+        domains: list[str] | None = None,
+        workspace: str = "",
+    ) -> dict[str, Any]:
+        caller = self.caller(ctx, workspace)
+        try:
+            profile = self.journal.profile.load()
+            status = self.journal.profile.status()
+        except (JournalError, OSError) as exc:
+            raise tool_error_for(exc) from exc
+        result = query_evidence(
+            profile,
+            kind=decision_kind,
+            project_id=project_identity(caller.workspace).project_id,
+            domains=list(domains or []),
+            state=status.state,
+        )
+        return result.to_dict()
+
+
+def _transport_session(ctx: Context) -> str:
+    """The MCP session id when the transport has one (HTTP); stdio has none."""
+    try:
+        headers = ctx.headers
+    except (ValueError, AttributeError):
+        return ""
+    return str(headers.get("mcp-session-id", "")) if headers else ""
+
+
+def _client_name(ctx: Context) -> str:
+    """The client's self-reported name (e.g. `claude-code`), shown in the window."""
+    try:
+        params = ctx.session.client_params
+    except (ValueError, AttributeError):
+        return ""
+    return params.client_info.name[:128] if params is not None else ""
+
+
+def _tool(
+    fn: Callable[..., Any],
+    name: str,
+    description: str,
+    schema: dict[str, Any],
+    annotations: ToolAnnotations | None = None,
+) -> Tool:
+    """A tool whose advertised input schema is ours, not the one generated from `fn`."""
+    tool = Tool.from_function(fn, name=name, description=description, annotations=annotations)
+    return tool.model_copy(update={"parameters": schema})
+
+
+def build_server(journal: Journal, *, workspace: str | None = None) -> MCPServer:
+    """The server with its four tools; tool names are a stable contract."""
+    session_id = f"mcp-{secrets.token_hex(8)}"
+    tools = JournalTools(journal, workspace or default_workspace(), session_id)
+    level = os.environ.get(LOG_LEVEL_ENV, "WARNING").upper()
+    log_level: LogLevel = level if level in _LEVELS else "WARNING"  # type: ignore[assignment]
+    return MCPServer(
+        schemas.SERVER_NAME,
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level=log_level,
+        tools=[
+            _tool(
+                tools.present_implementation_decision,
+                schemas.PRESENT_TOOL,
+                PRESENT_DESCRIPTION,
+                schemas.PRESENT_INPUT_SCHEMA,
+                ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False),
+            ),
+            _tool(
+                tools.note_decision,
+                schemas.NOTE_TOOL,
+                NOTE_DESCRIPTION,
+                schemas.NOTE_INPUT_SCHEMA,
+                ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False),
+            ),
+            _tool(
+                tools.recent_decisions,
+                schemas.RECENT_TOOL,
+                RECENT_DESCRIPTION,
+                schemas.RECENT_INPUT_SCHEMA,
+                _READ_ONLY,
+            ),
+            _tool(
+                tools.get_preferences,
+                schemas.PREFERENCES_TOOL,
+                PREFERENCES_DESCRIPTION,
+                schemas.PREFERENCES_INPUT_SCHEMA,
+                _READ_ONLY,
+            ),
+        ],
+    )
+
+
+def run(journal: Journal, *, workspace: str | None = None) -> int:
+    """Serves on stdio until the client closes the stream."""
+    build_server(journal, workspace=workspace).run()
+    return 0

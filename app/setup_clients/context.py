@@ -1,0 +1,48 @@
+"""What every client module needs to know: scope, where home and the project are, and how to
+launch us. Tests point `home` at a temporary directory; nothing reads the real home then."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from app.mcp.schemas import SERVER_NAME
+from app.setup_clients.command import Launcher
+
+Scope = Literal["user", "project"]
+TOOL_TIMEOUT_SECONDS = 3600
+"""One hour for a human to answer; progress keeps idle timers alive meanwhile."""
+HOOK_TIMEOUT_SECONDS = 3600
+"""The Claude Code hook waits for AskUserQuestion answers in the window."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetupContext:
+    scope: Scope
+    home: Path
+    project_dir: Path
+    launcher: Launcher
+    journal: str | None = None
+
+    def server_entry(self, **extra: Any) -> dict[str, Any]:
+        """The stdio server entry most clients share: command, args, env when needed."""
+        entry: dict[str, Any] = {
+            "command": self.launcher.program,
+            "args": self.launcher.argv(self.journal, "mcp"),
+        }
+        if self.launcher.env:
+            entry["env"] = dict(self.launcher.env)
+        entry.update(extra)
+        return entry
+
+    def hook_command(self, client: str) -> str:
+        return self.launcher.shell(self.journal, "hook", client)
+
+
+def json_snippet(value: dict[str, Any]) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+__all__ = ["SERVER_NAME", "Scope", "SetupContext", "json_snippet"]

@@ -1,0 +1,115 @@
+"""Merging our entries into JSON config files while keeping every other key.
+
+Why reformatting is acceptable here: JSON has no comments to lose, key order is kept, and the
+files we touch are mostly machine-written. A file that is not plain JSON (VS Code allows
+comments) is refused rather than rewritten without them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+from app.setup_clients.files import SetupError, Transform
+
+Mutation = Callable[[dict[str, Any]], list[str]]
+
+
+def load_object(text: str | None, what: str) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SetupError(
+            f"{what} is not plain JSON ({exc.msg} at line {exc.lineno}); nothing was written. "
+            "Add the entry shown by --print by hand."
+        ) from exc
+    if not isinstance(value, dict):
+        raise SetupError(f"{what} does not hold a JSON object; nothing was written")
+    return value
+
+
+def dumps(value: dict[str, Any]) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def json_transform(what: str, *mutations: Mutation) -> Transform:
+    """A transform applying `mutations` in order; unchanged data returns the old text as is."""
+
+    def transform(old: str | None) -> tuple[str, list[str]]:
+        data = load_object(old, what)
+        merged = copy.deepcopy(data)
+        changes = [change for mutate in mutations for change in mutate(merged)]
+        if merged == data:
+            return old or "", []
+        return dumps(merged), changes
+
+    return transform
+
+
+def _child(data: dict[str, Any], key: str, what: str) -> dict[str, Any]:
+    value = data.setdefault(key, {})
+    if not isinstance(value, dict):
+        raise SetupError(f"{what}: {key!r} is not an object; nothing was written")
+    return value
+
+
+def set_entry(path: tuple[str, ...], entry: dict[str, Any], what: str) -> Mutation:
+    """Sets `path` (e.g. ("mcpServers", "decision-journal")) to `entry`, replacing ours whole.
+
+    Keys inside our entry that we do not manage (e.g. `autoApprove` a user added) are kept.
+    """
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        parent = data
+        for key in path[:-1]:
+            parent = _child(parent, key, what)
+        name = path[-1]
+        dotted = ".".join(path)
+        current = parent.get(name)
+        if current is None:
+            parent[name] = dict(entry)
+            return [f"added {dotted}"]
+        if not isinstance(current, dict):
+            raise SetupError(f"{what}: {dotted} is not an object; nothing was written")
+        updated = {**current, **entry}
+        if updated == current:
+            return []
+        parent[name] = updated
+        return [f"updated {dotted}"]
+
+    return mutate
+
+
+def ensure_hook(
+    event: str, matcher: str, handler: dict[str, Any], marker: str, what: str
+) -> Mutation:
+    """Puts our command handler into `hooks[event]`, found again by `marker` in its command.
+
+    Other hooks, and other handlers in a group we share, are left alone.
+    """
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        hooks = _child(data, "hooks", what)
+        groups = hooks.setdefault(event, [])
+        if not isinstance(groups, list):
+            raise SetupError(f"{what}: hooks.{event} is not an array; nothing was written")
+        for group in groups:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                continue
+            for index, existing in enumerate(handlers):
+                command = existing.get("command", "") if isinstance(existing, dict) else ""
+                if isinstance(command, str) and command.endswith(marker):
+                    if existing == handler and group.get("matcher") == matcher:
+                        return []
+                    handlers[index] = dict(handler)
+                    group["matcher"] = matcher
+                    return [f"updated hooks.{event} ({marker.strip()})"]
+        groups.append({"matcher": matcher, "hooks": [dict(handler)]})
+        return [f"added hooks.{event} ({marker.strip()})"]
+
+    return mutate

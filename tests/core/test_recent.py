@@ -1,0 +1,128 @@
+"""Recent context for a workspace: decisions, notes and pending forks, compact and newest first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.capture import CaptureService, NeedsHuman
+from core.identity import project_identity
+from core.notes import NoteStore
+from core.pending import PendingStore
+from core.recent import TEXT_MAX, recent_context
+from core.store import DecisionStore
+from tests.factories import make_record, proposal_dict
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    return tmp_path / "journal"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> str:
+    path = tmp_path / "repo"
+    path.mkdir()
+    return str(path)
+
+
+def context(journal: Path, workspace: str, **kw: object):  # type: ignore[no-untyped-def]
+    return recent_context(
+        DecisionStore(journal),
+        NoteStore(journal),
+        PendingStore(journal),
+        workspace=workspace,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def put(journal: Path, workspace: str, number: int, **overrides: object) -> str:
+    identity = project_identity(workspace)
+    record = make_record(
+        id=f"decision-{number}",
+        project_id=identity.project_id,
+        workspace=workspace,
+        **overrides,
+    )
+    return DecisionStore(journal).put(record).id
+
+
+def test_empty_journal_gives_an_empty_context(journal: Path, workspace: str) -> None:
+    result = context(journal, workspace)
+    assert (result.decisions, result.notes, result.pending, result.issues) == ((), (), (), ())
+    assert result.project_id == project_identity(workspace).project_id
+
+
+def test_decisions_of_this_project_only_with_rejections(
+    journal: Path, workspace: str, tmp_path: Path
+) -> None:
+    mine = put(journal, workspace, 1)
+    other = tmp_path / "other"
+    other.mkdir()
+    put(journal, str(other), 2)
+    result = context(journal, workspace)
+    assert [d.decision_id for d in result.decisions] == [mine]
+    decision = result.decisions[0]
+    assert decision.chosen == "Per-record JSON"
+    assert decision.rejected == ("Single JSON document: global rewrite bottleneck",)
+    assert (decision.selection_by, decision.rationale_by) == ("user", "user")
+
+
+def test_a_subdirectory_sees_the_project_decisions(journal: Path, workspace: str) -> None:
+    mine = put(journal, workspace, 1)
+    sub = Path(workspace) / "src"
+    sub.mkdir()
+    assert [d.decision_id for d in context(journal, str(sub)).decisions] == [mine]
+
+
+def test_long_text_is_clipped(journal: Path, workspace: str) -> None:
+    put(journal, workspace, 1, problem="p" * 3000)
+    (decision,) = context(journal, workspace).decisions
+    assert len(decision.problem) == TEXT_MAX
+    assert decision.problem.endswith("…")
+
+
+def test_limit_applies_to_decisions_and_notes(journal: Path, workspace: str) -> None:
+    for number in range(5):
+        put(journal, workspace, number)
+        NoteStore(journal).append(workspace=workspace, decision=f"n{number}", why="w")
+    result = context(journal, workspace, limit=2)
+    assert len(result.decisions) == 2
+    assert [n.decision for n in result.notes] == ["n4", "n3"]
+
+
+def test_goal_filters_notes_and_goal_tagged_decisions(journal: Path, workspace: str) -> None:
+    plain = put(journal, workspace, 1)
+    put(journal, workspace, 2, goal_id="goal-other")
+    tagged = put(journal, workspace, 3, goal_id="goal-a")
+    NoteStore(journal).append(workspace=workspace, decision="for a", why="w", goal="goal-a")
+    NoteStore(journal).append(workspace=workspace, decision="for b", why="w", goal="goal-b")
+    result = context(journal, workspace, goal="goal-a")
+    assert {d.decision_id for d in result.decisions} == {plain, tagged}
+    assert [n.decision for n in result.notes] == ["for a"]
+
+
+def test_pending_forks_are_listed(journal: Path, workspace: str) -> None:
+    service = CaptureService(DecisionStore(journal), PendingStore(journal))
+    outcome = service.begin(proposal_dict(), workspace=workspace, session_id="s1")
+    assert isinstance(outcome, NeedsHuman)
+    result = context(journal, workspace)
+    assert [p.decision_id for p in result.pending] == [outcome.ticket.decision_id]
+    assert result.pending[0].stage == "choice"
+
+
+def test_unreadable_record_becomes_an_issue_not_a_failure(journal: Path, workspace: str) -> None:
+    mine = put(journal, workspace, 1)
+    (journal / "records" / "decision-broken.json").write_text("{", encoding="utf-8")
+    result = context(journal, workspace)
+    assert [d.decision_id for d in result.decisions] == [mine]
+    assert len(result.issues) == 1
+    assert "decision-broken.json" in result.issues[0]
+
+
+def test_to_dict_is_plain_json(journal: Path, workspace: str) -> None:
+    put(journal, workspace, 1)
+    data = context(journal, workspace).to_dict()
+    assert data["decisions"][0]["decision_id"] == "decision-1"
+    assert data["notes"] == []
