@@ -25,6 +25,8 @@ from core.protocol import ErrorCode
 from core.runtime_paths import socket_path
 
 APP_START_SECONDS = 15.0
+# A human may leave a question open for days; the call ends when they answer or cancel.
+HUMAN_WAIT_SECONDS = 7 * 24 * 3600.0
 NO_APP_MESSAGE = (
     "no display and no running app: the decision is saved as pending; answer it from the tray "
     'app or run `decision-journal ask` in a terminal with {"decision_id": "%s"} '
@@ -87,7 +89,7 @@ def _present_params(request: Any, args: argparse.Namespace) -> dict[str, Any]:
 def _ask_app(journal: Journal, params: dict[str, Any]) -> int:
     with IpcClient(socket_path(journal.root), timeout=10.0) as client:
         try:
-            result = client.call("decision.present", params, timeout=None)
+            result = client.call("decision.present", params, timeout=HUMAN_WAIT_SECONDS)
         except RemoteError as exc:
             return _remote_failure(exc)
     return _emit(result)

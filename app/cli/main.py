@@ -12,10 +12,33 @@ from core import __version__
 from core.journal import Journal
 
 # Each module exposes register(subparsers); handlers take (journal, args) and return an exit code.
-COMMAND_MODULES = ("journal_cmds", "profile_cmds", "app_cmds", "capture_cmds", "agent_cmds")
+COMMAND_MODULES = (
+    "journal_cmds",
+    "profile_cmds",
+    "app_cmds",
+    "capture_cmds",
+    "agent_cmds",
+    "import_cmds",
+    "outcome_cmds",
+)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Agents run these before every tool call: they load only their own module, which keeps them
+# fast and means a broken unrelated module can never make the gating hook fail open.
+FAST_PATHS = {"hook": ("agent_cmds",), "mcp": ("agent_cmds",)}
+
+
+def _command_word(argv: Sequence[str]) -> str:
+    words = iter(argv)
+    for word in words:
+        if word == "--journal":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return ""
+
+
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="decision-journal",
         description="Ask the human at implementation forks; keep a private journal of decisions.",
@@ -27,14 +50,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"decision-journal {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(f"app.cli.{name}").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(FAST_PATHS.get(_command_word(arguments), COMMAND_MODULES))
+    args = parser.parse_args(arguments)
     if getattr(args, "handler", None) is None:
         parser.print_help()
         print(f"\nJournal: {Journal.open(args.journal).root}")
