@@ -2,7 +2,8 @@
 
 Every disk step (pending save, record write) runs in the worker pool; windows and replies are
 handled on the GUI thread. A decision has at most one window; every connection waiting for it
-(an agent that resumed, a second `ask`) gets the same answer.
+(an agent that resumed, a second `ask`) gets the same answer. `questions.ask` (Claude Code's
+AskUserQuestion, via the hook) opens one window per call and touches no disk.
 """
 
 from __future__ import annotations
@@ -10,11 +11,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from app.gui.capture_window import CaptureRequest, CaptureWindow
+from app.gui.questions_window import QuestionsWindow
+from app.hooks.questions_wire import (
+    QUESTIONS_ASK,
+    Answer,
+    QuestionsAskParams,
+    QuestionsAskResult,
+)
 from app.ipc.server import Connection
 from app.workers import WorkerPool
 from core.capture import (
@@ -56,6 +65,15 @@ class _OpenCapture:
     waiters: list[_Waiter] = field(default_factory=list)
 
 
+@dataclass(slots=True, eq=False)
+class _OpenQuestions:
+    """One `questions.ask` call; compared by identity, since two calls may look alike."""
+
+    window: QuestionsWindow
+    waiter: _Waiter
+    on_closed: Callable[[], None] = lambda: None
+
+
 class CaptureController(QObject):
     """The socket server's request handler for decisions.
 
@@ -81,6 +99,7 @@ class CaptureController(QObject):
         self._pending = pending
         self._workers = workers
         self._open: dict[str, _OpenCapture] = {}
+        self._asked: list[_OpenQuestions] = []
 
     # --- socket requests -----------------------------------------------------------------------
 
@@ -89,6 +108,7 @@ class CaptureController(QObject):
             "decision.present": self._present,
             "decision.pending": self._list_pending,
             "app.show": self._show,
+            QUESTIONS_ASK: self._ask_questions,
         }
         handler = handlers.get(request.method)
         if handler is None:
@@ -140,6 +160,48 @@ class CaptureController(QObject):
         else:
             self.journal_requested.emit()
         connection.reply(request.id, {"shown": True})
+
+    def _ask_questions(self, connection: Connection, request: Request) -> None:
+        """One window per call, answered or dismissed by the person; nothing touches disk
+        (the hook journals the answers itself), so no worker is needed."""
+        params = parse_params(QuestionsAskParams, request)
+        asked = _OpenQuestions(QuestionsWindow(params), _Waiter(connection, request.id))
+        self._asked.append(asked)
+        asked.window.answered.connect(lambda answers: self._questions_answered(asked, answers))
+        asked.window.dismissed.connect(lambda: self._questions_done(asked, {"status": "dismissed"}))
+        asked.on_closed = lambda: self._questions_withdrawn(asked)
+        connection.closed.connect(asked.on_closed)
+        if asked in self._asked:
+            asked.window.present()
+            workspace = PurePath(params.workspace).name if params.workspace else ""
+            self.decision_asked.emit(workspace, params.questions[0].question)
+
+    def question_windows(self) -> list[QuestionsWindow]:
+        return [asked.window for asked in self._asked]
+
+    def _questions_answered(self, asked: _OpenQuestions, answers: list[Answer]) -> None:
+        result = QuestionsAskResult(status="answered", answers=answers)
+        self._questions_done(asked, result.model_dump(mode="json"))
+
+    def _questions_done(self, asked: _OpenQuestions, result: dict[str, Any]) -> None:
+        if self._forget_questions(asked):
+            self._reply(asked.waiter, result)
+
+    def _questions_withdrawn(self, asked: _OpenQuestions) -> None:
+        """The client gave up (its hook timed out, Claude Code was closed): an answer would
+        reach nobody, so the window goes away instead of waiting for one."""
+        if self._forget_questions(asked):
+            asked.window.withdraw()
+
+    def _forget_questions(self, asked: _OpenQuestions) -> bool:
+        """True the first time only. The window is deleted on the next event-loop turn, not
+        now: this runs inside its own signal, and its connections keep it alive until then."""
+        if asked not in self._asked:
+            return False
+        self._asked.remove(asked)
+        asked.waiter.connection.closed.disconnect(asked.on_closed)
+        asked.window.deleteLater()
+        return True
 
     # --- windows -------------------------------------------------------------------------------
 

@@ -179,8 +179,9 @@ Handler = Callable[[str, dict[str, Any]], dict[str, Any] | ProtocolError]
 class FakeApp:
     """Listens where the app would for one journal and answers by a script (no Qt).
 
-    Used for the AskUserQuestion hook, whose `questions.ask` method the real app does not
-    implement yet. `handler(method, params)` returns a result or a ProtocolError.
+    Used for AskUserQuestion replies a person at the real window cannot produce on demand
+    (errors, a missing method, answers that do not fit); `test_hooks_ask_window` drives the real
+    app. `handler(method, params)` returns a result or a ProtocolError.
     """
 
     def __init__(self, journal: Path, handler: Handler) -> None:
