@@ -54,3 +54,21 @@ bench: $(STAMP)
 
 clean:
 	rm -rf build dist .mypy_cache .ruff_cache .pytest_cache
+
+# `make package` (Linux x86-64): the one-folder PyInstaller bundle, a .deb and a .tar.gz in dist/,
+# then the frozen smoke tests and the size and start-up budget. Windows and macOS: see
+# packaging/README.md. PACKAGING_APT: the build's own tools, plus the Wayland libraries so the
+# .deb can recommend them.
+PACKAGING_APT := binutils dpkg-dev desktop-file-utils x11-utils xvfb xauth trayer xdotool \
+	libwayland-cursor0 libwayland-egl1
+PACKAGING_BUNDLE := dist/decision-journal
+
+package: $(STAMP)
+	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(APT_PACKAGES) $(PACKAGING_APT)"
+	rm -rf build/decision-journal build/deb $(PACKAGING_BUNDLE)
+	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build \
+		packaging/decision-journal.spec
+	$(BIN)/python packaging/linux/build_deb.py --bundle $(PACKAGING_BUNDLE) --out dist
+	DECISION_JOURNAL_FROZEN=$(PACKAGING_BUNDLE)/decision-journal \
+		$(BIN)/python -m pytest -q -p no:cacheprovider -m packaging tests/packaging
+	$(BIN)/python packaging/budget.py --bundle $(PACKAGING_BUNDLE) --dist dist
