@@ -1,0 +1,380 @@
+"""Pure derivation of the preference profile from journal records, identical to the reference.
+
+Why exact: a profile rebuilt here must equal the one KernForge derives from the same journal
+(same rules, rule IDs, confidences and source hash), so every rule below follows the reference
+to the operation: grouping keys, FNV-1a signatures, thresholds, float arithmetic order, sorting.
+Nothing here touches the filesystem; `profile_store` feeds it records and writes the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from core.codec import compact_record
+from core.gotime import GoTime
+from core.identity import short_stable_id
+from core.limits import PROFILE_CONFIDENCE_MIN
+from core.models import DecisionRecord
+from core.normalize import dedupe_fold
+from core.profile_model import (
+    GLOBAL_KEY,
+    MAX_EVIDENCE_ITEMS,
+    MAX_OVERRIDES,
+    MAX_RULES,
+    SCOPE_DOMAIN,
+    SCOPE_GLOBAL,
+    SCOPE_PROJECT,
+    PreferenceProfile,
+    ProfileOverride,
+    ProfileRule,
+    dedupe_sorted,
+)
+from core.text import collapse_spaces, go_lower, go_trim
+
+SCOPE_RANK = {SCOPE_PROJECT: 0, SCOPE_DOMAIN: 1, SCOPE_GLOBAL: 2}
+_SCOPE_BASE = {SCOPE_PROJECT: 0.45, SCOPE_DOMAIN: 0.55, SCOPE_GLOBAL: 0.60}
+_OTHER_BASE = 0.35
+# Minimum (supporting decisions, distinct supporting projects) per scope.
+_THRESHOLDS = {SCOPE_PROJECT: (2, 0), SCOPE_DOMAIN: (3, 2), SCOPE_GLOBAL: (5, 3)}
+CONFIDENCE_MIN = 0.10
+CONFIDENCE_MAX = 0.95
+_USER = "user"
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What an eligible record contributes: its criterion, choice and contexts."""
+
+    criterion: str
+    signature: str
+    label: str
+    project_id: str
+    domains: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFacts:
+    """The little a rebuild needs from one record; small enough to cache for every record."""
+
+    record_id: str
+    updated_ns: int
+    deleted: bool
+    digest: str
+    evidence: Evidence | None
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """The source-derived part of a profile: rules, record_count and source hash."""
+
+    rules: list[ProfileRule]
+    record_count: int
+    source_hash: str
+
+
+# per-record facts ------------------------------------------------------------------------------
+
+_GO_ONLY_ESCAPES = (
+    ("<", "\\u003c"),
+    (">", "\\u003e"),
+    ("&", "\\u0026"),
+    ("\u2028", "\\u2028"),
+    ("\u2029", "\\u2029"),
+)
+
+
+def _repr_matches_go(value: float) -> bool:
+    """Python's repr and Go's encoder agree for non-integral floats in fixed notation."""
+    magnitude = abs(value)
+    return value == 0 or (1e-4 <= magnitude < 1e16 and not value.is_integer())
+
+
+def compact_bytes(record: DecisionRecord) -> bytes:
+    """`codec.compact_record`, computed through the C JSON encoder when that gives equal bytes.
+
+    Why: the source hash needs Go's compact JSON of every record, and the pure-Python Go encoder
+    is the largest cost of a rebuild after reading. The C encoder writes the same bytes except
+    for Go's HTML-safe escapes (patched below), integral or tiny floats and lone surrogates
+    (those fall back to the exact encoder). A property test checks the equality.
+    """
+    if not _repr_matches_go(record.detector_confidence):
+        return compact_record(record)
+    text = json.dumps(
+        record.to_go_dict(), ensure_ascii=False, separators=(",", ":"), check_circular=False
+    )
+    for raw, escaped in _GO_ONLY_ESCAPES:
+        if raw in text:
+            text = text.replace(raw, escaped)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return compact_record(record)
+
+
+def signature_of(record: DecisionRecord) -> tuple[str, str] | None:
+    """(signature, label) of the chosen approach; the label hash keeps reused IDs apart."""
+    custom = go_trim(record.custom_selection)
+    if custom:
+        return "custom:" + short_stable_id(go_lower(collapse_spaces(custom))), custom
+    selected = go_trim(record.selected_option_id)
+    if not selected:
+        return None
+    for option in record.options:
+        if go_trim(option.id) == selected:
+            label = go_trim(option.label)
+            if not label:
+                return None
+            return go_lower(selected) + "@" + short_stable_id(
+                go_lower(collapse_spaces(label))
+            ), label
+    return None
+
+
+def _is_user(source: str) -> bool:
+    return go_lower(go_trim(source)) == _USER
+
+
+def evidence_of(record: DecisionRecord) -> Evidence | None:
+    """The record's contribution, or None when it is not eligible evidence."""
+    if (
+        record.is_deleted
+        or not go_trim(record.decision_kind)
+        or not _is_user(record.provenance.selection)
+        or not _is_user(record.provenance.rationale)
+        or not go_trim(record.selection_reason_raw)
+        or not record.detector_confidence >= PROFILE_CONFIDENCE_MIN
+    ):
+        return None
+    signature = signature_of(record)
+    if signature is None:
+        return None
+    # Interned: these repeat across records, and the store's facts cache keeps one per record.
+    return Evidence(
+        criterion=sys.intern(go_lower(go_trim(record.decision_kind))),
+        signature=sys.intern(signature[0]),
+        label=sys.intern(signature[1]),
+        project_id=sys.intern(go_trim(record.project_id)),
+        domains=tuple(sys.intern(go_lower(go_trim(d))) for d in dedupe_fold(record.domains)),
+    )
+
+
+def facts_of(record: DecisionRecord) -> RecordFacts:
+    return RecordFacts(
+        record_id=record.id,
+        updated_ns=record.updated_at.unix_ns if record.updated_at else 0,
+        deleted=record.is_deleted,
+        digest=hashlib.sha256(compact_bytes(record)).hexdigest(),
+        evidence=evidence_of(record),
+    )
+
+
+def source_hash(facts: Iterable[RecordFacts]) -> str:
+    """Hash over the full content of every active record: any edit makes the profile stale."""
+    entries = sorted(f"{f.record_id}\x00{f.digest}" for f in facts if not f.deleted)
+    digest = hashlib.sha256("\x01".join(entries).encode("utf-8", "surrogatepass"))
+    return "journal-" + digest.hexdigest()[:32]
+
+
+# promotion -------------------------------------------------------------------------------------
+
+
+def confidence(scope: str, support: int, projects: int, contradictions: int) -> float:
+    """base + 0.07·S + 0.04·P - 0.08·C, clamped; evaluated left to right as float64, like Go."""
+    value = _SCOPE_BASE.get(scope, _OTHER_BASE) + 0.07 * support + 0.04 * projects
+    value = value - 0.08 * contradictions
+    if value < CONFIDENCE_MIN:
+        return CONFIDENCE_MIN
+    if value > CONFIDENCE_MAX:
+        return CONFIDENCE_MAX
+    return value
+
+
+def _meets_scope(scope: str, support: int, projects: int) -> bool:
+    min_support, min_projects = _THRESHOLDS[scope]
+    return support >= min_support and projects >= min_projects
+
+
+def promotes(scope: str, support: int, projects: int, contradictions: int) -> bool:
+    """Conservative: a clear 2/3 majority over any contradiction, then the scope threshold."""
+    if contradictions > 0 and (
+        support <= contradictions or support / (support + contradictions) < 2.0 / 3.0
+    ):
+        return False
+    return _meets_scope(scope, support, projects)
+
+
+def rule_id(group_key: str, signature: str) -> str:
+    return "preference-" + short_stable_id(group_key + "|" + signature)
+
+
+# grouping --------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Candidate:
+    label: str
+    decision_ids: list[str] = field(default_factory=list)
+    project_ids: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Group:
+    scope: str
+    key: str
+    criterion: str
+    candidates: dict[str, _Candidate] = field(default_factory=dict)
+
+
+def _contexts(evidence: Evidence) -> list[tuple[str, str]]:
+    contexts = [(SCOPE_PROJECT, evidence.project_id)] if evidence.project_id else []
+    contexts.extend((SCOPE_DOMAIN, domain) for domain in evidence.domains)
+    contexts.append((SCOPE_GLOBAL, GLOBAL_KEY))
+    return contexts
+
+
+def _newest_first(facts: Iterable[RecordFacts]) -> list[RecordFacts]:
+    """The store's list order (updated_at, then id, descending): the first label seen wins."""
+    return sorted(facts, key=lambda f: (f.updated_ns, f.record_id), reverse=True)
+
+
+def _group(active: list[RecordFacts]) -> dict[str, _Group]:
+    groups: dict[str, _Group] = {}
+    for fact in active:
+        evidence = fact.evidence
+        if evidence is None:
+            continue
+        for scope, key in _contexts(evidence):
+            group_key = f"{scope}|{go_lower(go_trim(key))}|{evidence.criterion}"
+            group = groups.get(group_key)
+            if group is None:
+                group = groups[group_key] = _Group(scope, key, evidence.criterion)
+            candidate = group.candidates.get(evidence.signature)
+            if candidate is None:
+                candidate = group.candidates[evidence.signature] = _Candidate(evidence.label)
+            candidate.decision_ids.append(fact.record_id)
+            if evidence.project_id:
+                candidate.project_ids.append(evidence.project_id)
+    return groups
+
+
+def _contradictions(group: _Group, signature: str) -> list[str]:
+    others = [
+        decision_id
+        for other_signature, other in group.candidates.items()
+        if other_signature != signature
+        for decision_id in other.decision_ids
+    ]
+    return dedupe_sorted(others)
+
+
+def _distinct_ids(group: _Group) -> int:
+    if len(group.candidates) == 1:
+        return len(dedupe_sorted(next(iter(group.candidates.values())).decision_ids))
+    return len({go_lower(go_trim(i)) for c in group.candidates.values() for i in c.decision_ids})
+
+
+def _promoted(
+    group_key: str, group: _Group, signature: str, distinct: int, now: GoTime
+) -> ProfileRule | None:
+    """The candidate's rule, or None when it does not pass the promotion rules."""
+    candidate = group.candidates[signature]
+    support = dedupe_sorted(candidate.decision_ids)
+    projects = dedupe_sorted(candidate.project_ids)
+    if not _meets_scope(group.scope, len(support), len(projects)):
+        return None
+    if len(support) <= distinct - len(support):
+        return None  # at least as many contradictions as support: can never promote
+    contradictions = _contradictions(group, signature)
+    if not promotes(group.scope, len(support), len(projects), len(contradictions)):
+        return None
+    return ProfileRule(
+        id=rule_id(group_key, signature),
+        scope=group.scope,
+        scope_key=group.key,
+        criterion=group.criterion,
+        preference=signature,
+        preference_label=candidate.label,
+        support_decision_ids=support[:MAX_EVIDENCE_ITEMS],
+        contradiction_decision_ids=contradictions[:MAX_EVIDENCE_ITEMS],
+        support_project_ids=projects[:MAX_EVIDENCE_ITEMS],
+        confidence=confidence(group.scope, len(support), len(projects), len(contradictions)),
+        enabled=True,
+        updated_at=now,
+    )
+
+
+def _group_rules(group_key: str, group: _Group, now: GoTime) -> list[ProfileRule]:
+    distinct = _distinct_ids(group)
+    rules = (_promoted(group_key, group, sig, distinct, now) for sig in group.candidates)
+    return [rule for rule in rules if rule is not None]
+
+
+def _rule_order(rule: ProfileRule) -> tuple[int, str, str, str]:
+    return (
+        SCOPE_RANK.get(rule.scope, len(SCOPE_RANK)),
+        rule.scope_key,
+        rule.criterion,
+        rule.preference,
+    )
+
+
+def derive(facts: Iterable[RecordFacts], *, now: GoTime) -> Derivation:
+    """Rules, record_count and source hash from the facts of every record in the journal."""
+    active = _newest_first(f for f in facts if not f.deleted)
+    rules = [
+        rule
+        for group_key, group in _group(active).items()
+        for rule in _group_rules(group_key, group, now)
+    ]
+    rules.sort(key=_rule_order)
+    return Derivation(
+        rules=rules[:MAX_RULES], record_count=len(active), source_hash=source_hash(active)
+    )
+
+
+def derive_from_records(records: Sequence[DecisionRecord], *, now: GoTime) -> Derivation:
+    return derive((facts_of(record) for record in records), now=now)
+
+
+# overrides -------------------------------------------------------------------------------------
+
+
+def carry_overrides(
+    previous: PreferenceProfile, rules: Sequence[ProfileRule], *, limit: int = MAX_OVERRIDES
+) -> dict[str, ProfileOverride]:
+    """The previous overrides, plus one from every previous rule with effect, bounded.
+
+    Overrides of rules that are no longer promoted are kept, so a rule that is demoted and later
+    promoted again (same stable ID) gets its enabled/pinned/note back.
+    """
+    pool = dict(previous.overrides)
+    for rule in previous.rules:
+        if rule.has_effect() and rule.id not in pool:
+            pool[rule.id] = rule.to_override()
+    return bound_overrides(pool, rules, limit=limit)
+
+
+def bound_overrides(
+    pool: dict[str, ProfileOverride], rules: Sequence[ProfileRule], *, limit: int = MAX_OVERRIDES
+) -> dict[str, ProfileOverride]:
+    """Keeps at most `limit`: active rules' overrides in rule order, then newest orphans."""
+    kept: dict[str, ProfileOverride] = {}
+    active = set()
+    for rule in rules:
+        active.add(rule.id)
+        override = pool.get(rule.id)
+        if override is not None and override.has_effect() and len(kept) < limit:
+            kept[rule.id] = override
+    orphans = [(k, o) for k, o in pool.items() if k not in active and o.has_effect()]
+    orphans.sort(key=lambda item: (-_updated_ns(item[1]), item[0]))
+    for key, override in orphans[: max(0, limit - len(kept))]:
+        kept[key] = override
+    return kept
+
+
+def _updated_ns(override: ProfileOverride) -> int:
+    return override.updated_at.unix_ns if override.updated_at else 0
