@@ -81,24 +81,30 @@ def set_enabled(enabled: bool, command: list[str] | None = None) -> None:
 _RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
 
 
-def _windows_value() -> str | None:
-    import winreg  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415 - Windows only
+if sys.platform == "win32":
+    import winreg
 
-    try:
-        with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY) as key:
-            value, _ = winreg.QueryValueEx(key, "DecisionJournal")
-            return str(value)
-    except OSError:
+    def _windows_value() -> str | None:
+        try:
+            with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY) as key:
+                value, _ = winreg.QueryValueEx(key, "DecisionJournal")
+                return str(value)
+        except OSError:
+            return None
+
+    def _set_windows(enabled: bool, command: list[str]) -> None:
+        with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY, 0, winreg.KEY_SET_VALUE) as key:
+            if enabled:
+                line = subprocess.list2cmdline(command)
+                winreg.SetValueEx(key, "DecisionJournal", 0, winreg.REG_SZ, line)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    winreg.DeleteValue(key, "DecisionJournal")
+
+else:
+
+    def _windows_value() -> str | None:
         return None
 
-
-def _set_windows(enabled: bool, command: list[str]) -> None:
-    import winreg  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415 - Windows only
-
-    with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY, 0, winreg.KEY_SET_VALUE) as key:
-        if enabled:
-            line = subprocess.list2cmdline(command)
-            winreg.SetValueEx(key, "DecisionJournal", 0, winreg.REG_SZ, line)
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                winreg.DeleteValue(key, "DecisionJournal")
+    def _set_windows(enabled: bool, command: list[str]) -> None:
+        raise OSError("the Run registry key exists on Windows only")

@@ -15,9 +15,8 @@ _FORBIDDEN = ("PySide6", "shiboken6", "app")
 
 class _ForbidQt(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: object, target: object = None) -> None:
-        if fullname.split(".")[0] in _FORBIDDEN:
+        if fullname.split(".", maxsplit=1)[0] in _FORBIDDEN:
             raise ImportError(f"{fullname} must not be imported by core or its tests")
-        return None
 
 
 if os.environ.get("DJ_FORBID_QT") == "1":
