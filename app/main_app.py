@@ -8,6 +8,7 @@ import sys
 import traceback
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
@@ -23,12 +24,18 @@ from core.capture import CaptureService
 from core.ipc_client import IpcClient
 from core.journal import Journal
 from core.pending import PendingStore
+from core.profile_worker import start_profile_worker
 from core.runtime_paths import socket_path
+
+if TYPE_CHECKING:
+    from app.gui.journal_window import JournalWindow
 
 log = logging.getLogger(__name__)
 
 TRAY_WAIT_MS = 5000
 TRAY_POLL_MS = 250
+JOURNAL_WARM_MS = 2000
+"""After start, when the journal window is built hidden (see `_prepare_journal`)."""
 
 
 def _install_excepthook() -> None:
@@ -64,10 +71,13 @@ class TrayApp(QObject):
         self.controller = CaptureController(self.capture, self.pending, self.workers, self)
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None
+        self.profile_worker = start_profile_worker(journal)
+        self.journal_window: JournalWindow | None = None
         self._tray_available = tray_available
         self._tray_waited_ms = 0
         self.controller.pending_changed.connect(self.refresh_waiting)
         self.controller.decision_asked.connect(self._notify_asked)
+        self.controller.journal_requested.connect(self.show_journal)
 
     def start(self) -> bool:
         """Returns False when another instance already serves this journal."""
@@ -75,6 +85,7 @@ class TrayApp(QObject):
             return False
         self._attach_tray()
         self.refresh_waiting()
+        QTimer.singleShot(JOURNAL_WARM_MS, self._prepare_journal)
         return True
 
     def _attach_tray(self) -> None:
@@ -97,8 +108,8 @@ class TrayApp(QObject):
         tray.decision_requested.connect(self.controller.open_pending)
         tray.autostart_toggled.connect(autostart.set_enabled)
         tray.quit_requested.connect(self.quit)
-        tray.open_journal_action.setVisible(False)
-        tray.rebuild_action.setVisible(False)
+        tray.journal_requested.connect(self.show_journal)
+        tray.rebuild_requested.connect(self.profile_worker.request_rebuild)
         tray.show()
         report_startup("tray-visible")
         self.tray = tray
@@ -118,6 +129,28 @@ class TrayApp(QObject):
             ]
         )
 
+    @Slot()
+    def show_journal(self) -> None:
+        """Opens (or raises) the journal window; it is created once and then kept."""
+        self._journal_window().present()
+
+    @Slot()
+    def _prepare_journal(self) -> None:
+        """Builds the window hidden and warms the index soon after start, so the first open
+        shows its first page at once instead of importing, building and reconciling first."""
+        if self.journal_window is None:
+            self._journal_window().prepare()
+
+    def _journal_window(self) -> JournalWindow:
+        if self.journal_window is None:
+            from app.gui.journal_window import JournalWindow  # noqa: PLC0415  # keeps start fast
+
+            window = JournalWindow(self.journal, profile_worker=self.profile_worker)
+            window.answer_requested.connect(self.controller.open_pending)
+            self.controller.pending_changed.connect(window.refresh_waiting)
+            self.journal_window = window
+        return self.journal_window
+
     @Slot(str, str)
     def _notify_asked(self, project: str, problem: str) -> None:
         if self.tray is not None:
@@ -127,7 +160,10 @@ class TrayApp(QObject):
     def quit(self) -> None:
         """Pending decisions are already on disk; quitting loses nothing."""
         self.server.close()
+        if self.journal_window is not None:
+            self.journal_window.shutdown()
         self.workers.wait_idle()
+        self.profile_worker.stop()
         QApplication.quit()
 
 
@@ -144,13 +180,18 @@ def run_app(journal: Journal, *, show: bool = False) -> int:
     app.setQuitOnLastWindowClosed(False)
     app.setWindowIcon(app_icon())
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, tray_app.quit))
     _install_excepthook()
     tray_app = TrayApp(journal)
+    signal.signal(signal.SIGTERM, lambda *_: QTimer.singleShot(0, tray_app.quit))
+    # Python runs signal handlers only between bytecodes; Qt's loop sits in C++, so a tiny
+    # timer hands control back often enough for SIGTERM to close the socket cleanly.
+    wakeup = QTimer(tray_app)
+    wakeup.start(250)
     if not tray_app.start():
         forward_show(journal.root)
         print("Decision Journal is already running for this journal; brought it forward.")
         return 0
     print(f"Decision Journal is running for {journal.root}", flush=True)
-    del show
+    if show:
+        QTimer.singleShot(0, tray_app.show_journal)
     return app.exec()

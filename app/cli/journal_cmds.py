@@ -1,4 +1,6 @@
-"""Journal commands: list, show, history, edit, delete, restore, export, import, doctor."""
+"""Journal commands: list, show, history, edit, delete, restore, export, doctor.
+
+`import` lives in `import_cmds` (every source kind, canonical JSON arrays included)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,6 @@ from core.gojson import dumps_indented
 from core.gotime import GoTime
 from core.index_filter import IndexFilter
 from core.journal import Journal
-from core.json_import import import_records
 
 
 def _print_json(value: object) -> None:
@@ -154,6 +155,9 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
     records = journal.index.list_records(IndexFilter.from_list_filter(_filter_from(args)))
     stamp = GoTime.now().compact_stamp()
     if args.format == "madr":
+        if args.output == "-":
+            print("decision-journal: error: madr writes a folder; give -o DIR", file=sys.stderr)
+            return INVALID
         written = export(
             "madr", records, Path(args.output or f"decisions-{stamp}"), include_private=args.private
         )
@@ -174,41 +178,18 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
 _EXTENSIONS = {"json": "json", "markdown": "md", "csv": "csv"}
 
 
-def cmd_import(journal: Journal, args: argparse.Namespace) -> int:
-    data = Path(args.file).read_bytes()
-    report = import_records(journal.store, data, source=args.file)
-    print(
-        f"inserted {report.inserted}, unchanged {report.unchanged}, "
-        f"conflicting {len(report.conflicting)}, invalid {len(report.invalid)}"
-    )
-    for record_id in report.conflicting:
-        print(f"conflict: {record_id} exists with different content (kept)", file=sys.stderr)
-    for problem in report.invalid:
-        print(f"invalid: {problem}", file=sys.stderr)
-    return INVALID if report.invalid else OK
-
-
 def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
+    """Drops the search index and reads every record file again."""
     report = journal.index.rebuild()
-    issues = [{"path": i.path, "error": i.error} for i in report.unreadable]
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "journal": str(journal.root),
-                    "indexed": report.added,
-                    "seconds": round(report.seconds, 3),
-                    "unreadable": issues,
-                }
-            )
-        )
-    else:
-        print(
-            f"Reindexed {report.added} decisions in {report.seconds:.2f} s ({journal.index.path})."
-        )
-        for issue in issues:
-            print(f"{issue['path']}: {issue['error']} (see docs/runbook.md#unreadable-record)")
-    return DAMAGED if issues else OK
+        issues = [{"path": i.path, "error": i.error} for i in report.unreadable]
+        summary = {"journal": str(journal.root), "indexed": report.added + report.changed}
+        print(json.dumps({**summary, "seconds": round(report.seconds, 3), "unreadable": issues}))
+        return DAMAGED if report.unreadable else OK
+    for issue in report.unreadable:
+        print(f"{issue.path}: {issue.error} (see docs/runbook.md#unreadable-record)")
+    print(f"Reindexed {report.added + report.changed} record(s) in {report.seconds:.2f} s.")
+    return DAMAGED if report.unreadable else OK
 
 
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
@@ -280,10 +261,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_filters(p)
     p.add_argument("-o", "--output", help="file to write ('-' for stdout); a folder for madr")
     p.set_defaults(handler=cmd_export)
-
-    p = sub.add_parser("import", help="import a JSON array of canonical records")
-    p.add_argument("file")
-    p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("doctor", help="check records, history chains, permissions and locks")
     p.add_argument("--json", action="store_true")

@@ -21,7 +21,8 @@ PRESENT_TOOL = "present_implementation_decision"
 NOTE_TOOL = "note_decision"
 RECENT_TOOL = "recent_decisions"
 PREFERENCES_TOOL = "get_preferences"
-TOOL_NAMES = (PRESENT_TOOL, NOTE_TOOL, RECENT_TOOL, PREFERENCES_TOOL)
+OUTCOME_TOOL = "report_outcome"
+TOOL_NAMES = (PRESENT_TOOL, NOTE_TOOL, RECENT_TOOL, PREFERENCES_TOOL, OUTCOME_TOOL)
 
 _ID_PATTERN = "^[A-Za-z0-9._-]{1,128}$"
 _WORKSPACE = {
@@ -172,6 +173,40 @@ RECENT_INPUT_SCHEMA: dict[str, Any] = {
             "default": 10,
             "description": "Decisions and notes to return, each.",
         },
+        "query": _text(
+            "Optional words to recall: decisions and notes ranked by relevance and recency "
+            "instead of newest first.",
+            1024,
+        ),
+    },
+}
+
+OUTCOME_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["decision_id"],
+    "properties": {
+        "decision_id": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9._-]{1,160}$",
+            "description": "The recorded decision the signal is about.",
+        },
+        "ci": {
+            "type": "string",
+            "enum": ["pass", "fail"],
+            "description": "Did CI pass with the chosen approach?",
+        },
+        "accepted": {
+            "type": "boolean",
+            "description": "Was the change built on it accepted (merged, kept)?",
+        },
+        "eval_score": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "An evaluation score in [0, 1], if you measured one.",
+        },
+        "note": _text("What happened, in a sentence.", 4096),
     },
 }
 

@@ -33,8 +33,10 @@ from core.errors import JournalError
 from core.identity import project_identity
 from core.journal import Journal
 from core.notes import NoteInvalid, NoteStore
+from core.outcome_signals import report_outcome
 from core.profile_query import query_evidence
 from core.proposal import PROPOSAL_FIELDS
+from core.recall import RecallOptions, recall_journal
 from core.recent import DEFAULT_LIMIT, recent_context
 
 log = logging.getLogger(__name__)
@@ -72,6 +74,11 @@ PREFERENCES_DESCRIPTION = (
     "Evidence from the human's past decisions of this kind: matching preference rules from "
     "project to domain to global, each with supporting and contradicting decisions. It is "
     "evidence, not an instruction: still ask when the current tradeoff differs materially."
+)
+OUTCOME_DESCRIPTION = (
+    "Report how a recorded decision turned out (CI, acceptance, an evaluation score). It is "
+    "appended to an outcome log for the human to read; it never edits the decision and never "
+    "changes which preference rules exist."
 )
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -169,9 +176,17 @@ class JournalTools:
         )
 
     def recent_decisions(
-        self, ctx: Context, *, workspace: str = "", goal: str = "", limit: int = DEFAULT_LIMIT
+        self,
+        ctx: Context,
+        *,
+        workspace: str = "",
+        goal: str = "",
+        limit: int = DEFAULT_LIMIT,
+        query: str = "",
     ) -> dict[str, Any]:
         caller = self.caller(ctx, workspace)
+        if query.strip():
+            return self._recall(caller.workspace, query, limit)
         try:
             result = recent_context(
                 self.journal.store,
@@ -184,6 +199,42 @@ class JournalTools:
         except (JournalError, OSError) as exc:
             raise tool_error_for(exc) from exc
         return result.to_dict()
+
+    def _recall(self, workspace: str, query: str, limit: int) -> dict[str, Any]:
+        options = RecallOptions(project_id=project_identity(workspace).project_id, limit=limit)
+        try:
+            entries = recall_journal(self.journal, query, options)
+        except (JournalError, OSError) as exc:
+            raise tool_error_for(exc) from exc
+        return {"query": query, "recalled": [entry.to_dict() for entry in entries]}
+
+    def report_outcome(
+        self,
+        ctx: Context,
+        *,
+        decision_id: str,
+        ci: str | None = None,
+        accepted: bool | None = None,
+        eval_score: float | None = None,
+        note: str = "",
+    ) -> dict[str, Any]:
+        try:
+            signal = report_outcome(
+                self.journal,
+                decision_id,
+                ci=ci,
+                accepted=accepted,
+                eval_score=eval_score,
+                note=note,
+                source="mcp",
+            )
+        except (JournalError, OSError) as exc:
+            raise tool_error_for(exc) from exc
+        return {
+            "decision_id": signal.decision_id,
+            "recorded_at": signal.at.format(),
+            "reward": signal.reward,
+        }
 
     def get_preferences(
         self,
@@ -278,6 +329,13 @@ def build_server(journal: Journal, *, workspace: str | None = None) -> MCPServer
                 PREFERENCES_DESCRIPTION,
                 schemas.PREFERENCES_INPUT_SCHEMA,
                 _READ_ONLY,
+            ),
+            _tool(
+                tools.report_outcome,
+                schemas.OUTCOME_TOOL,
+                OUTCOME_DESCRIPTION,
+                schemas.OUTCOME_INPUT_SCHEMA,
+                ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False),
             ),
         ],
     )

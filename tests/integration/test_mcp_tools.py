@@ -85,6 +85,7 @@ def test_tools_are_listed_with_their_schemas(journal: Path, runtime: Path, works
         "note_decision",
         "recent_decisions",
         "get_preferences",
+        "report_outcome",
     }
     present = tools["present_implementation_decision"].input_schema
     assert [branch["title"] for branch in present["anyOf"]] == ["resume", "capture"]
@@ -264,3 +265,39 @@ def test_get_preferences_returns_evidence_with_counter_evidence(
     assert global_rule["contradiction_decision_ids"] == ["decision-5"]
     assert global_rule["support_count"] == 5
     assert data["profile_state"] == "current"
+
+
+def test_report_outcome_appends_a_signal_and_recall_ranks(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    here = project_identity(str(workspace)).project_id
+    store = DecisionStore(journal)
+    store.put(
+        make_record(
+            id="decision-cache",
+            project_id=here,
+            workspace=str(workspace),
+            problem="Pick the cache eviction policy for sessions",
+        )
+    )
+    store.put(make_record(id="decision-store", project_id=here, workspace=str(workspace)))
+    before = (journal / "records" / "decision-cache.json").read_bytes()
+    outcome, missing, recalled = calls(
+        journal,
+        runtime,
+        workspace,
+        ("report_outcome", {"decision_id": "decision-cache", "ci": "pass", "accepted": True}),
+        ("report_outcome", {"decision_id": "decision-nope", "ci": "fail"}),
+        ("recent_decisions", {"query": "eviction policy"}),
+    )
+    assert not outcome.is_error, outcome.content
+    assert outcome.structured_content["decision_id"] == "decision-cache"
+    assert 0.0 <= outcome.structured_content["reward"] <= 1.0
+    assert (journal / "records" / "decision-cache.json").read_bytes() == before
+    assert missing.is_error
+    assert not recalled.is_error, recalled.content
+    ids = [
+        entry.get("decision_id") or entry.get("id")
+        for entry in recalled.structured_content["recalled"]
+    ]
+    assert ids[0] == "decision-cache"

@@ -1,0 +1,356 @@
+"""The correction form: the only edits the journal allows, saved as a compare-and-swap revision.
+
+What is editable is exactly `core.corrections.Correction`: the selection (a listed approach or
+Other), the selected rationale and every rejected rationale, tags, domains, kind, risk and the
+project alias. The problem, options, recommendation, evidence and confidence are shown by the
+fork view and never editable here.
+
+Why the correction is computed against the revision the form was opened with: after a
+conflict the form stays as the user left it and shows the newer revision; saving again applies
+only the fields the user actually changed onto the newer revision, so nothing another writer
+changed is silently reverted.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.byte_counter import ByteCounter
+from app.gui.capture_window import MessageBar
+from app.gui.decision_details import ledger_lines
+from app.gui.formatting import joined, split_list
+from app.gui.palette import adopt
+from core.corrections import Correction, NoChanges, apply_correction, precheck
+from core.errors import InvalidDecision
+from core.limits import CUSTOM_SELECTION_MAX, KIND_MAX, REASON_MAX
+from core.models import RISK_LEVELS, DecisionRecord
+from core.normalize import dedupe_fold
+from core.text import go_trim, utf8_len
+
+CUSTOM = "__custom__"
+NO_CHANGES_TEXT = "No changes to save"
+RISK_CHOICES = (("", "Unspecified"), *((level, level) for level in RISK_LEVELS if level))
+
+
+def _text_edit(parent: QWidget, name: str, accessible: str) -> QPlainTextEdit:
+    edit = QPlainTextEdit(parent)
+    edit.setObjectName(name)
+    edit.setAccessibleName(accessible)
+    edit.setTabChangesFocus(True)
+    edit.setFixedHeight(edit.fontMetrics().height() * 4)
+    return edit
+
+
+def conflict_text(newer: DecisionRecord) -> str:
+    return (
+        f"This decision changed elsewhere: it is now revision {newer.revision}. Your unsaved "
+        "text is kept below; review the newer revision and save again to apply your changes "
+        "on top of it."
+    )
+
+
+class EditDialog(QDialog):
+    """Open with `open()`; the window performs the save and reports back.
+
+    Signals:
+        save_requested(object, int): (Correction, expected revision) after local checks pass.
+    """
+
+    save_requested = Signal(object, int)
+
+    def __init__(self, record: DecisionRecord, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        adopt(self)
+        self.setObjectName("edit-dialog")
+        self.setWindowTitle(f"Correct decision (revision {record.revision})")
+        self._original = record.model_copy(deep=True)
+        self._current = record.model_copy(deep=True)
+        self._saving = False
+        self.selection = QComboBox(self)
+        self.selection.setObjectName("edit-selection")
+        self.custom = QLineEdit(self)
+        self.custom.setObjectName("edit-custom")
+        self.custom_counter = ByteCounter(CUSTOM_SELECTION_MAX, self)
+        self.reason = _text_edit(self, "edit-reason", "Why this approach was selected")
+        self.rejections: dict[str, QPlainTextEdit] = {}
+        self._rejection_labels: dict[str, QLabel] = {}
+        self.kind = QLineEdit(self)
+        self.kind.setObjectName("edit-kind")
+        self.risk = QComboBox(self)
+        self.risk.setObjectName("edit-risk")
+        self.domains = QLineEdit(self)
+        self.domains.setObjectName("edit-domains")
+        self.tags = QLineEdit(self)
+        self.tags.setObjectName("edit-tags")
+        self.alias = QLineEdit(self)
+        self.alias.setObjectName("edit-alias")
+        self.message = MessageBar(self)
+        self.newer_box = QGroupBox("Newer revision", self)
+        self.newer_box.setObjectName("edit-newer")
+        self.newer_text = QLabel(self.newer_box)
+        self.newer_text.setObjectName("edit-newer-text")
+        self.newer_text.setTextFormat(Qt.TextFormat.PlainText)
+        self.newer_text.setWordWrap(True)
+        self.newer_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons = QDialogButtonBox(self)
+        self.save_button = QPushButton("&Save revision", self)
+        self.save_button.setObjectName("edit-save")
+        self.save_button.setToolTip("Save a new revision (Ctrl+S)")
+        self.buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self._build(record)
+        self._fill(record)
+        self.selection.currentIndexChanged.connect(self._selection_changed)
+        self.custom.textChanged.connect(self.custom_counter.update_count)
+        self.save_button.clicked.connect(self.try_save)
+        self.buttons.rejected.connect(self.reject)
+        for keys in ("Ctrl+S", "Ctrl+Return"):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.activated.connect(self.try_save)
+        self.custom_counter.update_count(self.custom.text())
+        self._selection_changed()
+
+    # building ----------------------------------------------------------------------------------
+
+    def _build(self, record: DecisionRecord) -> None:
+        form_host = QWidget(self)
+        host_layout = QVBoxLayout(form_host)
+        form = QFormLayout()
+        # Prompts above their fields: "Why … was not selected" is long and must not wrap beside
+        # a narrow field.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
+        host_layout.addLayout(form)
+        host_layout.addStretch(1)
+        problem = QLabel(record.problem, form_host)
+        problem.setTextFormat(Qt.TextFormat.PlainText)
+        problem.setWordWrap(True)
+        form.addRow("Problem (not editable)", problem)
+        for option in record.options:
+            marker = " (recommended)" if option.id == record.recommended_option_id else ""
+            self.selection.addItem(f"{option.label}{marker}", option.id)
+        self.selection.addItem("Other / custom approach", CUSTOM)
+        self._row(form, "Selected &approach", self.selection)
+        custom_row = QWidget(form_host)
+        custom_layout = QVBoxLayout(custom_row)
+        custom_layout.setContentsMargins(0, 0, 0, 0)
+        custom_layout.addWidget(self.custom)
+        custom_layout.addWidget(self.custom_counter)
+        self._custom_label = self._row(form, "C&ustom approach", custom_row)
+        self._custom_row = custom_row
+        self.custom.setAccessibleName("Custom approach")
+        self._row(form, "&Why this approach was selected", self.reason)
+        for option in record.options:
+            edit = _text_edit(
+                form_host, f"edit-reject-{option.id}", f"Why {option.label} was not selected"
+            )
+            self.rejections[option.id] = edit
+            self._rejection_labels[option.id] = self._row(
+                form, f"Why {option.label} was not selected", edit
+            )
+        self.kind.setMaxLength(KIND_MAX)
+        self._row(form, "Decision &kind", self.kind)
+        for value, text in RISK_CHOICES:
+            self.risk.addItem(text, value)
+        self._row(form, "&Risk", self.risk)
+        self._row(form, "&Domains (comma-separated)", self.domains)
+        self._row(form, "&Tags (comma-separated)", self.tags)
+        self._row(form, "&Project alias", self.alias)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_host)
+        newer_layout = QVBoxLayout(self.newer_box)
+        newer_layout.addWidget(self.newer_text)
+        self.newer_box.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.newer_box)
+        layout.addWidget(self.message)
+        layout.addWidget(self.buttons)
+        self.resize(720, 760)
+
+    def _row(self, form: QFormLayout, text: str, field: QWidget) -> QLabel:
+        label = QLabel(text, field.parentWidget())
+        label.setBuddy(field)
+        if not field.accessibleName():
+            field.setAccessibleName(text.replace("&", ""))
+        form.addRow(label, field)
+        return label
+
+    def _fill(self, record: DecisionRecord) -> None:
+        key = CUSTOM if go_trim(record.custom_selection) else record.selected_option_id
+        index = self.selection.findData(key)
+        self.selection.setCurrentIndex(max(index, 0))
+        self.custom.setText(record.custom_selection)
+        self.reason.setPlainText(record.selection_reason_raw)
+        reasons = {r.option_id: r.reason for r in record.rejected_reasons}
+        for option_id, edit in self.rejections.items():
+            edit.setPlainText(reasons.get(option_id, ""))
+        self.kind.setText(record.decision_kind)
+        self.risk.setCurrentIndex(max(self.risk.findData(record.risk_level), 0))
+        self.domains.setText(", ".join(record.domains))
+        self.tags.setText(", ".join(record.tags))
+        self.alias.setText(record.project_alias)
+
+    @Slot()
+    def _selection_changed(self) -> None:
+        chosen = self.selection.currentData()
+        is_custom = chosen == CUSTOM
+        self._custom_row.setVisible(is_custom)
+        self._custom_label.setVisible(is_custom)
+        for option_id, edit in self.rejections.items():
+            rejected = option_id != chosen
+            edit.setVisible(rejected)
+            edit.setEnabled(rejected)
+            self._rejection_labels[option_id].setVisible(rejected)
+
+    # saving ------------------------------------------------------------------------------------
+
+    @property
+    def expected_revision(self) -> int:
+        return self._current.revision
+
+    def correction(self) -> Correction:
+        """Only the fields the user changed since the form opened (a sparse correction)."""
+        original = self._original
+        chosen = str(self.selection.currentData())
+        original_key = CUSTOM if go_trim(original.custom_selection) else original.selected_option_id
+        custom_text = go_trim(self.custom.text())
+        selected: str | None = None
+        custom: str | None = None
+        if chosen == CUSTOM and custom_text != go_trim(original.custom_selection):
+            custom = custom_text
+        elif chosen not in (CUSTOM, original_key):
+            selected = chosen
+        reason = go_trim(self.reason.toPlainText())
+        previous = {r.option_id: go_trim(r.reason) for r in original.rejected_reasons}
+        rejected = {
+            option_id: go_trim(edit.toPlainText())
+            for option_id, edit in self.rejections.items()
+            if edit.isEnabled() and go_trim(edit.toPlainText()) != previous.get(option_id, "")
+        }
+        return Correction(
+            selected_option_id=selected,
+            custom_selection=custom,
+            selection_reason=reason if reason != go_trim(original.selection_reason_raw) else None,
+            rejected_reasons=rejected or None,
+            tags=self._list_change(self.tags.text(), original.tags),
+            domains=self._list_change(self.domains.text(), original.domains),
+            decision_kind=self._text_change(self.kind.text(), original.decision_kind),
+            risk_level=self._text_change(str(self.risk.currentData()), original.risk_level),
+            project_alias=self._text_change(self.alias.text(), original.project_alias),
+        )
+
+    @staticmethod
+    def _list_change(text: str, before: list[str]) -> list[str] | None:
+        values = dedupe_fold(split_list(text))
+        return values if values != before else None
+
+    @staticmethod
+    def _text_change(text: str, before: str) -> str | None:
+        return go_trim(text) if go_trim(text) != before else None
+
+    def problems(self) -> list[str]:
+        """What must be fixed before a save can be sent, in form order."""
+        found = []
+        chosen = self.selection.currentData()
+        if chosen == CUSTOM:
+            text = go_trim(self.custom.text())
+            if not text:
+                found.append("Describe the custom approach.")
+            elif utf8_len(text) > CUSTOM_SELECTION_MAX:
+                found.append(f"The custom approach is over {CUSTOM_SELECTION_MAX} bytes.")
+        if not go_trim(self.reason.toPlainText()):
+            found.append("Say why this approach was selected.")
+        for option_id, edit in self.rejections.items():
+            if edit.isEnabled() and not go_trim(edit.toPlainText()):
+                label = self._original.option_label(option_id) or option_id
+                found.append(f"Say why {label} was not selected.")
+            if utf8_len(edit.toPlainText()) > REASON_MAX:
+                found.append(f"A rejection reason is over {REASON_MAX} bytes.")
+        kind = go_trim(self.kind.text())
+        if not kind or utf8_len(kind) > KIND_MAX:
+            found.append(f"The decision kind must contain 1 to {KIND_MAX} bytes.")
+        return found
+
+    @Slot()
+    def try_save(self) -> None:
+        if self._saving:
+            return
+        problems = self.problems()
+        if problems:
+            self.message.show_error(" ".join(problems))
+            return
+        correction = self.correction()
+        if correction.is_empty() or not self._changes(correction):
+            self.message.show_hint(NO_CHANGES_TEXT)
+            return
+        try:
+            precheck(correction)
+        except InvalidDecision as exc:
+            self.message.show_error(str(exc))
+            return
+        self._saving = True
+        self.save_button.setEnabled(False)
+        self.message.show_hint("Saving…")
+        self.save_requested.emit(correction, self._current.revision)
+
+    def _changes(self, correction: Correction) -> bool:
+        probe = self._current.model_copy(deep=True)
+        try:
+            apply_correction(probe, correction)
+        except NoChanges:
+            return False
+        except InvalidDecision:
+            return True  # the store reports it with its own words
+        return True
+
+    # results from the window -------------------------------------------------------------------
+
+    def saved(self, record: DecisionRecord) -> None:
+        self._saving = False
+        self._current = record
+        self.accept()
+
+    def show_conflict(self, newer: DecisionRecord) -> None:
+        """Keeps every field as typed, shows the newer revision and retargets the next save."""
+        self._saving = False
+        self._current = newer.model_copy(deep=True)
+        self.save_button.setEnabled(True)
+        self.setWindowTitle(f"Correct decision (revision {newer.revision}, changed elsewhere)")
+        lines = [
+            f"Revision {newer.revision} · {newer.status}",
+            *ledger_lines(newer),
+            f"Kind: {newer.decision_kind} · Risk: {newer.risk_level or 'unspecified'}",
+            f"Domains: {joined(newer.domains)} · Tags: {joined(newer.tags)}",
+            f"Project alias: {newer.project_alias or '—'}",
+        ]
+        self.newer_text.setText("\n".join(lines))
+        self.newer_box.show()
+        self.message.show_error(conflict_text(newer))
+
+    def show_failure(self, text: str) -> None:
+        self._saving = False
+        self.save_button.setEnabled(True)
+        if text == NO_CHANGES_TEXT:
+            self.message.show_hint(text)
+        else:
+            self.message.show_error(text)
+
+    @property
+    def message_text(self) -> str:
+        return self.message.label.text()

@@ -1,0 +1,47 @@
+"""Record text made safe for Markdown: one line, no raw HTML, no accidental block structure.
+
+Why: decision text comes from an agent and a user; a stray newline followed by `## ` or `---`
+would forge headings or front matter in an exported ADR, and `|` would split a table cell.
+Inline emphasis characters are left alone so ordinary text reads as written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from core.text import collapse_spaces
+
+_BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|[>*+=-]|\d+[.)](?=\s|$))")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def one_line(text: str) -> str:
+    """Control characters become spaces too: some tools split lines at U+001C..U+001E."""
+    return collapse_spaces(_CONTROL.sub(" ", text))
+
+
+def md_text(text: str) -> str:
+    """One line of inline Markdown that renders as the literal text."""
+    line = one_line(text).replace("\\", "\\\\").replace("<", "&lt;")
+    return _BLOCK_START.sub(lambda m: "\\" + m.group(0), line)
+
+
+def md_cell(text: str) -> str:
+    """md_text for a table cell: `|` is escaped so it cannot end the cell."""
+    return md_text(text).replace("|", "\\|")
+
+
+def slug(text: str, limit: int = 60) -> str:
+    """title-with-dashes: ASCII letters and digits, accents folded, at most `limit` long."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    out = ""
+    for word in words:
+        candidate = f"{out}-{word}" if out else word
+        if len(candidate) > limit:
+            break
+        out = candidate
+    return out or (words[0][:limit] if words else "")

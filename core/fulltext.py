@@ -1,0 +1,101 @@
+"""Word-wise free-text search: the tokenizer, the reference matcher and the FTS5 encoding.
+
+The store's own `list --query` keeps the reference's lowercase substring semantics. The journal
+window needs search-as-you-type over a large journal, so the index defines word semantics
+instead, in this module only, and the SQLite FTS5 table reproduces them exactly:
+
+* Text is NFKC-normalized and case-folded; a word is a maximal run of characters for which
+  `str.isalnum()` holds (punctuation, `_` and spaces separate words).
+* A record matches when every query word is one of its words; the last query word may also be a
+  prefix of one of its words (the user is still typing it), unless the query ends in whitespace.
+* A query without any word (blank, or only punctuation) matches every record.
+* Searched fields: problem, option labels, descriptions, pros and cons, the custom selection, the
+  selection reason, rejection reasons, the summary sentence, tags and domains. IDs, project and
+  kind are not searched: they have their own filters.
+
+Why words are encoded before FTS5 sees them: FTS5's tokenizers fold case and split text by their
+own Unicode tables, which differ from Python's at the edges. Tokenizing here and handing FTS5
+ASCII-only tokens (`[0-9a-z]`, each non-ASCII character written as `_` plus six hex digits, a
+prefix-free code) makes the index agree with `query_matches` for every input, prefixes included.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from core.models import DecisionRecord
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    """The words of text in order, normalized the way both sides of a comparison see them."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def searched_parts(record: DecisionRecord) -> list[str]:
+    parts = [
+        record.problem,
+        record.custom_selection,
+        record.selection_reason_raw,
+        record.summary_sentence,
+        *record.tags,
+        *record.domains,
+    ]
+    for option in record.options:
+        parts.extend([option.label, option.description, *option.pros, *option.cons])
+    parts.extend(rejection.reason for rejection in record.rejected_reasons)
+    return parts
+
+
+def record_words(record: DecisionRecord) -> set[str]:
+    """Words of every searched field; one pass over the joined text (a newline never merges)."""
+    return set(words("\n".join(searched_parts(record))))
+
+
+def query_terms(query: str) -> tuple[list[str], str | None]:
+    """(words that must match exactly, the word matched as a prefix or None)."""
+    terms = words(query)
+    if not terms:
+        return [], None
+    if query[-1:].isspace():
+        return list(dict.fromkeys(terms)), None
+    return list(dict.fromkeys(terms[:-1])), terms[-1]
+
+
+def query_matches(record: DecisionRecord, query: str) -> bool:
+    """The reference semantics the FTS5 query reproduces (see the module docstring)."""
+    exact, prefix = query_terms(query)
+    if not exact and prefix is None:
+        return True
+    found = record_words(record)
+    if not all(term in found for term in exact):
+        return False
+    return prefix is None or any(word.startswith(prefix) for word in found)
+
+
+@functools.lru_cache(maxsize=65536)
+def _encode(word: str) -> str:
+    """Cached: a journal's non-ASCII words (the Korean summary template above all) repeat."""
+    return "".join(ch if ch.isascii() else f"_{ord(ch):06x}" for ch in word)
+
+
+def fts_token(word: str) -> str:
+    return word if word.isascii() else _encode(word)
+
+
+def fts_document(record: DecisionRecord) -> str:
+    """The text stored in the FTS5 table: each distinct word once, encoded."""
+    found = sorted(record_words(record))
+    return " ".join([word if word.isascii() else _encode(word) for word in found])
+
+
+def fts_expression(query: str) -> str | None:
+    """An FTS5 MATCH expression for query, or None when the query has no words."""
+    exact, prefix = query_terms(query)
+    quoted = [f'"{fts_token(term)}"' for term in exact]
+    if prefix is not None:
+        quoted.append(f'"{fts_token(prefix)}"*')
+    return " AND ".join(quoted) or None

@@ -1,0 +1,103 @@
+"""Confirming imported records: the user vouches for the choice, with a revision in history.
+
+Why a revision and not an import flag: confirmation changes what a record counts for (it
+becomes preference evidence), so it must be visible and reversible like any correction. The
+new revision sets `user` provenance on the selection and the rationale, and raises the detector
+confidence to the profile's evidence floor: an import has no measured confidence (it is stored
+as 0), and the user's confirmation is the judgement that the fork was material. Any correction
+given with the confirmation (a reason typed in the window) is applied in the same revision.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from core.corrections import Correction, NoChanges, apply_correction
+from core.errors import JournalError, RevisionConflict
+from core.filters import ListFilter
+from core.limits import PROFILE_CONFIDENCE_MIN
+from core.models import DecisionRecord
+from core.store import DecisionStore
+from core.text import go_lower
+
+IMPORTED = "imported"
+USER = "user"
+
+
+def is_unconfirmed_import(record: DecisionRecord) -> bool:
+    provenance = record.provenance
+    return IMPORTED in (go_lower(provenance.selection), go_lower(provenance.rationale))
+
+
+def unconfirmed_imports(store: DecisionStore, kind: str = "") -> list[DecisionRecord]:
+    """Active imported records not yet confirmed, newest first; `kind` narrows to one source."""
+    records = store.list_with_issues(ListFilter()).records
+    tag = f"import:{kind}" if kind else ""
+    return [r for r in records if is_unconfirmed_import(r) and (not tag or tag in r.tags)]
+
+
+def _confirm(record: DecisionRecord, correction: Correction | None) -> None:
+    changed = False
+    if correction is not None and not correction.is_empty():
+        try:
+            apply_correction(record, replace(correction, provenance_source=USER))
+            changed = True
+        except NoChanges:
+            pass
+    if not is_unconfirmed_import(record) and not changed:
+        raise NoChanges(f"decision {record.id} is already confirmed")
+    record.provenance.selection = USER
+    record.provenance.rationale = USER
+    record.detector_confidence = max(record.detector_confidence, PROFILE_CONFIDENCE_MIN)
+
+
+def confirm_record(
+    store: DecisionStore,
+    record_id: str,
+    expected_revision: int,
+    correction: Correction | None = None,
+) -> DecisionRecord:
+    """One click on one record: compare-and-swap on the revision the window showed.
+
+    Raises:
+        NoChanges: the record is already confirmed and no correction was given.
+        RevisionConflict: the record changed since the window read it.
+    """
+    return store.revise(record_id, expected_revision, lambda r: _confirm(r, correction))
+
+
+@dataclass(slots=True)
+class ConfirmReport:
+    confirmed: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    cancelled: bool = False
+
+
+def confirm_batch(
+    store: DecisionStore,
+    record_ids: Iterable[str],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> ConfirmReport:
+    """One click for a batch: each record at its current revision; failures are listed."""
+    ids = list(record_ids)
+    report = ConfirmReport()
+    for done, record_id in enumerate(ids, start=1):
+        if cancel is not None and cancel.is_set():
+            report.cancelled = True
+            break
+        try:
+            current = store.get(record_id)
+            confirm_record(store, record_id, current.revision)
+            report.confirmed.append(record_id)
+        except NoChanges:
+            report.already.append(record_id)
+        except (RevisionConflict, JournalError, OSError) as exc:
+            report.failed.append((record_id, str(exc)))
+        if progress is not None:
+            progress(done, len(ids))
+    return report

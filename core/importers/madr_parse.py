@@ -1,0 +1,136 @@
+"""Reads one MADR (2.x, 3.x, 4.x) or Nygard-style ADR file into its decision parts.
+
+Why all three: real ADR folders mix them. MADR 2 puts status and date in `* Status:` bullets
+under the title; MADR 3 and 4 put them in YAML front matter (4 quotes the status and renamed
+"Deciders"); Nygard ADRs have `## Status` and `## Decision` sections and no option list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.importers.markdown import Section, plain, sections
+from core.text import collapse_spaces
+
+_FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_META_BULLET = re.compile(
+    r"^\s*[-*]\s*(status|date|deciders|decision-makers)\s*:\s*(.+?)\s*$", re.I
+)
+_CHOSEN = re.compile(
+    r"chosen\s+option\s*:?\s*(?P<name>\"[^\"]+\"|\[[^\]]+\](?:\([^)]*\))?|[^,\n]+?)"
+    r"\s*(?:,\s*because\s*(?P<why>.+)|$)",
+    re.IGNORECASE | re.DOTALL,
+)
+_NUMBERING = re.compile(r"^(?:adr[-\s]?)?\d+\s*[-.:)]?\s*", re.IGNORECASE)
+_BAD = re.compile(r"^bad,?\s*because\s*(.+)$", re.IGNORECASE | re.DOTALL)
+DECIDED = ("accepted", "deprecated", "superseded")
+
+
+@dataclass(slots=True)
+class AdrParts:
+    title: str = ""
+    status: str = ""
+    date: str = ""
+    context: str = ""
+    options: list[str] = field(default_factory=list)
+    chosen: str = ""
+    reason: str = ""
+    decision_text: str = ""
+    rejections: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def status_word(self) -> str:
+        words = self.status.casefold().split()
+        return words[0].strip("\"'.,") if words else ""
+
+
+def front_matter(text: str) -> tuple[dict[str, str], str]:
+    """Simple `key: value` front matter (quotes removed) and the body after it."""
+    match = _FRONT.match(text)
+    if match is None:
+        return {}, text
+    values: dict[str, str] = {}
+    for line in match.group(1).splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and not line[:1].isspace():
+            values[key.strip().casefold()] = value.strip().strip("\"'")
+    return values, text[match.end() :]
+
+
+def _find(found: list[Section], *names: str) -> Section | None:
+    for section in found:
+        if section.title.casefold() in names:
+            return section
+    return None
+
+
+def _paragraph(text: str) -> str:
+    return collapse_spaces(plain(text.split("\n\n", maxsplit=1)[0])) if text else ""
+
+
+def parse_adr(text: str) -> AdrParts:
+    meta, body = front_matter(text)
+    found = sections(body)
+    parts = AdrParts(status=meta.get("status", ""), date=meta.get("date", ""))
+    title = next((s for s in found if s.level == 1), None)
+    if title is not None:
+        parts.title = _NUMBERING.sub("", title.title) or title.title
+    for section in found[:2]:
+        for line in section.lines:
+            bullet = _META_BULLET.match(line)
+            name = bullet.group(1).casefold() if bullet else ""
+            if bullet and name == "status" and not parts.status:
+                parts.status = plain(bullet.group(2))
+            elif bullet and name == "date" and not parts.date:
+                parts.date = plain(bullet.group(2))
+    status = _find(found, "status")
+    if status is not None and not parts.status:
+        parts.status = _paragraph(status.text)
+    context = _find(found, "context and problem statement", "context", "problem statement")
+    parts.context = collapse_spaces(plain(context.text)) if context else ""
+    considered = _find(found, "considered options", "options")
+    parts.options = [_option_name(b) for b in considered.bullets()] if considered else []
+    _read_outcome(parts, found)
+    _read_pros_and_cons(parts, found)
+    return parts
+
+
+def _option_name(text: str) -> str:
+    return collapse_spaces(plain(text)).strip('"')
+
+
+def _read_outcome(parts: AdrParts, found: list[Section]) -> None:
+    outcome = _find(found, "decision outcome", "decision")
+    if outcome is None:
+        return
+    match = _CHOSEN.search(outcome.text)
+    if match is None:
+        parts.decision_text = collapse_spaces(plain(outcome.text))
+        return
+    parts.chosen = _option_name(match.group("name").strip('"[]'))
+    why = match.group("why") or ""
+    parts.reason = collapse_spaces(plain(why.split("\n\n")[0])).rstrip(".") if why else ""
+
+
+def _read_pros_and_cons(parts: AdrParts, found: list[Section]) -> None:
+    """Each option's "Bad, because" bullets, from the heading that names it.
+
+    MADR puts these under `### <option>` below "Pros and Cons of the Options"; real ADRs also
+    use `## <option>`, and headings may shorten a long option title, so a heading belongs to
+    the option it equals or begins.
+    """
+    names = [option.casefold() for option in parts.options]
+    for section in found:
+        if section.level not in (2, 3):
+            continue
+        title = _option_name(section.title).casefold()
+        owner = (
+            title
+            if title in names
+            else next((name for name in names if title and name.startswith(title)), None)
+        )
+        bad = [m.group(1) for m in (_BAD.match(b) for b in section.bullets()) if m]
+        if owner is not None and bad:
+            reasons = "; ".join(collapse_spaces(plain(b)).rstrip(".") for b in bad)
+            parts.rejections[owner] = reasons

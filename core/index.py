@@ -1,0 +1,393 @@
+"""The journal index: a derived SQLite cache of `records/` that makes browsing large journals fast.
+
+Why a cache and not a second store: `records/` stays the only source of truth. The index keeps,
+per record file, its signature, the filter and sort keys, the canonical compact JSON, the digest
+and its words; `reconcile` brings it up to date by re-reading only files whose signature
+changed, and store writes update it at once through `record_committed`. A damaged or outdated
+database is replaced and rebuilt; if SQLite cannot work at all, every query scans the store.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TypeVar
+
+from core.errors import JournalDamaged, JournalError, NotFound
+from core.index_db import index_path, is_transient, open_index, remove_index_files
+from core.index_entry import UNTRUSTED, IndexEntry, signature
+from core.index_filter import IndexFilter
+from core.index_scan import ScanIndex
+from core.index_sqlite import SqliteIndex
+from core.index_types import Facets, ListRow, ProjectSummary, ReconcileReport
+from core.models import DecisionRecord
+from core.safefs import check_no_links
+from core.store import DecisionStore, ListIssue
+
+__all__ = [
+    "Facets",
+    "IndexFilter",
+    "JournalIndex",
+    "ListRow",
+    "ProjectSummary",
+    "ReconcileReport",
+]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Backend = SqliteIndex | ScanIndex
+Progress = Callable[[int, int], None]
+
+RACY_NS = 2_000_000_000
+"""A file changed this recently may change again within the timestamp granularity unnoticed."""
+_READ_CHUNK = 256
+BULK_MIN = 5000
+"""An empty index filled with at least this many files is built without secondary indexes."""
+
+
+def _anchor_for(error: BaseException) -> str:
+    if isinstance(error, JournalError) and error.runbook_anchor:
+        return error.runbook_anchor
+    return "unreadable-record"
+
+
+class JournalIndex:
+    """The index of one journal; thread-safe, opened on first use. Implements CommitListener."""
+
+    def __init__(self, journal_root: Path, store: DecisionStore) -> None:
+        self.root = Path(os.path.abspath(journal_root))
+        self.store = store
+        self.path = index_path(self.root)
+        self._lock = threading.RLock()
+        self._reconcile_lock = threading.Lock()
+        self._backend: Backend | None = None
+        self._scan_only = False
+        self._reconciled = False
+        self._issues: list[ListIssue] = []
+        self._anchors: dict[str, str] = {}
+        self._generation = 0
+        self._committed: dict[str, int] = {}
+
+    # opening ---------------------------------------------------------------------------------
+
+    def _open(self) -> Backend:
+        """The backend, opening it when needed; never raises for a broken database."""
+        with self._lock:
+            if self._backend is not None:
+                return self._backend
+            if self._scan_only:
+                self._backend = ScanIndex(self.store)
+                return self._backend
+            try:
+                self._backend = SqliteIndex(open_index(self.root))
+                self._reconciled = False  # whatever was reconciled before, this one is not
+            except sqlite3.Error as exc:
+                if is_transient(exc):
+                    log.warning("journal index busy, scanning the store this time: %s", exc)
+                    return ScanIndex(self.store)
+                self._use_scans(exc)
+            except (OSError, JournalError) as exc:
+                self._use_scans(exc)  # e.g. a link planted at cache/: never follow it
+            return self._open()
+
+    def _use_scans(self, error: Exception) -> None:
+        log.warning("journal index unusable, scanning the store instead: %s", error)
+        self._scan_only = True
+
+    def _discard(self, error: sqlite3.Error) -> None:
+        """Drops a database that failed: the next use creates and fills a fresh one."""
+        log.warning("journal index failed, replacing it: %s", error)
+        with self._lock:
+            if isinstance(self._backend, SqliteIndex):
+                self._backend.close()
+                if not self._scan_only:
+                    remove_index_files(self.path)
+            self._backend = None
+            self._reconciled = False
+
+    def close(self) -> None:
+        with self._lock:
+            if isinstance(self._backend, SqliteIndex):
+                self._backend.close()
+            self._backend = None
+            self._reconciled = False
+
+    # reconciling -----------------------------------------------------------------------------
+
+    def reconcile(self, progress: Progress | None = None) -> ReconcileReport:
+        """Re-reads changed files only; unreadable files become issues, never errors.
+
+        Args:
+            progress: called with (files read, files to read) while changed files are read,
+                so a window can show a first build of a large journal.
+        """
+        return self._reconcile(full=False, progress=progress)
+
+    def rebuild(self, progress: Progress | None = None) -> ReconcileReport:
+        """Drops every row and reads every file again."""
+        return self._reconcile(full=True, progress=progress)
+
+    def _reconcile(self, *, full: bool, progress: Progress | None) -> ReconcileReport:
+        started = time.perf_counter()
+        with self._reconcile_lock:
+            for attempt in range(3):
+                backend = self._open()
+                try:
+                    report = self._reconcile_with(backend, full=full, progress=progress)
+                except sqlite3.Error as exc:
+                    self._recover(exc, attempt)
+                    continue
+                return ReconcileReport(
+                    report.added,
+                    report.changed,
+                    report.removed,
+                    report.unreadable,
+                    time.perf_counter() - started,
+                )
+        raise AssertionError("the scan backend raises no SQLite errors")
+
+    def _recover(self, error: sqlite3.Error, attempt: int) -> None:
+        """First failure: retry (a busy database) or replace the file; second: scan the store."""
+        if attempt == 0 and is_transient(error):
+            log.warning("journal index busy, retrying: %s", error)
+            return
+        if attempt > 0:
+            log.warning("journal index unusable, scanning the store instead: %s", error)
+            with self._lock:
+                self._scan_only = True
+        self._discard(error)
+
+    def _reconcile_with(
+        self, backend: Backend, *, full: bool, progress: Progress | None
+    ) -> ReconcileReport:
+        if isinstance(backend, ScanIndex):
+            result = backend.scan()
+            self._set_issues(result.issues, {})
+            return ReconcileReport(len(result.records), 0, 0, list(result.issues))
+        with self._lock:
+            generation = self._generation
+            if full:
+                self._reconciled = False  # queries wait for the rebuild, never see it half done
+                backend.clear()
+            known = backend.signatures()
+        check_no_links(self.store.root, self.store.records_dir)
+        current, to_read = self._scan_files(known)
+        issues: list[ListIssue] = []
+        anchors: dict[str, str] = {}
+        with backend.bulk() if not known and len(to_read) >= BULK_MIN else nullcontext():
+            added, changed, removed = self._read_all(
+                backend,
+                to_read,
+                generation=generation,
+                known=known,
+                issues=issues,
+                anchors=anchors,
+                progress=progress,
+            )
+        vanished = [name for name in known if name not in current]
+        removed += self._apply(backend, generation, [], vanished)[2]
+        with self._lock:
+            if len(to_read) > 1000:
+                backend.checkpoint()
+            self._committed.clear()
+            self._set_issues(issues, anchors)
+        return ReconcileReport(added, changed, removed, self.issues())
+
+    def _read_all(
+        self,
+        backend: SqliteIndex,
+        to_read: list[tuple[str, str]],
+        *,
+        generation: int,
+        known: dict[str, str],
+        issues: list[ListIssue],
+        anchors: dict[str, str],
+        progress: Progress | None,
+    ) -> tuple[int, int, int]:
+        """Reads changed files chunk by chunk and writes each chunk: (added, changed, removed)."""
+        added = changed = removed = 0
+        for start in range(0, len(to_read), _READ_CHUNK):
+            chunk = to_read[start : start + _READ_CHUNK]
+            entries, failed = self._read_files(chunk, issues, anchors)
+            gone = [n for n in failed if n in known]
+            counts = self._apply(backend, generation, entries, gone, new=not known)
+            added, changed, removed = added + counts[0], changed + counts[1], removed + counts[2]
+            if progress is not None:
+                progress(start + len(chunk), len(to_read))
+        return added, changed, removed
+
+    def _scan_files(self, known: dict[str, str]) -> tuple[set[str], list[tuple[str, str]]]:
+        """(every current file name, (name, signature to store) of files to read)."""
+        now = time.time_ns()
+        directory = str(self.store.records_dir)
+        current: set[str] = set()
+        to_read: list[tuple[str, str]] = []
+        for name in self._record_names():
+            try:
+                info = os.lstat(os.path.join(directory, name))
+            except FileNotFoundError:
+                continue
+            current.add(name)
+            sig = signature(info)
+            if known.get(name) != sig:
+                racy = now - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_NS
+                to_read.append((name, UNTRUSTED if racy else sig))
+        return current, to_read
+
+    def _record_names(self) -> list[str]:
+        """The names `DecisionStore.record_files` lists, without building a Path per file.
+
+        Why: a warm reconcile of a large journal is mostly this listing and one lstat per file.
+        """
+        try:
+            names = os.listdir(self.store.records_dir)
+        except FileNotFoundError:
+            return []
+        return [n for n in names if n.lower().endswith(".json") and not n.startswith(".")]
+
+    def _read_files(
+        self, chunk: Sequence[tuple[str, str]], issues: list[ListIssue], anchors: dict[str, str]
+    ) -> tuple[list[IndexEntry], list[str]]:
+        entries: list[IndexEntry] = []
+        failed: list[str] = []
+        for name, sig in chunk:
+            path = self.store.records_dir / name
+            try:
+                record = self.store._read(path, name[: -len(".json")], parents_checked=True)
+            except (NotFound, FileNotFoundError):
+                failed.append(name)  # vanished since the directory was listed
+                continue
+            except (JournalError, OSError) as exc:
+                issues.append(ListIssue(str(path), str(exc)))
+                anchors[str(path)] = _anchor_for(exc)
+                failed.append(name)
+                continue
+            entries.append(IndexEntry.of(name, sig, record))
+        return entries, failed
+
+    def _apply(
+        self,
+        backend: SqliteIndex,
+        generation: int,
+        entries: list[IndexEntry],
+        removed: list[str],
+        *,
+        new: bool = False,
+    ) -> tuple[int, int, int]:
+        """Writes a reconcile's results, except rows a store commit replaced meanwhile.
+
+        Those are the only rows a build into an empty index can meet, so `new` stays true.
+        """
+        with self._lock:
+            fresh = {n for n, g in self._committed.items() if g > generation}
+            return backend.apply(
+                [e for e in entries if e.file_name not in fresh],
+                [n for n in removed if n not in fresh],
+                new=new,
+            )
+
+    def _set_issues(self, issues: list[ListIssue], anchors: dict[str, str]) -> None:
+        with self._lock:
+            self._issues = sorted(issues, key=lambda issue: issue.path)
+            self._anchors = anchors
+            self._reconciled = True
+
+    def issues(self) -> list[ListIssue]:
+        with self._lock:
+            return list(self._issues)
+
+    # the store listener ----------------------------------------------------------------------
+
+    def record_committed(self, record: DecisionRecord) -> None:
+        """Updates the row at once; never raises, because the revision is already committed.
+
+        The row's signature is left unknown, so the next reconcile reads the file once more: a
+        later write by another process may already have replaced it.
+        """
+        with self._lock:
+            self._generation += 1
+            backend = self._backend
+            if not isinstance(backend, SqliteIndex):
+                return
+            try:
+                name = backend.file_for_id(record.id) or f"{record.id}.json"
+                self._committed[name] = self._generation
+                backend.apply([IndexEntry.of(name, UNTRUSTED, record)], [])
+            except (sqlite3.Error, OSError, ValueError) as exc:
+                log.warning("journal index not updated for %s: %s", record.id, exc)
+
+    # queries ---------------------------------------------------------------------------------
+
+    def _query(self, run: Callable[[Backend], T]) -> T:
+        """Runs a query on a reconciled index; recovers from a failing database like reconcile."""
+        failures = 0
+        while True:
+            if not self._reconciled:
+                self.reconcile()
+            with self._lock:
+                backend = self._open()
+                if not self._reconciled:
+                    continue  # a fresh database was opened meanwhile: fill it first
+                try:
+                    return run(backend)
+                except sqlite3.Error as exc:
+                    if failures == 0 and is_transient(exc):
+                        return run(ScanIndex(self.store))
+                    self._recover(exc, failures)
+                    failures += 1
+
+    def query_ids(self, flt: IndexFilter) -> list[str]:
+        """Matching ids, newest first (updated_at desc, id desc), as the store orders them."""
+        return self._query(lambda b: b.query_ids(flt))
+
+    def rows(self, ids: Sequence[str]) -> list[ListRow]:
+        """List-view rows in the order of ids, skipping ids that are gone."""
+        return self._query(lambda b: b.rows(ids))
+
+    def records(self, ids: Sequence[str]) -> list[DecisionRecord]:
+        """Full records in the order of ids, from the cached JSON (no file is read)."""
+        return [record for chunk in self.iter_records(ids) for record in chunk]
+
+    def iter_records(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[DecisionRecord]]:
+        """Records in chunks, releasing the lock between them so other queries are not held up."""
+        for start in range(0, len(ids), chunk):
+            part = ids[start : start + chunk]
+
+            def load(backend: Backend, part: Sequence[str] = part) -> list[DecisionRecord]:
+                return backend.records(part)
+
+            yield self._query(load)
+
+    def list_records(self, flt: IndexFilter) -> list[DecisionRecord]:
+        """Reconciles, then fails closed if any record is unreadable: for export and derivation."""
+        self.reconcile()
+        issues = self.issues()
+        if issues:
+            first = issues[0]
+            raise JournalDamaged(
+                f"implementation decision store has {len(issues)} unreadable record(s); "
+                f"first: {first.path}: {first.error}",
+                path=first.path,
+                anchor=self._anchors.get(first.path),
+            )
+        return self.records(self.query_ids(flt))
+
+    def projects(self) -> list[ProjectSummary]:
+        return self._query(lambda b: b.projects())
+
+    def facets(self) -> Facets:
+        return self._query(lambda b: b.facets())
+
+    def current_project_id(self) -> str:
+        """The project of the most recent active decision, or "" when none has one."""
+        return self._query(lambda b: b.current_project_id())
+
+    def digests(self, *, include_deleted: bool = False) -> list[tuple[str, str]]:
+        """(id, sha256 of the compact record) sorted by id: what the profile's source hash needs."""
+        return self._query(lambda b: b.digests(include_deleted))

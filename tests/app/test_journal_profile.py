@@ -1,0 +1,183 @@
+"""The profile panel: rules with evidence, overrides saved with CAS, conflicts, rebuilds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
+
+from app.gui.journal_window import JournalWindow
+from app.gui.profile_panel import EMPTY_TEXT, RuleModel
+from core.journal import Journal
+from core.profile_model import ProfileRule
+from tests.app.journal_support import make_journal, open_window, press, record, shut_down
+
+pytestmark = [
+    pytest.mark.qt_log_level_fail("WARNING"),
+]
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Journal:
+    records = [record(n) for n in range(1, 5)]
+    records.append(
+        record(
+            5,
+            selected_option_id="single",
+            rejected_reasons=[
+                r.model_copy(update={"option_id": "per-record", "reason": "too many files"})
+                if r.option_id == "single"
+                else r
+                for r in record(5).rejected_reasons
+            ],
+        )
+    )
+    journal = make_journal(tmp_path / "journal", records)
+    journal.profile.rebuild()
+    return journal
+
+
+@pytest.fixture
+def window(qtbot: QtBot, journal: Journal, tmp_path: Path) -> Iterator[JournalWindow]:
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
+    window.tabs.setCurrentWidget(window.profile_panel)
+    qtbot.waitUntil(lambda: window.profile_panel.rules.rowCount() > 0, timeout=5000)
+    yield window
+    shut_down(qtbot, window)
+
+
+def project_rule(window: JournalWindow) -> tuple[int, ProfileRule]:
+    model = window.profile_panel.rules
+    row = next(n for n in range(model.rowCount()) if model.rule(n).scope == "project")
+    return row, model.rule(row)
+
+
+def toggle_with_space(qtbot: QtBot, window: JournalWindow, row: int, column: int) -> None:
+    table = window.profile_panel.table
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    table.setFocus()
+    table.setCurrentIndex(table.model().index(row, column))
+    press(table, Qt.Key.Key_Space)
+
+
+def test_rules_show_scope_evidence_and_strength(
+    qtmodeltester: ModelTester, qtbot: QtBot, window: JournalWindow
+) -> None:
+    panel = window.profile_panel
+    qtmodeltester.check(panel.rules)
+    row, rule = project_rule(window)
+    qtbot.waitUntil(lambda: panel.rules.index(row, 1).data() == "alpha …0000aa", timeout=5000)
+    assert panel.rules.index(row, 1).data(Qt.ItemDataRole.ToolTipRole) == rule.scope_key
+    values = [panel.rules.index(row, c).data() for c in range(8)]
+    assert values[:4] == ["project", "alpha …0000aa", "storage_backend", "Per-record JSON"]
+    assert values[4:6] == ["4", "1"]
+    assert values[6] == f"{rule.confidence:.0%}"
+    assert 0 < float(values[7]) < 1
+    assert panel.rules.index(row, RuleModel.ENABLED).data(Qt.ItemDataRole.CheckStateRole) == (
+        Qt.CheckState.Checked
+    )
+    assert panel.state_label.text().startswith("Profile current · revision 1")
+    assert not panel.empty_label.isVisible()
+
+
+def test_evidence_lists_open_in_the_fork_view(
+    qtmodeltester: ModelTester, qtbot: QtBot, window: JournalWindow
+) -> None:
+    panel = window.profile_panel
+    row, rule = project_rule(window)
+    panel.table.selectRow(row)
+    assert panel.support.ids() == rule.support_decision_ids
+    assert panel.contradictions.ids() == ["decision-test-0005"]
+    qtmodeltester.check(panel.support)
+    qtbot.waitUntil(
+        lambda: panel.contradictions.index(0).data() == "Choose the storage layout number 5",
+        timeout=5000,
+    )
+    view = panel.contradiction_view
+    view.setFocus()
+    view.setCurrentIndex(panel.contradictions.index(0))
+    press(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.tabs.currentIndex() == 0)
+    qtbot.waitUntil(lambda: window.record is not None and window.record.id == "decision-test-0005")
+    assert window.inspector.fork.tree is not None
+
+
+def test_disabling_a_rule_is_saved_with_cas(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    row, rule = project_rule(window)
+    with qtbot.waitSignal(window.bridge.profile_loaded, timeout=5000):
+        toggle_with_space(qtbot, window, row, RuleModel.ENABLED)
+    stored = journal.profile.load()
+    assert stored.revision == 2
+    saved = stored.rule(rule.id)
+    assert saved is not None and not saved.enabled
+    assert not stored.overrides[rule.id].enabled
+    assert window.profile_panel.rules.revision == 2
+
+
+def test_a_profile_changed_elsewhere_is_reported_and_reloaded(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    row, rule = project_rule(window)
+    journal.profile.set_rule(rule.id, 1, pinned=True)  # another process got there first
+    with qtbot.waitSignal(window.bridge.profile_conflicted, timeout=5000):
+        toggle_with_space(qtbot, window, row, RuleModel.ENABLED)
+    panel = window.profile_panel
+    assert panel.message.text().startswith("The profile changed elsewhere (now revision 2)")
+    qtbot.waitUntil(lambda: panel.rules.revision == 2, timeout=5000)
+    reloaded = panel.rules.rule(panel.rules.row_of(rule.id))
+    assert reloaded.enabled and reloaded.pinned  # the lost change is not shown as saved
+    stored = journal.profile.load().rule(rule.id)
+    assert stored is not None and stored.enabled
+
+
+def test_a_private_note_is_saved(qtbot: QtBot, window: JournalWindow, journal: Journal) -> None:
+    panel = window.profile_panel
+    row, rule = project_rule(window)
+    panel.table.selectRow(row)
+    panel.note_edit.setText("matches our team guideline")
+    with qtbot.waitSignal(window.bridge.profile_loaded, timeout=5000):
+        panel.save_note_button.click()
+    stored = journal.profile.load().rule(rule.id)
+    assert stored is not None and stored.user_note == "matches our team guideline"
+    qtbot.waitUntil(lambda: panel.note_edit.text() == "matches our team guideline")
+
+
+def test_rebuild_now_runs_in_the_background(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    states: list[str] = []
+    window.bridge.profile_state_changed.connect(lambda status: states.append(status.state))
+    window.profile_panel.rebuild_button.click()
+    qtbot.waitUntil(lambda: "current" in states, timeout=10_000)
+    assert states[0] == "rebuilding"
+    qtbot.waitUntil(lambda: window.profile_panel.rules.revision == 2, timeout=5000)
+    assert journal.profile.load().revision == 2
+
+
+def test_a_mutation_schedules_a_rebuild_and_shows_the_state(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    states: list[str] = []
+    window.bridge.profile_state_changed.connect(lambda status: states.append(status.state))
+    window.bridge.soft_delete("decision-test-0001", 1)
+    qtbot.waitUntil(lambda: states[-1:] == ["current"], timeout=10_000)
+    assert "rebuilding" in states
+    assert journal.profile.load().revision == 2
+
+
+def test_empty_profile_asks_for_more_evidence(qtbot: QtBot, tmp_path: Path) -> None:
+    journal = make_journal(tmp_path / "empty", [record(1)])
+    window = open_window(qtbot, journal, tmp_path / "empty.ini")
+    try:
+        window.tabs.setCurrentWidget(window.profile_panel)
+        qtbot.waitUntil(window.profile_panel.empty_label.isVisible, timeout=5000)
+        assert window.profile_panel.empty_label.text() == EMPTY_TEXT
+    finally:
+        shut_down(qtbot, window)

@@ -1,0 +1,112 @@
+"""decisions-md importer: tables, escaped pipes, open rows as pending items or notes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.importers import make_importer
+from core.importers.base import ImportReport
+from core.importers.decisions_md import open_options
+from core.importers.engine import run_import
+from core.importers.markdown import split_row, tables
+from core.journal import Journal
+from core.notes import NoteStore
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "importers" / "decisions_md"
+OUR_LOG = Path(__file__).resolve().parents[2] / "docs" / "decisions.md"
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Journal:
+    return Journal(tmp_path / "journal")
+
+
+def _import(journal: Journal, source: Path = DATA / "decisions.md") -> ImportReport:
+    return run_import(journal, make_importer("decisions-md"), source)
+
+
+@pytest.mark.parametrize(
+    ("line", "cells"),
+    [
+        ("| a | b |", ["a", "b"]),
+        ("a | b", ["a", "b"]),
+        (r"| `x \| y` | z |", ["`x | y`", "z"]),
+        (r"| back\slash | end \| |", [r"back\slash", "end |"]),
+        ("|  | empty |", ["", "empty"]),
+    ],
+)
+def test_split_row_keeps_escaped_pipes(line: str, cells: list[str]) -> None:
+    assert split_row(line) == cells
+
+
+def test_tables_skip_code_fences_and_know_their_section() -> None:
+    found = tables((DATA / "decisions.md").read_text())
+    assert [t.section for t in found] == [
+        "Decided",
+        "Open",
+        "Applied to the design brief",
+        "Glossary",
+    ]
+    assert len(found[0].rows) == 4
+
+
+def test_decided_rows_become_records_with_honest_placeholders(journal: Journal) -> None:
+    report = _import(journal)
+    assert report.written == {"records": 6, "notes": 2, "pending": 1}
+    assert dict(report.skipped_by_reason()) == {"table has no Decision or Change column": 1}
+    assert report.read == report.accounted
+    records = {r.options[0].label: r for r in journal.store.list()}
+    pipes = records["Grant modes compare as `deny | ask | auto`, most restrictive first."]
+    assert pipes.selection_reason_raw == "A pipe inside a cell must survive: `a | b`."
+    assert pipes.created_at is not None and pipes.created_at.format() == "2026-09-17T00:00:00Z"
+    assert pipes.options[1].label == "Alternatives not recorded in the source"
+    assert pipes.rejected_reasons[0].reason == "(not recorded in the source)"
+    assert pipes.provenance.selection == "imported" and pipes.decision_kind == "decision_log"
+    no_reason = records["IPC uses Unix stream sockets with length-prefixed JSON frames."]
+    assert no_reason.selection_reason_raw == "(reason not recorded in the source)"
+    applied = records["The tools array is fixed per epoch."]
+    assert applied.selection_reason_raw.startswith("M0 (h)")
+
+
+def test_open_rows_become_pending_items_or_notes(journal: Journal) -> None:
+    _import(journal)
+    waiting = journal.pending.list().items
+    assert len(waiting) == 1
+    proposal = waiting[0].proposal
+    assert [o.label for o in proposal.options] == [
+        "systemd credentials",
+        "a local vault",
+        "an encrypted file",
+    ]
+    assert proposal.recommended_option_id == "option-1"
+    assert proposal.header == "Needed by M4"
+    notes = NoteStore(journal.root)
+    listed = [
+        n for path in (journal.root / "notes").glob("*.jsonl") for n in notes.read(path.stem).notes
+    ]
+    texts = sorted(n.decision for n in listed)
+    assert texts[0].startswith("Open decision: Mattermost chunking")
+    assert texts[1].startswith("Open decision: Repository licence")
+    assert any("needed by before publishing" in n.why for n in listed)
+
+
+def test_second_run_adds_nothing(journal: Journal) -> None:
+    _import(journal)
+    again = _import(journal)
+    assert again.imported == 0 and again.unchanged == again.read - 1
+    assert len(journal.store.list()) == 6 and len(journal.pending.list().items) == 1
+    notes = journal.root / "notes"
+    assert sum(len(p.read_text().splitlines()) for p in notes.glob("*.jsonl")) == 2
+
+
+def test_our_own_decision_log_imports(journal: Journal) -> None:
+    report = _import(journal, OUR_LOG)
+    assert report.errors == [] and report.imported == report.read >= 8
+
+
+def test_open_options_need_a_list() -> None:
+    assert open_options("No options here.") == []
+    found = open_options("Pick one. Options: A (leading) or B / C.")
+    assert [(o.label, o.recommended) for o in found] == [("A", True), ("B", False), ("C", False)]

@@ -1,0 +1,22 @@
+-- The owner-decision ledger as its description gives it: an append-only SQLite store keyed by
+-- row key, rows as JSON in the v1 shape (class, pick_type) and the v2 shape (v, category,
+-- outcome, unclaimed). Built into a temporary file by the tests.
+CREATE TABLE ledger (key TEXT PRIMARY KEY, row_json TEXT NOT NULL, inserted_at TEXT NOT NULL);
+-- v1: answered with the recommendation
+INSERT INTO ledger VALUES ('transcript:sess-1:toolu_a', '{"key":"transcript:sess-1:toolu_a","source":"transcript","asked_at":"2026-07-01T10:00:00Z","initiative":"widgets","class":"tech_design","header":"Scheduler","question":"How do we schedule retries?","options":["Use a queue (Recommended)","Use a cron job"],"recommended":"Use a queue","answer":"Use a queue (Recommended)","pick_type":"option"}', '2026-07-01T10:00:01Z');
+-- v1: free text that amends the recommendation
+INSERT INTO ledger VALUES ('transcript:sess-1:toolu_b', '{"key":"transcript:sess-1:toolu_b","source":"transcript","asked_at":"2026-07-02T10:00:00Z","initiative":"widgets","class":"tech_design","header":"Retries","question":"How many retries?","options":["Three retries (Recommended)","Unlimited retries"],"recommended":"Three retries","answer":"Three retries, with jitter","pick_type":"other"}', '2026-07-02T10:00:01Z');
+-- v2: redirect, with option objects and a cwd
+INSERT INTO ledger VALUES ('transcript:sess-2:toolu_c', '{"v":2,"key":"transcript:sess-2:toolu_c","source":"transcript","asked_at":"2026-07-03T10:00:00Z","initiative":"widgets","category":"merge_gate","header":"Merge","question":"Merge the PR now?","options":[{"label":"Merge now","description":"CI is green"},{"label":"Wait for review","description":"Second pair of eyes"}],"recommended":"Merge now","answer":"Wait for review","pick_type":"option","outcome":"redirect","cwd":"/home/dev/work/widgets"}', '2026-07-03T10:00:01Z');
+-- v2: unclaimed (no initiative) but not excluded
+INSERT INTO ledger VALUES ('transcript:sess-3:toolu_d', '{"v":2,"key":"transcript:sess-3:toolu_d","source":"transcript","asked_at":"2026-07-04T10:00:00Z","initiative":null,"unclaimed":true,"category":"tech_design","header":"Scheduler","question":"Which?","options":["A queue","A timer"],"recommended":null,"answer":"A timer","pick_type":"option","outcome":null}', '2026-07-04T10:00:01Z');
+-- v1: a human-only initiative: excluded, never written
+INSERT INTO ledger VALUES ('transcript:sess-4:toolu_e', '{"key":"transcript:sess-4:toolu_e","source":"transcript","asked_at":"2026-07-05T10:00:00Z","initiative":"garden-diary","class":"tech_design","header":"Diary","question":"Where do diary entries go?","options":["Paper","App"],"recommended":"App","answer":"Paper","pick_type":"option"}', '2026-07-05T10:00:01Z');
+-- v2: mentions a human-only initiative (folded spelling): excluded
+INSERT INTO ledger VALUES ('morning:2026-07-06:3', '{"v":2,"key":"morning:2026-07-06:3","source":"morning","asked_at":"2026-07-06T07:00:00Z","initiative":"widgets","mentionedInitiatives":["widgets","Garden_Diary"],"category":"planning","header":"Plan","question":"Move the widget demo?","options":["This week","Next week"],"recommended":"This week","answer":"Next week","pick_type":"option","outcome":"redirect"}', '2026-07-06T07:00:01Z');
+-- v1: personal data in the question: excluded
+INSERT INTO ledger VALUES ('transcript:sess-5:toolu_f', '{"key":"transcript:sess-5:toolu_f","source":"transcript","asked_at":"2026-07-07T10:00:00Z","initiative":"widgets","class":"tech_design","header":"Health","question":"Should the reminder mention my diagnosis?","options":["Yes","No"],"recommended":"No","answer":"No","pick_type":"option"}', '2026-07-07T10:00:01Z');
+-- v1: a decision note (no options): becomes a note
+INSERT INTO ledger VALUES ('note:widgets/scheduler.md', '{"key":"note:widgets/scheduler.md","source":"note","asked_at":null,"initiative":"widgets","class":"tech_design","header":null,"question":"Scheduler choice","options":[],"recommended":null,"answer":null,"pick_type":"none"}', '2026-07-08T10:00:01Z');
+-- v2: declined question (no answer): skipped with its reason
+INSERT INTO ledger VALUES ('transcript:sess-6:toolu_g', '{"v":2,"key":"transcript:sess-6:toolu_g","source":"transcript","asked_at":"2026-07-09T10:00:00Z","initiative":"widgets","category":"tech_design","header":"Deploy","question":"Deploy on Friday?","options":["Yes","No (Recommended)"],"recommended":"No","answer":null,"pick_type":"none","outcome":null}', '2026-07-09T10:00:01Z');

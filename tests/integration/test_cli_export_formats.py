@@ -1,0 +1,110 @@
+"""Export formats, index-backed listing and `doctor --reindex` through the real CLI process."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from core.index_db import index_path
+from core.store import DecisionStore
+from tests.factories import make_record
+from tests.integration.cli_runner import run_cli
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    root = tmp_path / "journal"
+    store = DecisionStore(root)
+    store.put(make_record())
+    store.put(
+        make_record(
+            id="decision-test-2",
+            project_id="project-other",
+            project_alias="other",
+            problem="Pick a cache invalidation strategy | fast, or safe?",
+            domains=["caching"],
+            decision_kind="cache_policy",
+        )
+    )
+    return root
+
+
+def test_json_export_is_the_store_export(journal: Path, tmp_path: Path) -> None:
+    target = tmp_path / "out" / "all.json"
+    result = run_cli(journal, "export", "--format", "json", "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(target)
+    assert target.read_bytes() == DecisionStore(journal).export()
+    stdout = run_cli(journal, "export", "--private", "-o", "-")
+    assert stdout.stdout.encode() == DecisionStore(journal).export(include_private=True)
+
+
+def test_madr_export_writes_a_folder(journal: Path, tmp_path: Path) -> None:
+    target = tmp_path / "adr"
+    result = run_cli(journal, "export", "--format", "madr", "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"{target} (2 decisions)"
+    names = sorted(p.name for p in target.iterdir())
+    assert names == [
+        "0001-choose-the-canonical-cross-project-decision-storage-layout.md",
+        "0002-pick-a-cache-invalidation-strategy-fast-or-safe.md",
+        "index.md",
+    ]
+    first = (target / names[0]).read_text("utf-8")
+    assert first.startswith('---\nstatus: "accepted"\ndate: ')
+    refused = run_cli(journal, "export", "--format", "madr", "-o", "-")
+    assert refused.returncode == 2
+    assert "give -o DIR" in refused.stderr
+
+
+def test_markdown_and_csv_exports(journal: Path, tmp_path: Path) -> None:
+    log = run_cli(journal, "export", "--format", "markdown", "--kind", "cache_policy", "-o", "-")
+    assert log.returncode == 0, log.stderr
+    rows = [line for line in log.stdout.splitlines() if line.startswith("| 2")]
+    assert len(rows) == 1 and "strategy \\| fast, or safe?" in rows[0]
+    target = tmp_path / "decisions.csv"
+    result = run_cli(journal, "export", "--format", "csv", "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    table = list(csv.DictReader(io.StringIO(target.read_text("utf-8"), newline="")))
+    assert [row["id"] for row in table] == ["decision-test-2", "decision-test-1"]
+    assert table[0]["problem"] == "Pick a cache invalidation strategy | fast, or safe?"
+
+
+def test_export_fails_closed_on_an_unreadable_record(journal: Path, tmp_path: Path) -> None:
+    (journal / "records" / "broken.json").write_text("{")
+    for fmt in ("json", "madr", "csv"):
+        failed = run_cli(journal, "export", "--format", fmt, "-o", str(tmp_path / fmt))
+        assert failed.returncode == 6
+        assert "1 unreadable record(s)" in failed.stderr
+        assert "docs/runbook.md#unreadable-record" in failed.stderr
+        assert not (tmp_path / fmt).exists()
+
+
+def test_list_uses_the_index_with_word_search(journal: Path) -> None:
+    listed = run_cli(journal, "list", "--json", "--query", "INVALIDATION strat")
+    assert listed.returncode == 0, listed.stderr
+    assert [r["id"] for r in json.loads(listed.stdout)] == ["decision-test-2"]
+    assert index_path(journal).is_file()
+    everything = json.loads(run_cli(journal, "list", "--json").stdout)
+    assert [r["id"] for r in everything] == ["decision-test-2", "decision-test-1"]
+    assert everything[1] == json.loads((journal / "records" / "decision-test-1.json").read_text())
+    (journal / "records" / "broken.json").write_text("{")
+    warned = run_cli(journal, "list")
+    assert warned.returncode == 0
+    assert "unreadable record" in warned.stderr and "decision-test-1" in warned.stdout
+
+
+def test_doctor_reindex(journal: Path) -> None:
+    result = run_cli(journal, "doctor", "--reindex")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Reindexed 2 record(s) in ")
+    (journal / "records" / "broken.json").write_text("{")
+    damaged = run_cli(journal, "doctor", "--reindex", "--json")
+    assert damaged.returncode == 6
+    report = json.loads(damaged.stdout)
+    assert report["indexed"] == 2
+    assert [Path(i["path"]).name for i in report["unreadable"]] == ["broken.json"]
