@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.buttons import passive_button
 from app.gui.choice_page import Choice, ChoicePage, choice_label
 from app.gui.rationale_page import RationalePage
 from core.limits import OPTIONS_MAX, OPTIONS_MIN
@@ -241,12 +242,7 @@ class CaptureWindow(QWidget):
             self._focus_stage()
 
     def _button(self, text: str, tooltip: str) -> QPushButton:
-        """A button Enter never presses by accident: Enter must not accept anything implicitly."""
-        button = QPushButton(text, self)
-        button.setAutoDefault(False)
-        button.setDefault(False)
-        button.setToolTip(tooltip)
-        return button
+        return passive_button(self, text, tooltip)
 
     def _build(self) -> None:
         self.setWindowTitle(window_title(self._request.problem))

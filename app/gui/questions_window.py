@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui import palette
+from app.gui.buttons import passive_button
 from app.gui.capture_window import MessageBar
 from app.gui.choice_page import plain_label
 from app.gui.question_panel import QuestionPanel
@@ -170,12 +171,7 @@ class QuestionsWindow(QWidget):
             self._focus_current()
 
     def _button(self, text: str, tooltip: str) -> QPushButton:
-        """Enter never presses a button by accident: only Ctrl+Enter sends."""
-        button = QPushButton(text, self)
-        button.setAutoDefault(False)
-        button.setDefault(False)
-        button.setToolTip(tooltip)
-        return button
+        return passive_button(self, text, tooltip)
 
     def _build(self) -> None:
         self.setWindowTitle(questions_title(self._params.questions[0].question))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,33 +14,14 @@ from pytestqt.qtbot import QtBot
 
 from app.capture_controller import CaptureController
 from app.gui.capture_window import CaptureWindow
-from app.ipc.server import IpcServer
-from app.workers import WorkerPool
-from core.capture import CaptureService
-from core.ipc_client import IpcClient
 from core.pending import PendingStore
-from core.runtime_paths import socket_path
-from core.store import DecisionStore
+from tests.app.controller_support import SocketCall, serving_controller
 from tests.factories import proposal_dict
 
 
-class _Call(threading.Thread):
-    """One agent waiting on decision.present in its own thread, as the MCP server would."""
-
+class _Call(SocketCall):
     def __init__(self, journal: Path, params: dict[str, Any], wait: float = 60) -> None:
-        super().__init__(daemon=True)
-        self._journal = journal
-        self._params = params
-        self._wait = wait
-        self.result: dict[str, Any] | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            with IpcClient(socket_path(self._journal), timeout=10) as client:
-                self.result = client.call("decision.present", self._params, timeout=self._wait)
-        except BaseException as exc:
-            self.error = exc
+        super().__init__(journal, "decision.present", params, wait)
 
 
 @pytest.fixture
@@ -50,18 +30,8 @@ def harness(
 ) -> Iterator[tuple[Path, CaptureController]]:
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
     journal = tmp_path / "journal"
-    pending = PendingStore(journal)
-    workers = WorkerPool()
-    controller = CaptureController(
-        CaptureService(DecisionStore(journal), pending), pending, workers
-    )
-    server = IpcServer(journal, controller)
-    assert server.listen()
-    yield journal, controller
-    for window in controller.open_windows():
-        window.close_after_record()
-    server.close()
-    workers.wait_idle()
+    with serving_controller(journal) as controller:
+        yield journal, controller
 
 
 def _params(session: str, **overrides: Any) -> dict[str, Any]:

@@ -6,7 +6,6 @@ GUI thread and waits with qtbot (never `join`), because the reply is written on 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,14 +19,9 @@ from shiboken6 import Shiboken
 
 from app.capture_controller import CaptureController
 from app.gui.questions_window import QuestionsWindow
-from app.ipc.server import IpcServer
-from app.workers import WorkerPool
-from core.capture import CaptureService
-from core.ipc_client import IpcClient, RemoteError
-from core.pending import PendingStore
+from core.ipc_client import RemoteError
 from core.protocol import ErrorCode
-from core.runtime_paths import socket_path
-from core.store import DecisionStore
+from tests.app.controller_support import SocketCall, serving_controller
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support propagateSizeHints\(\)",
@@ -65,47 +59,18 @@ PARAMS: dict[str, Any] = {
 }
 
 
-class _Ask(threading.Thread):
-    """One hook waiting on questions.ask in its own thread."""
-
-    def __init__(self, journal: Path, params: dict[str, Any], wait: float = 60) -> None:
-        super().__init__(daemon=True)
-        self._journal = journal
-        self._params = params
-        self._wait = wait
-        self.result: dict[str, Any] | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            with IpcClient(socket_path(self._journal), timeout=10) as client:
-                self.result = client.call("questions.ask", self._params, timeout=self._wait)
-        except BaseException as exc:
-            self.error = exc
-
-
 @pytest.fixture
 def harness(
     qtbot: QtBot, tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[Path, CaptureController]]:
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
     journal = tmp_path / "journal"
-    pending = PendingStore(journal)
-    workers = WorkerPool()
-    controller = CaptureController(
-        CaptureService(DecisionStore(journal), pending), pending, workers
-    )
-    server = IpcServer(journal, controller)
-    assert server.listen()
-    yield journal, controller
-    for window in controller.question_windows():
-        window.withdraw()
-    server.close()
-    workers.wait_idle()
+    with serving_controller(journal) as controller:
+        yield journal, controller
 
 
-def _ask(journal: Path, params: dict[str, Any] = PARAMS, wait: float = 60) -> _Ask:
-    call = _Ask(journal, params, wait)
+def _ask(journal: Path, params: dict[str, Any] = PARAMS, wait: float = 60) -> SocketCall:
+    call = SocketCall(journal, "questions.ask", params, wait)
     call.start()
     return call
 
@@ -124,7 +89,7 @@ def _press(key: Qt.Key, modifier: Qt.KeyboardModifier = MOD.NoModifier) -> None:
     QTest.keyClick(target, key, modifier)
 
 
-def _finish(qtbot: QtBot, call: _Ask) -> None:
+def _finish(qtbot: QtBot, call: SocketCall) -> None:
     qtbot.waitUntil(lambda: not call.is_alive(), timeout=20_000)
 
 
