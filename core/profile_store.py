@@ -25,6 +25,7 @@ from core.gotime import GoTime
 from core.locking import LockCancelled, locked
 from core.models import DecisionRecord
 from core.profile_derive import RecordFacts, carry_overrides, derive, facts_of, source_hash
+from core.profile_facts_file import load_facts, save_facts
 from core.profile_model import (
     MAX_OVERRIDES,
     PROFILE_SCHEMA_VERSION,
@@ -53,6 +54,7 @@ RuleMutation = Callable[[ProfileRule], None]
 # timestamps are coarse (jiffies, or seconds on some filesystems), so a second write within one
 # tick, of the same size, into a reused inode would otherwise look unchanged ("racy git").
 _RACY_NS = 2_000_000_000
+FACTS_CACHE_FILE = Path("cache") / "profile-facts.json"
 
 
 class _DefaultTimeout:
@@ -135,20 +137,48 @@ class _FactsCache:
     unreadable record fails the whole scan.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path | None = None) -> None:
         self._lock = threading.Lock()
         self._entries: dict[str, _Entry] = {}
         self._hash: str | None = None
+        self._root = root
+        self._file = None if root is None else root / FACTS_CACHE_FILE
+        self._loaded = False
 
     def scan(self, store: DecisionStore) -> list[RecordFacts]:
         """Facts of every record file (deleted ones included); fails on any unreadable one."""
         with self._lock:
-            return self._scan(store)[0]
+            self._load_persisted()
+            before = dict(self._entries)
+            facts = self._scan(store)[0]
+            self._persist(before)
+            return facts
+
+    def _load_persisted(self) -> None:
+        """A fresh process starts from facts an earlier one verified (core/profile_facts_file)."""
+        if self._loaded or self._root is None or self._file is None:
+            return
+        self._loaded = True
+        for name, (identity, facts) in load_facts(self._root, self._file).items():
+            self._entries.setdefault(name, _Entry(identity, True, facts))
+
+    def _persist(self, before: dict[str, _Entry]) -> None:
+        if self._root is None or self._file is None:
+            return
+        trusted = {n: e for n, e in self._entries.items() if e.trusted}
+        if trusted.keys() == {n for n, e in before.items() if e.trusted} and all(
+            before[n] is e for n, e in trusted.items()
+        ):
+            return
+        save_facts(self._root, self._file, {n: (e.identity, e.facts) for n, e in trusted.items()})
 
     def source_hash(self, store: DecisionStore) -> str:
         """The journal's source hash, recomputed only when some record file changed."""
         with self._lock:
+            self._load_persisted()
+            before = dict(self._entries)
             facts, changed = self._scan(store)
+            self._persist(before)
             if changed or self._hash is None:
                 self._hash = source_hash(facts)
             return self._hash
@@ -267,7 +297,7 @@ class ProfileStore:
         self.path = self.directory / PROFILE_FILE
         self.lock_timeout = lock_timeout
         self.override_limit = override_limit
-        self._facts = _FactsCache()
+        self._facts = _FactsCache(self.root)
 
     # reading -----------------------------------------------------------------------------------
 

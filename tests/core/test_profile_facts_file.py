@@ -1,0 +1,88 @@
+"""A fresh process rebuilds from facts an earlier one verified, and never trusts a changed file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from core.errors import JournalDamaged
+from core.profile_store import FACTS_CACHE_FILE, ProfileStore
+from core.store import DecisionStore
+from tests.core.test_profile_derive import decision
+
+
+@pytest.fixture(autouse=True)
+def trust_fresh_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files written in the test are seconds old; the 2 s racy window would distrust them."""
+    monkeypatch.setattr("core.profile_store._RACY_NS", -(10**18))
+
+
+def _journal(tmp_path: Path, count: int = 4) -> DecisionStore:
+    store = DecisionStore(tmp_path / "journal")
+    for number in range(1, count + 1):
+        store.put(decision(number))
+    ProfileStore(store.root, store).rebuild()
+    return store
+
+
+def _counting_reads(store: DecisionStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    reads: list[str] = []
+    original = store.get
+    monkeypatch.setattr(store, "get", lambda rid: reads.append(rid) or original(rid))
+    return reads
+
+
+def test_a_new_process_reads_no_unchanged_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = _journal(tmp_path)
+    first = ProfileStore(store.root, store).load()
+    cache = store.root / FACTS_CACHE_FILE
+    assert cache.is_file() and oct(os.stat(cache).st_mode & 0o777) == "0o600"
+
+    fresh_store = DecisionStore(store.root)
+    reads = _counting_reads(fresh_store, monkeypatch)
+    fresh = ProfileStore(fresh_store.root, fresh_store)
+    assert fresh.status().state == "current"
+    rebuilt = fresh.rebuild().profile
+    assert reads == []
+    assert rebuilt.source_hash == first.source_hash
+    assert [r.model_dump(exclude={"updated_at"}) for r in rebuilt.rules] == [
+        r.model_dump(exclude={"updated_at"}) for r in first.rules
+    ]
+
+
+def test_a_changed_record_is_read_again_in_a_new_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = _journal(tmp_path)
+    store.revise("decision-3", 1, lambda r: setattr(r, "tags", ["changed"]))
+    fresh_store = DecisionStore(store.root)
+    reads = _counting_reads(fresh_store, monkeypatch)
+    assert ProfileStore(fresh_store.root, fresh_store).status().state == "stale"
+    assert reads == ["decision-3"]
+
+
+def test_a_corrupted_record_still_fails_closed(tmp_path: Path) -> None:
+    store = _journal(tmp_path)
+    path = store.records_dir / "decision-2.json"
+    path.write_bytes(path.read_bytes() + b"{}")
+    fresh_store = DecisionStore(store.root)
+    with pytest.raises(JournalDamaged, match="unreadable"):
+        ProfileStore(fresh_store.root, fresh_store).rebuild()
+
+
+@pytest.mark.parametrize("content", [b"{broken", b'{"version": 99, "entries": []}', b"[]"])
+def test_a_damaged_cache_is_ignored_and_rewritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes
+) -> None:
+    store = _journal(tmp_path, count=2)
+    cache = store.root / FACTS_CACHE_FILE
+    cache.write_bytes(content)
+    fresh_store = DecisionStore(store.root)
+    reads = _counting_reads(fresh_store, monkeypatch)
+    ProfileStore(fresh_store.root, fresh_store).rebuild()
+    assert sorted(reads) == ["decision-1", "decision-2"]
+    assert cache.read_bytes().startswith(b'{"version":1')
