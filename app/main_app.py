@@ -186,6 +186,7 @@ def run_app(journal: Journal, *, show: bool = False) -> int:
     # Python runs signal handlers only between bytecodes; Qt's loop sits in C++, so a tiny
     # timer hands control back often enough for SIGTERM to close the socket cleanly.
     wakeup = QTimer(tray_app)
+    wakeup.timeout.connect(lambda: None)
     wakeup.start(250)
     if not tray_app.start():
         forward_show(journal.root)

@@ -7,6 +7,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,12 @@ def test_second_app_instance_forwards_and_exits(tmp_path: Path, runtime_dir: Pat
         assert second.returncode == 0
         assert "already running" in second.stdout
         assert first.poll() is None
+
+
+def test_sigterm_stops_an_idle_app_cleanly(tmp_path: Path, runtime_dir: Path) -> None:
+    journal = tmp_path / "journal"
+    with running_app(journal, app_env(runtime_dir)) as proc:
+        time.sleep(6.5)  # past the wait for a tray: from here only Qt's loop runs
+        proc.terminate()
+        assert proc.wait(5) == 0
+    assert not socket_path(journal).exists()

@@ -157,11 +157,6 @@ def test_headless_app_answers_status_and_stops_on_sigterm(
     assert unexpected_stderr(err) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app.main_app installs a Python SIGTERM handler, which never runs while Qt idles "
-    "in C++ with no Python timer; fix: a periodic no-op QTimer or signal.set_wakeup_fd",
-)
 def test_sigterm_stops_an_idle_app(frozen: Path, frozen_env: dict[str, str], home: Path) -> None:
     env = dict(frozen_env, QT_QPA_PLATFORM="offscreen")
     app = _start_app(frozen, home / "journal", env)
