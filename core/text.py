@@ -43,4 +43,6 @@ def equal_fold(left: str, right: str) -> bool:
 
 
 def utf8_len(text: str) -> int:
+    if text.isascii():
+        return len(text)
     return len(text.encode("utf-8", "surrogatepass"))
