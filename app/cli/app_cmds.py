@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
+from app.cli.capture_cmds import display_available
+from app.cli.exit_codes import INVALID
 from core.journal import Journal
+
+NO_DISPLAY = (
+    "decision-journal: error: no display to show the tray app on (DISPLAY and WAYLAND_DISPLAY "
+    "are unset). Run it in your desktop session; agents can still save decisions as pending "
+    "(see docs/runbook.md#app-not-running)."
+)
 
 
 def cmd_app(journal: Journal, args: argparse.Namespace) -> int:
+    if not display_available() and not os.environ.get("QT_QPA_PLATFORM"):
+        print(NO_DISPLAY, file=sys.stderr)
+        return INVALID
     from app.main_app import run_app
 
     return run_app(journal, show=args.show)
