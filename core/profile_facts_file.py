@@ -38,21 +38,31 @@ def _evidence_in(raw: Any) -> Evidence | None:
     if raw is None:
         return None
     criterion, signature, label, project_id, domains = raw
-    if not all(isinstance(v, str) for v in (criterion, signature, label, project_id)):
+    if not (
+        type(criterion) is str
+        and type(signature) is str
+        and type(label) is str
+        and type(project_id) is str
+        and type(domains) is list
+        and all(type(d) is str for d in domains)
+    ):
         raise ValueError("evidence fields must be strings")
-    if not isinstance(domains, list) or not all(isinstance(d, str) for d in domains):
-        raise ValueError("evidence domains must be strings")
     return Evidence(criterion, signature, label, project_id, tuple(domains))
 
 
 def _entry_in(raw: Any) -> tuple[str, Identity, RecordFacts]:
+    """Types are checked where derivation depends on them; an identity that is not ours
+    simply never matches a file's stat, so that file is read again."""
     name, identity, record_id, updated_ns, deleted, digest, evidence = raw
-    if not isinstance(name, str) or not isinstance(record_id, str) or not isinstance(digest, str):
-        raise ValueError("names and digests must be strings")
-    if not isinstance(identity, list) or not all(type(v) is int for v in identity):
-        raise ValueError("identity must be integers")
-    if type(updated_ns) is not int or type(deleted) is not bool:
-        raise ValueError("bad timestamp or deleted flag")
+    if not (
+        type(name) is str
+        and type(record_id) is str
+        and type(digest) is str
+        and type(updated_ns) is int
+        and type(deleted) is bool
+        and type(identity) is list
+    ):
+        raise ValueError("malformed facts entry")
     facts = RecordFacts(record_id, updated_ns, deleted, digest, _evidence_in(evidence))
     return name, tuple(identity), facts
 
