@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidg
 
 from app.gui.formatting import NO_VALUE, display_time_precise, joined, percent
 from core.models import DecisionRecord
+from core.outcomes import ACCEPT, AMEND, REDIRECT, record_outcome
 from core.summary import REASON_MISSING, english_summary, korean_summary
 from core.text import go_trim
 
@@ -63,6 +64,20 @@ def provenance_text(record: DecisionRecord) -> str:
     )
 
 
+OUTCOME_TEXT = {
+    ACCEPT: "accept: the agent's recommendation was taken",
+    AMEND: "amend: the answer builds on the agent's recommendation",
+    REDIRECT: "redirect: a different option than the agent recommended",
+}
+NO_OUTCOME = "none: the agent made no recommendation"
+
+
+def outcome_text(record: DecisionRecord) -> str:
+    """The derived outcome against the recommendation (`core.outcomes.record_outcome`)."""
+    outcome = record_outcome(record)
+    return NO_OUTCOME if outcome is None else OUTCOME_TEXT.get(outcome, str(outcome))
+
+
 class DecisionDetails(QWidget):
     """Read-only sections under the fork view; `show_record(None)` clears them."""
 
@@ -73,6 +88,7 @@ class DecisionDetails(QWidget):
         ("Evidence", "evidence", "Evidence refs"),
         ("Evidence", "fingerprints", "Fingerprints"),
         ("Provenance and scope", "provenance", "Provenance"),
+        ("Provenance and scope", "outcome", "Outcome"),
         ("Provenance and scope", "confidence", "Detector confidence"),
         ("Provenance and scope", "risk", "Risk"),
         ("Provenance and scope", "kind", "Kind"),
@@ -137,6 +153,7 @@ class DecisionDetails(QWidget):
                 f"evidence {record.evidence_fingerprint or NO_VALUE}"
             ),
             "provenance": provenance_text(record),
+            "outcome": outcome_text(record),
             "confidence": percent(record.detector_confidence),
             "risk": record.risk_level or "unspecified",
             "kind": record.decision_kind,

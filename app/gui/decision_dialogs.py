@@ -31,7 +31,12 @@ RESTORE_QUESTION = (
     "Restore this decision? It will be included in browsing, export and the profile again."
 )
 NOTICE_MS = 8000
-_VERBS = {"edit": "Saved", "delete": "Soft-deleted", "restore": "Restored"}
+_VERBS = {
+    "edit": "Saved",
+    "delete": "Soft-deleted",
+    "restore": "Restored",
+    "confirm": "Confirmed as your decision:",
+}
 
 
 class DecisionDialogs(QObject):

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.gui.decision_details import DecisionDetails
 from app.gui.fork_view import ForkView
 from app.gui.icons import icon
+from core.importers.confirm import is_unconfirmed_import
 from core.models import DecisionRecord
 
 PLACEHOLDER = "Select a decision to see its fork, rationale and history."
@@ -28,13 +29,15 @@ PLACEHOLDER = "Select a decision to see its fork, rationale and history."
 
 class Inspector(QWidget):
     """Signals:
-    edit_requested(), history_requested(), delete_requested(), restore_requested().
+    edit_requested(), history_requested(), delete_requested(), restore_requested(),
+    confirm_requested(): "Confirm as my decision" on an imported record.
     """
 
     edit_requested = Signal()
     history_requested = Signal()
     delete_requested = Signal()
     restore_requested = Signal()
+    confirm_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,6 +66,13 @@ class Inspector(QWidget):
         self.history_button = self._button("&History…", "history", "Revisions and diffs (Ctrl+H)")
         self.delete_button = self._button("Soft-de&lete…", "delete", "Soft-delete (Delete)")
         self.restore_button = self._button("Rest&ore…", "restore", "Restore (Ctrl+R)")
+        self.confirm_button = QPushButton("Con&firm as my decision", self)
+        self.confirm_button.setObjectName("inspector-confirm")
+        self.confirm_button.setToolTip(
+            "This decision was imported; confirm that it is yours so it counts as a preference"
+        )
+        self.confirm_button.setAutoDefault(False)
+        self.confirm_button.clicked.connect(self.confirm_requested)
         self.edit_button.clicked.connect(self.edit_requested)
         self.history_button.clicked.connect(self.history_requested)
         self.delete_button.clicked.connect(self.delete_requested)
@@ -83,6 +93,7 @@ class Inspector(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.badges_label, 1)
         for button in (
+            self.confirm_button,
             self.edit_button,
             self.history_button,
             self.delete_button,
@@ -115,6 +126,9 @@ class Inspector(QWidget):
         self.delete_button.setVisible(not deleted)
         self.delete_button.setEnabled(has)
         self.restore_button.setVisible(deleted)
+        self.confirm_button.setVisible(
+            record is not None and not deleted and is_unconfirmed_import(record)
+        )
         if record is None:
             self.revision_label.setText("")
             self.problem_label.setText(PLACEHOLDER)

@@ -27,6 +27,7 @@ from app.workers import WorkerPool
 from core.corrections import Correction, NoChanges, apply_correction
 from core.errors import JournalError, NotFound, RevisionConflict
 from core.exporters import ExportCancelled
+from core.importers.confirm import confirm_record
 from core.index import JournalIndex
 from core.index_filter import IndexFilter
 from core.index_types import Facets, ProjectSummary
@@ -63,7 +64,7 @@ class Catalog:
 
 @dataclass(frozen=True, slots=True)
 class MutationResult:
-    """The outcome of an edit, delete or restore; exactly one of the outcome fields is set."""
+    """The outcome of an edit, delete, restore or confirm; exactly one outcome field is set."""
 
     action: str
     decision_id: str
@@ -314,6 +315,14 @@ class JournalBridge(QObject):
     def restore(self, decision_id: str, expected: int) -> None:
         self._mutate(
             "restore", decision_id, lambda: self.journal.store.restore(decision_id, expected)
+        )
+
+    def confirm_import(self, decision_id: str, expected: int) -> None:
+        """Confirms an imported record as the user's own, on the revision the window showed."""
+        self._mutate(
+            "confirm",
+            decision_id,
+            lambda: confirm_record(self.journal.store, decision_id, expected),
         )
 
     def _mutate(self, action: str, decision_id: str, run: Callable[[], DecisionRecord]) -> None:

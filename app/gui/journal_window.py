@@ -54,6 +54,7 @@ from app.gui.decision_list_model import (
 )
 from app.gui.filter_bar import FilterBar, FilterState
 from app.gui.icons import app_icon, icon
+from app.gui.import_actions import ImportActions
 from app.gui.inspector import Inspector
 from app.gui.journal_bridge import Catalog, JournalBridge, ProfileView
 from app.gui.profile_panel import ProfilePanel
@@ -235,6 +236,7 @@ class JournalWindow(QMainWindow):
         )
         self.refresh_action = self._action("Re&fresh", "F5", self.refresh)
         self.close_action = self._action("&Close", "Ctrl+W", self.close)
+        self.imports = ImportActions(self)
         journal_menu = self.menuBar().addMenu("&Journal")
         for action in (self.export_action, self.rebuild_action, self.refresh_action):
             journal_menu.addAction(action)
@@ -249,6 +251,7 @@ class JournalWindow(QMainWindow):
             self.restore_action,
         ):
             decision_menu.addAction(action)
+        self.imports.install(journal_menu, decision_menu)
         self._update_actions()
 
     def _connect(self) -> None:
@@ -342,6 +345,7 @@ class JournalWindow(QMainWindow):
         self.select_timer.stop()
         self.statusBar().clearMessage()  # also stops the status bar's own message timer
         self.dialogs.close_all()
+        self.imports.close_all()
         super().closeEvent(event)
 
     def shutdown(self) -> None:
@@ -354,6 +358,7 @@ class JournalWindow(QMainWindow):
         self.close()
         if self.dialogs.export is not None:
             self.dialogs.export.cancel()
+        self.imports.shutdown()
         self.bridge.shutdown()
 
     # settings ----------------------------------------------------------------------------------
@@ -539,6 +544,7 @@ class JournalWindow(QMainWindow):
         self.history_action.setEnabled(has)
         self.delete_action.setEnabled(has and not record.is_deleted if record else False)
         self.restore_action.setEnabled(bool(record and record.is_deleted))
+        self.imports.update(record)
 
     # profile and waiting -----------------------------------------------------------------------
 

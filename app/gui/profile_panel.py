@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.formatting import NO_VALUE, display_time, percent, short_id
+from app.gui.outcome_tables import OutcomeTables
 from core.profile_model import (
     GLOBAL_KEY,
     SCOPE_GLOBAL,
@@ -298,6 +299,7 @@ class ProfilePanel(QWidget):
         self.contradiction_caption = QLabel("Contradicting decisions", self)
         self.support_caption.setBuddy(self.support_view)
         self.contradiction_caption.setBuddy(self.contradiction_view)
+        self.outcomes = OutcomeTables(self)
         self._build(explainer)
         self.rebuild_button.clicked.connect(self.rebuild_requested)
         self.rules.override_requested.connect(self.override_requested)
@@ -334,6 +336,7 @@ class ProfilePanel(QWidget):
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.table)
         splitter.addWidget(detail)
+        splitter.addWidget(self.outcomes)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
