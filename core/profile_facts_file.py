@@ -67,16 +67,16 @@ def _entry_in(raw: Any) -> tuple[str, Identity, RecordFacts]:
     return name, tuple(identity), facts
 
 
-def load_facts(root: Path, path: Path) -> dict[str, tuple[Identity, RecordFacts]]:
-    """The stored facts, or nothing when the file is missing or not exactly ours."""
+def load_facts(root: Path, path: Path) -> dict[str, tuple[Identity, RecordFacts]] | None:
+    """The stored facts, or None when the file is missing or not exactly ours."""
     try:
         data = json.loads(read_regular_file(root, path, MAX_BYTES))
         if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
-            return {}
+            return None
         entries = (_entry_in(raw) for raw in data["entries"])
         return {name: (identity, facts) for name, identity, facts in entries}
     except (JournalError, OSError, ValueError, TypeError, KeyError):
-        return {}
+        return None
 
 
 def save_facts(root: Path, path: Path, entries: dict[str, tuple[Identity, RecordFacts]]) -> None:

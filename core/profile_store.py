@@ -55,6 +55,7 @@ RuleMutation = Callable[[ProfileRule], None]
 # tick, of the same size, into a reused inode would otherwise look unchanged ("racy git").
 _RACY_NS = 2_000_000_000
 FACTS_CACHE_FILE = Path("cache") / "profile-facts.json"
+PERSIST_MIN_CHANGES = 64
 
 
 class _DefaultTimeout:
@@ -144,6 +145,7 @@ class _FactsCache:
         self._root = root
         self._file = None if root is None else root / FACTS_CACHE_FILE
         self._loaded = False
+        self._file_usable = False
 
     def scan(self, store: DecisionStore) -> list[RecordFacts]:
         """Facts of every record file (deleted ones included); fails on any unreadable one."""
@@ -159,18 +161,28 @@ class _FactsCache:
         if self._loaded or self._root is None or self._file is None:
             return
         self._loaded = True
-        for name, (identity, facts) in load_facts(self._root, self._file).items():
+        stored = load_facts(self._root, self._file)
+        self._file_usable = stored is not None
+        for name, (identity, facts) in (stored or {}).items():
             self._entries.setdefault(name, _Entry(identity, True, facts))
 
     def _persist(self, before: dict[str, _Entry]) -> None:
+        """Rewrites the facts file only when enough changed to matter to a fresh process.
+
+        Why: the worker rebuilds after every commit; rewriting facts for 100,000 records to save
+        a later process from re-reading one file would cost more than it saves.
+        """
         if self._root is None or self._file is None:
             return
         trusted = {n: e for n, e in self._entries.items() if e.trusted}
-        if trusted.keys() == {n for n, e in before.items() if e.trusted} and all(
-            before[n] is e for n, e in trusted.items()
-        ):
+        was_trusted = {n for n, e in before.items() if e.trusted}
+        changed = sum(1 for n, e in trusted.items() if before.get(n) is not e)
+        changed += len(was_trusted - trusted.keys())
+        threshold = max(PERSIST_MIN_CHANGES, len(trusted) // 100)
+        if self._file_usable and changed < threshold:
             return
         save_facts(self._root, self._file, {n: (e.identity, e.facts) for n, e in trusted.items()})
+        self._file_usable = True
 
     def source_hash(self, store: DecisionStore) -> str:
         """The journal's source hash, recomputed only when some record file changed."""
