@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.buttons import passive_button
 from app.gui.choice_page import Choice, ChoicePage, choice_label
 from app.gui.rationale_page import RationalePage
+from app.gui.window_behaviour import bring_to_front, passive_button
 from core.limits import OPTIONS_MAX, OPTIONS_MIN
 from core.models import Stage
 from core.text import collapse_spaces, go_trim
@@ -212,11 +212,7 @@ class CaptureWindow(QWidget):
 
     def present(self) -> None:
         """Show the window in front of the others with keyboard focus, even if minimized."""
-        if self.isMinimized():
-            self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
-        self.show()
-        self.raise_()
-        self.activateWindow()
+        bring_to_front(self)
         self._focus_stage()
 
     @Slot(str)

@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui import palette
-from app.gui.buttons import passive_button
 from app.gui.capture_window import MessageBar
 from app.gui.choice_page import plain_label
 from app.gui.question_panel import QuestionPanel
+from app.gui.window_behaviour import bring_to_front, passive_button
 from app.hooks.questions_wire import Answer, QuestionsAskParams
 from core.text import collapse_spaces
 
@@ -121,11 +121,7 @@ class QuestionsWindow(QWidget):
 
     def present(self) -> None:
         """Show the window in front of the others with keyboard focus, even if minimized."""
-        if self.isMinimized():
-            self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
-        self.show()
-        self.raise_()
-        self.activateWindow()
+        bring_to_front(self)
         self._focus_current()
 
     def answers(self) -> list[Answer]:
