@@ -10,7 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QObject, QSettings, QTimer, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
 
 from app import autostart
@@ -18,6 +18,7 @@ from app.capture_controller import CaptureController, pending_items
 from app.frozen import report_startup
 from app.gui.icons import app_icon
 from app.ipc.server import IpcServer
+from app.transcript_watch import TranscriptWatcher
 from app.tray import TrayController, WaitingItem
 from app.workers import WorkerPool
 from core.capture import CaptureService
@@ -33,6 +34,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TRAY_WAIT_MS = 5000
+WATCH_SETTING = "tray/import_claude_code_answers"
+
+
+def app_settings() -> QSettings:
+    """The same settings store as the journal window's (organization and application names)."""
+    return QSettings("decision-journal", "Decision Journal")
+
+
 TRAY_POLL_MS = 250
 JOURNAL_WARM_MS = 2000
 """After start, when the journal window is built hidden (see `_prepare_journal`)."""
@@ -73,6 +82,8 @@ class TrayApp(QObject):
         self.tray: TrayController | None = None
         self.profile_worker = start_profile_worker(journal)
         self.journal_window: JournalWindow | None = None
+        self.transcripts = TranscriptWatcher(journal)
+        self.transcripts.imported.connect(self._notify_imported)
         self._tray_available = tray_available
         self._tray_waited_ms = 0
         self.controller.pending_changed.connect(self.refresh_waiting)
@@ -104,7 +115,13 @@ class TrayApp(QObject):
             log.info("no system tray: capture windows will appear directly")
 
     def _create_tray(self) -> None:
-        tray = TrayController(autostart_enabled=autostart.is_enabled(), parent=self)
+        watching = bool(app_settings().value(WATCH_SETTING, False, type=bool))
+        tray = TrayController(
+            autostart_enabled=autostart.is_enabled(),
+            transcript_watch_enabled=watching,
+            parent=self,
+        )
+        tray.transcript_watch_toggled.connect(self._set_transcript_watch)
         tray.decision_requested.connect(self.controller.open_pending)
         tray.autostart_toggled.connect(autostart.set_enabled)
         tray.quit_requested.connect(self.quit)
@@ -114,6 +131,17 @@ class TrayApp(QObject):
         report_startup("tray-visible")
         self.tray = tray
         self.refresh_waiting()
+        self.transcripts.set_enabled(watching)
+
+    @Slot(bool)
+    def _set_transcript_watch(self, enabled: bool) -> None:
+        app_settings().setValue(WATCH_SETTING, enabled)
+        self.transcripts.set_enabled(enabled)
+
+    @Slot(int)
+    def _notify_imported(self, count: int) -> None:
+        if self.tray is not None:
+            self.tray.notify("Imported from Claude Code", f"{count} answered question(s) added")
 
     @Slot()
     def refresh_waiting(self) -> None:
@@ -162,6 +190,7 @@ class TrayApp(QObject):
         self.server.close()
         if self.journal_window is not None:
             self.journal_window.shutdown()
+        self.transcripts.stop()
         self.workers.wait_idle()
         self.profile_worker.stop()
         QApplication.quit()

@@ -37,6 +37,7 @@ class TrayController(QObject):
         journal_requested(): "Open journal…".
         rebuild_requested(): "Rebuild profile".
         autostart_toggled(bool): "Start at login" changed.
+        transcript_watch_toggled(bool): "Import Claude Code answers" changed.
         quit_requested(): "Quit".
     """
 
@@ -44,9 +45,16 @@ class TrayController(QObject):
     journal_requested = Signal()
     rebuild_requested = Signal()
     autostart_toggled = Signal(bool)
+    transcript_watch_toggled = Signal(bool)
     quit_requested = Signal()
 
-    def __init__(self, *, autostart_enabled: bool, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        autostart_enabled: bool,
+        transcript_watch_enabled: bool = False,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self._waiting: list[WaitingItem] = []
         self.menu = QMenu()
@@ -59,11 +67,18 @@ class TrayController(QObject):
         self.autostart_action = QAction("Start at login", self)
         self.autostart_action.setCheckable(True)
         self.autostart_action.setChecked(autostart_enabled)
+        self.transcript_watch_action = QAction("Import Claude Code answers", self)
+        self.transcript_watch_action.setCheckable(True)
+        self.transcript_watch_action.setChecked(transcript_watch_enabled)
+        self.transcript_watch_action.setToolTip(
+            "Keep importing answered AskUserQuestion prompts from ~/.claude/projects"
+        )
         self.quit_action = QAction("Quit", self)
         self.waiting_actions: list[QAction] = []
         self.open_journal_action.triggered.connect(self.journal_requested)
         self.rebuild_action.triggered.connect(self.rebuild_requested)
         self.autostart_action.toggled.connect(self.autostart_toggled)
+        self.transcript_watch_action.toggled.connect(self.transcript_watch_toggled)
         self.quit_action.triggered.connect(self.quit_requested)
         self.icon.activated.connect(self._on_activated)
         self._rebuild_menu()
@@ -113,7 +128,12 @@ class TrayController(QObject):
             self.waiting_actions.append(action)
             self.menu.addAction(action)
         self.menu.addSeparator()
-        for action in (self.open_journal_action, self.rebuild_action, self.autostart_action):
+        for action in (
+            self.open_journal_action,
+            self.rebuild_action,
+            self.transcript_watch_action,
+            self.autostart_action,
+        ):
             self.menu.addAction(action)
         self.menu.addSeparator()
         self.menu.addAction(self.quit_action)
