@@ -35,7 +35,7 @@ from core.capture import (
     outcome_to_result,
 )
 from core.errors import InvalidDecision
-from core.pending import PendingStore
+from core.pending import PendingStore, pending_items
 from core.protocol import (
     AppShowParams,
     DecisionPendingParams,
@@ -342,20 +342,3 @@ def capture_request(ticket: CaptureTicket, agent: str) -> CaptureRequest:
         selected_option_id=selection.option_id if selection else "",
         custom_selection=selection.custom if selection else "",
     )
-
-
-def pending_items(
-    pending: PendingStore, workspace: str | None = None, session_id: str | None = None
-) -> list[dict[str, Any]]:
-    listing = pending.list(workspace=workspace, session_id=session_id)
-    return [
-        {
-            "decision_id": item.decision_id,
-            "stage": item.stage,
-            "problem": item.proposal.problem,
-            "project_alias": item.proposal.project_alias,
-            "session_id": item.session_id,
-            "created_at": item.created_at.format() if item.created_at else "",
-        }
-        for item in listing.items
-    ]

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, QSettings, QTimer, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
 
 from app import autostart
-from app.capture_controller import CaptureController, pending_items
+from app.capture_controller import CaptureController
 from app.frozen import report_startup
 from app.gui.icons import app_icon
 from app.ipc.server import IpcServer
@@ -24,7 +24,7 @@ from app.workers import WorkerPool
 from core.capture import CaptureService
 from core.ipc_client import IpcClient
 from core.journal import Journal
-from core.pending import PendingStore
+from core.pending import PendingStore, pending_items
 from core.profile_worker import start_profile_worker
 from core.runtime_paths import socket_path
 

@@ -352,3 +352,24 @@ def _issue_matches(issue: PendingIssue, workspace: str | None, session_id: str |
     if workspace is None or not (issue.workspace or issue.project_id):
         return True
     return _same_workspace(workspace, issue.workspace, issue.project_id)
+
+
+def pending_items(
+    pending: PendingStore, workspace: str | None = None, session_id: str | None = None
+) -> list[dict[str, Any]]:
+    """Pending decisions as the socket, the CLI, the tray and the window all list them."""
+    now = GoTime.now().unix_ns
+    return [
+        {
+            "decision_id": item.decision_id,
+            "stage": item.stage,
+            "problem": item.proposal.problem,
+            "project_alias": item.proposal.project_alias,
+            "session_id": item.session_id,
+            "created_at": item.created_at.format() if item.created_at else "",
+            "age_seconds": (now - item.created_at.unix_ns) // 1_000_000_000
+            if item.created_at
+            else 0,
+        }
+        for item in pending.list(workspace=workspace, session_id=session_id).items
+    ]

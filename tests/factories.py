@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from core.models import DecisionRecord, Option, Provenance, RejectedReason
+from core.store import DecisionStore
 
 
 def make_record(**overrides: Any) -> DecisionRecord:
@@ -78,3 +80,22 @@ def proposal_dict(**overrides: Any) -> dict[str, Any]:
     }
     proposal.update(overrides)
     return proposal
+
+
+def two_project_journal(
+    root: Path, second_problem: str = "Pick a cache invalidation strategy"
+) -> Path:
+    """A journal with the reference fixture plus a cache decision in another project."""
+    store = DecisionStore(root)
+    store.put(make_record())
+    store.put(
+        make_record(
+            id="decision-test-2",
+            project_id="project-other",
+            project_alias="other",
+            problem=second_problem,
+            domains=["caching"],
+            decision_kind="cache_policy",
+        )
+    )
+    return root

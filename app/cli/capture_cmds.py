@@ -17,10 +17,9 @@ from app.frozen import child_env, self_command
 from core import __version__
 from core.capture import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
 from core.errors import InvalidDecision
-from core.gotime import GoTime
 from core.ipc_client import AppNotRunning, IpcClient, RemoteError, app_is_running
 from core.journal import Journal
-from core.pending import PendingStore
+from core.pending import PendingStore, pending_items
 from core.protocol import ErrorCode
 from core.runtime_paths import socket_path
 
@@ -172,7 +171,7 @@ def cmd_ask(journal: Journal, args: argparse.Namespace) -> int:
 
 def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
     path = socket_path(journal.root)
-    items = _pending_items(journal)
+    items = pending_items(journal.pending)
     status = {
         "app_running": app_is_running(path),
         "socket": str(path),
@@ -190,25 +189,6 @@ def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
     return OK
 
 
-def _pending_items(journal: Journal) -> list[dict[str, Any]]:
-    listing = PendingStore(journal.root).list()
-    now = GoTime.now().unix_ns
-    return [
-        {
-            "decision_id": item.decision_id,
-            "stage": item.stage,
-            "problem": item.proposal.problem,
-            "project_alias": item.proposal.project_alias,
-            "session_id": item.session_id,
-            "created_at": item.created_at.format() if item.created_at else "",
-            "age_seconds": (now - item.created_at.unix_ns) // 1_000_000_000
-            if item.created_at
-            else 0,
-        }
-        for item in listing.items
-    ]
-
-
 def _age(seconds: int) -> str:
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if seconds >= size:
@@ -217,7 +197,7 @@ def _age(seconds: int) -> str:
 
 
 def cmd_pending(journal: Journal, args: argparse.Namespace) -> int:
-    items = _pending_items(journal)
+    items = pending_items(journal.pending)
     if args.json:
         print(json.dumps(items, ensure_ascii=False, indent=2))
         return OK

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.capture_controller import pending_items
 from app.gui.decision_list_model import PAGE_SIZE, ScopeCount, ScopePage
 from app.gui.export_formats import ExportOutcome
 from app.gui.filter_bar import SCOPE_CURRENT, FilterState
@@ -34,6 +33,7 @@ from core.index_types import Facets, ProjectSummary
 from core.journal import Journal
 from core.models import DecisionRecord
 from core.notes import AgentNote, NoteStore
+from core.pending import pending_items
 from core.profile_model import PreferenceProfile, ProfileConflict, ProfileStatus
 from core.profile_store import describe_error
 from core.profile_worker import ProfileRebuildWorker, start_profile_worker

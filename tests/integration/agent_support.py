@@ -148,10 +148,7 @@ def start_app(env: dict[str, str], journal: Path) -> subprocess.Popen[str]:
 
 def stop(process: subprocess.Popen[Any], grace: float = 2.0) -> None:
     """Terminates, waits `grace` seconds, kills, and closes the pipes (an open pipe is a
-    ResourceWarning, which the strict warning filter turns into an error).
-
-    The grace is short because the app does not act on SIGTERM while Qt waits in C++.
-    """
+    ResourceWarning, which the strict warning filter turns into an error)."""
     if process.poll() is None:
         process.terminate()
         try:

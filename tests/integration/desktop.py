@@ -15,73 +15,31 @@ import pytest
 
 from core.ipc_client import app_is_running
 from core.runtime_paths import socket_path
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_display() -> int:
-    for number in range(150, 250):
-        if (
-            not Path(f"/tmp/.X11-unix/X{number}").exists()
-            and not Path(f"/tmp/.X{number}-lock").exists()
-        ):
-            return number
-    raise RuntimeError("no free X display number")
+from tests.integration.agent_support import ROOT, agent_env, start_xvfb, stop
 
 
 @contextlib.contextmanager
 def xvfb_with_tray() -> Iterator[dict[str, str]]:
-    """An Xvfb screen plus trayer as the system tray; yields the environment to use."""
+    """An Xvfb screen (agent_support.start_xvfb) plus trayer as the tray; yields the env."""
     for tool in ("Xvfb", "trayer", "xdotool"):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} is not installed (make test installs it)")
-    display = f":{_free_display()}"
-    xvfb = subprocess.Popen(
-        ["Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    xvfb, display = start_xvfb()
     env = dict(os.environ, DISPLAY=display)
     env.pop("QT_QPA_PLATFORM", None)
-    tray = None
+    tray = subprocess.Popen(
+        ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
+         "--height", "24", "--SetDockType", "true", "--transparent", "false"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     try:
-        _wait_for(
-            lambda: (
-                subprocess.run(
-                    ["xdotool", "getmouselocation"], env=env, capture_output=True
-                ).returncode
-                == 0
-            ),
-            10,
-        )
-        tray = subprocess.Popen(
-            [
-                "trayer",
-                "--edge",
-                "top",
-                "--align",
-                "right",
-                "--widthtype",
-                "request",
-                "--height",
-                "24",
-                "--SetDockType",
-                "true",
-                "--transparent",
-                "false",
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
         time.sleep(0.5)
         yield env
     finally:
-        for proc in (tray, xvfb):
-            if proc is not None:
-                proc.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(5)
+        stop(tray)
+        stop(xvfb)
 
 
 def _wait_for(predicate: object, seconds: float) -> None:
@@ -94,13 +52,8 @@ def _wait_for(predicate: object, seconds: float) -> None:
 
 
 def app_env(runtime_dir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("DECISION_JOURNAL_HOME", None)
-    env["XDG_RUNTIME_DIR"] = str(runtime_dir)
-    env["PYTHONPATH"] = str(ROOT)
-    env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    env.update(extra or {})
-    return env
+    """agent_support.agent_env, headless unless `extra` names a display and platform."""
+    return agent_env(runtime_dir, **{"QT_QPA_PLATFORM": "offscreen", **(extra or {})})
 
 
 @contextlib.contextmanager
@@ -140,5 +93,6 @@ def running_app(journal: Path, env: dict[str, str]) -> Iterator[subprocess.Popen
 
 
 def xdotool(env: dict[str, str], *args: str) -> str:
+    """xdotool in `env`; returns its output even when it fails (callers assert on it)."""
     result = subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
     return result.stdout.strip()

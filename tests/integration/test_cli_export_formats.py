@@ -11,26 +11,15 @@ import pytest
 
 from core.index_db import index_path
 from core.store import DecisionStore
-from tests.factories import make_record
+from tests.factories import two_project_journal
 from tests.integration.cli_runner import run_cli
 
 
 @pytest.fixture
 def journal(tmp_path: Path) -> Path:
-    root = tmp_path / "journal"
-    store = DecisionStore(root)
-    store.put(make_record())
-    store.put(
-        make_record(
-            id="decision-test-2",
-            project_id="project-other",
-            project_alias="other",
-            problem="Pick a cache invalidation strategy | fast, or safe?",
-            domains=["caching"],
-            decision_kind="cache_policy",
-        )
+    return two_project_journal(
+        tmp_path / "journal", "Pick a cache invalidation strategy | fast, or safe?"
     )
-    return root
 
 
 def test_json_export_is_the_store_export(journal: Path, tmp_path: Path) -> None:

@@ -8,27 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from core.store import DecisionStore
-from tests.factories import make_record
+from tests.factories import two_project_journal
 from tests.integration.cli_runner import run_cli
 
 
 @pytest.fixture
 def journal(tmp_path: Path) -> Path:
-    root = tmp_path / "journal"
-    store = DecisionStore(root)
-    store.put(make_record())
-    store.put(
-        make_record(
-            id="decision-test-2",
-            project_id="project-other",
-            project_alias="other",
-            problem="Pick a cache invalidation strategy",
-            domains=["caching"],
-            decision_kind="cache_policy",
-        )
-    )
-    return root
+    return two_project_journal(tmp_path / "journal")
 
 
 def test_list_human_and_json(journal: Path) -> None:
