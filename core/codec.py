@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from core.errors import InvalidDecision, JournalDamaged
 from core.gojson import dumps_compact, dumps_indented, loads_strict
 from core.models import DecisionRecord
-from core.normalize import normalize_record
+from core.normalize import normalized
 from core.text import go_trim
 from core.validation import validate_record
 
@@ -68,9 +68,9 @@ def decode_stored_record(data: bytes, *, what: str, expected_id: str | None) -> 
         raise JournalDamaged(
             "stored implementation decision is missing required lifecycle metadata"
         )
-    normalized = normalize_record(record)
+    result = normalized(record)
     try:
-        validate_record(normalized, legacy_lenient=True)
+        validate_record(result, legacy_lenient=True)
     except InvalidDecision as exc:
         raise JournalDamaged(f"stored implementation decision {what} is invalid: {exc}") from exc
-    return normalized
+    return result

@@ -143,11 +143,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"JSON constant {name} is not allowed")
 
 
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+"""Built once: json.loads with any option builds a decoder per call, a cost on every record."""
+
+
 def loads_strict(data: bytes | str, *, what: str) -> Any:
     """Parses one JSON value; NaN/Infinity and trailing data are errors naming `what`."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return json.loads(text, parse_constant=_reject_constant)
+        if text.startswith("\ufeff"):  # json.loads' own check, which the decoder lacks
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        return _STRICT_DECODER.decode(text)
     except UnicodeDecodeError as exc:
         raise JournalDamaged(f"parse {what}: invalid UTF-8 ({exc.reason})") from exc
     except json.JSONDecodeError as exc:

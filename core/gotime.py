@@ -6,16 +6,16 @@ nanoseconds, and a record must survive a read/write round trip byte for byte.
 
 from __future__ import annotations
 
-import calendar
 import re
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 _RFC3339 = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$"
 )
 _NS = 1_000_000_000
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -34,17 +34,25 @@ class GoTime:
         match = _RFC3339.match(text)
         if match is None:
             raise ValueError(f"timestamp {text!r} is not RFC 3339")
-        year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-        fraction = (match.group(7) or "").ljust(9, "0")
-        zone = match.group(8)
+        year, month, day, hour, minute, second, fraction, zone = match.groups()
+        month_n, day_n, hour_n, minute_n, second_n = map(int, (month, day, hour, minute, second))
         offset = 0
         if zone != "Z":
             sign = -1 if zone[0] == "-" else 1
             offset = sign * (int(zone[1:3]) * 3600 + int(zone[4:6]) * 60)
-        if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+        if not (
+            1 <= month_n <= 12
+            and 1 <= day_n <= 31
+            and hour_n < 24
+            and minute_n < 60
+            and second_n < 60
+        ):
             raise ValueError(f"timestamp {text!r} is out of range")
-        seconds = calendar.timegm((year, month, day, hour, minute, second, 0, 0, 0)) - offset
-        return cls(seconds * _NS + int(fraction), offset)
+        # calendar.timegm's arithmetic inline (a day past the month's end rolls over, year 0
+        # is an error): two timestamps are parsed for every record read.
+        days = date(int(year), month_n, 1).toordinal() - _EPOCH_ORDINAL + day_n - 1
+        seconds = ((days * 24 + hour_n) * 60 + minute_n) * 60 + second_n - offset
+        return cls(seconds * _NS + (int(fraction.ljust(9, "0")) if fraction else 0), offset)
 
     def utc(self) -> GoTime:
         return GoTime(self.unix_ns, 0)
@@ -59,13 +67,10 @@ class GoTime:
         """RFC3339Nano: fractional zeros trimmed, 'Z' for UTC, otherwise '+hh:mm'."""
         local_ns = self.unix_ns + self.offset_seconds * _NS
         seconds, ns = divmod(local_ns, _NS)
-        parts = time.gmtime(seconds)
-        text = (
-            f"{parts.tm_year:04d}-{parts.tm_mon:02d}-{parts.tm_mday:02d}"
-            f"T{parts.tm_hour:02d}:{parts.tm_min:02d}:{parts.tm_sec:02d}"
-        )
+        # Percent formatting on purpose: one C call for all six fields, measurably faster.
+        text = "%04d-%02d-%02dT%02d:%02d:%02d" % time.gmtime(seconds)[:6]  # noqa: UP031
         if ns:
-            text += "." + f"{ns:09d}".rstrip("0")
+            text += "." + ("%09d" % ns).rstrip("0")  # noqa: UP031
         if self.offset_seconds == 0:
             return text + "Z"
         sign = "-" if self.offset_seconds < 0 else "+"

@@ -6,12 +6,15 @@ are errors); `to_go_dict` applies Go's omit-empty rules so that serialization is
 
 from __future__ import annotations
 
+import functools
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     PlainSerializer,
     StrictBool,
     StrictInt,
@@ -31,11 +34,16 @@ RISK_LEVELS = ("", "low", "medium", "high", "critical")
 SOURCES = ("", "user", "model", "runtime", "imported")
 
 
+# A record's updated_at usually repeats its created_at text (every first revision): a small
+# cache parses it once. GoTime is immutable, so two fields may share one; errors are not cached.
+_parse_text = functools.lru_cache(maxsize=64)(GoTime.parse)
+
+
 def _parse_time(value: Any) -> GoTime:
     if isinstance(value, GoTime):
         return value
     if isinstance(value, str):
-        return GoTime.parse(value)
+        return _parse_text(value)
     raise ValueError("timestamp must be an RFC 3339 string")
 
 
@@ -55,13 +63,6 @@ Timestamp = Annotated[
 GoFloat = Annotated[float, BeforeValidator(_parse_float)]
 
 
-def _null_as_default(data: Any) -> Any:
-    """Go decodes a JSON null into the zero value; we read it the same way."""
-    if isinstance(data, dict):
-        return {k: v for k, v in data.items() if v is not None}
-    return data
-
-
 class _Strict(BaseModel):
     model_config = ConfigDict(
         extra="forbid", validate_assignment=False, arbitrary_types_allowed=True, frozen=False
@@ -70,27 +71,30 @@ class _Strict(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _drop_nulls(cls, data: Any) -> Any:
-        return _null_as_default(data)
+        """Go decodes a JSON null into the zero value; we read it the same way.
+
+        Runs for every nested model of every record read, hence no helper call.
+        """
+        if isinstance(data, dict) and None in data.values():
+            return {k: v for k, v in data.items() if v is not None}
+        return data
 
 
+# Lists default through default_factory, not `= []`: pydantic deep-copies a mutable default for
+# every record read that leaves the field out.
 class Option(_Strict):
     id: StrictStr = ""
     label: StrictStr = ""
     description: StrictStr = ""
-    pros: list[StrictStr] = []
-    cons: list[StrictStr] = []
+    pros: list[StrictStr] = Field(default_factory=list)
+    cons: list[StrictStr] = Field(default_factory=list)
     recommended: StrictBool = False
     order: StrictInt = 0
     source: StrictStr = ""
 
     def to_go_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "label": self.label}
-        _put(out, "description", self.description)
-        _put(out, "pros", self.pros)
-        _put(out, "cons", self.cons)
-        _put(out, "recommended", self.recommended)
-        _put(out, "order", self.order)
-        _put(out, "source", self.source)
+        _put_all(out, _OPTION_OPTIONAL, _option_optional(self))
         return out
 
 
@@ -101,8 +105,7 @@ class RejectedReason(_Strict):
 
     def to_go_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"option_id": self.option_id}
-        _put(out, "reason", self.reason)
-        _put(out, "source", self.source)
+        _put_all(out, ("reason", "source"), (self.reason, self.source))
         return out
 
 
@@ -114,19 +117,17 @@ class Provenance(_Strict):
 
     def to_go_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name in ("options", "selection", "rationale", "summary"):
-            _put(out, name, getattr(self, name))
+        _put_all(out, _PROVENANCE_FIELDS, _provenance_values(self))
         return out
 
 
 class Redaction(_Strict):
     redacted: StrictBool = False
-    patterns: list[StrictStr] = []
+    patterns: list[StrictStr] = Field(default_factory=list)
 
     def to_go_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        _put(out, "redacted", self.redacted)
-        _put(out, "patterns", self.patterns)
+        _put_all(out, ("redacted", "patterns"), (self.redacted, self.patterns))
         return out
 
 
@@ -146,22 +147,22 @@ class DecisionRecord(_Strict):
     project_alias: StrictStr = ""
     workspace: StrictStr = ""
     workspace_hash: StrictStr = ""
-    domains: list[StrictStr] = []
-    languages: list[StrictStr] = []
+    domains: list[StrictStr] = Field(default_factory=list)
+    languages: list[StrictStr] = Field(default_factory=list)
     decision_kind: StrictStr = ""
     risk_level: StrictStr = ""
     problem: StrictStr = ""
     task_fingerprint: StrictStr = ""
     evidence_fingerprint: StrictStr = ""
-    options: list[Option] = []
+    options: list[Option] = Field(default_factory=list)
     recommended_option_id: StrictStr = ""
     selected_option_id: StrictStr = ""
     custom_selection: StrictStr = ""
     selection_reason_raw: StrictStr = ""
-    rejected_reasons: list[RejectedReason] = []
+    rejected_reasons: list[RejectedReason] = Field(default_factory=list)
     summary_sentence: StrictStr = ""
-    evidence_refs: list[StrictStr] = []
-    tags: list[StrictStr] = []
+    evidence_refs: list[StrictStr] = Field(default_factory=list)
+    tags: list[StrictStr] = Field(default_factory=list)
     detector_confidence: GoFloat = 0.0
     status: StrictStr = ""
     provenance: Provenance = Provenance()
@@ -196,18 +197,18 @@ class DecisionRecord(_Strict):
             "created_at": _time_text(self.created_at),
             "updated_at": _time_text(self.updated_at),
         }
-        for name in _OPTIONAL_HEAD:
-            _put(out, name, getattr(self, name))
+        _put_all(out, _OPTIONAL_HEAD, _optional_head(self))
         out["problem"] = self.problem
-        _put(out, "task_fingerprint", self.task_fingerprint)
-        _put(out, "evidence_fingerprint", self.evidence_fingerprint)
+        _put_all(
+            out,
+            ("task_fingerprint", "evidence_fingerprint"),
+            (self.task_fingerprint, self.evidence_fingerprint),
+        )
         out["options"] = [option.to_go_dict() for option in self.options]
-        for name in _OPTIONAL_SELECTION:
-            _put(out, name, getattr(self, name))
+        _put_all(out, _OPTIONAL_SELECTION, _optional_selection(self))
         if self.rejected_reasons:
             out["rejected_reasons"] = [r.to_go_dict() for r in self.rejected_reasons]
-        for name in ("summary_sentence", "evidence_refs", "tags", "detector_confidence"):
-            _put(out, name, getattr(self, name))
+        _put_all(out, _OPTIONAL_TAIL, _optional_tail(self))
         out["status"] = self.status
         out["provenance"] = self.provenance.to_go_dict()
         out["redaction"] = self.redaction.to_go_dict()
@@ -236,6 +237,15 @@ _OPTIONAL_SELECTION = (
     "custom_selection",
     "selection_reason_raw",
 )
+_OPTIONAL_TAIL = ("summary_sentence", "evidence_refs", "tags", "detector_confidence")
+_OPTION_OPTIONAL = ("description", "pros", "cons", "recommended", "order", "source")
+_PROVENANCE_FIELDS = ("options", "selection", "rationale", "summary")
+# One C call reads each group of fields: serialization runs for every record of a rebuild.
+_optional_head = attrgetter(*_OPTIONAL_HEAD)
+_optional_selection = attrgetter(*_OPTIONAL_SELECTION)
+_optional_tail = attrgetter(*_OPTIONAL_TAIL)
+_option_optional = attrgetter(*_OPTION_OPTIONAL)
+_provenance_values = attrgetter(*_PROVENANCE_FIELDS)
 _ZERO_TIME = "0001-01-01T00:00:00Z"
 
 
@@ -243,10 +253,11 @@ def _time_text(value: GoTime | None) -> str:
     return _ZERO_TIME if value is None else value.format()
 
 
-def _put(out: dict[str, Any], name: str, value: Any) -> None:
-    """Go's omitempty: false, 0, "" and empty lists are left out."""
-    if value:
-        out[name] = list(value) if isinstance(value, list) else value
+def _put_all(out: dict[str, Any], names: tuple[str, ...], values: tuple[Any, ...]) -> None:
+    """Go's omitempty: false, 0, "" and empty lists are left out; lists are copied."""
+    for name, value in zip(names, values, strict=True):
+        if value:
+            out[name] = list(value) if isinstance(value, list) else value
 
 
 class ProposalOption(_Strict):
@@ -255,8 +266,8 @@ class ProposalOption(_Strict):
     id: StrictStr
     label: StrictStr
     description: StrictStr
-    pros: list[StrictStr] = []
-    cons: list[StrictStr] = []
+    pros: list[StrictStr] = Field(default_factory=list)
+    cons: list[StrictStr] = Field(default_factory=list)
     recommended: StrictBool = False
 
 
@@ -269,9 +280,9 @@ class Proposal(_Strict):
     detector_confidence: GoFloat
     header: StrictStr = ""
     risk_level: StrictStr = ""
-    domains: list[StrictStr] = []
-    languages: list[StrictStr] = []
-    evidence_refs: list[StrictStr] = []
+    domains: list[StrictStr] = Field(default_factory=list)
+    languages: list[StrictStr] = Field(default_factory=list)
+    evidence_refs: list[StrictStr] = Field(default_factory=list)
     recommended_option_id: StrictStr = ""
     task_fingerprint: StrictStr = ""
     evidence_fingerprint: StrictStr = ""

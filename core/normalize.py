@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import attrgetter
+
+from pydantic import BaseModel
+
 from core import limits
 from core.gotime import GoTime
 from core.models import (
@@ -9,11 +14,9 @@ from core.models import (
     STATUS_COMPLETED,
     DecisionRecord,
     Option,
-    Provenance,
-    RejectedReason,
 )
 from core.summary import korean_summary
-from core.text import collapse_spaces, go_lower, go_trim
+from core.text import GO_SPACE, collapse_spaces, go_lower, go_trim
 
 _SCALARS = (
     "id",
@@ -34,6 +37,11 @@ _SCALARS = (
     "selection_reason_raw",
     "summary_sentence",
 )
+_scalar_values = attrgetter(*_SCALARS)
+_option_texts = attrgetter("id", "label", "description", "source")
+_rejection_texts = attrgetter("option_id", "reason", "source")
+_provenance_texts = attrgetter("options", "selection", "rationale", "summary")
+_lowered_values = attrgetter("decision_kind", "risk_level", "status")
 
 
 def dedupe_fold(items: list[str]) -> list[str]:
@@ -55,21 +63,43 @@ def collapse_list(items: list[str], limit: int) -> list[str]:
 
 
 def _normalize_option(option: Option, position: int) -> Option:
-    return option.model_copy(
-        update={
-            "id": go_trim(option.id),
-            "label": go_trim(option.label),
-            "description": go_trim(option.description),
-            "pros": collapse_list(option.pros, limits.OPTION_DETAIL_ITEMS_MAX),
-            "cons": collapse_list(option.cons, limits.OPTION_DETAIL_ITEMS_MAX),
-            "order": option.order if option.order > 0 else position,
-            "source": go_trim(option.source),
-        }
-    )
+    """The option itself when it is already normal, else a normalized copy."""
+    update: dict[str, object] = {
+        "id": go_trim(option.id),
+        "label": go_trim(option.label),
+        "description": go_trim(option.description),
+        "pros": collapse_list(option.pros, limits.OPTION_DETAIL_ITEMS_MAX),
+        "cons": collapse_list(option.cons, limits.OPTION_DETAIL_ITEMS_MAX),
+        "order": option.order if option.order > 0 else position,
+        "source": go_trim(option.source),
+    }
+    changed = _changed(option, update)
+    return option.model_copy(update=changed) if changed else option
+
+
+def _changed(model: BaseModel, update: dict[str, object]) -> dict[str, object]:
+    return {name: value for name, value in update.items() if value != getattr(model, name)}
+
+
+def _trimmed(model: BaseModel, names: tuple[str, ...]) -> BaseModel:
+    changed = _changed(model, {name: go_trim(getattr(model, name)) for name in names})
+    return model.model_copy(update=changed) if changed else model
 
 
 def normalize_record(record: DecisionRecord, *, now: GoTime | None = None) -> DecisionRecord:
     """Returns a normalized copy; the caller's object is never changed."""
+    return normalized(record.model_copy(deep=True), now=now)
+
+
+def normalized(record: DecisionRecord, *, now: GoTime | None = None) -> DecisionRecord:
+    """The record itself when it already is normal, else a normalized copy sharing the rest.
+
+    Why: stored records are written normalized, so reading one back almost never changes a
+    field; not copying it makes the strict read of a large journal markedly cheaper. Only for
+    records nobody else holds (freshly decoded ones); others go through `normalize_record`.
+    """
+    if _is_normal(record):
+        return record
     update: dict[str, object] = {name: go_trim(getattr(record, name)) for name in _SCALARS}
     update["schema_version"] = record.schema_version or SCHEMA_VERSION
     update["revision"] = record.revision if record.revision > 0 else 1
@@ -86,20 +116,67 @@ def normalize_record(record: DecisionRecord, *, now: GoTime | None = None) -> De
     options = [_normalize_option(o, i + 1) for i, o in enumerate(record.options)]
     update["options"] = sorted(options, key=lambda o: o.order)
     update["rejected_reasons"] = [
-        RejectedReason(
-            option_id=go_trim(r.option_id), reason=go_trim(r.reason), source=go_trim(r.source)
-        )
-        for r in record.rejected_reasons
+        _trimmed(r, ("option_id", "reason", "source")) for r in record.rejected_reasons
     ]
-    p = record.provenance
-    update["provenance"] = Provenance(
-        options=go_trim(p.options),
-        selection=go_trim(p.selection),
-        rationale=go_trim(p.rationale),
-        summary=go_trim(p.summary),
+    update["provenance"] = _trimmed(
+        record.provenance, ("options", "selection", "rationale", "summary")
     )
-    update["redaction"] = record.redaction.model_copy(deep=True)
-    normalized = record.model_copy(update=update)
-    if not normalized.summary_sentence:
-        normalized.summary_sentence = korean_summary(normalized)
-    return normalized
+    changed = _changed(record, update)
+    result = record.model_copy(update=changed) if changed else record
+    if not result.summary_sentence:
+        result = result.model_copy(update={"summary_sentence": korean_summary(result)})
+    return result
+
+
+def _is_normal(record: DecisionRecord) -> bool:
+    """True only when `normalized` would change nothing, decided without building an update.
+
+    Why: this is the common case of every stored read, and gathering the strings first and
+    testing each group with one C-level pass costs a fraction of computing every normalized
+    value and comparing. A False answer only means the full normalization runs and decides.
+    """
+    if not (
+        record.schema_version != 0
+        and record.revision > 0
+        and record.created_at is not None
+        and record.updated_at is not None
+        and record.summary_sentence
+        and record.status  # an empty status becomes "completed"
+        and len(record.evidence_refs) <= limits.EVIDENCE_REFS_MAX
+    ):
+        return False
+    trimmed = [*_scalar_values(record), *_provenance_texts(record.provenance)]
+    collapsed = list(record.evidence_refs)  # each collapse_list item must be collapse-stable
+    folded = [record.domains, record.languages, record.tags, record.evidence_refs]
+    previous_order = 1  # orders must be positive and never decrease (sorted keeps the list)
+    for option in record.options:
+        if option.order < previous_order:
+            return False
+        previous_order = option.order
+        pros, cons = option.pros, option.cons
+        if len(pros) > limits.OPTION_DETAIL_ITEMS_MAX or len(cons) > limits.OPTION_DETAIL_ITEMS_MAX:
+            return False
+        trimmed += _option_texts(option)
+        collapsed += pros
+        collapsed += cons
+        folded += (pros, cons)
+    for rejection in record.rejected_reasons:
+        trimmed += _rejection_texts(rejection)
+    return (
+        list(map(str.strip, trimmed, repeat(GO_SPACE))) == trimmed
+        and list(map(collapse_spaces, collapsed)) == collapsed
+        and all(map(_is_lower_trimmed, _lowered_values(record)))
+        and all(map(_folds_unchanged, folded))
+    )
+
+
+def _is_lower_trimmed(value: str) -> bool:
+    return go_lower(go_trim(value)) == value
+
+
+def _folds_unchanged(items: list[str]) -> bool:
+    """dedupe_fold(items) == items: no blank item and no two items equal once folded."""
+    if len(items) < 2:
+        return not items or bool(go_trim(items[0]))
+    keys = {go_lower(go_trim(item)) for item in items}
+    return len(keys) == len(items) and "" not in keys

@@ -9,10 +9,11 @@ Nothing here touches the filesystem; `profile_store` feeds it records and writes
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+from pydantic_core import PydanticSerializationError, to_json
 
 from core.codec import compact_record
 from core.gotime import GoTime
@@ -78,41 +79,42 @@ class Derivation:
 
 # per-record facts ------------------------------------------------------------------------------
 
-_GO_ONLY_ESCAPES = (
-    ("<", "\\u003c"),
-    (">", "\\u003e"),
-    ("&", "\\u0026"),
-    ("\u2028", "\\u2028"),
-    ("\u2029", "\\u2029"),
-)
+_GO_ONLY_ESCAPES = ((b"<", b"\\u003c"), (b">", b"\\u003e"), (b"&", b"\\u0026"))
+_GO_LINE_ESCAPES = (("\u2028".encode(), b"\\u2028"), ("\u2029".encode(), b"\\u2029"))
+_LINE_LEAD = "\u2028".encode()[:1]
+"""The lead byte of U+2028/U+2029: one memchr rules both out before slower 3-byte searches."""
 
 
 def _repr_matches_go(value: float) -> bool:
-    """Python's repr and Go's encoder agree for non-integral floats in fixed notation."""
+    """Go agrees with Python's repr, which pydantic-core writes, for non-integral fixed floats."""
     magnitude = abs(value)
     return value == 0 or (1e-4 <= magnitude < 1e16 and not value.is_integer())
 
 
 def compact_bytes(record: DecisionRecord) -> bytes:
-    """`codec.compact_record`, computed through the C JSON encoder when that gives equal bytes.
+    """`codec.compact_record`, computed by pydantic-core's JSON encoder when that gives equal bytes.
 
     Why: the source hash needs Go's compact JSON of every record, and the pure-Python Go encoder
-    is the largest cost of a rebuild after reading. The C encoder writes the same bytes except
-    for Go's HTML-safe escapes (patched below), integral or tiny floats and lone surrogates
-    (those fall back to the exact encoder). A property test checks the equality.
+    is the largest cost of a rebuild after reading. The Rust encoder writes the same bytes
+    (UTF-8 unescaped, control characters as Go writes them, shortest float digits) except for
+    Go's HTML-safe escapes (patched below; in UTF-8 these bytes never occur inside another
+    character), integral or tiny floats and lone surrogates (those fall back to the exact
+    encoder). A property test checks the equality.
     """
     if not _repr_matches_go(record.detector_confidence):
         return compact_record(record)
-    text = json.dumps(
-        record.to_go_dict(), ensure_ascii=False, separators=(",", ":"), check_circular=False
-    )
-    for raw, escaped in _GO_ONLY_ESCAPES:
-        if raw in text:
-            text = text.replace(raw, escaped)
     try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
+        data = to_json(record.to_go_dict())
+    except PydanticSerializationError:  # a lone surrogate: Go writes U+FFFD
         return compact_record(record)
+    for raw, escaped in _GO_ONLY_ESCAPES:
+        if raw in data:
+            data = data.replace(raw, escaped)
+    if _LINE_LEAD in data:
+        for raw, escaped in _GO_LINE_ESCAPES:
+            if raw in data:
+                data = data.replace(raw, escaped)
+    return data
 
 
 def signature_of(record: DecisionRecord) -> tuple[str, str] | None:

@@ -20,6 +20,7 @@ _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
+_READ_STEP = 1 << 16
 
 
 def check_no_links(root: Path, target: Path) -> None:
@@ -89,10 +90,13 @@ def read_regular_file(
         if os.path.islink(path):
             raise UnsafePath(f"path is a symbolic link: {path}", path=str(path)) from exc
         raise
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise UnsafePath(f"implementation decision path is not a regular file: {path}")
-        data = handle.read(max_bytes + 1)
+        data = _read_at_most(fd, info.st_size, max_bytes + 1)
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
         raise OversizedFile(
             f"implementation decision file exceeds the storage limit: {path.name} is over "
@@ -100,6 +104,26 @@ def read_regular_file(
             path=str(path),
         )
     return data
+
+
+def _read_at_most(fd: int, expected: int, limit: int) -> bytes:
+    """Up to `limit` bytes, sized by the file's stat so a small file costs one allocation.
+
+    Why not a buffered file object: building one per file is most of the cost of reading a
+    large journal's small records. The loop still reads to the end, so a file that grew since
+    the stat is read in full (up to the limit), never cut short.
+    """
+    chunks: list[bytes] = []
+    total = 0
+    want = min(expected + 1, limit)
+    while total < limit:
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        want = min(_READ_STEP, limit - total)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def atomic_write(root: Path, path: Path, data: bytes) -> None:

@@ -13,6 +13,9 @@ GO_SPACE = (
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
 _FIELDS = re.compile(f"[{re.escape(GO_SPACE)}]+")
+_NOT_SPACE = f"[^{re.escape(GO_SPACE)}]"
+_COLLAPSED = re.compile(f"(?:{_NOT_SPACE}+(?: {_NOT_SPACE}+)*)?")
+"""Text that collapse_spaces leaves as it is: words separated by single plain spaces."""
 
 
 def go_trim(text: str) -> str:
@@ -35,6 +38,8 @@ def _lower_char(ch: str) -> str:
 
 def collapse_spaces(text: str) -> str:
     """strings.Join(strings.Fields(s), " "): trims and folds every whitespace run to one space."""
+    if _COLLAPSED.fullmatch(text):
+        return text  # the common case, and far cheaper to confirm than to rebuild
     return " ".join(part for part in _FIELDS.split(text) if part)
 
 

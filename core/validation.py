@@ -8,10 +8,18 @@ from __future__ import annotations
 import functools
 import math
 import re
+from operator import attrgetter
 
 from core import limits
 from core.errors import InvalidDecision, SensitiveIdentifier
-from core.models import RISK_LEVELS, SCHEMA_VERSION, SOURCES, STATUSES, DecisionRecord
+from core.models import (
+    RISK_LEVELS,
+    SCHEMA_VERSION,
+    SOURCES,
+    STATUSES,
+    DecisionRecord,
+    Option,
+)
 from core.redaction import looks_sensitive as _looks_sensitive
 from core.text import go_lower, go_trim, utf8_len
 
@@ -33,8 +41,6 @@ _IDENTIFIER_FIELDS = (
     "workspace_hash",
     "task_fingerprint",
     "evidence_fingerprint",
-    "decision_kind",
-    "risk_level",
 )
 _TEXT_LIMITS = (
     ("problem", limits.PROBLEM_MAX),
@@ -50,6 +56,13 @@ _LIST_LIMITS = (
     ("tags", limits.TAGS_MAX, limits.LIST_ITEM_MAX),
     ("evidence_refs", limits.EVIDENCE_REFS_MAX, limits.EVIDENCE_REF_MAX),
 )
+_TEXT_LIMIT_MIN = min(limit for _, limit in _TEXT_LIMITS)
+# One C call reads a group of fields: cheaper than a getattr per field on every stored read.
+_identifier_values = attrgetter(*_IDENTIFIER_FIELDS)
+_text_values = attrgetter(*(field for field, _ in _TEXT_LIMITS))
+_list_values = attrgetter(*(field for field, _, _ in _LIST_LIMITS))
+_provenance_values = attrgetter("options", "selection", "rationale", "summary")
+_SOURCE_SET = frozenset(SOURCES)
 
 
 def is_valid_option_id(value: str) -> bool:
@@ -88,6 +101,8 @@ def check_bytes(field: str, value: str, limit: int, what: str = "text") -> None:
 
 
 def check_list(field: str, items: list[str], count: int, item_limit: int) -> None:
+    if len(items) <= count and (not items or max(map(len, items)) * 4 <= item_limit):
+        return  # the common case, confirmed in C without a call per item
     if len(items) > count:
         raise InvalidDecision(
             f"implementation decision list exceeds the storage limit: "
@@ -109,7 +124,12 @@ def check_identifier(field: str, value: str) -> None:
 
 
 def validate_record(record: DecisionRecord, *, legacy_lenient: bool = False) -> None:
-    """Raises InvalidDecision for the first broken rule; `legacy_lenient` is for stored reads."""
+    """Raises InvalidDecision for the first broken rule; `legacy_lenient` is for stored reads.
+
+    Every stored record passes through here on a journal read, so the hot loops test the
+    cheap sufficient condition first and call the checker that words the error only when that
+    test fails; the checkers decide, so the first broken rule and its message never change.
+    """
     if record.schema_version != SCHEMA_VERSION:
         raise InvalidDecision(
             f"unsupported implementation decision schema_version {record.schema_version}",
@@ -119,22 +139,27 @@ def validate_record(record: DecisionRecord, *, legacy_lenient: bool = False) -> 
     if record.revision <= 0:
         raise InvalidDecision("implementation decision revision must be positive", field="revision")
     _validate_classification(record, legacy_lenient)
-    for field, limit in _TEXT_LIMITS:
-        check_bytes(field, getattr(record, field), limit)
-    for field, count, item_limit in _LIST_LIMITS:
-        check_list(field, getattr(record, field), count, item_limit)
+    texts = _text_values(record)
+    if max(map(len, texts)) * 4 > _TEXT_LIMIT_MIN:
+        for (field, limit), value in zip(_TEXT_LIMITS, texts, strict=True):
+            check_bytes(field, value, limit)
+    for (field, count, item_limit), items in zip(_LIST_LIMITS, _list_values(record), strict=True):
+        check_list(field, items, count, item_limit)
     _validate_redaction(record)
-    for field in _IDENTIFIER_FIELDS:
-        if field not in ("decision_kind", "risk_level"):
-            check_identifier(field, getattr(record, field))
+    identifiers = _identifier_values(record)
+    if max(map(len, identifiers)) * 4 > limits.IDENTIFIER_MAX or any(
+        map(looks_sensitive, filter(None, identifiers))
+    ):
+        for field, value in zip(_IDENTIFIER_FIELDS, identifiers, strict=True):
+            check_identifier(field, value)
     if not (0.0 <= record.detector_confidence <= 1.0) or math.isnan(record.detector_confidence):
         raise InvalidDecision(
             "implementation decision detector confidence must be between 0 and 1",
             field="detector_confidence",
         )
-    _validate_options(record)
-    _validate_selection(record)
-    _validate_rejections(record)
+    option_ids = _validate_options(record)
+    _validate_selection(record, option_ids)
+    _validate_rejections(record, option_ids)
     _validate_lifecycle(record)
 
 
@@ -145,7 +170,12 @@ def _validate_classification(record: DecisionRecord, legacy_lenient: bool) -> No
     if legacy_lenient:
         if not go_trim(kind) or limits.KIND_MAX < utf8_len(kind) <= limits.IDENTIFIER_MAX:
             kind = LEGACY_KIND
-        if go_lower(risk) not in RISK_LEVELS and utf8_len(risk) <= limits.IDENTIFIER_MAX:
+        # A listed risk is its own lowercase: only other values need go_lower.
+        if (
+            risk not in RISK_LEVELS
+            and go_lower(risk) not in RISK_LEVELS
+            and utf8_len(risk) <= limits.IDENTIFIER_MAX
+        ):
             risk = ""
     if not go_trim(kind):
         raise InvalidDecision(
@@ -181,7 +211,8 @@ def _check_source(field: str, value: str) -> None:
         )
 
 
-def _validate_options(record: DecisionRecord) -> None:
+def _validate_options(record: DecisionRecord) -> set[str]:
+    """Checks every option and returns their ids, which the selection rules look up."""
     count = len(record.options)
     if not limits.OPTIONS_MIN <= count <= limits.OPTIONS_MAX:
         raise InvalidDecision(
@@ -190,41 +221,68 @@ def _validate_options(record: DecisionRecord) -> None:
     seen: set[str] = set()
     recommended: list[str] = []
     for index, option in enumerate(record.options):
-        where = f"options[{index}]"
-        if not option.id or not go_trim(option.label):
-            raise InvalidDecision(
-                f"implementation decision option requires an id and label: {where}", field=where
-            )
-        check_bytes(f"{where}.id", option.id, limits.OPTION_ID_MAX, "option")
-        check_bytes(f"{where}.label", option.label, limits.OPTION_LABEL_MAX, "option")
-        check_bytes(f"{where}.description", option.description, limits.OPTION_DESCRIPTION_MAX)
-        for detail in ("pros", "cons"):
-            check_list(
-                f"{where}.{detail}",
-                getattr(option, detail),
-                limits.OPTION_DETAIL_ITEMS_MAX,
-                limits.OPTION_DETAIL_MAX,
-            )
-        if not is_valid_option_id(option.id):
-            raise InvalidDecision(
-                f"invalid implementation decision option id {option.id!r} at {where}: use 1 to "
-                "128 characters from A-Z a-z 0-9 . _ -",
-                field=f"{where}.id",
-            )
-        if looks_sensitive(option.id):
-            raise SensitiveIdentifier(
-                f"implementation decision option id contains sensitive-looking text at {where}",
-                field=f"{where}.id",
-            )
-        _check_source(f"{where}.source", option.source)
-        if option.id in seen:
-            raise InvalidDecision(
-                f"duplicate implementation decision option id {option.id!r}", field=f"{where}.id"
-            )
-        seen.add(option.id)
+        oid = option.id
+        # Enough for every rule of _check_option; when it fails, that decides (and words it).
+        if (
+            not oid
+            or len(oid) * 4 > limits.OPTION_ID_MAX
+            or len(option.label) * 4 > limits.OPTION_LABEL_MAX
+            or len(option.description) * 4 > limits.OPTION_DESCRIPTION_MAX
+            or not go_trim(option.label)
+            or not _details_fit(option.pros)
+            or not _details_fit(option.cons)
+            or not is_valid_option_id(oid)
+            or looks_sensitive(oid)
+            or option.source not in _SOURCE_SET
+            or oid in seen
+        ):
+            _check_option(f"options[{index}]", option, seen)
+        seen.add(oid)
         if option.recommended:
-            recommended.append(option.id)
+            recommended.append(oid)
     _validate_recommendation(record, recommended, seen)
+    return seen
+
+
+def _details_fit(items: list[str]) -> bool:
+    """The sufficient test for pros and cons: few items, each short enough for any UTF-8."""
+    return len(items) <= limits.OPTION_DETAIL_ITEMS_MAX and (
+        not items or max(map(len, items)) * 4 <= limits.OPTION_DETAIL_MAX
+    )
+
+
+def _check_option(where: str, option: Option, seen: set[str]) -> None:
+    """The option rules in order; raises on the first one the option breaks."""
+    if not option.id or not go_trim(option.label):
+        raise InvalidDecision(
+            f"implementation decision option requires an id and label: {where}", field=where
+        )
+    check_bytes(f"{where}.id", option.id, limits.OPTION_ID_MAX, "option")
+    check_bytes(f"{where}.label", option.label, limits.OPTION_LABEL_MAX, "option")
+    check_bytes(f"{where}.description", option.description, limits.OPTION_DESCRIPTION_MAX)
+    for detail in ("pros", "cons"):
+        check_list(
+            f"{where}.{detail}",
+            getattr(option, detail),
+            limits.OPTION_DETAIL_ITEMS_MAX,
+            limits.OPTION_DETAIL_MAX,
+        )
+    if not is_valid_option_id(option.id):
+        raise InvalidDecision(
+            f"invalid implementation decision option id {option.id!r} at {where}: use 1 to "
+            "128 characters from A-Z a-z 0-9 . _ -",
+            field=f"{where}.id",
+        )
+    if looks_sensitive(option.id):
+        raise SensitiveIdentifier(
+            f"implementation decision option id contains sensitive-looking text at {where}",
+            field=f"{where}.id",
+        )
+    _check_source(f"{where}.source", option.source)
+    if option.id in seen:
+        raise InvalidDecision(
+            f"duplicate implementation decision option id {option.id!r}", field=f"{where}.id"
+        )
 
 
 def _validate_recommendation(record: DecisionRecord, flagged: list[str], ids: set[str]) -> None:
@@ -250,7 +308,7 @@ def _validate_recommendation(record: DecisionRecord, flagged: list[str], ids: se
         )
 
 
-def _validate_selection(record: DecisionRecord) -> None:
+def _validate_selection(record: DecisionRecord, option_ids: set[str]) -> None:
     selected, custom = record.selected_option_id, go_trim(record.custom_selection)
     if not selected and not custom:
         raise InvalidDecision(
@@ -266,7 +324,7 @@ def _validate_selection(record: DecisionRecord) -> None:
         raise SensitiveIdentifier(
             "selected option id contains sensitive-looking text", field="selected_option_id"
         )
-    if selected and selected not in {o.id for o in record.options}:
+    if selected and selected not in option_ids:
         raise InvalidDecision(
             f"selected option {selected!r} is not present", field="selected_option_id"
         )
@@ -275,32 +333,45 @@ def _validate_selection(record: DecisionRecord) -> None:
             "implementation decision requires a selection rationale",
             field="selection_reason_raw",
         )
-    for name in ("options", "selection", "rationale", "summary"):
-        _check_source(f"provenance.{name}", getattr(record.provenance, name))
+    sources = _provenance_values(record.provenance)
+    if not _SOURCE_SET.issuperset(sources):
+        for name, value in zip(
+            ("options", "selection", "rationale", "summary"), sources, strict=True
+        ):
+            _check_source(f"provenance.{name}", value)
 
 
-def _validate_rejections(record: DecisionRecord) -> None:
-    option_ids = {o.id for o in record.options}
+def _validate_rejections(record: DecisionRecord, option_ids: set[str]) -> None:
+    selected = record.selected_option_id
     rejected: set[str] = set()
     for index, rejection in enumerate(record.rejected_reasons):
-        where = f"rejected_reasons[{index}]"
-        oid = rejection.option_id
+        oid, reason = rejection.option_id, rejection.reason
         if oid not in option_ids:
-            raise InvalidDecision(f"rejected option {oid!r} is not present", field=where)
-        if oid == record.selected_option_id:
-            raise InvalidDecision(f"selected option {oid!r} cannot be rejected", field=where)
+            raise InvalidDecision(
+                f"rejected option {oid!r} is not present", field=f"rejected_reasons[{index}]"
+            )
+        if oid == selected:
+            raise InvalidDecision(
+                f"selected option {oid!r} cannot be rejected", field=f"rejected_reasons[{index}]"
+            )
         if oid in rejected:
-            raise InvalidDecision(f"duplicate rejection for option {oid!r}", field=where)
+            raise InvalidDecision(
+                f"duplicate rejection for option {oid!r}", field=f"rejected_reasons[{index}]"
+            )
         rejected.add(oid)
-        check_bytes(f"{where}.reason", rejection.reason, limits.REASON_MAX)
-        if not go_trim(rejection.reason):
+        if len(reason) * 4 > limits.REASON_MAX:
+            check_bytes(f"rejected_reasons[{index}].reason", reason, limits.REASON_MAX)
+        if not go_trim(reason):
             raise InvalidDecision(
                 f"implementation decision requires a rejection rationale for option {oid!r}",
-                field=f"{where}.reason",
+                field=f"rejected_reasons[{index}].reason",
             )
-        _check_source(f"{where}.source", rejection.source)
+        if rejection.source not in _SOURCE_SET:
+            _check_source(f"rejected_reasons[{index}].source", rejection.source)
+    if len(rejected) + (selected in option_ids) == len(option_ids):
+        return  # every option is either the selected one or rejected
     for option in record.options:
-        if option.id != record.selected_option_id and option.id not in rejected:
+        if option.id != selected and option.id not in rejected:
             raise InvalidDecision(
                 f"implementation decision requires a rejection entry for option {option.id!r}",
                 field="rejected_reasons",
