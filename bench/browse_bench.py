@@ -20,18 +20,17 @@ a busy shared machine inflates far less than wall time.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
+from bench.timing import Timing, floor_read_parse
 from core.filters import ListFilter
 from core.index import IndexFilter, JournalIndex
 from core.index_db import index_path, remove_index_files
@@ -39,34 +38,6 @@ from core.store import DecisionStore
 
 QUERIES = ["retry", "retry batch", "sna", "snapshot journal codec", "case 4242", "zzzz"]
 SETTLE_SECONDS = 2.2  # files younger than the index's racy window are re-read on purpose
-
-
-class Timing:
-    """Wall-clock and process CPU seconds of one run."""
-
-    def __init__(self, run: Callable[[], object]) -> None:
-        cpu, wall = time.process_time(), time.perf_counter()
-        run()
-        self.cpu = time.process_time() - cpu
-        self.wall = time.perf_counter() - wall
-
-    def show(self, floor: Timing | None = None) -> str:
-        text = f"{self.wall:8.2f} s wall {self.cpu:7.2f} s cpu"
-        if floor is not None:
-            text += f"   ({self.wall / floor.wall:.1f}x / {self.cpu / floor.cpu:.1f}x floor)"
-        return text
-
-
-def floor_read_parse(root: Path) -> Timing:
-    """The naive baseline: read every record file and json.loads it, nothing else."""
-    records_dir = root / "records"
-
-    def read_all() -> None:
-        for name in os.listdir(records_dir):
-            if name.endswith(".json"):
-                json.loads((records_dir / name).read_bytes())
-
-    return Timing(read_all)
 
 
 def first_page(index: JournalIndex, flt: IndexFilter) -> tuple[float, int]:

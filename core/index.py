@@ -19,7 +19,8 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TypeVar
 
-from core.errors import JournalDamaged, JournalError, NotFound
+from core.errors import JournalDamaged, JournalError
+from core.gc_pause import gc_paused
 from core.index_db import index_path, is_transient, open_index, remove_index_files
 from core.index_entry import UNTRUSTED, IndexEntry, signature
 from core.index_filter import IndexFilter
@@ -27,6 +28,7 @@ from core.index_scan import ScanIndex
 from core.index_sqlite import SqliteIndex
 from core.index_types import Facets, ListRow, ProjectSummary, ReconcileReport
 from core.models import DecisionRecord
+from core.parallel_read import Outcome, read_records
 from core.safefs import check_no_links
 from core.store import DecisionStore, ListIssue
 
@@ -46,15 +48,26 @@ Progress = Callable[[int, int], None]
 
 RACY_NS = 2_000_000_000
 """A file changed this recently may change again within the timestamp granularity unnoticed."""
-_READ_CHUNK = 256
 BULK_MIN = 5000
 """An empty index filled with at least this many files is built without secondary indexes."""
 
 
-def _anchor_for(error: BaseException) -> str:
-    if isinstance(error, JournalError) and error.runbook_anchor:
-        return error.runbook_anchor
-    return "unreadable-record"
+def _sorted_outcomes(
+    outcomes: list[Outcome[IndexEntry]], issues: list[ListIssue], anchors: dict[str, str]
+) -> tuple[list[IndexEntry], list[str]]:
+    """(entries to write, names of files not read); unreadable files become issues."""
+    entries: list[IndexEntry] = []
+    failed: list[str] = []
+    for outcome in outcomes:
+        if outcome.value is not None:
+            entries.append(outcome.value)
+            continue
+        failed.append(outcome.name)
+        failure = outcome.failure
+        if failure is not None and not failure.vanished:
+            issues.append(ListIssue(outcome.path, failure.message))
+            anchors[outcome.path] = failure.anchor
+    return entries, failed
 
 
 class JournalIndex:
@@ -139,7 +152,8 @@ class JournalIndex:
             for attempt in range(3):
                 backend = self._open()
                 try:
-                    report = self._reconcile_with(backend, full=full, progress=progress)
+                    with gc_paused():
+                        report = self._reconcile_with(backend, full=full, progress=progress)
                 except sqlite3.Error as exc:
                     self._recover(exc, attempt)
                     continue
@@ -211,15 +225,16 @@ class JournalIndex:
         progress: Progress | None,
     ) -> tuple[int, int, int]:
         """Reads changed files chunk by chunk and writes each chunk: (added, changed, removed)."""
-        added = changed = removed = 0
-        for start in range(0, len(to_read), _READ_CHUNK):
-            chunk = to_read[start : start + _READ_CHUNK]
-            entries, failed = self._read_files(chunk, issues, anchors)
+        added = changed = removed = done = 0
+        store = self.store
+        for outcomes in read_records(store.root, store.records_dir, to_read, IndexEntry.of):
+            entries, failed = _sorted_outcomes(outcomes, issues, anchors)
             gone = [n for n in failed if n in known]
             counts = self._apply(backend, generation, entries, gone, new=not known)
             added, changed, removed = added + counts[0], changed + counts[1], removed + counts[2]
+            done += len(outcomes)
             if progress is not None:
-                progress(start + len(chunk), len(to_read))
+                progress(done, len(to_read))
         return added, changed, removed
 
     def _scan_files(self, known: dict[str, str]) -> tuple[set[str], list[tuple[str, str]]]:
@@ -250,26 +265,6 @@ class JournalIndex:
         except FileNotFoundError:
             return []
         return [n for n in names if n.lower().endswith(".json") and not n.startswith(".")]
-
-    def _read_files(
-        self, chunk: Sequence[tuple[str, str]], issues: list[ListIssue], anchors: dict[str, str]
-    ) -> tuple[list[IndexEntry], list[str]]:
-        entries: list[IndexEntry] = []
-        failed: list[str] = []
-        for name, sig in chunk:
-            path = self.store.records_dir / name
-            try:
-                record = self.store._read(path, name[: -len(".json")], parents_checked=True)
-            except (NotFound, FileNotFoundError):
-                failed.append(name)  # vanished since the directory was listed
-                continue
-            except (JournalError, OSError) as exc:
-                issues.append(ListIssue(str(path), str(exc)))
-                anchors[str(path)] = _anchor_for(exc)
-                failed.append(name)
-                continue
-            entries.append(IndexEntry.of(name, sig, record))
-        return entries, failed
 
     def _apply(
         self,

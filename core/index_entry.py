@@ -75,56 +75,65 @@ def workspace_keys(workspace: str) -> tuple[bytes, bytes]:
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
+    """Everything the index stores for one file, computed once from the record.
+
+    Plain values only, so a worker process can build entries and hand them over cheaply.
+    """
+
     file_name: str
     sig: str
-    record: DecisionRecord
-    compact: bytes
-    digest: str
+    values: tuple[object, ...]
+    """The columns after file_name and sig, in the order of `index_db.RECORD_COLUMNS`."""
+    domains: tuple[tuple[str, str], ...]
+    """(key, spelling) per distinct domain key, first spelling kept."""
+    document: str
+    """The full-text body (`core.fulltext.fts_document`)."""
 
     @classmethod
     def of(cls, file_name: str, sig: str, record: DecisionRecord) -> IndexEntry:
-        compact = compact_bytes(record)
-        return cls(file_name, sig, record, compact, hashlib.sha256(compact).hexdigest())
+        return cls(file_name, sig, _values(record), _domains(record), fts_document(record))
+
+    @property
+    def digest(self) -> str:
+        return str(self.values[-1])
 
     def columns(self) -> tuple[object, ...]:
-        """Values in the order of `index_db.RECORD_COLUMNS`."""
-        r = self.record
-        seconds, sub = divmod(updated_ns(r), NS)
-        offset = r.updated_at.offset_seconds if r.updated_at else 0
-        clean, prefix = workspace_keys(r.workspace)
-        return (
-            self.file_name,
-            self.sig,
-            r.id,
-            r.id.lower(),
-            seconds,
-            sub,
-            offset,
-            int(r.is_deleted),
-            r.project_id,
-            key(r.project_id),
-            r.project_alias,
-            clean,
-            prefix,
-            r.decision_kind,
-            key(r.decision_kind),
-            r.risk_level,
-            key(r.risk_level),
-            r.status,
-            key(r.status),
-            r.problem,
-            r.selected_label(),
-            r.revision,
-            pack_json(self.compact),
-            self.digest,
-        )
+        return (self.file_name, self.sig, *self.values)
 
-    def domains(self) -> list[tuple[str, str]]:
-        """(key, spelling) per distinct domain key, first spelling kept."""
-        seen: dict[str, str] = {}
-        for domain in self.record.domains:
-            seen.setdefault(key(domain), domain)
-        return [(k, v) for k, v in seen.items() if k]
 
-    def document(self) -> str:
-        return fts_document(self.record)
+def _values(r: DecisionRecord) -> tuple[object, ...]:
+    compact = compact_bytes(r)
+    seconds, sub = divmod(updated_ns(r), NS)
+    offset = r.updated_at.offset_seconds if r.updated_at else 0
+    clean, prefix = workspace_keys(r.workspace)
+    return (
+        r.id,
+        r.id.lower(),
+        seconds,
+        sub,
+        offset,
+        int(r.is_deleted),
+        r.project_id,
+        key(r.project_id),
+        r.project_alias,
+        clean,
+        prefix,
+        r.decision_kind,
+        key(r.decision_kind),
+        r.risk_level,
+        key(r.risk_level),
+        r.status,
+        key(r.status),
+        r.problem,
+        r.selected_label(),
+        r.revision,
+        pack_json(compact),
+        hashlib.sha256(compact).hexdigest(),
+    )
+
+
+def _domains(record: DecisionRecord) -> tuple[tuple[str, str], ...]:
+    seen: dict[str, str] = {}
+    for domain in record.domains:
+        seen.setdefault(key(domain), domain)
+    return tuple((k, v) for k, v in seen.items() if k)

@@ -189,11 +189,11 @@ class SqliteIndex:
         db.executemany(_INSERT, ((r, *e.columns()) for r, e in zip(rowids, entries, strict=True)))
         db.executemany(
             "INSERT INTO words (rowid, body) VALUES (?, ?)",
-            ((r, e.document()) for r, e in zip(rowids, entries, strict=True)),
+            ((r, e.document) for r, e in zip(rowids, entries, strict=True)),
         )
         db.executemany(
             "INSERT INTO domains VALUES (?, ?, ?)",
-            ((r, k, d) for r, e in zip(rowids, entries, strict=True) for k, d in e.domains()),
+            ((r, k, d) for r, e in zip(rowids, entries, strict=True) for k, d in e.domains),
         )
 
     def clear(self) -> None:

@@ -20,10 +20,12 @@ from pathlib import Path
 from core import limits
 from core.errors import JournalDamaged, JournalError, NotFound
 from core.filters import ListFilter
+from core.gc_pause import gc_paused
 from core.gojson import dumps_indented
 from core.gotime import GoTime
 from core.locking import LockCancelled, locked
 from core.models import DecisionRecord
+from core.parallel_read import read_records
 from core.profile_derive import RecordFacts, carry_overrides, derive, facts_of, source_hash
 from core.profile_facts_file import load_facts, save_facts
 from core.profile_model import (
@@ -161,7 +163,8 @@ class _FactsCache:
         if self._loaded or self._root is None or self._file is None:
             return
         self._loaded = True
-        stored = load_facts(self._root, self._file)
+        with gc_paused():
+            stored = load_facts(self._root, self._file)
         self._file_usable = stored is not None
         for name, (identity, facts) in (stored or {}).items():
             self._entries.setdefault(name, _Entry(identity, True, facts))
@@ -203,7 +206,8 @@ class _FactsCache:
             # store.get needs the exact `<id>.json` name; read odd spellings via the list.
             self._entries.clear()
             return [facts_of(r) for r in store.list(ListFilter(include_deleted=True))], True
-        facts, issues, changed = self._read_changed(store, stats, stamp)
+        with gc_paused():
+            facts, issues, changed = self._read_changed(store, stats, stamp)
         for name in set(self._entries) - set(stats):
             del self._entries[name]
             changed = True
@@ -219,33 +223,38 @@ class _FactsCache:
     def _read_changed(
         self, store: DecisionStore, stats: dict[str, os.stat_result | None], stamp: int
     ) -> tuple[list[RecordFacts], list[tuple[str, str]], bool]:
-        facts: list[RecordFacts] = []
-        issues: list[tuple[str, str]] = []
-        changed = False
-        for name in sorted(stats):
-            info = stats[name]
+        known: dict[str, RecordFacts] = {}
+        to_read: list[tuple[str, None]] = []
+        for name, info in stats.items():
             entry = self._entries.get(name)
             if entry is not None and info is not None and entry.matches(info):
-                facts.append(entry.facts)
-                continue
-            changed = True
-            self._entries.pop(name, None)
-            try:
-                record = store.get(name[: -len(".json")])
-            except (JournalError, OSError) as exc:
-                issues.append((str(store.records_dir / name), str(exc)))
-                continue
-            facts.append(self._remember(name, info, stamp, record))
-        return facts, issues, changed
+                known[name] = entry.facts
+            else:
+                self._entries.pop(name, None)
+                to_read.append((name, None))
+        issues: list[tuple[str, str]] = []
+        for outcomes in read_records(store.root, store.records_dir, to_read, _facts):
+            for outcome in outcomes:
+                if outcome.value is None:
+                    assert outcome.failure is not None
+                    issues.append((outcome.path, outcome.failure.message))
+                else:
+                    name = outcome.name
+                    known[name] = self._remember(name, stats[name], stamp, outcome.value)
+        return [known[name] for name in sorted(known)], issues, bool(to_read)
 
     def _remember(
-        self, name: str, info: os.stat_result | None, stamp: int, record: DecisionRecord
+        self, name: str, info: os.stat_result | None, stamp: int, facts: RecordFacts
     ) -> RecordFacts:
-        facts = facts_of(record)
         if info is not None and stat.S_ISREG(info.st_mode):
             changed = max(info.st_mtime_ns, info.st_ctime_ns)
             self._entries[name] = _Entry(_identity(info), stamp - changed > _RACY_NS, facts)
         return facts
+
+
+def _facts(_name: str, _extra: None, record: DecisionRecord) -> RecordFacts:
+    """What a worker process keeps of each record it reads for a rebuild."""
+    return facts_of(record)
 
 
 def _lstat_records(records_dir: Path) -> dict[str, os.stat_result | None]:
@@ -465,7 +474,7 @@ class ProfileStore:
         started = time.perf_counter()
         scope = cancel if isinstance(cancel, CancelScope) or cancel is None else CancelScope(cancel)
         wait = self.lock_timeout if isinstance(timeout, _DefaultTimeout) else timeout
-        with self._locked(scope, wait):
+        with self._locked(scope, wait), gc_paused():
             facts = self._facts.scan(self.decisions)
             if scope is not None:
                 scope.check()

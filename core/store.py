@@ -26,6 +26,7 @@ from core.errors import (
     RevisionConflict,
 )
 from core.filters import ListFilter, matches, sort_key
+from core.gc_pause import gc_paused
 from core.gojson import dumps_indented
 from core.gotime import GoTime
 from core.identity import decision_id
@@ -107,14 +108,7 @@ class DecisionStore:
     def _read(
         self, path: Path, expected_id: str, *, parents_checked: bool = False
     ) -> DecisionRecord:
-        data = read_regular_file(
-            self.root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked
-        )
-        try:
-            return decode_stored_record(data, what=path.name, expected_id=expected_id)
-        except JournalDamaged as exc:
-            exc.path = str(path)
-            raise
+        return read_record_file(self.root, path, expected_id, parents_checked=parents_checked)
 
     def exists(self, record_id: str) -> bool:
         return self.record_path(record_id).exists()
@@ -136,14 +130,15 @@ class DecisionStore:
         flt = flt or ListFilter()
         result = ListResult()
         check_no_links(self.root, self.records_dir)
-        for path in self.record_files():
-            try:
-                record = self._read(path, path.name[: -len(".json")], parents_checked=True)
-            except (JournalError, OSError) as exc:
-                result.issues.append(ListIssue(str(path), str(exc)))
-                continue
-            if matches(record, flt):
-                result.records.append(record)
+        with gc_paused():
+            for path in self.record_files():
+                try:
+                    record = self._read(path, path.name[: -len(".json")], parents_checked=True)
+                except (JournalError, OSError) as exc:
+                    result.issues.append(ListIssue(str(path), str(exc)))
+                    continue
+                if matches(record, flt):
+                    result.records.append(record)
         result.records.sort(key=sort_key, reverse=True)
         result.issues.sort(key=lambda issue: issue.path)
         if flt.limit > 0:
@@ -365,6 +360,18 @@ class DecisionStore:
     def _notify(self, record: DecisionRecord) -> None:
         for listener in self._listeners:
             listener.record_committed(record)
+
+
+def read_record_file(
+    root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
+) -> DecisionRecord:
+    """One record file under the read contract; a module function so worker processes share it."""
+    data = read_regular_file(root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked)
+    try:
+        return decode_stored_record(data, what=path.name, expected_id=expected_id)
+    except JournalDamaged as exc:
+        exc.path = str(path)
+        raise
 
 
 def derive_record_id(record: DecisionRecord) -> str:

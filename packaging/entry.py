@@ -4,6 +4,7 @@ Why a separate script: PyInstaller runs its script as `__main__`; importing `app
 here keeps that module importable under its own name, as tests and `python -m` expect.
 """
 
+import multiprocessing
 import sys
 
 
@@ -23,6 +24,9 @@ def _attach_parent_console() -> None:
 
 
 if __name__ == "__main__":
+    # A cold index or profile build reads records in spawned worker processes
+    # (core/parallel_read.py); in the bundle each worker is this executable started again.
+    multiprocessing.freeze_support()
     _attach_parent_console()
     from app.cli.main import main  # after the console is attached
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import core.parallel_read
 from core.models import DecisionRecord, Option, Provenance, RejectedReason
 from core.store import DecisionStore
 
@@ -99,3 +102,22 @@ def two_project_journal(
         )
     )
     return root
+
+
+def count_record_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the record files the index and the profile read strictly from now on.
+
+    Both read through `core.parallel_read`; in a test the batches are small, so every read
+    happens in this process, where the patch sees it.
+    """
+    reads: list[str] = []
+    original = core.parallel_read.read_record_file
+
+    def counting(
+        root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
+    ) -> DecisionRecord:
+        reads.append(path.name)
+        return original(root, path, expected_id, parents_checked=parents_checked)
+
+    monkeypatch.setattr(core.parallel_read, "read_record_file", counting)
+    return reads

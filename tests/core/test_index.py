@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import core.index
 import core.index_db
 import core.index_sqlite
+import core.parallel_read
 from core.codec import encode_record, record_digest
 from core.errors import JournalDamaged
 from core.filters import ListFilter
@@ -35,7 +36,7 @@ from core.models import DecisionRecord, Option, RejectedReason
 from core.normalize import normalize_record
 from core.safefs import ensure_private_dir
 from core.store import DecisionStore
-from tests.factories import make_record
+from tests.factories import count_record_reads, make_record
 
 T0 = 1_760_000_000_000_000_000
 SECOND = 1_000_000_000
@@ -95,15 +96,7 @@ def trusting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def count_reads(monkeypatch: pytest.MonkeyPatch, store: DecisionStore) -> list[str]:
-    reads: list[str] = []
-    original = store._read
-
-    def counting(path: Path, expected_id: str, *, parents_checked: bool = False) -> DecisionRecord:
-        reads.append(path.name)
-        return original(path, expected_id, parents_checked=parents_checked)
-
-    monkeypatch.setattr(store, "_read", counting)
-    return reads
+    return count_record_reads(monkeypatch)
 
 
 # reconciliation ------------------------------------------------------------------------------
@@ -626,7 +619,7 @@ def test_reconcile_reports_progress_while_reading(
         on_disk(root, stored(f"decision-{n:03d}", n))
     seen: list[tuple[int, int]] = []
     index.reconcile(progress=lambda done, total: seen.append((done, total)))
-    assert seen == [(256, 300), (300, 300)]
+    assert seen == [(core.parallel_read.CHUNK, 300), (300, 300)]
 
 
 def test_bulk_build_recreates_its_indexes_even_when_interrupted(
@@ -636,15 +629,17 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
         on_disk(root, stored(f"decision-{n}", n))
     monkeypatch.setattr(core.index, "BULK_MIN", 2)
     index = JournalIndex(root, store)
-    original = store._read
+    original = core.parallel_read.read_record_file
     calls = iter(range(100))
 
-    def failing(path: Path, expected_id: str, *, parents_checked: bool = False) -> DecisionRecord:
+    def failing(
+        root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
+    ) -> DecisionRecord:
         if next(calls) == 3:
             raise KeyboardInterrupt
-        return original(path, expected_id, parents_checked=parents_checked)
+        return original(root, path, expected_id, parents_checked=parents_checked)
 
-    monkeypatch.setattr(store, "_read", failing)
+    monkeypatch.setattr(core.parallel_read, "read_record_file", failing)
     with pytest.raises(KeyboardInterrupt):
         index.reconcile()
     names = {
@@ -654,7 +649,7 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
         )
     }
     assert set(core.index_db.INDEXES) <= names
-    monkeypatch.setattr(store, "_read", original)
+    monkeypatch.setattr(core.parallel_read, "read_record_file", original)
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(5, -1, -1)]
     index.close()
 

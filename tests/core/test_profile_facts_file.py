@@ -11,6 +11,7 @@ from core.errors import JournalDamaged
 from core.profile_store import FACTS_CACHE_FILE, ProfileStore
 from core.store import DecisionStore
 from tests.core.test_profile_derive import decision
+from tests.factories import count_record_reads
 
 
 @pytest.fixture(autouse=True)
@@ -27,13 +28,6 @@ def _journal(tmp_path: Path, count: int = 4) -> DecisionStore:
     return store
 
 
-def _counting_reads(store: DecisionStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    reads: list[str] = []
-    original = store.get
-    monkeypatch.setattr(store, "get", lambda rid: reads.append(rid) or original(rid))
-    return reads
-
-
 def test_a_new_process_reads_no_unchanged_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -43,7 +37,7 @@ def test_a_new_process_reads_no_unchanged_record(
     assert cache.is_file() and oct(os.stat(cache).st_mode & 0o777) == "0o600"
 
     fresh_store = DecisionStore(store.root)
-    reads = _counting_reads(fresh_store, monkeypatch)
+    reads = count_record_reads(monkeypatch)
     fresh = ProfileStore(fresh_store.root, fresh_store)
     assert fresh.status().state == "current"
     rebuilt = fresh.rebuild().profile
@@ -60,9 +54,9 @@ def test_a_changed_record_is_read_again_in_a_new_process(
     store = _journal(tmp_path)
     store.revise("decision-3", 1, lambda r: setattr(r, "tags", ["changed"]))
     fresh_store = DecisionStore(store.root)
-    reads = _counting_reads(fresh_store, monkeypatch)
+    reads = count_record_reads(monkeypatch)
     assert ProfileStore(fresh_store.root, fresh_store).status().state == "stale"
-    assert reads == ["decision-3"]
+    assert reads == ["decision-3.json"]
 
 
 def test_a_corrupted_record_still_fails_closed(tmp_path: Path) -> None:
@@ -82,7 +76,7 @@ def test_a_damaged_cache_is_ignored_and_rewritten(
     cache = store.root / FACTS_CACHE_FILE
     cache.write_bytes(content)
     fresh_store = DecisionStore(store.root)
-    reads = _counting_reads(fresh_store, monkeypatch)
+    reads = count_record_reads(monkeypatch)
     ProfileStore(fresh_store.root, fresh_store).rebuild()
-    assert sorted(reads) == ["decision-1", "decision-2"]
+    assert sorted(reads) == ["decision-1.json", "decision-2.json"]
     assert cache.read_bytes().startswith(b'{"version":1')

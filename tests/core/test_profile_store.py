@@ -26,6 +26,7 @@ from core.profile_model import (
 from core.profile_store import ProfileStore
 from core.store import DecisionStore
 from tests.core.test_profile_derive import decision
+from tests.factories import count_record_reads
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
@@ -176,12 +177,10 @@ def test_unchanged_files_are_not_read_again(
     for number in range(1, 5):
         store.put(decision(number))
     profiles.rebuild()
-    reads: list[str] = []
-    original_get = store.get
-    monkeypatch.setattr(store, "get", lambda rid: reads.append(rid) or original_get(rid))
+    reads = count_record_reads(monkeypatch)
     store.revise("decision-2", 1, lambda r: setattr(r, "tags", ["x"]))
     assert profiles.status().state == "stale"
-    assert reads == ["decision-2"]
+    assert reads == ["decision-2.json"]
 
 
 def test_in_place_tampering_with_restored_mtime_is_detected(

@@ -1,0 +1,144 @@
+"""Strictly reading many record files at once, in worker processes when there are enough.
+
+Why: the strict read (schema, normalization, validation) is pure-Python work, several times
+the cost of reading and parsing the JSON. A cold build of the index or the profile reads every
+record, so it is the one place a large journal makes the user wait; spreading the files over
+one process per core divides that wait. Small batches stay in this process, where starting
+workers would cost more than it saves.
+
+Each file is read exactly as `DecisionStore` reads it (`read_record_file`), and what the caller
+keeps of a record (`make`) is computed in the worker, so only that small product crosses the
+process boundary.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from core.errors import JournalError, NotFound
+from core.gc_pause import gc_paused
+from core.models import DecisionRecord
+from core.store import read_record_file
+
+log = logging.getLogger(__name__)
+A = TypeVar("A")
+T = TypeVar("T")
+
+PARALLEL_MIN_FILES = 3000
+"""Below this, a worker's start-up (an interpreter importing core) outweighs its share."""
+CHUNK = 250
+"""Files per task: large enough to amortize the hand-over, small enough for steady progress."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFailure:
+    """Why a file was not read: the message a user sees, and its runbook entry."""
+
+    message: str
+    anchor: str
+    vanished: bool
+    """The file disappeared between listing and reading: not damage, just gone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome(Generic[T]):
+    name: str
+    path: str
+    value: T | None
+    failure: ReadFailure | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Task(Generic[A, T]):
+    root: str
+    records_dir: str
+    items: Sequence[tuple[str, A]]
+    make: Callable[[str, A, DecisionRecord], T]
+
+
+def anchor_for(error: BaseException) -> str:
+    """The runbook entry that explains an unreadable record."""
+    if isinstance(error, JournalError) and error.runbook_anchor:
+        return error.runbook_anchor
+    return "unreadable-record"
+
+
+def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
+    root, records_dir = Path(task.root), Path(task.records_dir)
+    outcomes: list[Outcome[T]] = []
+    with gc_paused():
+        for name, extra in task.items:
+            path = records_dir / name
+            try:
+                record = read_record_file(root, path, name[: -len(".json")], parents_checked=True)
+            except (NotFound, FileNotFoundError) as exc:
+                failure = ReadFailure(str(exc), anchor_for(exc), vanished=True)
+                outcomes.append(Outcome(name, str(path), None, failure))
+            except (JournalError, OSError) as exc:
+                failure = ReadFailure(str(exc), anchor_for(exc), vanished=False)
+                outcomes.append(Outcome(name, str(path), None, failure))
+            else:
+                outcomes.append(Outcome(name, str(path), task.make(name, extra, record), None))
+    return outcomes
+
+
+WORKERS_ENV = "DECISION_JOURNAL_READ_WORKERS"
+"""Caps the worker processes (1 reads in-process), e.g. to spare a shared machine's cores."""
+
+
+def worker_count() -> int:
+    """Cores this process may run on, or fewer when the user says so; one means reading here."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    wanted = os.environ.get(WORKERS_ENV, "").strip()
+    return max(1, min(cores, int(wanted))) if wanted.isdigit() else cores
+
+
+def read_records(
+    root: Path,
+    records_dir: Path,
+    items: Sequence[tuple[str, A]],
+    make: Callable[[str, A, DecisionRecord], T],
+    *,
+    workers: int | None = None,
+) -> Iterator[list[Outcome[T]]]:
+    """Reads `records_dir/name` for each (name, extra) and yields outcomes chunk by chunk, in
+    the order of `items`. The caller checks `records_dir` for links first, as the store does.
+
+    `make` must be a module-level function (it is sent to worker processes by name); it gets
+    the file name, the item's `extra` and the record.
+    """
+    count = worker_count() if workers is None else workers
+    tasks = [
+        _Task(str(root), str(records_dir), items[start : start + CHUNK], make)
+        for start in range(0, len(items), CHUNK)
+    ]
+    if count < 2 or len(items) < PARALLEL_MIN_FILES:
+        for task in tasks:
+            yield _read_task(task)
+        return
+    # spawn, never fork: the app forks from a process with Qt and worker threads running.
+    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    finished = 0
+    try:
+        for outcomes in pool.map(_read_task, tasks):
+            yield outcomes
+            finished += 1
+    except (BrokenProcessPool, OSError) as exc:
+        # Workers could not start or died (no resources, a host program without a main
+        # guard): slower here is still correct, so the build goes on without them.
+        log.warning("reading records in this process: worker processes failed: %s", exc)
+        for task in tasks[finished:]:
+            yield _read_task(task)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

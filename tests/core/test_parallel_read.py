@@ -1,0 +1,120 @@
+"""Reading in worker processes gives exactly what reading here gives: values, failures, order.
+
+These tests start real spawned workers (about a second each), so they use few files and
+lower the threshold that normally keeps small batches in-process.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import core.parallel_read
+from core.index import JournalIndex
+from core.index_entry import IndexEntry
+from core.index_filter import IndexFilter
+from core.models import DecisionRecord
+from core.parallel_read import Outcome, read_records
+from core.profile_derive import RecordFacts
+from core.profile_store import ProfileStore, _facts
+from core.store import DecisionStore
+from tests.core.test_index import on_disk, stored
+from tests.core.test_profile_derive import decision
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    root = tmp_path / "journal"
+    for n in range(40):
+        on_disk(root, stored(f"decision-{n:02d}", n, tags=[f"tag{n % 3}"]))
+    (root / "records" / "decision-07.json").write_text('{"schema_version": 1')
+    return root
+
+
+def _everything(root: Path, workers: int, names: list[str]) -> list[Outcome[IndexEntry]]:
+    items = [(name, f"sig-{name}") for name in names]
+    chunks = read_records(root, root / "records", items, IndexEntry.of, workers=workers)
+    return [outcome for chunk in chunks for outcome in chunk]
+
+
+def test_workers_return_what_reading_here_returns(
+    journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.parallel_read, "CHUNK", 7)
+    names = [*sorted(p.name for p in (journal / "records").iterdir()), "vanished.json"]
+    here = _everything(journal, 1, names)
+    there = _everything(journal, 2, names)
+    assert there == here
+    assert [o.name for o in there] == names
+    broken = {o.name: o.failure for o in there if o.failure is not None}
+    assert broken["decision-07.json"] is not None and not broken["decision-07.json"].vanished
+    assert broken["decision-07.json"].anchor == "unreadable-record"
+    assert broken["vanished.json"] is not None and broken["vanished.json"].vanished
+    assert there[0].value is not None and there[0].value.sig == "sig-decision-00.json"
+
+
+def _reader_pid(_name: str, _extra: None, _record: DecisionRecord) -> int:
+    return os.getpid()
+
+
+def test_reading_really_happens_in_other_processes(
+    journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.parallel_read, "CHUNK", 5)
+    items = [(f"decision-{n:02d}.json", None) for n in range(40) if n != 7]
+    chunks = read_records(journal, journal / "records", items, _reader_pid, workers=2)
+    pids = {outcome.value for chunk in chunks for outcome in chunk}
+    assert pids and os.getpid() not in pids
+
+
+def test_a_parallel_index_build_equals_a_sequential_one(
+    journal: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sequential = JournalIndex(journal, DecisionStore(journal))
+    first = sequential.rebuild()
+    expected = sequential.query_ids(IndexFilter(query="tag1"))
+    sequential.close()
+    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.parallel_read, "worker_count", lambda: 2)
+    parallel = JournalIndex(journal, DecisionStore(journal))
+    second = parallel.rebuild()
+    assert (second.added, [Path(i.path).name for i in second.unreadable]) == (
+        first.added,
+        ["decision-07.json"],
+    )
+    assert parallel.query_ids(IndexFilter(query="tag1")) == expected
+    parallel.close()
+
+
+def test_a_parallel_profile_rebuild_equals_a_sequential_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = DecisionStore(tmp_path / "journal")
+    for number in range(1, 9):
+        store.put(decision(number))
+    sequential = ProfileStore(store.root, store)
+    sequential.rebuild()
+    expected = sequential.load()
+    (store.root / "cache" / "profile-facts.json").unlink(missing_ok=True)
+    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.parallel_read, "worker_count", lambda: 2)
+    parallel = ProfileStore(store.root, DecisionStore(store.root))
+    parallel.rebuild()
+    rebuilt = parallel.load()
+    assert rebuilt.source_hash == expected.source_hash
+    assert [r.model_dump(exclude={"updated_at"}) for r in rebuilt.rules] == [
+        r.model_dump(exclude={"updated_at"}) for r in expected.rules
+    ]
+
+
+def test_facts_cross_the_process_boundary(tmp_path: Path) -> None:
+    store = DecisionStore(tmp_path / "journal")
+    store.put(decision(1))
+    [outcome] = next(
+        read_records(store.root, store.records_dir, [("decision-1.json", None)], _facts)
+    )
+    assert isinstance(outcome.value, RecordFacts) and outcome.value.record_id == "decision-1"
