@@ -181,3 +181,26 @@ def test_empty_profile_asks_for_more_evidence(qtbot: QtBot, tmp_path: Path) -> N
         assert window.profile_panel.empty_label.text() == EMPTY_TEXT
     finally:
         shut_down(qtbot, window)
+
+
+def test_records_changed_by_another_process_rebuild_the_profile_on_refresh(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    elsewhere = Journal.open(journal.root)  # the CLI: its own store, no listener of ours
+    elsewhere.store.soft_delete("decision-test-0001", 1)
+    assert journal.profile.status().state == "stale"
+    states: list[str] = []
+    window.bridge.profile_state_changed.connect(lambda status: states.append(status.state))
+    window.bridge.reconcile()
+    qtbot.waitUntil(lambda: states[-1:] == ["current"], timeout=10_000)
+    assert journal.profile.status().state == "current"
+    assert journal.profile.load().revision == 2
+
+
+def test_a_refresh_without_outside_changes_does_not_rebuild(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    with qtbot.waitSignal(window.bridge.reconciled, timeout=10_000):
+        window.bridge.reconcile()
+    assert not window.bridge.profile_worker.busy
+    assert journal.profile.load().revision == 1
