@@ -8,8 +8,10 @@ journals and random filters.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import tempfile
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from unittest.mock import patch
@@ -667,3 +669,10 @@ def test_opening_recreates_a_missing_index(root: Path, store: DecisionStore) -> 
         found = db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'records_file'")
         assert found.fetchone() == (1,)
     again.close()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=80))
+def test_words_are_the_regex_words_of_the_normalized_text(text: str) -> None:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    assert words(text) == re.findall(r"[^\W_]+", folded)
