@@ -91,17 +91,18 @@ def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
 
 
 WORKERS_ENV = "DECISION_JOURNAL_READ_WORKERS"
-"""Caps the worker processes (1 reads in-process), e.g. to spare a shared machine's cores."""
+"""The number of reading processes (1 reads in-process), e.g. to spare a shared machine."""
 
 
 def worker_count() -> int:
-    """Cores this process may run on, or fewer when the user says so; one means reading here."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
+    """What the user set, else the cores this process may run on; one means reading here."""
     wanted = os.environ.get(WORKERS_ENV, "").strip()
-    return max(1, min(cores, int(wanted))) if wanted.isdigit() else cores
+    if wanted.isdigit():
+        return max(1, int(wanted))
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def read_records(

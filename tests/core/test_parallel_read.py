@@ -16,7 +16,7 @@ from core.index import JournalIndex
 from core.index_entry import IndexEntry
 from core.index_filter import IndexFilter
 from core.models import DecisionRecord
-from core.parallel_read import Outcome, read_records
+from core.parallel_read import WORKERS_ENV, Outcome, read_records, worker_count
 from core.profile_derive import RecordFacts
 from core.profile_store import ProfileStore, _facts
 from core.store import DecisionStore
@@ -118,3 +118,15 @@ def test_facts_cross_the_process_boundary(tmp_path: Path) -> None:
         read_records(store.root, store.records_dir, [("decision-1.json", None)], _facts)
     )
     assert isinstance(outcome.value, RecordFacts) and outcome.value.record_id == "decision-1"
+
+
+def test_the_user_sets_the_number_of_reading_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(WORKERS_ENV, raising=False)
+    cores = worker_count()
+    assert cores >= 1
+    monkeypatch.setenv(WORKERS_ENV, "3")
+    assert worker_count() == 3
+    monkeypatch.setenv(WORKERS_ENV, "0")
+    assert worker_count() == 1
+    monkeypatch.setenv(WORKERS_ENV, "many")
+    assert worker_count() == cores

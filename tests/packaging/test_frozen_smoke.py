@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.journal_gen import write_journal
+from core.parallel_read import PARALLEL_MIN_FILES, WORKERS_ENV
 from tests.factories import proposal_dict
 from tests.packaging.conftest import ROOT, project_version, run, unexpected_stderr
 from tests.packaging.xsession import XSession, missing_tools, x_session
@@ -374,3 +376,49 @@ def test_mcp_server_lists_its_tools(frozen: Path, frozen_env: dict[str, str], ho
     names = asyncio.run(asyncio.wait_for(list_tools(), timeout=60))
     assert "present_implementation_decision" in names
     assert unexpected_stderr(errlog_path.read_text(encoding="utf-8")) == []
+
+
+# --- reading a large journal in worker processes -------------------------------------------
+
+
+def _reading_workers(parent: int) -> int:
+    """How many of parent's children are multiprocessing workers (the bundle started again)."""
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent_pid = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent_pid == parent and b"--multiprocessing-fork" in command:
+            count += 1
+    return count
+
+
+def test_a_large_journal_is_read_by_worker_processes_of_the_bundle(
+    frozen: Path, frozen_env: dict[str, str], home: Path
+) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("counts worker processes through /proc")
+    journal = home / "journal"
+    write_journal(journal, PARALLEL_MIN_FILES + 200)
+    env = {**frozen_env, WORKERS_ENV: "2"}
+    command = [str(frozen), "--journal", str(journal), "doctor", "--reindex", "--json"]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    most = 0
+    while process.poll() is None:
+        most = max(most, _reading_workers(process.pid))
+        time.sleep(0.02)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert json.loads(out)["indexed"] == PARALLEL_MIN_FILES + 200
+    assert most == 2
+    assert unexpected_stderr(err) == []
+    rebuilt = run(frozen, journal, "profile", "rebuild", env=env)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert unexpected_stderr(rebuilt.stderr) == []
