@@ -123,8 +123,9 @@ def normalized(record: DecisionRecord, *, now: GoTime | None = None) -> Decision
     )
     changed = _changed(record, update)
     result = record.model_copy(update=changed) if changed else record
-    if not result.summary_sentence:
-        result = result.model_copy(update={"summary_sentence": korean_summary(result)})
+    summary = result.summary_sentence or korean_summary(result)
+    if summary != result.summary_sentence:
+        result = result.model_copy(update={"summary_sentence": summary})
     return result
 
 

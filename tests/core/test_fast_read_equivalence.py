@@ -864,3 +864,13 @@ def test_omitted_lists_are_fresh_per_record() -> None:
     first.redaction.patterns.append("y")
     assert second.tags == [] and second.redaction.patterns == []
     assert Option().pros is not Option().pros
+
+
+def test_a_summary_that_cannot_be_written_leaves_the_record_itself() -> None:
+    """Without options or a selection there is no summary to write: nothing changes."""
+    record = DecisionRecord.model_validate({**_base_raw(), "options": [], "summary_sentence": ""})
+    record = record.model_copy(
+        update={"selected_option_id": "", "recommended_option_id": "", "rejected_reasons": []}
+    )
+    assert korean_summary(record) == ""
+    assert normalized(record, now=NOW) is record
