@@ -37,10 +37,12 @@ from core.capture import (
 from core.errors import InvalidDecision
 from core.pending import PendingStore, pending_items
 from core.protocol import (
+    JOURNAL_CHANGED,
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
     ErrorCode,
+    JournalChangedParams,
     ProtocolError,
     Request,
     RequestIdType,
@@ -81,11 +83,13 @@ class CaptureController(QObject):
         pending_changed(): the set of waiting decisions may have changed (tray refresh).
         decision_asked(str, str): (project alias, problem) an agent asked a new question.
         journal_requested(): a client asked to show the journal window.
+        journal_changed(): another process changed records (`journal.changed`).
     """
 
     pending_changed = Signal()
     decision_asked = Signal(str, str)
     journal_requested = Signal()
+    journal_changed = Signal()
 
     def __init__(
         self,
@@ -108,6 +112,7 @@ class CaptureController(QObject):
             "decision.present": self._present,
             "decision.pending": self._list_pending,
             "app.show": self._show,
+            JOURNAL_CHANGED: self._journal_changed,
             QUESTIONS_ASK: self._ask_questions,
         }
         handler = handlers.get(request.method)
@@ -160,6 +165,11 @@ class CaptureController(QObject):
         else:
             self.journal_requested.emit()
         connection.reply(request.id, {"shown": True})
+
+    def _journal_changed(self, connection: Connection, request: Request) -> None:
+        parse_params(JournalChangedParams, request)
+        self.journal_changed.emit()
+        connection.reply(request.id, {"accepted": True})
 
     def _ask_questions(self, connection: Connection, request: Request) -> None:
         """One window per call, answered or dismissed by the person; nothing touches disk

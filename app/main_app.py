@@ -23,7 +23,7 @@ from app.tray import TrayController, WaitingItem
 from app.workers import WorkerPool
 from core.capture import CaptureService
 from core.ipc_client import IpcClient
-from core.journal import Journal
+from core.journal import Journal, catch_up
 from core.pending import PendingStore, pending_items
 from core.profile_worker import start_profile_worker
 from core.runtime_paths import socket_path
@@ -89,6 +89,7 @@ class TrayApp(QObject):
         self.controller.pending_changed.connect(self.refresh_waiting)
         self.controller.decision_asked.connect(self._notify_asked)
         self.controller.journal_requested.connect(self.show_journal)
+        self.controller.journal_changed.connect(self.catch_up)
 
     def start(self) -> bool:
         """Returns False when another instance already serves this journal."""
@@ -161,6 +162,17 @@ class TrayApp(QObject):
     def show_journal(self) -> None:
         """Opens (or raises) the journal window; it is created once and then kept."""
         self._journal_window().present()
+
+    @Slot()
+    def catch_up(self) -> None:
+        """Another process changed records: the index and the profile catch up in a worker,
+        and an open window reloads what changed."""
+        if self.journal_window is not None:
+            self.journal_window.bridge.reconcile()
+        else:
+            self.workers.submit(
+                lambda: catch_up(self.journal.index, self.profile_worker), lambda _report: None
+            )
 
     @Slot()
     def _prepare_journal(self) -> None:

@@ -6,9 +6,11 @@ import os
 from pathlib import Path
 
 from core.index import JournalIndex
+from core.index_types import ReconcileReport
 from core.location import resolve_journal_dir
 from core.pending import PendingStore
 from core.profile_store import ProfileStore
+from core.profile_worker import ProfileRebuildWorker
 from core.store import DecisionStore
 
 
@@ -29,3 +31,16 @@ class Journal:
     @classmethod
     def open(cls, explicit: str | os.PathLike[str] | None = None) -> Journal:
         return cls(resolve_journal_dir(explicit))
+
+
+def catch_up(index: JournalIndex, profile_worker: ProfileRebuildWorker) -> ReconcileReport:
+    """Reconciles the index, and rebuilds the profile when records changed behind our back.
+
+    Why: the CLI, a sync tool or another app instance edit records without this process's
+    commit listener hearing it, so the profile would stay stale until the next edit made here.
+    """
+    report = index.reconcile()
+    changed = report.added or report.changed or report.removed
+    if changed and profile_worker.status().state == "stale":
+        profile_worker.request_rebuild()
+    return report

@@ -58,6 +58,8 @@ HELLO = "hello"
 DECISION_PRESENT = "decision.present"
 DECISION_PENDING = "decision.pending"
 APP_SHOW = "app.show"
+JOURNAL_CHANGED = "journal.changed"
+"""Sent by another process that changed records, so the app catches up without a restart."""
 PROGRESS = "progress"
 """The one notification the app sends while a long request waits for a human."""
 
@@ -560,6 +562,10 @@ class AppShowParams(_Strict):
         if self.view == "decision" and self.decision_id is None:
             raise _FieldValueError("view decision needs a decision_id", "decision_id")
         return self
+
+
+class JournalChangedParams(_Strict):
+    """`journal.changed`: no parameters; the app finds what changed by reconciling."""
 
 
 class _Result(BaseModel):

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import INVALID, OK
 from core.errors import InvalidDecision
 from core.gotime import GoTime
@@ -135,6 +136,8 @@ def cmd_import(journal: Journal, args: argparse.Namespace) -> int:
             report = run_import(journal, make_importer(kind, policy=policy), source, options)
     finally:
         signal.signal(signal.SIGINT, previous)
+    if report.imported and not report.dry_run:
+        tell_app_records_changed(journal)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -156,6 +159,8 @@ def _watch(
 
     def on_pass(report: ImportReport) -> None:
         total.absorb(report)
+        if report.imported and not report.dry_run:
+            tell_app_records_changed(journal)
         if not quiet and (report.imported or report.errors or report.conflicts):
             print_report(report, sys.stdout, sys.stderr)
             sys.stdout.flush()
@@ -191,6 +196,8 @@ def cmd_confirm(journal: Journal, args: argparse.Namespace) -> int:
         print("Nothing to confirm.")
         return OK
     report = confirm_batch(journal.store, dict.fromkeys(ids))
+    if report.confirmed:
+        tell_app_records_changed(journal)
     if args.json:
         print(
             json.dumps(

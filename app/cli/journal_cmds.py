@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from app.cli import render
+from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import DAMAGED, INVALID, OK
 from core.corrections import Correction, apply_correction, precheck
 from core.doctor import check_journal
@@ -136,18 +137,21 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
         args.id, args.expected_revision, lambda r: apply_correction(r, correction)
     )
     print(f"Saved {record.id} as revision {record.revision}.")
+    tell_app_records_changed(journal)
     return OK
 
 
 def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
     record = journal.store.soft_delete(args.id, args.expected_revision)
     print(f"Deleted {record.id} (revision {record.revision}); restore it with `restore`.")
+    tell_app_records_changed(journal)
     return OK
 
 
 def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
     record = journal.store.restore(args.id, args.expected_revision)
     print(f"Restored {record.id} as revision {record.revision}.")
+    tell_app_records_changed(journal)
     return OK
 
 

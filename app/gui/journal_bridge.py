@@ -29,8 +29,8 @@ from core.exporters import ExportCancelled
 from core.importers.confirm import confirm_record
 from core.index import JournalIndex
 from core.index_filter import IndexFilter
-from core.index_types import Facets, ProjectSummary, ReconcileReport
-from core.journal import Journal
+from core.index_types import Facets, ProjectSummary
+from core.journal import Journal, catch_up
 from core.models import DecisionRecord
 from core.notes import AgentNote, NoteStore
 from core.pending import pending_items
@@ -273,19 +273,7 @@ class JournalBridge(QObject):
 
     def reconcile(self) -> None:
         """Catches the index up with files other processes wrote; runs beside queries."""
-        self._write(self._catch_up, self.reconciled.emit)
-
-    def _catch_up(self) -> ReconcileReport:
-        """Reconciles, and rebuilds the profile when records changed behind the app's back.
-
-        Why: the CLI, a sync tool or another app instance edits records without our store's
-        commit listener hearing it, so the profile would stay stale until the next commit here.
-        """
-        report = self.index.reconcile()
-        changed = report.added or report.changed or report.removed
-        if changed and self.profile_worker.status().state == "stale":
-            self.profile_worker.request_rebuild()
-        return report
+        self._write(lambda: catch_up(self.index, self.profile_worker), self.reconciled.emit)
 
     def load_labels(self, ids: list[str]) -> None:
         def work() -> dict[str, str]:

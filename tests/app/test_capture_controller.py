@@ -14,7 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from app.capture_controller import CaptureController
 from app.gui.capture_window import CaptureWindow
+from core.ipc_client import RemoteError
 from core.pending import PendingStore
+from core.protocol import ErrorCode
 from tests.app.controller_support import SocketCall, serving_controller
 from tests.factories import proposal_dict
 
@@ -164,3 +166,25 @@ def test_client_gone_window_stays_answerable(
     _finish(qtbot, again)
     assert again.result is not None and again.result["status"] == "recorded"
     assert again.result["selected_option_id"] == "single-json"
+
+
+def test_journal_changed_is_acknowledged_and_announced(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    call = SocketCall(journal, "journal.changed", {})
+    with qtbot.waitSignal(controller.journal_changed, timeout=10_000):
+        call.start()
+    qtbot.waitUntil(lambda: call.result is not None or call.error is not None, timeout=10_000)
+    assert call.result == {"accepted": True}
+
+
+def test_journal_changed_refuses_parameters(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, _controller = harness
+    call = SocketCall(journal, "journal.changed", {"ids": ["decision-1"]})
+    call.start()
+    qtbot.waitUntil(lambda: call.error is not None or call.result is not None, timeout=10_000)
+    assert isinstance(call.error, RemoteError)
+    assert call.error.code == ErrorCode.INVALID_PARAMS

@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from core.index_db import index_path
 from core.ipc_client import IpcClient, IpcTimeout
+from core.profile_store import ProfileStore
 from core.protocol import encode_frame
 from core.runtime_paths import socket_path
+from core.store import DecisionStore
+from tests.core.test_profile_derive import decision
 from tests.factories import proposal_dict
 from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import app_env, running_app
@@ -132,3 +136,62 @@ def test_sigterm_stops_an_idle_app_cleanly(tmp_path: Path, runtime_dir: Path) ->
         proc.terminate()
         assert proc.wait(5) == 0
     assert not socket_path(journal).exists()
+
+
+def test_a_cli_delete_brings_the_running_apps_profile_up_to_date(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    """The CLI tells the app (`journal.changed`); the app rebuilds the now stale profile."""
+    journal = tmp_path / "journal"
+    store = DecisionStore(journal)
+    for number in range(1, 5):
+        store.put(decision(number))
+    ProfileStore(journal, store).rebuild()
+    env = app_env(runtime_dir)
+    with running_app(journal, env):
+        _wait_for_warm_up(journal)  # its own catch-up must not be what rebuilds the profile
+        deleted = subprocess.run(
+            [*_cli(journal), "delete", "decision-2", "--expected-revision", "1"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert deleted.returncode == 0, deleted.stderr
+        profiles = ProfileStore(journal, DecisionStore(journal))
+        deadline = time.monotonic() + 10
+        while profiles.status().state != "current" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert profiles.status().state == "current"
+        assert profiles.load().record_count == 3
+
+
+def test_without_an_app_a_cli_delete_still_succeeds_at_once(tmp_path: Path) -> None:
+    journal = tmp_path / "journal"
+    DecisionStore(journal).put(decision(1))
+    started = time.monotonic()
+    deleted = subprocess.run(
+        [*_cli(journal), "delete", "decision-1", "--expected-revision", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert deleted.returncode == 0, deleted.stderr
+    assert deleted.stderr == ""
+    assert time.monotonic() - started < 10
+    assert ProfileStore(journal, DecisionStore(journal)).status().state == "stale"
+
+
+def _cli(journal: Path) -> list[str]:
+    return [sys.executable, "-m", "app.cli.main", "--journal", str(journal)]
+
+
+def _wait_for_warm_up(journal: Path) -> None:
+    """The app builds its index a moment after start (`JOURNAL_WARM_MS`); wait that out."""
+    deadline = time.monotonic() + 20
+    while not index_path(journal).exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert index_path(journal).exists()
+    time.sleep(1.0)
