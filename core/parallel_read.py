@@ -34,6 +34,9 @@ T = TypeVar("T")
 
 PARALLEL_MIN_FILES = 3000
 """Below this, a worker's start-up (an interpreter importing core) outweighs its share."""
+MAX_WORKERS = 8
+"""Past this the writer (SQLite, derivation) is the bottleneck, and each worker costs an
+interpreter's start-up and memory."""
 CHUNK = 250
 """Files per task: large enough to amortize the hand-over, small enough for steady progress."""
 
@@ -119,7 +122,7 @@ def read_records(
     `make` must be a module-level function (it is sent to worker processes by name); it gets
     the file name, the item's `extra` and the record.
     """
-    count = worker_count() if workers is None else workers
+    count = min(worker_count() if workers is None else workers, MAX_WORKERS)
     tasks = [
         _Task(str(root), str(records_dir), items[start : start + CHUNK], make)
         for start in range(0, len(items), CHUNK)
@@ -129,7 +132,9 @@ def read_records(
             yield _read_task(task)
         return
     # spawn, never fork: the app forks from a process with Qt and worker threads running.
-    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        min(count, len(tasks)), mp_context=multiprocessing.get_context("spawn")
+    )
     finished = 0
     try:
         for outcomes in pool.map(_read_task, tasks):
