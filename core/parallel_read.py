@@ -39,6 +39,8 @@ MAX_WORKERS = 8
 interpreter's start-up and memory."""
 CHUNK = 250
 """Files per task: large enough to amortize the hand-over, small enough for steady progress."""
+WORKERS_ENV = "DECISION_JOURNAL_READ_WORKERS"
+"""The number of reading processes (1 reads in-process), e.g. to spare a shared machine."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class ReadFailure:
 
 @dataclass(frozen=True, slots=True)
 class Outcome(Generic[T]):
+    """One file: what the caller's `make` kept of its record, or why it could not be read."""
+
     name: str
     path: str
     value: T | None
@@ -67,7 +71,7 @@ class _Task(Generic[A, T]):
     make: Callable[[str, A, DecisionRecord], T]
 
 
-def anchor_for(error: BaseException) -> str:
+def _anchor_for(error: BaseException) -> str:
     """The runbook entry that explains an unreadable record."""
     if isinstance(error, JournalError) and error.runbook_anchor:
         return error.runbook_anchor
@@ -82,19 +86,13 @@ def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
             path = records_dir / name
             try:
                 record = read_record_file(root, path, name[: -len(".json")], parents_checked=True)
-            except (NotFound, FileNotFoundError) as exc:
-                failure = ReadFailure(str(exc), anchor_for(exc), vanished=True)
-                outcomes.append(Outcome(name, str(path), None, failure))
             except (JournalError, OSError) as exc:
-                failure = ReadFailure(str(exc), anchor_for(exc), vanished=False)
+                vanished = isinstance(exc, NotFound | FileNotFoundError)
+                failure = ReadFailure(str(exc), _anchor_for(exc), vanished)
                 outcomes.append(Outcome(name, str(path), None, failure))
             else:
                 outcomes.append(Outcome(name, str(path), task.make(name, extra, record), None))
     return outcomes
-
-
-WORKERS_ENV = "DECISION_JOURNAL_READ_WORKERS"
-"""The number of reading processes (1 reads in-process), e.g. to spare a shared machine."""
 
 
 def worker_count() -> int:
