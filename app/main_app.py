@@ -23,7 +23,7 @@ from app.tray import TrayController, WaitingItem
 from app.workers import WorkerPool
 from core.capture import CaptureService
 from core.ipc_client import IpcClient
-from core.journal import Journal, catch_up
+from core.journal import Journal, catch_up, rebuild_if_stale
 from core.pending import PendingStore, pending_items
 from core.profile_worker import start_profile_worker
 from core.runtime_paths import socket_path
@@ -44,7 +44,7 @@ def app_settings() -> QSettings:
 
 TRAY_POLL_MS = 250
 JOURNAL_WARM_MS = 2000
-"""After start, when the journal window is built hidden (see `_prepare_journal`)."""
+"""After start, when the journal window is built hidden (see `_warm_up`)."""
 
 
 def _install_excepthook() -> None:
@@ -97,7 +97,7 @@ class TrayApp(QObject):
             return False
         self._attach_tray()
         self.refresh_waiting()
-        QTimer.singleShot(JOURNAL_WARM_MS, self._prepare_journal)
+        QTimer.singleShot(JOURNAL_WARM_MS, self._warm_up)
         return True
 
     def _attach_tray(self) -> None:
@@ -175,11 +175,13 @@ class TrayApp(QObject):
             )
 
     @Slot()
-    def _prepare_journal(self) -> None:
-        """Builds the window hidden and warms the index soon after start, so the first open
-        shows its first page at once instead of importing, building and reconciling first."""
+    def _warm_up(self) -> None:
+        """Soon after start: builds the window hidden and warms the index, so the first open
+        shows its first page at once instead of importing, building and reconciling first;
+        and rebuilds a profile that no longer matches the journal (or was never built)."""
         if self.journal_window is None:
             self._journal_window().prepare()
+        self.workers.submit(lambda: rebuild_if_stale(self.profile_worker), lambda _none: None)
 
     def _journal_window(self) -> JournalWindow:
         if self.journal_window is None:

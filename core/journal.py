@@ -40,7 +40,15 @@ def catch_up(index: JournalIndex, profile_worker: ProfileRebuildWorker) -> Recon
     commit listener hearing it, so the profile would stay stale until the next edit made here.
     """
     report = index.reconcile()
-    changed = report.added or report.changed or report.removed
-    if changed and profile_worker.status().state == "stale":
-        profile_worker.request_rebuild()
+    if report.added or report.changed or report.removed:
+        rebuild_if_stale(profile_worker)
     return report
+
+
+def rebuild_if_stale(profile_worker: ProfileRebuildWorker) -> None:
+    """The profile is a cache of the journal: when it no longer matches, derive it again.
+
+    A failed rebuild reports "error", not "stale", so a broken journal is not retried in a loop.
+    """
+    if profile_worker.status().state == "stale":
+        profile_worker.request_rebuild()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from core.index import JournalIndex
 from core.index_db import index_path
 from core.ipc_client import IpcClient, IpcTimeout
 from core.profile_store import ProfileStore
@@ -165,6 +166,26 @@ def test_a_cli_delete_brings_the_running_apps_profile_up_to_date(
             time.sleep(0.1)
         assert profiles.status().state == "current"
         assert profiles.load().record_count == 3
+
+
+def test_the_app_builds_a_missing_profile_soon_after_start(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    journal = tmp_path / "journal"
+    store = DecisionStore(journal)
+    for number in range(1, 5):
+        store.put(decision(number))
+    index = JournalIndex(journal, store)
+    index.reconcile()  # an index that is already current: the app's reconcile finds no change
+    index.close()
+    profiles = ProfileStore(journal, DecisionStore(journal))
+    assert profiles.status().state == "stale"
+    with running_app(journal, app_env(runtime_dir)):
+        deadline = time.monotonic() + 20
+        while profiles.status().state != "current" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert profiles.status().state == "current"
+        assert profiles.load().record_count == 4
 
 
 def test_without_an_app_a_cli_delete_still_succeeds_at_once(tmp_path: Path) -> None:
