@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.index import JournalIndex
+from core.index import JournalIndex, Progress
 from core.index_types import ReconcileReport
 from core.location import resolve_journal_dir
 from core.pending import PendingStore
@@ -33,13 +33,15 @@ class Journal:
         return cls(resolve_journal_dir(explicit))
 
 
-def catch_up(index: JournalIndex, profile_worker: ProfileRebuildWorker) -> ReconcileReport:
+def catch_up(
+    index: JournalIndex, profile_worker: ProfileRebuildWorker, progress: Progress | None = None
+) -> ReconcileReport:
     """Reconciles the index, and rebuilds the profile when records changed behind our back.
 
     Why: the CLI, a sync tool or another app instance edit records without this process's
     commit listener hearing it, so the profile would stay stale until the next edit made here.
     """
-    report = index.reconcile()
+    report = index.reconcile(progress)
     if report.added or report.changed or report.removed:
         rebuild_if_stale(profile_worker)
     return report

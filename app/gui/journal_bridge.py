@@ -112,6 +112,7 @@ class JournalBridge(QObject):
     page_expired(int): the snapshot of that generation is gone or changed.
     catalog_loaded(object): a `Catalog`.
     reconciled(object): a `ReconcileReport` after the index caught up with the disk.
+    index_progressed(int, int): (files read, files to read) while a reconcile reads files.
     record_loaded(object): a `DecisionRecord` read from the store.
     record_failed(str, str): (decision ID, message).
     history_loaded(str, object): (decision ID, revisions 1..N).
@@ -134,6 +135,7 @@ class JournalBridge(QObject):
     page_expired = Signal(int)
     catalog_loaded = Signal(object)
     reconciled = Signal(object)
+    index_progressed = Signal(int, int)
     record_loaded = Signal(object)
     record_failed = Signal(str, str)
     history_loaded = Signal(str, object)
@@ -273,7 +275,10 @@ class JournalBridge(QObject):
 
     def reconcile(self) -> None:
         """Catches the index up with files other processes wrote; runs beside queries."""
-        self._write(lambda: catch_up(self.index, self.profile_worker), self.reconciled.emit)
+        self._write(
+            lambda: catch_up(self.index, self.profile_worker, self.index_progressed.emit),
+            self.reconciled.emit,
+        )
 
     def load_labels(self, ids: list[str]) -> None:
         def work() -> dict[str, str]:

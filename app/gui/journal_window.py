@@ -70,6 +70,8 @@ from core.snapshots import SnapshotCache
 ORGANIZATION = "decision-journal"
 APPLICATION = "Decision Journal"
 SELECT_DELAY_MS = 40
+INDEXING_NOTICE_MIN = 1000
+"""Files to read from which a reconcile shows its progress in the list's caption."""
 REFRESH_MIN_MS = 2000
 
 
@@ -128,6 +130,7 @@ class JournalWindow(QMainWindow):
         self._shut_down = False
         self.current_project = ""
         self._last_refresh = 0
+        self._caption_before_indexing: str | None = None
         self._build()
         self.dialogs = DecisionDialogs(self, self.bridge)
         self._actions()
@@ -263,6 +266,7 @@ class JournalWindow(QMainWindow):
         b.page_expired.connect(self.model.page_expired)
         b.catalog_loaded.connect(self._catalog_loaded)
         b.reconciled.connect(self._reconciled)
+        b.index_progressed.connect(self._index_progressed)
         b.record_loaded.connect(self._record_loaded)
         b.record_failed.connect(self._record_failed)
         b.profile_loaded.connect(self._profile_loaded)
@@ -305,6 +309,7 @@ class JournalWindow(QMainWindow):
         self.activateWindow()
         if not self._loaded_once:
             self._loaded_once = True
+            self.bridge.reconcile()  # reports its progress; the first page waits for it
             self.reload_scope()  # the rest loads after the first page: it must not compete
         else:
             self.refresh()
@@ -389,7 +394,7 @@ class JournalWindow(QMainWindow):
         """Applies the current filter from the first page with a new snapshot."""
         self._generation += 1
         self.model.begin_scope(self._generation)
-        self.caption.setText("Loading…")
+        self._set_caption("Loading…")
         self.bridge.open_scope(self._generation, self.filter_bar.state)
 
     @Slot(object)
@@ -446,14 +451,21 @@ class JournalWindow(QMainWindow):
     def _scope_failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
             self.model.clear()
-            self.caption.setText(f"Could not load decisions: {message}")
+            self._set_caption(f"Could not load decisions: {message}")
 
     @Slot(int, int)
     def _loaded_changed(self, loaded: int, total: int) -> None:
         if self.model.counted:
-            self.caption.setText(f"{loaded} of {total} decisions loaded")
+            self._set_caption(f"{loaded} of {total} decisions loaded")
         else:
-            self.caption.setText(f"{loaded} decisions loaded, counting…")
+            self._set_caption(f"{loaded} decisions loaded, counting…")
+
+    def _set_caption(self, text: str) -> None:
+        """While the index reads files the caption shows that; the list's text waits for it."""
+        if self._caption_before_indexing is None:
+            self.caption.setText(text)
+        else:
+            self._caption_before_indexing = text
 
     @Slot()
     def _snapshot_expired(self) -> None:
@@ -477,8 +489,20 @@ class JournalWindow(QMainWindow):
         )
         self.profile_panel.rules.set_aliases({p.project_id: p.alias for p in catalog.projects})
 
+    @Slot(int, int)
+    def _index_progressed(self, done: int, total: int) -> None:
+        """A large first build (or a sync that brought many files) takes seconds: say so."""
+        if total < INDEXING_NOTICE_MIN:
+            return
+        if self._caption_before_indexing is None:
+            self._caption_before_indexing = self.caption.text()
+        self.caption.setText(f"Reading the journal: {done:,} of {total:,} decisions…")
+
     @Slot(object)
     def _reconciled(self, report: ReconcileReport) -> None:
+        if self._caption_before_indexing is not None:
+            self.caption.setText(self._caption_before_indexing)
+            self._caption_before_indexing = None
         self.banner.set_issues([FileIssue(i.path, i.error) for i in report.unreadable])
         if self._loaded_once and (report.added or report.changed or report.removed):
             self.reload_scope()

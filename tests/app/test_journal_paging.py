@@ -9,11 +9,19 @@ import pytest
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+import app.gui.journal_window
 from app.gui.decision_list_model import EXPIRED_NOTICE, PAGE_SIZE
 from app.gui.journal_window import JournalWindow
 from core.journal import Journal
+from core.parallel_read import CHUNK
 from core.snapshots import SnapshotCache
-from tests.app.journal_support import make_journal, open_window, record, shut_down
+from tests.app.journal_support import (
+    make_journal,
+    open_window,
+    record,
+    settings_at,
+    shut_down,
+)
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
@@ -129,3 +137,21 @@ def test_evicted_snapshot_reloads_too(qtbot: QtBot, journal: Journal, tmp_path: 
         assert window.notice.text() == EXPIRED_NOTICE
     finally:
         shut_down(qtbot, window)
+
+
+def test_a_large_first_build_shows_its_progress_in_the_caption(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app.gui.journal_window, "INDEXING_NOTICE_MIN", 100)
+    journal = make_journal(tmp_path / "journal", [record(n) for n in range(1, 301)])
+    window = JournalWindow(journal, settings=settings_at(tmp_path / "settings.ini"))
+    seen: list[str] = []
+    window.bridge.index_progressed.connect(lambda *_: seen.append(window.caption.text()))
+    with qtbot.waitSignal(window.scope_counted, timeout=10_000):
+        window.present()
+    qtbot.waitUntil(lambda: window.caption.text() == "100 of 300 decisions loaded", timeout=5000)
+    assert seen == [
+        f"Reading the journal: {CHUNK} of 300 decisions…",
+        "Reading the journal: 300 of 300 decisions…",
+    ]
+    shut_down(qtbot, window)
