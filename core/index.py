@@ -78,7 +78,7 @@ class JournalIndex:
         self.store = store
         self.path = index_path(self.root)
         self._lock = threading.RLock()
-        self._reconcile_lock = threading.Lock()
+        self._reconcile_lock = threading.RLock()
         self._backend: Backend | None = None
         self._scan_only = False
         self._reconciled = False
@@ -133,6 +133,12 @@ class JournalIndex:
 
     # reconciling -----------------------------------------------------------------------------
 
+    @property
+    def reconciled(self) -> bool:
+        """Whether this process has caught the open index up with the files at least once."""
+        with self._lock:
+            return self._reconciled
+
     def reconcile(self, progress: Progress | None = None) -> ReconcileReport:
         """Re-reads changed files only; unreadable files become issues, never errors.
 
@@ -165,6 +171,12 @@ class JournalIndex:
                     time.perf_counter() - started,
                 )
         raise AssertionError("the scan backend raises no SQLite errors")
+
+    def _ensure_reconciled(self) -> None:
+        """A query arriving while a reconcile runs waits for it rather than starting another."""
+        with self._reconcile_lock:
+            if not self._reconciled:
+                self.reconcile()
 
     def _recover(self, error: sqlite3.Error, attempt: int) -> None:
         """First failure: retry (a busy database) or replace the file; second: scan the store."""
@@ -323,8 +335,7 @@ class JournalIndex:
         """Runs a query on a reconciled index; recovers from a failing database like reconcile."""
         failures = 0
         while True:
-            if not self._reconciled:
-                self.reconcile()
+            self._ensure_reconciled()
             with self._lock:
                 backend = self._open()
                 if not self._reconciled:

@@ -131,6 +131,7 @@ class JournalWindow(QMainWindow):
         self.current_project = ""
         self._last_refresh = 0
         self._caption_before_indexing: str | None = None
+        self._prepared = False
         self._build()
         self.dialogs = DecisionDialogs(self, self.bridge)
         self._actions()
@@ -309,7 +310,8 @@ class JournalWindow(QMainWindow):
         self.activateWindow()
         if not self._loaded_once:
             self._loaded_once = True
-            self.bridge.reconcile()  # reports its progress; the first page waits for it
+            if not (self._prepared or self.bridge.index.reconciled):
+                self.bridge.reconcile()  # reports its progress; the first page waits for it
             self.reload_scope()  # the rest loads after the first page: it must not compete
         else:
             self.refresh()
@@ -323,6 +325,7 @@ class JournalWindow(QMainWindow):
         once, which on a very large journal takes a while and is better done before anyone
         waits for it.
         """
+        self._prepared = True
         self.grab()
         self.bridge.reconcile()
         self.bridge.load_profile()  # its status check warms the profile's per-file cache

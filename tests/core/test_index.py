@@ -11,6 +11,7 @@ import os
 import re
 import sqlite3
 import tempfile
+import threading
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -676,3 +677,38 @@ def test_opening_recreates_a_missing_index(root: Path, store: DecisionStore) -> 
 def test_words_are_the_regex_words_of_the_normalized_text(text: str) -> None:
     folded = unicodedata.normalize("NFKC", text).casefold()
     assert words(text) == re.findall(r"[^\W_]+", folded)
+
+
+def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_another(
+    root: Path, store: DecisionStore, index: JournalIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(300):
+        on_disk(root, stored(f"decision-{n:03d}", n))
+    runs: list[bool] = []
+    original = JournalIndex._reconcile_with
+
+    def counted(self: JournalIndex, *args: object, **kwargs: object) -> object:
+        runs.append(True)
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(JournalIndex, "_reconcile_with", counted)
+    reading, release = threading.Event(), threading.Event()
+
+    def slow_progress(done: int, total: int) -> None:
+        reading.set()
+        release.wait(5)
+
+    first = threading.Thread(target=index.reconcile, args=(slow_progress,))
+    first.start()
+    assert reading.wait(5)
+    found: list[list[str]] = []
+    query = threading.Thread(target=lambda: found.append(index.query_ids(IndexFilter())))
+    query.start()
+    query.join(0.3)
+    assert query.is_alive()  # waiting for the running reconcile
+    release.set()
+    first.join(5)
+    query.join(5)
+    assert len(found[0]) == 300
+    assert len(runs) == 1
+    assert index.reconciled
