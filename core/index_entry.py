@@ -83,7 +83,8 @@ class IndexEntry:
     file_name: str
     sig: str
     values: tuple[object, ...]
-    """The columns after file_name and sig, in the order of `index_db.RECORD_COLUMNS`."""
+    """The columns between sig and digest, in the order of `index_db.RECORD_COLUMNS`."""
+    digest: str
     domains: tuple[tuple[str, str], ...]
     """(key, spelling) per distinct domain key, first spelling kept."""
     document: str
@@ -91,18 +92,21 @@ class IndexEntry:
 
     @classmethod
     def of(cls, file_name: str, sig: str, record: DecisionRecord) -> IndexEntry:
-        return cls(file_name, sig, _values(record), _domains(record), fts_document(record))
-
-    @property
-    def digest(self) -> str:
-        return str(self.values[-1])
+        compact = compact_bytes(record)
+        return cls(
+            file_name,
+            sig,
+            _values(record, compact),
+            hashlib.sha256(compact).hexdigest(),
+            _domains(record),
+            fts_document(record),
+        )
 
     def columns(self) -> tuple[object, ...]:
-        return (self.file_name, self.sig, *self.values)
+        return (self.file_name, self.sig, *self.values, self.digest)
 
 
-def _values(r: DecisionRecord) -> tuple[object, ...]:
-    compact = compact_bytes(r)
+def _values(r: DecisionRecord, compact: bytes) -> tuple[object, ...]:
     seconds, sub = divmod(updated_ns(r), NS)
     offset = r.updated_at.offset_seconds if r.updated_at else 0
     clean, prefix = workspace_keys(r.workspace)
@@ -128,7 +132,6 @@ def _values(r: DecisionRecord) -> tuple[object, ...]:
         r.selected_label(),
         r.revision,
         pack_json(compact),
-        hashlib.sha256(compact).hexdigest(),
     )
 
 

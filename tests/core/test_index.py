@@ -98,10 +98,6 @@ def trusting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(core.index, "RACY_NS", -(10**18))
 
 
-def count_reads(monkeypatch: pytest.MonkeyPatch, store: DecisionStore) -> list[str]:
-    return count_record_reads(monkeypatch)
-
-
 # reconciliation ------------------------------------------------------------------------------
 
 
@@ -116,7 +112,7 @@ def test_cold_build_then_warm_reconcile_reads_nothing(
         on_disk(root, stored(f"decision-{n}", n))
     report = index.reconcile()
     assert (report.added, report.changed, report.removed, report.unreadable) == (5, 0, 0, [])
-    reads = count_reads(monkeypatch, store)
+    reads = count_record_reads(monkeypatch)
     again = index.reconcile()
     assert (again.added, again.changed, again.removed) == (0, 0, 0)
     assert reads == []
@@ -137,7 +133,7 @@ def test_reconcile_sees_files_added_changed_removed_and_corrupted_by_hand(
     on_disk(root, stored("decision-1", 11, revision=2, status="corrected", tags=["edited"]))
     (root / "records" / "decision-2.json").unlink()
     (root / "records" / "decision-3.json").write_text('{"schema_version": 1, "id": "decision-3"')
-    reads = count_reads(monkeypatch, store)
+    reads = count_record_reads(monkeypatch)
     report = index.reconcile()
     assert sorted(reads) == ["decision-1.json", "decision-3.json", "decision-new.json"]
     assert (report.added, report.changed, report.removed) == (1, 1, 2)
@@ -178,7 +174,7 @@ def test_recent_files_are_read_again_until_they_settle(
     """A file changed within the timestamp granularity could change again unnoticed."""
     on_disk(root, stored("decision-1", 1))
     index.reconcile()
-    reads = count_reads(monkeypatch, store)
+    reads = count_record_reads(monkeypatch)
     index.reconcile()
     assert reads == ["decision-1.json"]
 
@@ -193,7 +189,7 @@ def test_rebuild_reads_everything_again(
     for n in range(3):
         on_disk(root, stored(f"decision-{n}", n))
     index.reconcile()
-    reads = count_reads(monkeypatch, store)
+    reads = count_record_reads(monkeypatch)
     report = index.rebuild()
     assert (report.added, len(reads)) == (3, 3)
     assert report.seconds >= 0
