@@ -25,7 +25,7 @@ import functools
 import re
 import unicodedata
 
-from core.models import DecisionRecord
+from core.record_shape import RecordShape
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -46,7 +46,7 @@ def words(text: str) -> list[str]:
     return found
 
 
-def searched_parts(record: DecisionRecord) -> list[str]:
+def searched_parts(record: RecordShape) -> list[str]:
     parts = [
         record.problem,
         record.custom_selection,
@@ -61,7 +61,7 @@ def searched_parts(record: DecisionRecord) -> list[str]:
     return parts
 
 
-def record_words(record: DecisionRecord) -> set[str]:
+def record_words(record: RecordShape) -> set[str]:
     """Words of every searched field; one pass over the joined text (a newline never merges)."""
     return set(words("\n".join(searched_parts(record))))
 
@@ -76,7 +76,7 @@ def query_terms(query: str) -> tuple[list[str], str | None]:
     return list(dict.fromkeys(terms[:-1])), terms[-1]
 
 
-def query_matches(record: DecisionRecord, query: str) -> bool:
+def query_matches(record: RecordShape, query: str) -> bool:
     """The reference semantics the FTS5 query reproduces (see the module docstring)."""
     exact, prefix = query_terms(query)
     if not exact and prefix is None:
@@ -97,7 +97,7 @@ def fts_token(word: str) -> str:
     return word if word.isascii() else _encode(word)
 
 
-def fts_document(record: DecisionRecord) -> str:
+def fts_document(record: RecordShape) -> str:
     """The text stored in the FTS5 table: each distinct word once, encoded."""
     found = sorted(record_words(record))
     return " ".join([word if word.isascii() else _encode(word) for word in found])

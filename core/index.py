@@ -239,7 +239,7 @@ class JournalIndex:
         """Reads changed files chunk by chunk and writes each chunk: (added, changed, removed)."""
         added = changed = removed = done = 0
         store = self.store
-        for outcomes in read_records(store.root, store.records_dir, to_read, IndexEntry.of):
+        for outcomes in read_records(store.root, store.records_dir, to_read, IndexEntry.of_read):
             entries, failed = _sorted_outcomes(outcomes, issues, anchors)
             gone = [n for n in failed if n in known]
             counts = self._apply(backend, generation, entries, gone, new=not known)

@@ -11,11 +11,13 @@ import os
 import zlib
 from dataclasses import dataclass
 
+from core.codec import compact_bytes
 from core.filters import _clean_path  # the very cleaning `workspace_matches` applies
 from core.fulltext import fts_document
 from core.index_filter import updated_ns
 from core.models import DecisionRecord
-from core.profile_derive import compact_bytes
+from core.pickling import pickled_by_fields
+from core.record_shape import RecordShape, StoredRead
 from core.text import go_lower, go_trim
 
 NS = 1_000_000_000
@@ -73,6 +75,7 @@ def workspace_keys(workspace: str) -> tuple[bytes, bytes]:
     return clean.encode("utf-8", "surrogatepass"), prefix.encode("utf-8", "surrogatepass")
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
     """Everything the index stores for one file, computed once from the record.
@@ -92,7 +95,12 @@ class IndexEntry:
 
     @classmethod
     def of(cls, file_name: str, sig: str, record: DecisionRecord) -> IndexEntry:
-        compact = compact_bytes(record)
+        return cls.of_read(file_name, sig, StoredRead(record, compact_bytes(record)))
+
+    @classmethod
+    def of_read(cls, file_name: str, sig: str, read: StoredRead) -> IndexEntry:
+        """The entry of a record whose compact bytes a bulk read already has."""
+        record, compact = read.record, read.compact
         return cls(
             file_name,
             sig,
@@ -106,7 +114,7 @@ class IndexEntry:
         return (self.file_name, self.sig, *self.values, self.digest)
 
 
-def _values(r: DecisionRecord, compact: bytes) -> tuple[object, ...]:
+def _values(r: RecordShape, compact: bytes) -> tuple[object, ...]:
     seconds, sub = divmod(updated_ns(r), NS)
     offset = r.updated_at.offset_seconds if r.updated_at else 0
     clean, prefix = workspace_keys(r.workspace)
@@ -135,7 +143,7 @@ def _values(r: DecisionRecord, compact: bytes) -> tuple[object, ...]:
     )
 
 
-def _domains(record: DecisionRecord) -> tuple[tuple[str, str], ...]:
+def _domains(record: RecordShape) -> tuple[tuple[str, str], ...]:
     seen: dict[str, str] = {}
     for domain in record.domains:
         seen.setdefault(key(domain), domain)

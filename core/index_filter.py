@@ -14,6 +14,7 @@ from core.filters import ListFilter, matches, sort_key
 from core.fulltext import query_matches
 from core.gotime import GoTime
 from core.models import DecisionRecord
+from core.record_shape import RecordShape
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class IndexFilter:
         return replace(self, limit=0)
 
 
-def updated_ns(record: DecisionRecord) -> int:
+def updated_ns(record: RecordShape) -> int:
     return record.updated_at.unix_ns if record.updated_at else 0
 
 

@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from core.gotime import GoTime
+from core.record_shape import is_deleted_status, selected_label_of
 
 SCHEMA_VERSION = 1
 STATUS_COMPLETED = "completed"
@@ -171,16 +172,10 @@ class DecisionRecord(_Strict):
 
     @property
     def is_deleted(self) -> bool:
-        return self.status.strip().lower() == STATUS_DELETED
+        return is_deleted_status(self.status)
 
     def selected_label(self) -> str:
-        """The custom text, or the selected option's label; empty when nothing is selected."""
-        if self.custom_selection.strip():
-            return self.custom_selection.strip()
-        for option in self.options:
-            if option.id == self.selected_option_id:
-                return option.label.strip()
-        return ""
+        return selected_label_of(self)
 
     def option_label(self, option_id: str) -> str:
         for option in self.options:

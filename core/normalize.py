@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import repeat
 from operator import attrgetter
 
 from pydantic import BaseModel
@@ -15,8 +14,9 @@ from core.models import (
     DecisionRecord,
     Option,
 )
+from core.record_shape import RecordShape
 from core.summary import korean_summary
-from core.text import GO_SPACE, collapse_spaces, go_lower, go_trim
+from core.text import all_collapsed, all_trimmed, collapse_spaces, fold_keys, go_lower, go_trim
 
 _SCALARS = (
     "id",
@@ -98,7 +98,7 @@ def normalized(record: DecisionRecord, *, now: GoTime | None = None) -> Decision
     field; not copying it makes the strict read of a large journal markedly cheaper. Only for
     records nobody else holds (freshly decoded ones); others go through `normalize_record`.
     """
-    if _is_normal(record):
+    if is_normal(record):
         return record
     update: dict[str, object] = {name: go_trim(getattr(record, name)) for name in _SCALARS}
     update["schema_version"] = record.schema_version or SCHEMA_VERSION
@@ -129,7 +129,7 @@ def normalized(record: DecisionRecord, *, now: GoTime | None = None) -> Decision
     return result
 
 
-def _is_normal(record: DecisionRecord) -> bool:
+def is_normal(record: RecordShape) -> bool:
     """True only when `normalized` would change nothing, decided without building an update.
 
     Why: this is the common case of every stored read, and gathering the strings first and
@@ -163,21 +163,25 @@ def _is_normal(record: DecisionRecord) -> bool:
         folded += (pros, cons)
     for rejection in record.rejected_reasons:
         trimmed += _rejection_texts(rejection)
+    lowered = list(_lowered_values(record))
     return (
-        list(map(str.strip, trimmed, repeat(GO_SPACE))) == trimmed
-        and list(map(collapse_spaces, collapsed)) == collapsed
-        and all(map(_is_lower_trimmed, _lowered_values(record)))
-        and all(map(_folds_unchanged, folded))
+        all_trimmed(trimmed)
+        and all_collapsed(collapsed)
+        and fold_keys(lowered) == lowered
+        and _folds_unchanged(folded)
     )
 
 
-def _is_lower_trimmed(value: str) -> bool:
-    return go_lower(go_trim(value)) == value
-
-
-def _folds_unchanged(items: list[str]) -> bool:
-    """dedupe_fold(items) == items: no blank item and no two items equal once folded."""
-    if len(items) < 2:
-        return not items or bool(go_trim(items[0]))
-    keys = {go_lower(go_trim(item)) for item in items}
-    return len(keys) == len(items) and "" not in keys
+def _folds_unchanged(lists: list[list[str]]) -> bool:
+    """dedupe_fold(items) == items for each list: no blank item and no two items of one list
+    equal once folded; all lists are folded in one pass."""
+    keys = fold_keys([item for items in lists for item in items])
+    if "" in keys:
+        return False
+    start = 0
+    for items in lists:
+        end = start + len(items)
+        if end - start > 1 and len(set(keys[start:end])) != end - start:
+            return False
+        start = end
+    return True

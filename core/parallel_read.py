@@ -6,9 +6,10 @@ record, so it is the one place a large journal makes the user wait; spreading th
 one process per core divides that wait. Small batches stay in this process, where starting
 workers would cost more than it saves.
 
-Each file is read exactly as `DecisionStore` reads it (`read_record_file`), and what the caller
-keeps of a record (`make`) is computed in the worker, so only that small product crosses the
-process boundary.
+Each file is read with the store's read contract (`read_for_build`, which gives what
+`read_record_file` gives plus the record's compact bytes), and what the caller keeps of a
+record (`make`) is computed in the worker, so only that small product crosses the process
+boundary.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from typing import Generic, TypeVar
 
 from core.errors import JournalError, NotFound
 from core.gc_pause import gc_paused
-from core.models import DecisionRecord
-from core.store import read_record_file
+from core.pickling import pickled_by_fields
+from core.record_shape import StoredRead
+from core.store import read_for_build
 
 log = logging.getLogger(__name__)
 A = TypeVar("A")
@@ -43,6 +45,7 @@ WORKERS_ENV = "DECISION_JOURNAL_READ_WORKERS"
 """The number of reading processes (1 reads in-process), e.g. to spare a shared machine."""
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class ReadFailure:
     """Why a file was not read: the message a user sees, and its runbook entry."""
@@ -53,6 +56,7 @@ class ReadFailure:
     """The file disappeared between listing and reading: not damage, just gone."""
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Outcome(Generic[T]):
     """One file: what the caller's `make` kept of its record, or why it could not be read."""
@@ -68,7 +72,7 @@ class _Task(Generic[A, T]):
     root: str
     records_dir: str
     items: Sequence[tuple[str, A]]
-    make: Callable[[str, A, DecisionRecord], T]
+    make: Callable[[str, A, StoredRead], T]
 
 
 def _anchor_for(error: BaseException) -> str:
@@ -85,13 +89,13 @@ def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
         for name, extra in task.items:
             path = records_dir / name
             try:
-                record = read_record_file(root, path, name[: -len(".json")], parents_checked=True)
+                read = read_for_build(root, path, name[: -len(".json")], parents_checked=True)
             except (JournalError, OSError) as exc:
                 vanished = isinstance(exc, NotFound | FileNotFoundError)
                 failure = ReadFailure(str(exc), _anchor_for(exc), vanished)
                 outcomes.append(Outcome(name, str(path), None, failure))
             else:
-                outcomes.append(Outcome(name, str(path), task.make(name, extra, record), None))
+                outcomes.append(Outcome(name, str(path), task.make(name, extra, read), None))
     return outcomes
 
 
@@ -110,7 +114,7 @@ def read_records(
     root: Path,
     records_dir: Path,
     items: Sequence[tuple[str, A]],
-    make: Callable[[str, A, DecisionRecord], T],
+    make: Callable[[str, A, StoredRead], T],
     *,
     workers: int | None = None,
 ) -> Iterator[list[Outcome[T]]]:
@@ -118,7 +122,7 @@ def read_records(
     the order of `items`. The caller checks `records_dir` for links first, as the store does.
 
     `make` must be a module-level function (it is sent to worker processes by name); it gets
-    the file name, the item's `extra` and the record.
+    the file name, the item's `extra` and the record as read.
     """
     count = min(worker_count() if workers is None else workers, MAX_WORKERS)
     tasks = [

@@ -13,14 +13,13 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from pydantic_core import PydanticSerializationError, to_json
-
-from core.codec import compact_record
+from core.codec import compact_bytes
 from core.gotime import GoTime
 from core.identity import short_stable_id
 from core.limits import PROFILE_CONFIDENCE_MIN
 from core.models import DecisionRecord
 from core.normalize import dedupe_fold
+from core.pickling import pickled_by_fields
 from core.profile_model import (
     GLOBAL_KEY,
     MAX_EVIDENCE_ITEMS,
@@ -34,7 +33,8 @@ from core.profile_model import (
     ProfileRule,
     dedupe_sorted,
 )
-from core.text import collapse_spaces, go_lower, go_trim
+from core.record_shape import RecordShape
+from core.text import collapse_spaces, fold_keys, go_lower, go_trim
 
 SCOPE_RANK = {SCOPE_PROJECT: 0, SCOPE_DOMAIN: 1, SCOPE_GLOBAL: 2}
 _SCOPE_BASE = {SCOPE_PROJECT: 0.45, SCOPE_DOMAIN: 0.55, SCOPE_GLOBAL: 0.60}
@@ -46,6 +46,7 @@ CONFIDENCE_MAX = 0.95
 _USER = "user"
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """What an eligible record contributes: its criterion, choice and contexts."""
@@ -57,6 +58,7 @@ class Evidence:
     domains: tuple[str, ...]
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class RecordFacts:
     """The little a rebuild needs from one record; small enough to cache for every record."""
@@ -79,45 +81,8 @@ class Derivation:
 
 # per-record facts ------------------------------------------------------------------------------
 
-_GO_ONLY_ESCAPES = ((b"<", b"\\u003c"), (b">", b"\\u003e"), (b"&", b"\\u0026"))
-_GO_LINE_ESCAPES = (("\u2028".encode(), b"\\u2028"), ("\u2029".encode(), b"\\u2029"))
-_LINE_LEAD = "\u2028".encode()[:1]
-"""The lead byte of U+2028/U+2029: one memchr rules both out before slower 3-byte searches."""
 
-
-def _repr_matches_go(value: float) -> bool:
-    """Go agrees with Python's repr, which pydantic-core writes, for non-integral fixed floats."""
-    magnitude = abs(value)
-    return value == 0 or (1e-4 <= magnitude < 1e16 and not value.is_integer())
-
-
-def compact_bytes(record: DecisionRecord) -> bytes:
-    """`codec.compact_record`, computed by pydantic-core's JSON encoder when that gives equal bytes.
-
-    Why: the source hash needs Go's compact JSON of every record, and the pure-Python Go encoder
-    is the largest cost of a rebuild after reading. The Rust encoder writes the same bytes
-    (UTF-8 unescaped, control characters as Go writes them, shortest float digits) except for
-    Go's HTML-safe escapes (patched below; in UTF-8 these bytes never occur inside another
-    character), integral or tiny floats and lone surrogates (those fall back to the exact
-    encoder). A property test checks the equality.
-    """
-    if not _repr_matches_go(record.detector_confidence):
-        return compact_record(record)
-    try:
-        data = to_json(record.to_go_dict())
-    except PydanticSerializationError:  # a lone surrogate: Go writes U+FFFD
-        return compact_record(record)
-    for raw, escaped in _GO_ONLY_ESCAPES:
-        if raw in data:
-            data = data.replace(raw, escaped)
-    if _LINE_LEAD in data:
-        for raw, escaped in _GO_LINE_ESCAPES:
-            if raw in data:
-                data = data.replace(raw, escaped)
-    return data
-
-
-def signature_of(record: DecisionRecord) -> tuple[str, str] | None:
+def signature_of(record: RecordShape) -> tuple[str, str] | None:
     """(signature, label) of the chosen approach; the label hash keeps reused IDs apart."""
     custom = go_trim(record.custom_selection)
     if custom:
@@ -140,7 +105,7 @@ def _is_user(source: str) -> bool:
     return go_lower(go_trim(source)) == _USER
 
 
-def evidence_of(record: DecisionRecord) -> Evidence | None:
+def evidence_of(record: RecordShape) -> Evidence | None:
     """The record's contribution, or None when it is not eligible evidence."""
     if (
         record.is_deleted
@@ -165,11 +130,16 @@ def evidence_of(record: DecisionRecord) -> Evidence | None:
 
 
 def facts_of(record: DecisionRecord) -> RecordFacts:
+    return facts_from(record, compact_bytes(record))
+
+
+def facts_from(record: RecordShape, compact: bytes) -> RecordFacts:
+    """The facts of a record whose compact bytes a bulk read already has."""
     return RecordFacts(
         record_id=record.id,
         updated_ns=record.updated_at.unix_ns if record.updated_at else 0,
         deleted=record.is_deleted,
-        digest=hashlib.sha256(compact_bytes(record)).hexdigest(),
+        digest=hashlib.sha256(compact).hexdigest(),
         evidence=evidence_of(record),
     )
 
@@ -245,12 +215,18 @@ def _newest_first(facts: Iterable[RecordFacts]) -> list[RecordFacts]:
 
 def _group(active: list[RecordFacts]) -> dict[str, _Group]:
     groups: dict[str, _Group] = {}
+    # The same few (scope, key, criterion) recur across a journal: each group key is built once.
+    group_keys: dict[tuple[str, str, str], str] = {}
     for fact in active:
         evidence = fact.evidence
         if evidence is None:
             continue
         for scope, key in _contexts(evidence):
-            group_key = f"{scope}|{go_lower(go_trim(key))}|{evidence.criterion}"
+            context = (scope, key, evidence.criterion)
+            group_key = group_keys.get(context)
+            if group_key is None:
+                group_key = f"{scope}|{go_lower(go_trim(key))}|{evidence.criterion}"
+                group_keys[context] = group_key
             group = groups.get(group_key)
             if group is None:
                 group = groups[group_key] = _Group(scope, key, evidence.criterion)
@@ -276,7 +252,7 @@ def _contradictions(group: _Group, signature: str) -> list[str]:
 def _distinct_ids(group: _Group) -> int:
     if len(group.candidates) == 1:
         return len(dedupe_sorted(next(iter(group.candidates.values())).decision_ids))
-    return len({go_lower(go_trim(i)) for c in group.candidates.values() for i in c.decision_ids})
+    return len(set(fold_keys([i for c in group.candidates.values() for i in c.decision_ids])))
 
 
 def _promoted(

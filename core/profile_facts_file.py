@@ -9,9 +9,10 @@ file is a cache: unreadable, foreign or outdated content is ignored and rewritte
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from core.errors import JournalError
 from core.profile_derive import Evidence, RecordFacts
@@ -34,49 +35,41 @@ def _evidence_out(evidence: Evidence | None) -> list[Any] | None:
     ]
 
 
-def _evidence_in(raw: Any) -> Evidence | None:
-    if raw is None:
-        return None
-    criterion, signature, label, project_id, domains = raw
-    if not (
-        type(criterion) is str
-        and type(signature) is str
-        and type(label) is str
-        and type(project_id) is str
-        and type(domains) is list
-        and all(type(d) is str for d in domains)
-    ):
-        raise ValueError("evidence fields must be strings")
-    return Evidence(criterion, signature, label, project_id, tuple(domains))
+EvidenceRow = tuple[str, str, str, str, list[str]]
+EntryRow = tuple[str, list[int], str, int, bool, str, EvidenceRow | None]
 
 
-def _entry_in(raw: Any) -> tuple[str, Identity, RecordFacts]:
-    """Types are checked where derivation depends on them; an identity that is not ours
-    simply never matches a file's stat, so that file is read again."""
-    name, identity, record_id, updated_ns, deleted, digest, evidence = raw
-    if not (
-        type(name) is str
-        and type(record_id) is str
-        and type(digest) is str
-        and type(updated_ns) is int
-        and type(deleted) is bool
-        and type(identity) is list
-    ):
-        raise ValueError("malformed facts entry")
-    facts = RecordFacts(record_id, updated_ns, deleted, digest, _evidence_in(evidence))
-    return name, tuple(identity), facts
+class _FactsFile(msgspec.Struct):
+    """The file's layout; msgspec checks every type while decoding, in C."""
+
+    version: int
+    entries: list[EntryRow]
+
+
+_DECODER = msgspec.json.Decoder(_FactsFile)
+
+
+def _facts_in(row: EntryRow) -> RecordFacts:
+    _name, _identity, record_id, updated_ns, deleted, digest, evidence = row
+    if evidence is None:
+        return RecordFacts(record_id, updated_ns, deleted, digest, None)
+    criterion, signature, label, project_id, domains = evidence
+    found = Evidence(criterion, signature, label, project_id, tuple(domains))
+    return RecordFacts(record_id, updated_ns, deleted, digest, found)
 
 
 def load_facts(root: Path, path: Path) -> dict[str, tuple[Identity, RecordFacts]] | None:
-    """The stored facts, or None when the file is missing or not exactly ours."""
+    """The stored facts, or None when the file is missing or not exactly ours.
+
+    An identity that is not ours simply never matches a file's stat, so that file is read again.
+    """
     try:
-        data = json.loads(read_regular_file(root, path, MAX_BYTES))
-        if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
-            return None
-        entries = (_entry_in(raw) for raw in data["entries"])
-        return {name: (identity, facts) for name, identity, facts in entries}
-    except (JournalError, OSError, ValueError, TypeError, KeyError):
+        data = _DECODER.decode(read_regular_file(root, path, MAX_BYTES))
+    except (JournalError, OSError, msgspec.DecodeError):
         return None
+    if data.version != FORMAT_VERSION:
+        return None
+    return {row[0]: (tuple(row[1]), _facts_in(row)) for row in data.entries}
 
 
 def save_facts(root: Path, path: Path, entries: dict[str, tuple[Identity, RecordFacts]]) -> None:
@@ -93,9 +86,9 @@ def save_facts(root: Path, path: Path, entries: dict[str, tuple[Identity, Record
         ]
         for name, (identity, facts) in sorted(entries.items())
     ]
-    payload = json.dumps({"version": FORMAT_VERSION, "entries": rows}, separators=(",", ":"))
+    payload = msgspec.json.encode({"version": FORMAT_VERSION, "entries": rows})
     try:
         ensure_private_dir(root, path.parent)
-        atomic_write(root, path, payload.encode("utf-8"))
+        atomic_write(root, path, payload)
     except (JournalError, OSError):
         return

@@ -29,7 +29,7 @@ from core.gojson import loads_strict
 from core.gotime import GoTime
 from core.models import GoFloat, Timestamp
 from core.redaction import looks_sensitive, redact_text
-from core.text import go_lower, go_trim, utf8_len
+from core.text import fold_keys, go_lower, go_trim, utf8_len
 from core.validation import is_valid_decision_id
 
 PROFILE_SCHEMA_VERSION = 1
@@ -248,15 +248,10 @@ class ProfileStatus:
 
 def dedupe_sorted(items: list[str]) -> list[str]:
     """Drops blanks and case-insensitive duplicates (first spelling wins), then sorts."""
-    seen: set[str] = set()
-    kept = []
-    for item in items:
-        key = go_lower(go_trim(item))
-        if key and key not in seen:
-            seen.add(key)
-            kept.append(item)
-    kept.sort()
-    return kept
+    keys = fold_keys(items)
+    kept: dict[str, str] = dict(zip(reversed(keys), reversed(items), strict=True))
+    kept.pop("", None)
+    return sorted(kept.values())
 
 
 # normalization ---------------------------------------------------------------------------------

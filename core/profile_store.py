@@ -24,9 +24,15 @@ from core.gc_pause import gc_paused
 from core.gojson import dumps_indented
 from core.gotime import GoTime
 from core.locking import LockCancelled, locked
-from core.models import DecisionRecord
 from core.parallel_read import read_records
-from core.profile_derive import RecordFacts, carry_overrides, derive, facts_of, source_hash
+from core.profile_derive import (
+    RecordFacts,
+    carry_overrides,
+    derive,
+    facts_from,
+    facts_of,
+    source_hash,
+)
 from core.profile_facts_file import load_facts, save_facts
 from core.profile_model import (
     MAX_OVERRIDES,
@@ -45,6 +51,7 @@ from core.profile_model import (
     sync_overrides_from_rules,
     validate_profile,
 )
+from core.record_shape import StoredRead
 from core.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
 from core.store import DecisionStore
 from core.text import go_trim
@@ -184,7 +191,9 @@ class _FactsCache:
         threshold = max(PERSIST_MIN_CHANGES, len(trusted) // 100)
         if self._file_usable and changed < threshold:
             return
-        save_facts(self._root, self._file, {n: (e.identity, e.facts) for n, e in trusted.items()})
+        with gc_paused():
+            entries = {n: (e.identity, e.facts) for n, e in trusted.items()}
+            save_facts(self._root, self._file, entries)
         self._file_usable = True
 
     def source_hash(self, store: DecisionStore) -> str:
@@ -252,9 +261,9 @@ class _FactsCache:
         return facts
 
 
-def _facts(_name: str, _extra: None, record: DecisionRecord) -> RecordFacts:
+def _facts(_name: str, _extra: None, read: StoredRead) -> RecordFacts:
     """What a worker process keeps of each record it reads for a rebuild."""
-    return facts_of(record)
+    return facts_from(read.record, read.compact)
 
 
 def _lstat_records(records_dir: Path) -> dict[str, os.stat_result | None]:

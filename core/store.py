@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from core import limits
-from core.codec import compact_record, decode_stored_record, encode_record
+from core.codec import compact_bytes, compact_record, decode_stored_record, encode_record
 from core.errors import (
     HistoryBroken,
     InvalidDecision,
@@ -25,6 +25,7 @@ from core.errors import (
     NotFound,
     RevisionConflict,
 )
+from core.fast_read import fast_read
 from core.filters import ListFilter, matches, sort_key
 from core.gc_pause import gc_paused
 from core.gojson import dumps_indented
@@ -41,6 +42,7 @@ from core.models import (
 )
 from core.normalize import normalize_record
 from core.record_redaction import redact_record
+from core.record_shape import StoredRead
 from core.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
 from core.text import go_lower
 from core.validation import check_decision_id, validate_record
@@ -367,6 +369,26 @@ def read_record_file(
 ) -> DecisionRecord:
     """One record file under the read contract; a module function so worker processes share it."""
     data = read_regular_file(root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked)
+    return _decode_file(path, data, expected_id)
+
+
+def read_for_build(
+    root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
+) -> StoredRead:
+    """`read_record_file` for a bulk build, which also needs each record's compact bytes.
+
+    Most files take the C path (`core.fast_read`); any file it does not accept is read the
+    strict way, so results and errors are those of `read_record_file`.
+    """
+    data = read_regular_file(root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked)
+    fast = fast_read(data, expected_id)
+    if fast is not None:
+        return fast
+    record = _decode_file(path, data, expected_id)
+    return StoredRead(record, compact_bytes(record))
+
+
+def _decode_file(path: Path, data: bytes, expected_id: str) -> DecisionRecord:
     try:
         return decode_stored_record(data, what=path.name, expected_id=expected_id)
     except JournalDamaged as exc:

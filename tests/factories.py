@@ -9,6 +9,7 @@ import pytest
 
 import core.parallel_read
 from core.models import DecisionRecord, Option, Provenance, RejectedReason
+from core.record_shape import StoredRead
 from core.store import DecisionStore
 
 
@@ -111,13 +112,13 @@ def count_record_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     happens in this process, where the patch sees it.
     """
     reads: list[str] = []
-    original = core.parallel_read.read_record_file
+    original = core.parallel_read.read_for_build
 
     def counting(
         root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
-    ) -> DecisionRecord:
+    ) -> StoredRead:
         reads.append(path.name)
         return original(root, path, expected_id, parents_checked=parents_checked)
 
-    monkeypatch.setattr(core.parallel_read, "read_record_file", counting)
+    monkeypatch.setattr(core.parallel_read, "read_for_build", counting)
     return reads

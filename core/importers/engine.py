@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from core.codec import compact_bytes
 from core.errors import InvalidDecision, JournalError, RevisionConflict
 from core.importers.base import (
     Conflict,
@@ -33,7 +34,6 @@ from core.journal import Journal
 from core.models import DecisionRecord
 from core.normalize import normalize_record
 from core.outcome_signals import OutcomeLog, OutcomeSignal
-from core.profile_derive import compact_bytes
 from core.record_redaction import redact_record
 from core.store import derive_record_id
 from core.validation import validate_record

@@ -37,6 +37,7 @@ from core.index_scan import current_project, facets_of, project_summaries
 from core.journal import Journal
 from core.models import DecisionRecord, Option, RejectedReason
 from core.normalize import normalize_record
+from core.record_shape import StoredRead
 from core.safefs import ensure_private_dir
 from core.store import DecisionStore
 from tests.factories import count_record_reads, make_record
@@ -628,17 +629,17 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
         on_disk(root, stored(f"decision-{n}", n))
     monkeypatch.setattr(core.index, "BULK_MIN", 2)
     index = JournalIndex(root, store)
-    original = core.parallel_read.read_record_file
+    original = core.parallel_read.read_for_build
     calls = iter(range(100))
 
     def failing(
         root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
-    ) -> DecisionRecord:
+    ) -> StoredRead:
         if next(calls) == 3:
             raise KeyboardInterrupt
         return original(root, path, expected_id, parents_checked=parents_checked)
 
-    monkeypatch.setattr(core.parallel_read, "read_record_file", failing)
+    monkeypatch.setattr(core.parallel_read, "read_for_build", failing)
     with pytest.raises(KeyboardInterrupt):
         index.reconcile()
     names = {
@@ -648,7 +649,7 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
         )
     }
     assert set(core.index_db.INDEXES) <= names
-    monkeypatch.setattr(core.parallel_read, "read_record_file", original)
+    monkeypatch.setattr(core.parallel_read, "read_for_build", original)
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(5, -1, -1)]
     index.close()
 

@@ -15,10 +15,10 @@ import core.parallel_read
 from core.index import JournalIndex
 from core.index_entry import IndexEntry
 from core.index_filter import IndexFilter
-from core.models import DecisionRecord
 from core.parallel_read import WORKERS_ENV, Outcome, read_records, worker_count
 from core.profile_derive import RecordFacts
 from core.profile_store import ProfileStore, _facts
+from core.record_shape import StoredRead
 from core.store import DecisionStore
 from tests.core.test_index import on_disk, stored
 from tests.core.test_profile_derive import decision
@@ -35,7 +35,7 @@ def journal(tmp_path: Path) -> Path:
 
 def _everything(root: Path, workers: int, names: list[str]) -> list[Outcome[IndexEntry]]:
     items = [(name, f"sig-{name}") for name in names]
-    chunks = read_records(root, root / "records", items, IndexEntry.of, workers=workers)
+    chunks = read_records(root, root / "records", items, IndexEntry.of_read, workers=workers)
     return [outcome for chunk in chunks for outcome in chunk]
 
 
@@ -56,7 +56,7 @@ def test_workers_return_what_reading_here_returns(
     assert there[0].value is not None and there[0].value.sig == "sig-decision-00.json"
 
 
-def _reader_pid(_name: str, _extra: None, _record: DecisionRecord) -> int:
+def _reader_pid(_name: str, _extra: None, _read: StoredRead) -> int:
     return os.getpid()
 
 
