@@ -21,7 +21,7 @@ import msgspec
 
 from core.codec import check_lifecycle, go_html_escaped, shortest_float_is_go
 from core.errors import InvalidDecision, JournalDamaged
-from core.gotime import GoTime
+from core.gotime import GoTime, parse_canonical
 from core.normalize import is_normal
 from core.record_shape import StoredRead, is_deleted_status, selected_label_of
 from core.validation import validate_record
@@ -126,18 +126,9 @@ _ENCODER = msgspec.json.Encoder()
 _ONE_AS_GO = b'"detector_confidence":1,'
 
 
-@functools.lru_cache(maxsize=4096)
-def _canonical_time(text: str) -> GoTime | None:
-    """The time, when Go would write it back as exactly this text; else None.
-
-    Cached: a record's updated_at usually repeats its created_at, and each is asked for again
-    by whatever reads the view.
-    """
-    try:
-        parsed = GoTime.parse(text)
-    except ValueError:
-        return None
-    return parsed if parsed.format() == text else None
+_canonical_time = functools.lru_cache(maxsize=4096)(parse_canonical)
+"""Cached: a record's updated_at usually repeats its created_at, and each is asked for again
+by whatever reads the view."""
 
 
 def _time_of(text: str | None) -> GoTime | None:

@@ -8,6 +8,7 @@ Nothing here touches the filesystem; `profile_store` feeds it records and writes
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 from collections.abc import Iterable, Sequence
@@ -86,7 +87,7 @@ def signature_of(record: RecordShape) -> tuple[str, str] | None:
     """(signature, label) of the chosen approach; the label hash keeps reused IDs apart."""
     custom = go_trim(record.custom_selection)
     if custom:
-        return "custom:" + short_stable_id(go_lower(collapse_spaces(custom))), custom
+        return "custom:" + _text_hash(custom), custom
     selected = go_trim(record.selected_option_id)
     if not selected:
         return None
@@ -95,10 +96,21 @@ def signature_of(record: RecordShape) -> tuple[str, str] | None:
             label = go_trim(option.label)
             if not label:
                 return None
-            return go_lower(selected) + "@" + short_stable_id(
-                go_lower(collapse_spaces(label))
-            ), label
+            return go_lower(selected) + "@" + _text_hash(label), label
     return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_hash(text: str) -> str:
+    """The hash of a non-blank label or custom text (labels repeat across a journal, and the
+    hash is a byte loop in Python)."""
+    return short_stable_id(go_lower(collapse_spaces(text)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _domain_keys(domains: tuple[str, ...]) -> tuple[str, ...]:
+    """A record's distinct folded domains, interned; the same few lists recur per project."""
+    return tuple(sys.intern(go_lower(go_trim(d))) for d in dedupe_fold(list(domains)))
 
 
 def _is_user(source: str) -> bool:
@@ -125,7 +137,7 @@ def evidence_of(record: RecordShape) -> Evidence | None:
         signature=sys.intern(signature[0]),
         label=sys.intern(signature[1]),
         project_id=sys.intern(go_trim(record.project_id)),
-        domains=tuple(sys.intern(go_lower(go_trim(d))) for d in dedupe_fold(record.domains)),
+        domains=_domain_keys(tuple(record.domains)),
     )
 
 

@@ -521,7 +521,17 @@ _RULES = (
     *_AFTER_REFERENCE,
 )
 
+_KEYWORD_GATES = {"sk-": "sk-[a-z0-9_-]{20}"}
+"""Keywords whose early-exit test can be narrower than the bare keyword, on casefolded text.
+
+`sk-` occurs in ordinary words and IDs (`task-…`, `risk-…`); a key needs 20 key characters
+after it. Sound because casefolding maps every character the key pattern allows ([A-Za-zſK0-9_-])
+to one character of [a-z0-9_-], so a matching key always leaves `sk-` and 20 of those behind.
+"""
 _ANY_KEYWORD = re.compile(
-    "|".join(re.escape(k) for k in sorted({k for r in _RULES for k in r.keywords}, key=len)[::-1])
+    "|".join(
+        _KEYWORD_GATES.get(k, re.escape(k))
+        for k in sorted({k for r in _RULES for k in r.keywords}, key=len)[::-1]
+    )
 )
 """Every rule's gate keywords at once: one C search instead of a test per keyword and rule."""

@@ -207,7 +207,7 @@ def _plainly_valid(r: RecordShape) -> bool:
         and _kind_fine(r.decision_kind)
         and is_valid_decision_id(r.id)
         and not looks_sensitive(r.id)
-        and all(map(_fits, _text_values(r), _TEXT_LIMIT_VALUES))
+        and _texts_fit(_text_values(r))
         and _lists_fit(r)
     ):
         return False
@@ -225,6 +225,10 @@ def _plainly_valid(r: RecordShape) -> bool:
     )
 
 
+def _texts_fit(texts: tuple[str, ...]) -> bool:
+    return max(map(len, texts)) * 4 <= _TEXT_LIMIT_MIN or all(map(_fits, texts, _TEXT_LIMIT_VALUES))
+
+
 def _lists_fit(r: RecordShape) -> bool:
     for (_, count, item_limit), items in zip(_LIST_LIMITS, _list_values(r), strict=True):
         if len(items) > count or (items and max(map(len, items)) * 4 > item_limit):
@@ -234,14 +238,16 @@ def _lists_fit(r: RecordShape) -> bool:
 
 def _option_fine(option: OptionShape) -> bool:
     pros, cons = option.pros, option.cons
+    details = pros + cons
     return (
         _option_id_fine(option.id)
         and option.source in _SOURCE_SET
         and bool(go_trim(option.label))
         and _fits(option.label, limits.OPTION_LABEL_MAX)
         and _fits(option.description, limits.OPTION_DESCRIPTION_MAX)
-        and _details_fit(pros)
-        and _details_fit(cons)
+        and len(pros) <= limits.OPTION_DETAIL_ITEMS_MAX
+        and len(cons) <= limits.OPTION_DETAIL_ITEMS_MAX
+        and (not details or max(map(len, details)) * 4 <= limits.OPTION_DETAIL_MAX)
     )
 
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.redaction import (
+    _ANY_KEYWORD,
     _RULES,
     _is_filler,
     _looks_like_credential,
@@ -185,3 +186,18 @@ UNGATED = tuple(dataclasses.replace(rule, keywords=("",), confirm=None) for rule
 @given(adversarial_text)
 def test_keyword_gates_never_change_the_result(text: str) -> None:
     assert _redact(text, _RULES) == _redact(text, UNGATED)
+
+
+gate_text = st.lists(
+    pieces | st.sampled_from(["task-", "risk-", "SK-", "\u017f\u212a-", "sk-" + "a" * 19, "K" * 5]),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(gate_text)
+def test_the_early_exit_only_skips_text_no_rule_changes(text: str) -> None:
+    """`redact_text` returns at once when no gate keyword is found (`sk-` only with 20 key
+    characters after it); no rule, run without any gate, may change such text."""
+    if _ANY_KEYWORD.search(text.casefold()) is None:
+        assert _redact(text, UNGATED) == (text, [])
