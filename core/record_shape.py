@@ -11,6 +11,7 @@ equal-shaped) element types, which only a read-only member may accept.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -127,3 +128,5 @@ class StoredRead:
 
     record: RecordShape
     compact: bytes
+    info: os.stat_result | None = None
+    """The file's stat, taken when it was opened; None for a record not read from a file."""

@@ -79,6 +79,13 @@ def read_regular_file(
     `parents_checked` lets a directory scan check the directories once instead of per file;
     O_NOFOLLOW still refuses a link in the last component.
     """
+    return read_regular_file_stat(root, path, max_bytes, parents_checked=parents_checked)[0]
+
+
+def read_regular_file_stat(
+    root: Path, path: Path, max_bytes: int, *, parents_checked: bool = False
+) -> tuple[bytes, os.stat_result]:
+    """`read_regular_file`, with the stat of the very file read (taken before reading it)."""
     if not parents_checked:
         check_no_links(root, path)
     flags = os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY
@@ -103,7 +110,7 @@ def read_regular_file(
             f"{max_bytes} bytes",
             path=str(path),
         )
-    return data
+    return data, info
 
 
 def _read_at_most(fd: int, expected: int, limit: int) -> bytes:

@@ -43,7 +43,13 @@ from core.models import (
 from core.normalize import normalize_record
 from core.record_redaction import redact_record
 from core.record_shape import StoredRead
-from core.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
+from core.safefs import (
+    atomic_write,
+    check_no_links,
+    ensure_private_dir,
+    read_regular_file,
+    read_regular_file_stat,
+)
 from core.text import go_lower
 from core.validation import check_decision_id, validate_record
 
@@ -117,15 +123,7 @@ class DecisionStore:
 
     def record_files(self) -> list[Path]:
         """Current record files: `*.json` (any case), ignoring locks and temp files."""
-        try:
-            names = os.listdir(self.records_dir)
-        except FileNotFoundError:
-            return []
-        return [
-            self.records_dir / name
-            for name in names
-            if name.lower().endswith(".json") and not name.startswith(".")
-        ]
+        return [self.records_dir / name for name in record_file_names(self.records_dir)]
 
     def list_with_issues(self, flt: ListFilter | None = None) -> ListResult:
         """Healthy records plus one issue per unreadable file; never hides healthy ones."""
@@ -364,6 +362,15 @@ class DecisionStore:
             listener.record_committed(record)
 
 
+def record_file_names(records_dir: Path) -> list[str]:
+    """The names of the current record files; bulk scans use names, not a Path per file."""
+    try:
+        names = os.listdir(records_dir)
+    except FileNotFoundError:
+        return []
+    return [n for n in names if n.lower().endswith(".json") and not n.startswith(".")]
+
+
 def read_record_file(
     root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
 ) -> DecisionRecord:
@@ -380,12 +387,14 @@ def read_for_build(
     Most files take the C path (`core.fast_read`); any file it does not accept is read the
     strict way, so results and errors are those of `read_record_file`.
     """
-    data = read_regular_file(root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked)
+    data, info = read_regular_file_stat(
+        root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked
+    )
     fast = fast_read(data, expected_id)
     if fast is not None:
-        return fast
+        return StoredRead(fast.record, fast.compact, info)
     record = _decode_file(path, data, expected_id)
-    return StoredRead(record, compact_bytes(record))
+    return StoredRead(record, compact_bytes(record), info)
 
 
 def _decode_file(path: Path, data: bytes, expected_id: str) -> DecisionRecord:

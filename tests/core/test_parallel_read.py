@@ -118,7 +118,11 @@ def test_facts_cross_the_process_boundary(tmp_path: Path) -> None:
     [outcome] = next(
         read_records(store.root, store.records_dir, [("decision-1.json", None)], _facts)
     )
-    assert isinstance(outcome.value, RecordFacts) and outcome.value.record_id == "decision-1"
+    assert outcome.value is not None
+    identity, facts = outcome.value
+    assert isinstance(facts, RecordFacts) and facts.record_id == "decision-1"
+    info = os.lstat(store.records_dir / "decision-1.json")
+    assert identity == (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 def test_the_user_sets_the_number_of_reading_processes(monkeypatch: pytest.MonkeyPatch) -> None:
