@@ -9,8 +9,9 @@ choices repeat, so rules are promoted), then these are timed:
 * first rebuild: no profile and no facts file yet, as `decision-journal profile rebuild` runs
   it on a journal it never saw; every record goes through the store's read contract (size cap,
   no-link checks, schema, normalization and record validation; `core/fast_read.py` decodes in
-  C and hands anything unusual to the pydantic read), is hashed, and the rules are derived. Timed once in one process and once with a reading process per core
-  (core/parallel_read.py); the CPU ratio includes the workers' CPU;
+  C and hands anything unusual to the pydantic read), is hashed, and the rules are derived.
+  Timed once in one process and once with a reading process per core (core/parallel_read.py);
+  the CPU ratio includes the workers' CPU;
 * for comparison, the store's strict `list()` alone (the store's own cost of reading the same
   journal), and the per-record facts plus derivation over the listed records;
 * warm rebuild: the same ProfileStore after one edit, as the background worker runs it (only

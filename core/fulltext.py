@@ -21,24 +21,35 @@ prefix-free code) makes the index agree with `query_matches` for every input, pr
 
 from __future__ import annotations
 
-import functools
+import itertools
 import re
 import unicodedata
 
 from core.record_shape import RecordShape
 
 _WORD = re.compile(r"[^\W_]+")
+_FOLD_ASCII = bytes(
+    (ord(chr(byte).lower()) if chr(byte).isalnum() else ord(" ")) if byte < 0x80 else byte
+    for byte in range(256)
+)
+"""For `bytes.translate` over UTF-8: casefolds ASCII letters, turns every other ASCII character
+that is not alphanumeric into a space, and leaves the bytes of non-ASCII characters alone."""
 
 
 def words(text: str) -> list[str]:
-    """The words of text in order, normalized the way both sides of a comparison see them.
+    """The words of text in order, normalized the way both sides of a comparison see them."""
+    return _split_folded(unicodedata.normalize("NFKC", text).casefold())
+
+
+def _split_folded(folded: str) -> list[str]:
+    """The words of already normalized and case-folded text.
 
     A whitespace-separated token made only of alphanumerics is one word as it stands (the
     regex would find exactly it: whitespace is never alphanumeric); only the others go through
-    the regex. Most tokens are plain words, and this halves the cost of indexing a record.
+    the regex. Most tokens are plain words, and this halves the cost of splitting text.
     """
     found: list[str] = []
-    for token in unicodedata.normalize("NFKC", text).casefold().split():
+    for token in folded.split():
         if token.isalnum():
             found.append(token)
         else:
@@ -87,20 +98,51 @@ def query_matches(record: RecordShape, query: str) -> bool:
     return prefix is None or any(word.startswith(prefix) for word in found)
 
 
-@functools.lru_cache(maxsize=65536)
-def _encode(word: str) -> str:
-    """Cached: a journal's non-ASCII words (the Korean summary template above all) repeat."""
+def fts_token(word: str) -> str:
+    if word.isascii():
+        return word
     return "".join(ch if ch.isascii() else f"_{ord(ch):06x}" for ch in word)
 
 
-def fts_token(word: str) -> str:
-    return word if word.isascii() else _encode(word)
-
-
 def fts_document(record: RecordShape) -> str:
-    """The text stored in the FTS5 table: each distinct word once, encoded."""
-    found = sorted(record_words(record))
-    return " ".join([word if word.isascii() else _encode(word) for word in found])
+    """The text stored in the FTS5 table: each distinct word once, in order, encoded.
+
+    Exactly `" ".join(fts_token(w) for w in sorted(record_words(record)))`, computed over the
+    UTF-8 bytes of the normalized text because a cold build does this for every record: one
+    table lookup per byte casefolds ASCII and turns its separators into spaces, one split and
+    one set keep each token once, and only the few distinct tokens with non-ASCII characters
+    are decoded again to be casefolded and split the Unicode way. Case folding maps character
+    by character, and an ASCII separator stays one after it, so folding token by token folds
+    the text. UTF-8 bytes sort as their code points do, so the order is that of the words.
+    """
+    text = unicodedata.normalize("NFKC", "\n".join(searched_parts(record)))
+    data = text.encode("utf-8", "surrogatepass").translate(_FOLD_ASCII)
+    found = set(data.split())
+    if not data.isascii():
+        _fold_non_ascii_tokens(found)
+    document = b" ".join(sorted(found))
+    return document.decode("ascii") if document.isascii() else _escaped(document)
+
+
+def _fold_non_ascii_tokens(found: set[bytes]) -> None:
+    """Replaces the tokens holding non-ASCII characters with their casefolded words."""
+    tokens = list(itertools.filterfalse(bytes.isascii, found))
+    found.difference_update(tokens)
+    folded = b" ".join(tokens).decode("utf-8", "surrogatepass").casefold()
+    if folded.replace(" ", "").isalnum():  # each token is one word: the usual case
+        found.update(folded.encode("utf-8", "surrogatepass").split())
+    else:
+        found.update(word.encode("utf-8", "surrogatepass") for word in _split_folded(folded))
+
+
+def _escaped(document: bytes) -> str:
+    """`fts_token` of every word at once: Python's escapes, rewritten as `_` + six hex digits.
+
+    A word never holds a backslash (it is no alphanumeric), so every escape is one of ours.
+    """
+    escaped = document.decode("utf-8", "surrogatepass").encode("ascii", "backslashreplace")
+    escaped = escaped.replace(b"\\x", b"_0000").replace(b"\\u", b"_00")
+    return escaped.replace(b"\\U00", b"_").decode("ascii")
 
 
 def fts_expression(query: str) -> str | None:

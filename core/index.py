@@ -29,8 +29,9 @@ from core.index_sqlite import SqliteIndex
 from core.index_types import Facets, ListRow, ProjectSummary, ReconcileReport
 from core.models import DecisionRecord
 from core.parallel_read import Outcome, read_records
+from core.record_shape import StoredRead
 from core.safefs import check_no_links
-from core.store import DecisionStore, ListIssue
+from core.store import DecisionStore, ListIssue, record_file_names
 
 __all__ = [
     "Facets",
@@ -50,6 +51,19 @@ RACY_NS = 2_000_000_000
 """A file changed this recently may change again within the timestamp granularity unnoticed."""
 BULK_MIN = 5000
 """An empty index filled with at least this many files is built without secondary indexes."""
+
+
+def _entry_of_read(name: str, scan_started: int, read: StoredRead) -> IndexEntry:
+    """The entry of a file read for the index, under the signature of the stat the read took.
+
+    A file changed within `RACY_NS` of the scan may change again without its signature
+    changing (coarse timestamps), so its row is stored with an unknown signature and the file
+    is read again at the next reconcile.
+    """
+    assert read.info is not None  # read from a file
+    info = read.info
+    racy = scan_started - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_NS
+    return IndexEntry.of_read(name, UNTRUSTED if racy else signature(info), read)
 
 
 def _sorted_outcomes(
@@ -228,7 +242,7 @@ class JournalIndex:
     def _read_all(
         self,
         backend: SqliteIndex,
-        to_read: list[tuple[str, str]],
+        to_read: list[tuple[str, int]],
         *,
         generation: int,
         known: dict[str, str],
@@ -239,7 +253,7 @@ class JournalIndex:
         """Reads changed files chunk by chunk and writes each chunk: (added, changed, removed)."""
         added = changed = removed = done = 0
         store = self.store
-        for outcomes in read_records(store.root, store.records_dir, to_read, IndexEntry.of_read):
+        for outcomes in read_records(store.root, store.records_dir, to_read, _entry_of_read):
             entries, failed = _sorted_outcomes(outcomes, issues, anchors)
             gone = [n for n in failed if n in known]
             counts = self._apply(backend, generation, entries, gone, new=not known)
@@ -249,34 +263,28 @@ class JournalIndex:
                 progress(done, len(to_read))
         return added, changed, removed
 
-    def _scan_files(self, known: dict[str, str]) -> tuple[set[str], list[tuple[str, str]]]:
-        """(every current file name, (name, signature to store) of files to read)."""
+    def _scan_files(self, known: dict[str, str]) -> tuple[set[str], list[tuple[str, int]]]:
+        """(every current file name, (name, scan start) of each file to read).
+
+        Into an empty index every file is read, and each read takes its own stat (the
+        signature stored), so the lstat per file (0.9 s at 100,000 files) is skipped.
+        """
         now = time.time_ns()
+        names = record_file_names(self.store.records_dir)
+        if not known:
+            return set(names), [(name, now) for name in names]
         directory = str(self.store.records_dir)
         current: set[str] = set()
-        to_read: list[tuple[str, str]] = []
-        for name in self._record_names():
+        to_read: list[tuple[str, int]] = []
+        for name in names:
             try:
                 info = os.lstat(os.path.join(directory, name))
             except FileNotFoundError:
                 continue
             current.add(name)
-            sig = signature(info)
-            if known.get(name) != sig:
-                racy = now - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_NS
-                to_read.append((name, UNTRUSTED if racy else sig))
+            if known.get(name) != signature(info):
+                to_read.append((name, now))
         return current, to_read
-
-    def _record_names(self) -> list[str]:
-        """The names `DecisionStore.record_files` lists, without building a Path per file.
-
-        Why: a warm reconcile of a large journal is mostly this listing and one lstat per file.
-        """
-        try:
-            names = os.listdir(self.store.records_dir)
-        except FileNotFoundError:
-            return []
-        return [n for n in names if n.lower().endswith(".json") and not n.startswith(".")]
 
     def _apply(
         self,

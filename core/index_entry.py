@@ -6,6 +6,7 @@ SQL equality on a key column decides what `matches` decides.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import zlib
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from core.codec import compact_bytes
 from core.filters import _clean_path  # the very cleaning `workspace_matches` applies
 from core.fulltext import fts_document
-from core.index_filter import updated_ns
 from core.models import DecisionRecord
 from core.pickling import pickled_by_fields
 from core.record_shape import RecordShape, StoredRead
@@ -38,16 +38,33 @@ _ZDICT = (
     b'"provenance":{"options":"model","selection":"user","rationale":"user",'
     b'"summary":"runtime"},"redaction":{"redacted":true,"patterns":[]},"deleted_at":""'
 )
-"""Field names and common values: a preset dictionary lets zlib shrink even one small record."""
+"""Field names and common values: with a preset dictionary, zlib shrinks a lone record well."""
+
+
+PACK_OVER = 4096
+"""Compact JSON longer than this many bytes is compressed; shorter JSON is stored as it is."""
 
 
 def pack_json(data: bytes) -> bytes:
-    """About a third of the size: the cache would otherwise be as large as the journal."""
-    packer = zlib.compressobj(6, zdict=_ZDICT)
+    """The compact JSON as it is, or compressed when it is long; `unpack_json` tells which.
+
+    Why most records stay plain: zlib takes 30-40 µs for a typical record of 2-3 KB, more than
+    reading and parsing its file, and a cold build packs every record. Plain, such a record
+    costs about twice the space (a 10,000-record index grows from 19 MB to 38 MB, with the
+    16 KiB pages of `index_db`), still about the size of the journal's own files. Long records
+    (pasted or imported texts) are rare, compress best and would make the cache grow with the
+    journal's longest texts, so they are compressed, at the fastest level.
+    """
+    if len(data) <= PACK_OVER:
+        return data
+    packer = zlib.compressobj(1, zdict=_ZDICT)
     return packer.compress(data) + packer.flush()
 
 
 def unpack_json(data: bytes) -> bytes:
+    """A record's JSON starts with `{`; a zlib stream never does (its first byte is 0x78)."""
+    if data[:1] == b"{":
+        return data
     unpacker = zlib.decompressobj(zdict=_ZDICT)
     return unpacker.decompress(data) + unpacker.flush()
 
@@ -60,15 +77,19 @@ def signature(info: os.stat_result) -> str:
     return f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}:{info.st_ctime_ns}"
 
 
+@functools.lru_cache(maxsize=4096)
 def key(text: str) -> str:
+    """Cached: projects, kinds, risks, statuses and domains take few values in a journal."""
     return go_lower(go_trim(text))
 
 
+@functools.lru_cache(maxsize=1024)
 def workspace_keys(workspace: str) -> tuple[bytes, bytes]:
     """(cleaned path, cleaned path with one trailing separator) for the prefix test in SQL.
 
     UTF-8 bytes, because SQLite's text functions stop at a NUL character and blob functions do
-    not; a UTF-8 byte prefix is a character prefix, so the test keeps its meaning.
+    not; a UTF-8 byte prefix is a character prefix, so the test keeps its meaning. Cached: a
+    journal's records come from a few workspaces.
     """
     clean = _clean_path(workspace)
     prefix = clean.rstrip(os.sep) + os.sep if clean else ""
@@ -88,6 +109,8 @@ class IndexEntry:
     values: tuple[object, ...]
     """The columns between sig and digest, in the order of `index_db.RECORD_COLUMNS`."""
     digest: str
+    json: bytes
+    """The compact record as `pack_json` stores it."""
     domains: tuple[tuple[str, str], ...]
     """(key, spelling) per distinct domain key, first spelling kept."""
     document: str
@@ -104,8 +127,9 @@ class IndexEntry:
         return cls(
             file_name,
             sig,
-            _values(record, compact),
+            _values(record),
             hashlib.sha256(compact).hexdigest(),
+            pack_json(compact),
             _domains(record),
             fts_document(record),
         )
@@ -114,9 +138,10 @@ class IndexEntry:
         return (self.file_name, self.sig, *self.values, self.digest)
 
 
-def _values(r: RecordShape, compact: bytes) -> tuple[object, ...]:
-    seconds, sub = divmod(updated_ns(r), NS)
-    offset = r.updated_at.offset_seconds if r.updated_at else 0
+def _values(r: RecordShape) -> tuple[object, ...]:
+    updated = r.updated_at  # `index_filter.updated_ns`, without asking the record thrice
+    seconds, sub = divmod(updated.unix_ns, NS) if updated else (0, 0)
+    offset = updated.offset_seconds if updated else 0
     clean, prefix = workspace_keys(r.workspace)
     return (
         r.id,
@@ -139,7 +164,6 @@ def _values(r: RecordShape, compact: bytes) -> tuple[object, ...]:
         r.problem,
         r.selected_label(),
         r.revision,
-        pack_json(compact),
     )
 
 

@@ -13,7 +13,7 @@ import sqlite3
 import tempfile
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from unittest.mock import patch
 
@@ -32,6 +32,7 @@ from core.fulltext import words
 from core.gotime import GoTime
 from core.index import IndexFilter, JournalIndex
 from core.index_db import index_path
+from core.index_entry import IndexEntry
 from core.index_filter import select
 from core.index_scan import current_project, facets_of, project_summaries
 from core.journal import Journal
@@ -39,7 +40,7 @@ from core.models import DecisionRecord, Option, RejectedReason
 from core.normalize import normalize_record
 from core.record_shape import StoredRead
 from core.safefs import ensure_private_dir
-from core.store import DecisionStore
+from core.store import DecisionStore, record_file_names
 from tests.factories import count_record_reads, make_record
 
 T0 = 1_760_000_000_000_000_000
@@ -576,8 +577,8 @@ def test_listing_matches_the_stores_record_files(root: Path, store: DecisionStor
     ensure_private_dir(root, root / "records")
     for name in ("a.json", "B.JSON", "c.json.lock", ".d.json.tmp-1", ".hidden.json", "e.txt"):
         (root / "records" / name).write_text("{}")
-    index = JournalIndex(root, store)
-    assert sorted(index._record_names()) == sorted(p.name for p in store.record_files())
+    assert sorted(record_file_names(store.records_dir)) == ["B.JSON", "a.json"]
+    assert sorted(p.name for p in store.record_files()) == ["B.JSON", "a.json"]
 
 
 def test_a_link_in_place_of_the_cache_folder_is_never_followed(
@@ -622,6 +623,22 @@ def test_reconcile_reports_progress_while_reading(
     assert seen == [(core.parallel_read.CHUNK, 300), (300, 300)]
 
 
+def interrupt_reads(monkeypatch: pytest.MonkeyPatch, *, after: int) -> Callable[..., StoredRead]:
+    """Makes the index's reads raise KeyboardInterrupt after `after` files; returns the original."""
+    original = core.parallel_read.read_for_build
+    calls = iter(range(1_000_000))
+
+    def failing(
+        root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
+    ) -> StoredRead:
+        if next(calls) == after:
+            raise KeyboardInterrupt
+        return original(root, path, expected_id, parents_checked=parents_checked)
+
+    monkeypatch.setattr(core.parallel_read, "read_for_build", failing)
+    return original
+
+
 def test_bulk_build_recreates_its_indexes_even_when_interrupted(
     root: Path, store: DecisionStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -629,17 +646,7 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
         on_disk(root, stored(f"decision-{n}", n))
     monkeypatch.setattr(core.index, "BULK_MIN", 2)
     index = JournalIndex(root, store)
-    original = core.parallel_read.read_for_build
-    calls = iter(range(100))
-
-    def failing(
-        root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
-    ) -> StoredRead:
-        if next(calls) == 3:
-            raise KeyboardInterrupt
-        return original(root, path, expected_id, parents_checked=parents_checked)
-
-    monkeypatch.setattr(core.parallel_read, "read_for_build", failing)
+    original = interrupt_reads(monkeypatch, after=3)
     with pytest.raises(KeyboardInterrupt):
         index.reconcile()
     names = {
@@ -652,6 +659,96 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
     monkeypatch.setattr(core.parallel_read, "read_for_build", original)
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(5, -1, -1)]
     index.close()
+
+
+def committed_rows(root: Path) -> tuple[int, int]:
+    """(records, records holding the fixture's word "canonical"), as another process sees them."""
+    with sqlite3.connect(index_path(root)) as db:
+        records = db.execute("SELECT count(*) FROM records").fetchone()[0]
+        worded = db.execute("SELECT count(*) FROM words WHERE words MATCH 'canonical'")
+        return records, worded.fetchone()[0]
+
+
+@pytest.fixture
+def small_bulk_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight files make a bulk build of four chunks of two; a transaction holds four rows."""
+    monkeypatch.setattr(core.index, "BULK_MIN", 2)
+    monkeypatch.setattr(core.parallel_read, "CHUNK", 2)
+    monkeypatch.setattr(core.index_sqlite, "BATCH_ROWS", 4)
+
+
+def test_a_failed_write_in_a_bulk_build_rolls_back_its_whole_batch(
+    root: Path, store: DecisionStore, small_bulk_batches: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(8):
+        on_disk(root, stored(f"decision-{n}", n))
+    index = JournalIndex(root, store)
+    original = core.index_sqlite.SqliteIndex._insert
+    calls = iter(range(100))
+
+    def failing_after_writing(
+        self: core.index_sqlite.SqliteIndex, first_rowid: int, entries: list[object]
+    ) -> None:
+        original(self, first_rowid, entries)  # type: ignore[arg-type]
+        if next(calls) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(core.index_sqlite.SqliteIndex, "_insert", failing_after_writing)
+    with pytest.raises(KeyboardInterrupt):
+        index.reconcile()
+    assert committed_rows(root) == (4, 4)  # the first batch; none of the second, not half
+    monkeypatch.setattr(core.index_sqlite.SqliteIndex, "_insert", original)
+    assert index.reconcile().added == 4
+    assert index.query_ids(IndexFilter(query="canonical")) == [
+        f"decision-{n}" for n in range(7, -1, -1)
+    ]
+    index.close()
+
+
+def test_an_interrupted_bulk_build_keeps_every_chunk_it_wrote(
+    root: Path, store: DecisionStore, small_bulk_batches: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(8):
+        on_disk(root, stored(f"decision-{n}", n))
+    monkeypatch.setattr(core.index_sqlite, "BATCH_ROWS", 100)
+    index = JournalIndex(root, store)
+    interrupt_reads(monkeypatch, after=4)
+    with pytest.raises(KeyboardInterrupt):
+        index.reconcile()
+    assert committed_rows(root) == (4, 4)  # two chunks, in a batch not yet full
+    index.close()
+
+
+def test_a_store_commit_during_a_bulk_build_commits_the_batch_then_fails_alone(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backend = core.index_sqlite.SqliteIndex(core.index_db.open_index(root))
+    built = [IndexEntry.of(f"decision-{n}.json", "", stored(f"decision-{n}", n)) for n in range(3)]
+    original = core.index_sqlite.SqliteIndex._insert
+
+    def failing(self: core.index_sqlite.SqliteIndex, first_rowid: int, entries: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with backend.bulk():
+        backend.apply(built[:2], [], new=True)
+        assert committed_rows(root) == (0, 0)  # the batch is not full yet
+        monkeypatch.setattr(core.index_sqlite.SqliteIndex, "_insert", failing)
+        with pytest.raises(sqlite3.OperationalError):
+            backend.apply(built[2:], [])
+        assert committed_rows(root) == (2, 2)
+        monkeypatch.setattr(core.index_sqlite.SqliteIndex, "_insert", original)
+        backend.apply(built[2:], [], new=True)
+    assert committed_rows(root) == (3, 3)
+    backend.close()
+
+
+def test_a_new_index_file_has_large_pages(root: Path, store: DecisionStore) -> None:
+    on_disk(root, stored("decision-1", 1))
+    index = JournalIndex(root, store)
+    index.reconcile()
+    index.close()
+    with sqlite3.connect(index_path(root)) as db:
+        assert db.execute("PRAGMA page_size").fetchone() == (core.index_db.PAGE_SIZE,)
 
 
 def test_opening_recreates_a_missing_index(root: Path, store: DecisionStore) -> None:
