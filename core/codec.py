@@ -8,7 +8,13 @@ from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError, to_json
 
 from core.errors import InvalidDecision, JournalDamaged
-from core.gojson import dumps_compact, dumps_indented, loads_strict
+from core.gojson import (
+    dumps_compact,
+    dumps_indented_bytes,
+    go_html_escaped,
+    loads_strict,
+    shortest_float_is_go,
+)
 from core.models import DecisionRecord
 from core.normalize import normalized
 from core.record_shape import RecordShape
@@ -18,7 +24,7 @@ from core.validation import validate_record
 
 def encode_record(record: DecisionRecord) -> bytes:
     """The file bytes: 2-space indentation, Go escaping, trailing newline."""
-    return dumps_indented(record.to_go_dict()).encode("utf-8")
+    return dumps_indented_bytes(record.to_go_dict())
 
 
 def compact_record(record: DecisionRecord) -> bytes:
@@ -28,38 +34,6 @@ def compact_record(record: DecisionRecord) -> bytes:
 
 def record_digest(record: DecisionRecord) -> str:
     return hashlib.sha256(compact_bytes(record)).hexdigest()
-
-
-_GO_ONLY_ESCAPES = ((b"<", b"\\u003c"), (b">", b"\\u003e"), (b"&", b"\\u0026"))
-_GO_LINE_ESCAPES = (("\u2028".encode(), b"\\u2028"), ("\u2029".encode(), b"\\u2029"))
-_LINE_LEAD = "\u2028".encode()[:1]
-"""The lead byte of U+2028/U+2029: one memchr rules both out before slower 3-byte searches."""
-
-
-def shortest_float_is_go(value: float) -> bool:
-    """Whether Go writes this nonzero float as the C encoders do (Python's repr digits).
-
-    Both write the shortest digits in fixed notation for non-integral values from 1e-4 to
-    1e16; Go writes integral values without ".0" and tiny or huge ones in its own exponent
-    form. Zero is not written at all (omit-empty), so it agrees too.
-    """
-    return value == 0 or (1e-4 <= abs(value) < 1e16 and not value.is_integer())
-
-
-def go_html_escaped(data: bytes) -> bytes:
-    """Go's HTML-safe escapes applied to JSON a C encoder wrote.
-
-    In UTF-8 these bytes never occur inside another character, and in JSON only inside strings,
-    so replacing them in the whole text escapes exactly the characters Go escapes.
-    """
-    for raw, escaped in _GO_ONLY_ESCAPES:
-        if raw in data:
-            data = data.replace(raw, escaped)
-    if _LINE_LEAD in data:
-        for raw, escaped in _GO_LINE_ESCAPES:
-            if raw in data:
-                data = data.replace(raw, escaped)
-    return data
 
 
 def compact_bytes(record: DecisionRecord) -> bytes:

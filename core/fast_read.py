@@ -19,8 +19,9 @@ import functools
 
 import msgspec
 
-from core.codec import check_lifecycle, go_html_escaped, shortest_float_is_go
+from core.codec import check_lifecycle
 from core.errors import InvalidDecision, JournalDamaged
+from core.gojson import go_html_escaped, shortest_float_is_go
 from core.gotime import GoTime, parse_canonical
 from core.normalize import is_normal
 from core.record_shape import StoredRead, is_deleted_status, selected_label_of

@@ -12,6 +12,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from core.errors import JournalDamaged
 
 _encode_string: Callable[[str], str] = json.encoder.encode_basestring
@@ -137,6 +139,75 @@ def dumps_compact(value: Any) -> str:
 def dumps_indented(value: Any) -> str:
     """Go's json.MarshalIndent(v, "", "  ") output plus the trailing newline the files carry."""
     return _encode(value, "  ", 0) + "\n"
+
+
+_GO_ONLY_ESCAPES = ((b"<", b"\\u003c"), (b">", b"\\u003e"), (b"&", b"\\u0026"))
+_GO_LINE_ESCAPES = (("\u2028".encode(), b"\\u2028"), ("\u2029".encode(), b"\\u2029"))
+_LINE_LEAD = "\u2028".encode()[:1]
+"""The lead byte of U+2028/U+2029: one memchr rules both out before slower 3-byte searches."""
+
+
+def shortest_float_is_go(value: float) -> bool:
+    """Whether Go writes this nonzero float as the C encoders do (Python's repr digits).
+
+    Both write the shortest digits in fixed notation for non-integral values from 1e-4 to
+    1e16; Go writes integral values without ".0" and tiny or huge ones in its own exponent
+    form. Zero is not written at all (omit-empty), so it agrees too.
+    """
+    return value == 0 or (1e-4 <= abs(value) < 1e16 and not value.is_integer())
+
+
+def go_html_escaped(data: bytes) -> bytes:
+    """Go's HTML-safe escapes applied to JSON a C encoder wrote.
+
+    In UTF-8 these bytes never occur inside another character, and in JSON only inside strings,
+    so replacing them in the whole text escapes exactly the characters Go escapes.
+    """
+    for raw, escaped in _GO_ONLY_ESCAPES:
+        if raw in data:
+            data = data.replace(raw, escaped)
+    if _LINE_LEAD in data:
+        for raw, escaped in _GO_LINE_ESCAPES:
+            if raw in data:
+                data = data.replace(raw, escaped)
+    return data
+
+
+def dumps_indented_bytes(value: Any) -> bytes:
+    """`dumps_indented` as UTF-8, written by msgspec in C when that gives the same bytes.
+
+    Why: a profile of 100,000 records is about 10 MB of JSON, which the Python encoder takes
+    0.3 s to write and msgspec 0.03 s; exports and record files gain too. msgspec indents as
+    Go's MarshalIndent does (empty containers stay `[]` and `{}`) and escapes control
+    characters as Python's encoder does; Go's HTML-safe escapes are patched in. Values it would
+    write differently (integral or tiny floats, lone surrogates, integers beyond 64 bits) take
+    the Python encoder. A property test checks the equality.
+    """
+    if not _floats_written_alike(value):
+        return dumps_indented(value).encode("utf-8")
+    try:
+        compact = _MSGSPEC.encode(value)
+    except (msgspec.EncodeError, OverflowError, UnicodeEncodeError, TypeError):
+        return dumps_indented(value).encode("utf-8")
+    return go_html_escaped(msgspec.json.format(compact, indent=2)) + b"\n"
+
+
+_MSGSPEC = msgspec.json.Encoder()
+
+
+def _floats_written_alike(value: Any) -> bool:
+    """Every float in value is one msgspec writes as Go does (see `shortest_float_is_go`)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            if not all(type(element) is str for element in item):
+                pending.extend(item)
+        elif isinstance(item, float) and not (item != 0 and shortest_float_is_go(item)):
+            return False
+    return True
 
 
 def _reject_constant(name: str) -> Any:

@@ -29,6 +29,8 @@ _NEXT_ROWID = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 're
 """Row ids are never reused, so a word left behind in the FTS table can never reach a new row."""
 _JSON = "(SELECT json FROM record_json WHERE rid = records.rowid)"
 _FEW = 2000
+_SECURE_DELETE_MODES = {0: "OFF", 1: "ON", 2: "FAST"}
+"""`PRAGMA secure_delete` reads FAST back as 2 but takes 2 as plain true: restore by name."""
 BATCH_ROWS = 2000
 """Rows a bulk build writes per transaction. Each commit writes every page it touched (the last,
 partly filled leaf of each table again and again) and flushes FTS5's pending words as a new
@@ -250,7 +252,23 @@ class SqliteIndex:
         )
 
     def clear(self) -> None:
-        """Empties every table; indexes are dropped first so rows leave without index upkeep."""
+        """Empties every table; indexes are dropped first so rows leave without index upkeep.
+
+        Secure delete (on in many SQLite builds) would zero every freed page: 1.5 s and the
+        whole file again through the WAL at 100,000 records. Clearing only precedes a rebuild
+        from the same record files, which refills the freed pages with the same content, so
+        here it runs in FAST mode (cells are still overwritten where that costs no I/O).
+        """
+        previous = _SECURE_DELETE_MODES[
+            self.connection.execute("PRAGMA secure_delete").fetchone()[0]
+        ]
+        self.connection.execute("PRAGMA secure_delete = FAST")
+        try:
+            self._clear_tables()
+        finally:
+            self.connection.execute(f"PRAGMA secure_delete = {previous}")
+
+    def _clear_tables(self) -> None:
         with self._transaction() as db:
             for name in INDEXES:
                 db.execute(f"DROP INDEX IF EXISTS {name}")

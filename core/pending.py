@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationErro
 from core import limits
 from core.codec import pydantic_problem
 from core.errors import InvalidDecision, JournalDamaged, JournalError, NotFound
-from core.gojson import dumps_indented, loads_strict
+from core.gojson import dumps_indented_bytes, loads_strict
 from core.gotime import GoTime
 from core.identity import project_identity
 from core.models import SCHEMA_VERSION, Stage
@@ -322,7 +322,7 @@ def _encode(pending: PendingDecision) -> bytes:
         data["selected_option_id"] = pending.selection.option_id
     if pending.selection.custom:
         data["custom_selection"] = redact_text(pending.selection.custom)[0]
-    return dumps_indented(data).encode("utf-8")
+    return dumps_indented_bytes(data)
 
 
 def _time(value: GoTime | None) -> str:

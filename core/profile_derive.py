@@ -13,6 +13,7 @@ import hashlib
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from core.codec import compact_bytes
 from core.gotime import GoTime
@@ -222,33 +223,45 @@ def _contexts(evidence: Evidence) -> list[tuple[str, str]]:
 
 def _newest_first(facts: Iterable[RecordFacts]) -> list[RecordFacts]:
     """The store's list order (updated_at, then id, descending): the first label seen wins."""
-    return sorted(facts, key=lambda f: (f.updated_ns, f.record_id), reverse=True)
+    return sorted(facts, key=_NEWEST_KEY, reverse=True)
+
+
+_NEWEST_KEY = attrgetter("updated_ns", "record_id")
 
 
 def _group(active: list[RecordFacts]) -> dict[str, _Group]:
     groups: dict[str, _Group] = {}
-    # The same few (scope, key, criterion) recur across a journal: each group key is built once.
-    group_keys: dict[tuple[str, str, str], str] = {}
+    # Records of one project, domains and kind go to the same groups: found once per shape.
+    targets: dict[tuple[str, tuple[str, ...], str], list[_Group]] = {}
     for fact in active:
         evidence = fact.evidence
         if evidence is None:
             continue
-        for scope, key in _contexts(evidence):
-            context = (scope, key, evidence.criterion)
-            group_key = group_keys.get(context)
-            if group_key is None:
-                group_key = f"{scope}|{go_lower(go_trim(key))}|{evidence.criterion}"
-                group_keys[context] = group_key
-            group = groups.get(group_key)
-            if group is None:
-                group = groups[group_key] = _Group(scope, key, evidence.criterion)
-            candidate = group.candidates.get(evidence.signature)
+        shape = (evidence.project_id, evidence.domains, evidence.criterion)
+        fact_groups = targets.get(shape)
+        if fact_groups is None:
+            fact_groups = targets[shape] = [
+                _group_for(groups, scope, key, evidence.criterion)
+                for scope, key in _contexts(evidence)
+            ]
+        signature, project_id = evidence.signature, evidence.project_id
+        for group in fact_groups:
+            candidate = group.candidates.get(signature)
             if candidate is None:
-                candidate = group.candidates[evidence.signature] = _Candidate(evidence.label)
+                candidate = group.candidates[signature] = _Candidate(evidence.label)
             candidate.decision_ids.append(fact.record_id)
-            if evidence.project_id:
-                candidate.project_ids.append(evidence.project_id)
+            if project_id:
+                candidate.project_ids.append(project_id)
     return groups
+
+
+def _group_for(groups: dict[str, _Group], scope: str, key: str, criterion: str) -> _Group:
+    """The group of a context; the first record to reach it (the newest) names its key."""
+    group_key = f"{scope}|{go_lower(go_trim(key))}|{criterion}"
+    group = groups.get(group_key)
+    if group is None:
+        group = groups[group_key] = _Group(scope, key, criterion)
+    return group
 
 
 def _contradictions(group: _Group, signature: str) -> list[str]:

@@ -8,6 +8,7 @@ and omit-empty rules, and writes a rule list with no rules as `null`, as Go writ
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -388,8 +389,9 @@ class _Checker:
 
     def decision_ids(self, field: str, ids: list[str]) -> None:
         _check_count(field, len(ids), MAX_EVIDENCE_ITEMS)
-        for value in ids:
-            if value not in self._safe and not is_valid_decision_id(value):
+        # Rules share most IDs: only the first occurrence of an unchecked one is looked at.
+        for value in itertools.filterfalse(self._safe.__contains__, dict.fromkeys(ids)):
+            if not is_valid_decision_id(value):
                 raise ProfileInvalid(
                     f"preference profile {field} holds an invalid decision id {value[:80]!r}",
                     field=field,

@@ -20,7 +20,7 @@ from core import limits
 from core.errors import JournalDamaged, JournalError, NotFound
 from core.filters import ListFilter
 from core.gc_pause import gc_paused
-from core.gojson import dumps_indented
+from core.gojson import dumps_indented_bytes
 from core.gotime import GoTime
 from core.locking import LockCancelled, locked
 from core.parallel_read import read_records
@@ -388,7 +388,7 @@ class ProfileStore:
 
     def _write(self, profile: PreferenceProfile, scope: CancelScope | None = None) -> None:
         validate_profile(profile)
-        data = dumps_indented(profile.to_go_dict()).encode("utf-8")
+        data = dumps_indented_bytes(profile.to_go_dict())
         if len(data) > limits.PROFILE_FILE_MAX:
             raise ProfileInvalid(
                 f"preference profile exceeds the storage limit: {len(data)} bytes, "

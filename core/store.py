@@ -28,7 +28,7 @@ from core.errors import (
 from core.fast_read import fast_read
 from core.filters import ListFilter, matches, sort_key
 from core.gc_pause import gc_paused
-from core.gojson import dumps_indented
+from core.gojson import dumps_indented_bytes
 from core.gotime import GoTime
 from core.identity import decision_id
 from core.locking import locked
@@ -433,4 +433,4 @@ def export_records(records: list[DecisionRecord], *, include_private: bool) -> b
             for name in PRIVATE_FIELDS:
                 item.pop(name, None)
         items.append(item)
-    return dumps_indented(items).encode("utf-8")
+    return dumps_indented_bytes(items)

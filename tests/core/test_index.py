@@ -806,3 +806,13 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
     assert len(found[0]) == 300
     assert len(runs) == 1
     assert index.reconciled
+
+
+def test_clearing_keeps_the_connections_secure_delete_setting(root: Path) -> None:
+    """Clearing runs in FAST mode (the pages are refilled at once) and restores the setting."""
+    backend = core.index_sqlite.SqliteIndex(core.index_db.open_index(root))
+    for mode, expected in (("ON", 1), ("FAST", 2), ("OFF", 0)):
+        backend.connection.execute(f"PRAGMA secure_delete = {mode}")
+        backend.clear()
+        assert backend.connection.execute("PRAGMA secure_delete").fetchone()[0] == expected
+    backend.close()

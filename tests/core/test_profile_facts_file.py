@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import JournalDamaged
+from core.profile_facts_file import FORMAT_VERSION
 from core.profile_store import FACTS_CACHE_FILE, ProfileStore
 from core.store import DecisionStore
 from tests.core.test_profile_derive import decision
@@ -79,4 +80,4 @@ def test_a_damaged_cache_is_ignored_and_rewritten(
     reads = count_record_reads(monkeypatch)
     ProfileStore(fresh_store.root, fresh_store).rebuild()
     assert sorted(reads) == ["decision-1.json", "decision-2.json"]
-    assert cache.read_bytes().startswith(b'{"version":1')
+    assert cache.read_bytes().startswith(b'{"version":%d' % FORMAT_VERSION)
