@@ -14,6 +14,7 @@ boundary.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -99,6 +100,17 @@ def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
     return outcomes
 
 
+def _start_worker() -> None:
+    """A reading process turns the cycle collector off for its whole (short) life.
+
+    Why: pausing it per chunk, as in-process reads do, still let a collection run between
+    chunks over everything the chunk had built; records hold no cycles, and without those
+    collections a worker reads about 10-17% faster (measured per record: profile facts
+    92 → 83 µs, index entries 150 → 125 µs).
+    """
+    gc.disable()
+
+
 def worker_count() -> int:
     """What the user set, else the cores this process may run on; one means reading here."""
     wanted = os.environ.get(WORKERS_ENV, "").strip()
@@ -135,7 +147,9 @@ def read_records(
         return
     # spawn, never fork: the app forks from a process with Qt and worker threads running.
     pool = ProcessPoolExecutor(
-        min(count, len(tasks)), mp_context=multiprocessing.get_context("spawn")
+        min(count, len(tasks)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
     )
     finished = 0
     try:
