@@ -1,0 +1,58 @@
+"""The list-at-once text helpers against their one-item definitions.
+
+`all_trimmed`, `all_collapsed` and `fold_keys` decide for a whole list in a few C calls what
+`go_trim`, `collapse_spaces` and `go_lower(go_trim(...))` decide per item. A wrong True from
+the first two would let a record that is not normal pass as normal, so they are checked here
+on text built from every kind of space, NUL (their separator), case and non-ASCII letters.
+"""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from core.text import (
+    GO_SPACE,
+    all_collapsed,
+    all_trimmed,
+    collapse_spaces,
+    fold_keys,
+    go_lower,
+    go_trim,
+)
+
+_PIECES = st.sampled_from(
+    [*GO_SPACE, "\x00", "\x1c", "\x1f", "a", "B", "z9", "İ", "ß", "Σ", "é", "-", "_", "  "]
+)
+_ITEM = st.lists(_PIECES | st.text(max_size=3), max_size=6).map("".join)
+_ITEMS = st.lists(_ITEM, max_size=6)
+
+
+@settings(max_examples=800, deadline=None)
+@given(items=_ITEMS)
+@example(items=["a \x00b"])
+@example(items=["a", " b"])
+def test_all_trimmed_is_go_trim_of_each_item(items: list[str]) -> None:
+    assert all_trimmed(items) == all(go_trim(item) == item for item in items)
+
+
+@settings(max_examples=800, deadline=None)
+@given(items=_ITEMS)
+@example(items=["a b", "c  d"])
+@example(items=["a\u3000b"])
+def test_all_collapsed_never_claims_what_collapse_spaces_denies(items: list[str]) -> None:
+    """It may answer False for a collapsed list holding NUL (the caller then checks the slow
+    way), never True for a list that `collapse_spaces` would change."""
+    expected = all(collapse_spaces(item) == item for item in items)
+    if all_collapsed(items):
+        assert expected
+    elif not any("\x00" in item for item in items):
+        assert not expected
+
+
+@settings(max_examples=800, deadline=None)
+@given(items=_ITEMS)
+@example(items=["", "A", "a\x00b"])
+@example(items=["İ", "ABC", " x"])
+def test_fold_keys_folds_each_item_as_go_does(items: list[str]) -> None:
+    assert fold_keys(items) == [go_lower(go_trim(item)) for item in items]
