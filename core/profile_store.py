@@ -52,7 +52,7 @@ from core.profile_model import (
 )
 from core.record_shape import StoredRead
 from core.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
-from core.store import DecisionStore, record_file_names
+from core.store import DecisionStore, is_record_file_name, record_file_names
 from core.text import go_trim
 
 PROFILE_DIR = "profiles"
@@ -294,7 +294,7 @@ def _lstat_records(records_dir: Path) -> dict[str, os.stat_result | None]:
     with entries:
         for entry in entries:
             name = entry.name
-            if not name.lower().endswith(".json") or name.startswith("."):
+            if not is_record_file_name(name):
                 continue
             try:
                 stats[name] = entry.stat(follow_symlinks=False)

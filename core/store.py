@@ -321,7 +321,7 @@ class DecisionStore:
         except FileNotFoundError:
             return revisions
         for name in names:
-            if not name.lower().endswith(".json") or name.startswith("."):
+            if not is_record_file_name(name):
                 continue
             match = _HISTORY_NAME.match(name)
             if match is None or int(match.group(1)) <= 0:
@@ -368,7 +368,12 @@ def record_file_names(records_dir: Path) -> list[str]:
         names = os.listdir(records_dir)
     except FileNotFoundError:
         return []
-    return [n for n in names if n.lower().endswith(".json") and not n.startswith(".")]
+    return [name for name in names if is_record_file_name(name)]
+
+
+def is_record_file_name(name: str) -> bool:
+    """`*.json` in any case; lock files and dot-prefixed temporary files are not records."""
+    return name.lower().endswith(".json") and not name.startswith(".")
 
 
 def read_record_file(

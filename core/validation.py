@@ -102,8 +102,13 @@ def check_bytes(field: str, value: str, limit: int, what: str = "text") -> None:
         )
 
 
+def _list_fits(items: list[str], count: int, item_limit: int) -> bool:
+    """The sufficient test: few enough items, each short enough in any UTF-8 (C-level)."""
+    return len(items) <= count and (not items or max(map(len, items)) * 4 <= item_limit)
+
+
 def check_list(field: str, items: list[str], count: int, item_limit: int) -> None:
-    if len(items) <= count and (not items or max(map(len, items)) * 4 <= item_limit):
+    if _list_fits(items, count, item_limit):
         return  # the common case, confirmed in C without a call per item
     if len(items) > count:
         raise InvalidDecision(
@@ -230,24 +235,21 @@ def _texts_fit(texts: tuple[str, ...]) -> bool:
 
 
 def _lists_fit(r: RecordShape) -> bool:
-    for (_, count, item_limit), items in zip(_LIST_LIMITS, _list_values(r), strict=True):
-        if len(items) > count or (items and max(map(len, items)) * 4 > item_limit):
-            return False
-    return True
+    return all(
+        _list_fits(items, count, item_limit)
+        for (_, count, item_limit), items in zip(_LIST_LIMITS, _list_values(r), strict=True)
+    )
 
 
 def _option_fine(option: OptionShape) -> bool:
-    pros, cons = option.pros, option.cons
-    details = pros + cons
     return (
         _option_id_fine(option.id)
         and option.source in _SOURCE_SET
         and bool(go_trim(option.label))
         and _fits(option.label, limits.OPTION_LABEL_MAX)
         and _fits(option.description, limits.OPTION_DESCRIPTION_MAX)
-        and len(pros) <= limits.OPTION_DETAIL_ITEMS_MAX
-        and len(cons) <= limits.OPTION_DETAIL_ITEMS_MAX
-        and (not details or max(map(len, details)) * 4 <= limits.OPTION_DETAIL_MAX)
+        and _details_fit(option.pros)
+        and _details_fit(option.cons)
     )
 
 
@@ -368,10 +370,8 @@ def _validate_options(record: RecordShape) -> set[str]:
 
 
 def _details_fit(items: list[str]) -> bool:
-    """The sufficient test for pros and cons: few items, each short enough for any UTF-8."""
-    return len(items) <= limits.OPTION_DETAIL_ITEMS_MAX and (
-        not items or max(map(len, items)) * 4 <= limits.OPTION_DETAIL_MAX
-    )
+    """The sufficient test for pros and cons."""
+    return _list_fits(items, limits.OPTION_DETAIL_ITEMS_MAX, limits.OPTION_DETAIL_MAX)
 
 
 def _check_option(where: str, option: OptionShape, seen: set[str]) -> None:
