@@ -7,138 +7,53 @@ types, and encodes them back in field order, both in C.
 
 A record is accepted here only when the strict path (`codec.decode_stored_record`) would accept
 it unchanged and give the same compact bytes: the same lifecycle checks, timestamps that format
-back to their own text, the normal-form check and the same validation, run on the view.
-Anything unusual (a null, a lone surrogate, an integral or tiny float, a record that is not
-normal or not valid) returns None, and the caller reads that file the strict way, which then
-decides and words any error. `tests/core/test_fast_read.py` holds the two paths equal.
+back to their own text, the normal-form check and the same validation. Two tiers decide that:
+
+* the checked view (`core.record_view`), whose types hold the format's sizes, counts, listed
+  words and id patterns, so only the rules that relate fields remain to test here;
+* for a valid record outside the checked view's (sufficient, not exact) limits, the plain view
+  and the full checks, run on it.
+
+Anything else (a null, a lone surrogate, an integral or tiny float, a record that is not normal
+or not valid) returns None, and the caller reads that file the strict way, which then decides
+and words any error. `tests/core/test_fast_read.py` and `tests/core/test_checked_view.py` hold
+the paths equal.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+from operator import attrgetter
 
 import msgspec
 
+from core import limits
 from core.codec import check_lifecycle
 from core.errors import InvalidDecision, JournalDamaged
 from core.gojson import go_html_escaped, shortest_float_is_go
-from core.gotime import GoTime, parse_canonical
-from core.normalize import is_normal
-from core.record_shape import StoredRead, is_deleted_status, selected_label_of
-from core.validation import validate_record
+from core.models import STATUS_DELETED
+from core.normalize import TRIMMED_SCALARS, folds_unchanged, is_normal
+from core.record_shape import StoredRead
+from core.record_view import CheckedOptionView, CheckedRecordView, RecordView, canonical_time
+from core.redaction import none_sensitive
+from core.text import all_collapsed, all_trimmed, fold_keys, utf8_len
+from core.validation import (
+    looks_sensitive,
+    recommendation_consistent,
+    selection_consistent,
+    validate_record,
+)
 
-
-class OptionView(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """`models.Option`, field for field and in the same order (the order on disk)."""
-
-    id: str = ""
-    label: str = ""
-    description: str = ""
-    pros: list[str] = msgspec.field(default_factory=list)
-    cons: list[str] = msgspec.field(default_factory=list)
-    recommended: bool = False
-    order: int = 0
-    source: str = ""
-
-
-class RejectionView(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    option_id: str = ""
-    reason: str = ""
-    source: str = ""
-
-
-class ProvenanceView(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    options: str = ""
-    selection: str = ""
-    rationale: str = ""
-    summary: str = ""
-
-
-class RedactionView(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    redacted: bool = False
-    patterns: list[str] = msgspec.field(default_factory=list)
-
-
-class RecordView(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """`models.DecisionRecord` as msgspec decodes it; timestamps stay text until asked for.
-
-    Omitting defaults is Go's omit-empty exactly where the record is valid: every field Go
-    always writes is non-empty in a valid record, except provenance and redaction, which
-    msgspec writes even when empty, as Go does.
-    """
-
-    schema_version: int = 0
-    id: str = ""
-    revision: int = 0
-    created_text: str | None = msgspec.field(default=None, name="created_at")
-    updated_text: str | None = msgspec.field(default=None, name="updated_at")
-    session_id: str = ""
-    feature_id: str = ""
-    goal_id: str = ""
-    edit_loop_id: str = ""
-    project_id: str = ""
-    project_alias: str = ""
-    workspace: str = ""
-    workspace_hash: str = ""
-    domains: list[str] = msgspec.field(default_factory=list)
-    languages: list[str] = msgspec.field(default_factory=list)
-    decision_kind: str = ""
-    risk_level: str = ""
-    problem: str = ""
-    task_fingerprint: str = ""
-    evidence_fingerprint: str = ""
-    options: list[OptionView] = msgspec.field(default_factory=list)
-    recommended_option_id: str = ""
-    selected_option_id: str = ""
-    custom_selection: str = ""
-    selection_reason_raw: str = ""
-    rejected_reasons: list[RejectionView] = msgspec.field(default_factory=list)
-    summary_sentence: str = ""
-    evidence_refs: list[str] = msgspec.field(default_factory=list)
-    tags: list[str] = msgspec.field(default_factory=list)
-    detector_confidence: float = 0.0
-    status: str = ""
-    provenance: ProvenanceView = msgspec.field(default_factory=ProvenanceView)
-    redaction: RedactionView = msgspec.field(default_factory=RedactionView)
-    deleted_text: str | None = msgspec.field(default=None, name="deleted_at")
-
-    @property
-    def created_at(self) -> GoTime | None:
-        return _time_of(self.created_text)
-
-    @property
-    def updated_at(self) -> GoTime | None:
-        return _time_of(self.updated_text)
-
-    @property
-    def deleted_at(self) -> GoTime | None:
-        return _time_of(self.deleted_text)
-
-    @property
-    def is_deleted(self) -> bool:
-        return is_deleted_status(self.status)
-
-    def selected_label(self) -> str:
-        return selected_label_of(self)
-
-
+_CHECKED_DECODER = msgspec.json.Decoder(CheckedRecordView)
 _DECODER = msgspec.json.Decoder(RecordView)
 _ENCODER = msgspec.json.Encoder()
 _ONE_AS_GO = b'"detector_confidence":1,'
 
 
-_canonical_time = functools.lru_cache(maxsize=4096)(parse_canonical)
-"""Cached: a record's updated_at usually repeats its created_at, and each is asked for again
-by whatever reads the view."""
-
-
-def _time_of(text: str | None) -> GoTime | None:
-    return None if text is None else _canonical_time(text)
-
-
 def _times_canonical(view: RecordView) -> bool:
     return all(
-        text is None or _canonical_time(text) is not None
+        text is None or canonical_time(text) is not None
         for text in (view.created_text, view.updated_text, view.deleted_text)
     )
 
@@ -166,6 +81,7 @@ def _confidence_text(value: float) -> bytes:
 
 
 def _accepted(view: RecordView, expected_id: str) -> bool:
+    """The full checks, for a record the checked view refused."""
     try:
         check_lifecycle(view, expected_id)
     except JournalDamaged:
@@ -179,13 +95,134 @@ def _accepted(view: RecordView, expected_id: str) -> bool:
     return True
 
 
-def fast_read(data: bytes, expected_id: str) -> StoredRead | None:
-    """The record in `data` with its compact bytes, or None: then read it the strict way."""
+# What the checked view leaves to Python: texts that must be trimmed or collapsed, identifiers
+# that must not look sensitive, and the rules that relate fields to each other.
+_TRIMMED_BY_CHECKS = ("id", "recommended_option_id", "selected_option_id")
+"""Trimmed already: the id by its pattern, the other two by being a listed option's id."""
+_TRIMMED_SCALARS = attrgetter(*(n for n in TRIMMED_SCALARS if n not in _TRIMMED_BY_CHECKS))
+_REPEATING_IDENTIFIERS = attrgetter(
+    "session_id", "feature_id", "goal_id", "edit_loop_id", "project_id", "workspace_hash"
+)
+"""Shared by many records of a session or project: their verdicts are cached."""
+_OWN_IDENTIFIERS = attrgetter("id", "task_fingerprint", "evidence_fingerprint")
+"""Different in every record: asked in one search (see `_identifiers_plain`)."""
+
+
+def _checked_accepted(view: CheckedRecordView, expected_id: str) -> bool:
+    """Whether the strict read accepts a record the checked view decoded, unchanged.
+
+    The checked view's types already hold every size, count, listed word and identifier
+    pattern; the listed option, source and decision ids are trimmed by their patterns, and the
+    selected, recommended and rejected ids by being option ids. So this tests the rest of
+    `check_lifecycle`, `is_normal` and `validate_record`: tests/core/test_fast_read.py holds
+    the verdicts equal on generated, edited and odd records.
+    """
+    options = view.options
+    ids = [option.id for option in options]
+    return (
+        view.id.lower() == expected_id.lower()
+        and _required_present(view)
+        and view.created_text is not None
+        and view.updated_text is not None
+        and _times_canonical(view)
+        and (view.status == STATUS_DELETED) == (view.deleted_text is not None)
+        and _kind_plain(view.decision_kind)
+        and len(set(ids)) == len(ids)
+        and _options_plain(options)
+        and recommendation_consistent(view, options)
+        and selection_consistent(view, ids)
+        and _texts_plain(view)
+        and _identifiers_plain(view, ids)
+    )
+
+
+def _required_present(view: CheckedRecordView) -> bool:
+    """Fields that must not be empty: msgspec checks a type's limits only on values present in
+    the file, never on a default it fills in for a missing field."""
+    return bool(
+        view.schema_version
+        and view.revision
+        and view.status
+        and view.problem
+        and view.decision_kind
+        and view.selection_reason_raw
+        and view.summary_sentence
+        and len(view.options) >= limits.OPTIONS_MIN
+        and all(rejection.reason for rejection in view.rejected_reasons)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _kind_plain(kind: str) -> bool:
+    """Normal (trimmed, lowercase) and valid: not sensitive-looking (kinds repeat: cached)."""
+    return fold_keys([kind]) == [kind] and not looks_sensitive(kind)
+
+
+def _options_plain(options: Sequence[CheckedOptionView]) -> bool:
+    """Orders are positive and never decrease (normalization sorts by order), and labels are
+    present and fit in bytes."""
+    previous = 1
+    for option in options:
+        if option.order < previous:
+            return False
+        previous = option.order
+        label = option.label
+        if not label or (
+            len(label) * 4 > limits.OPTION_LABEL_MAX and utf8_len(label) > limits.OPTION_LABEL_MAX
+        ):
+            return False
+    return True
+
+
+def _texts_plain(view: CheckedRecordView) -> bool:
+    """Free texts trimmed, list items collapsed, and no list holding an item twice (folded)."""
+    trimmed = list(_TRIMMED_SCALARS(view))
+    collapsed = list(view.evidence_refs)
+    folded = [view.domains, view.languages, view.tags, view.evidence_refs]
+    for option in view.options:
+        trimmed += (option.label, option.description)
+        collapsed += option.pros
+        collapsed += option.cons
+        folded += (option.pros, option.cons)
+    trimmed += [rejection.reason for rejection in view.rejected_reasons]
+    return all_trimmed(trimmed) and all_collapsed(collapsed) and folds_unchanged(folded)
+
+
+def _identifiers_plain(view: CheckedRecordView, option_ids: list[str]) -> bool:
+    """No identifier, option id or redaction pattern looks like a secret.
+
+    Why two ways: a verdict cache answers repeated values at once, but a record's own ids
+    would only fill it; those are joined into one search, which costs about what one
+    uncached verdict does.
+    """
+    own = [*_OWN_IDENTIFIERS(view), *view.redaction.patterns]
+    repeating = [*_REPEATING_IDENTIFIERS(view), *option_ids]
+    return (none_sensitive(own) or not any(map(looks_sensitive, filter(None, own)))) and not any(
+        map(looks_sensitive, filter(None, repeating))
+    )
+
+
+def _decoded(data: bytes, expected_id: str) -> RecordView | None:
+    """The checked view when the record meets its rules, else the plain view after the full
+    checks, else None."""
+    try:
+        checked = _CHECKED_DECODER.decode(data)
+    except msgspec.DecodeError:
+        pass  # malformed, or merely outside the checked limits: the plain view decides
+    else:
+        if _checked_accepted(checked, expected_id):
+            return checked
     try:
         view = _DECODER.decode(data)
     except msgspec.DecodeError:
         return None
-    if not _accepted(view, expected_id):
+    return view if _accepted(view, expected_id) else None
+
+
+def fast_read(data: bytes, expected_id: str) -> StoredRead | None:
+    """The record in `data` with its compact bytes, or None: then read it the strict way."""
+    view = _decoded(data, expected_id)
+    if view is None:
         return None
     compact = _compact(view)
     return None if compact is None else StoredRead(view, compact)

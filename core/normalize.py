@@ -18,7 +18,7 @@ from core.record_shape import RecordShape
 from core.summary import korean_summary
 from core.text import all_collapsed, all_trimmed, collapse_spaces, fold_keys, go_lower, go_trim
 
-_SCALARS = (
+TRIMMED_SCALARS = (
     "id",
     "session_id",
     "feature_id",
@@ -37,7 +37,8 @@ _SCALARS = (
     "selection_reason_raw",
     "summary_sentence",
 )
-_scalar_values = attrgetter(*_SCALARS)
+"""The top-level texts normalization trims (and the normal-form check requires trimmed)."""
+_scalar_values = attrgetter(*TRIMMED_SCALARS)
 _option_texts = attrgetter("id", "label", "description", "source")
 _rejection_texts = attrgetter("option_id", "reason", "source")
 _provenance_texts = attrgetter("options", "selection", "rationale", "summary")
@@ -100,7 +101,7 @@ def normalized(record: DecisionRecord, *, now: GoTime | None = None) -> Decision
     """
     if is_normal(record):
         return record
-    update: dict[str, object] = {name: go_trim(getattr(record, name)) for name in _SCALARS}
+    update: dict[str, object] = {name: go_trim(getattr(record, name)) for name in TRIMMED_SCALARS}
     update["schema_version"] = record.schema_version or SCHEMA_VERSION
     update["revision"] = record.revision if record.revision > 0 else 1
     created = record.created_at or now or GoTime.now()
@@ -168,11 +169,11 @@ def is_normal(record: RecordShape) -> bool:
         all_trimmed(trimmed)
         and all_collapsed(collapsed)
         and fold_keys(lowered) == lowered
-        and _folds_unchanged(folded)
+        and folds_unchanged(folded)
     )
 
 
-def _folds_unchanged(lists: list[list[str]]) -> bool:
+def folds_unchanged(lists: list[list[str]]) -> bool:
     """dedupe_fold(items) == items for each list: no blank item and no two items of one list
     equal once folded; all lists are folded in one pass."""
     keys = fold_keys([item for items in lists for item in items])

@@ -1,12 +1,13 @@
 """What code that only reads a record may rely on, whichever class holds the record.
 
 Why: the strict read has two implementations of a stored record, the pydantic model that every
-caller uses (`core.models.DecisionRecord`) and the C-decoded view of a bulk build
-(`core.fast_read.RecordView`). Validation, the normal-form check, the profile's facts and the
-index entry read the same fields of both, so they take this shape instead of either class.
+caller uses (`core.models.DecisionRecord`) and the C-decoded views of a bulk build
+(`core.record_view`, plain or checked). Validation, the normal-form check, the profile's facts
+and the index entry read the same fields of all, so they take this shape instead of a class.
 
-Nested and time members are read-only properties: the two classes hold different (but
-equal-shaped) element types, which only a read-only member may accept.
+Nested, time and listed-word members are read-only properties: the classes hold different (but
+equal-shaped) element types, and the checked view narrows words to their listed values (a
+`Literal`), which only a read-only member may accept.
 """
 
 from __future__ import annotations
@@ -27,20 +28,31 @@ class OptionShape(Protocol):
     cons: list[str]
     recommended: bool
     order: int
-    source: str
+
+    @property
+    def source(self) -> str: ...
 
 
 class RejectionShape(Protocol):
     option_id: str
     reason: str
-    source: str
+
+    @property
+    def source(self) -> str: ...
 
 
 class ProvenanceShape(Protocol):
-    options: str
-    selection: str
-    rationale: str
-    summary: str
+    @property
+    def options(self) -> str: ...
+
+    @property
+    def selection(self) -> str: ...
+
+    @property
+    def rationale(self) -> str: ...
+
+    @property
+    def summary(self) -> str: ...
 
 
 class RedactionShape(Protocol):
@@ -63,7 +75,6 @@ class RecordShape(Protocol):
     domains: list[str]
     languages: list[str]
     decision_kind: str
-    risk_level: str
     problem: str
     task_fingerprint: str
     evidence_fingerprint: str
@@ -75,7 +86,12 @@ class RecordShape(Protocol):
     evidence_refs: list[str]
     tags: list[str]
     detector_confidence: float
-    status: str
+
+    @property
+    def risk_level(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
 
     @property
     def created_at(self) -> GoTime | None: ...

@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,17 @@ def redact_text(text: str) -> tuple[str, RedactionReport]:
         redacted = again
         names.extend(more)
     return redacted, RedactionReport(redacted=True, patterns=_dedupe_casefold(names))
+
+
+def none_sensitive(texts: Iterable[str]) -> bool:
+    """True only when `looks_sensitive` is False for every text; one C search for them all.
+
+    Sound because no rule can change a text whose casefolded form holds none of the gate
+    keywords, a keyword is plain text (no anchor, no NUL), and casefolding works character by
+    character: a keyword in any one text is also in the NUL-joined whole. False proves
+    nothing; the caller then asks text by text.
+    """
+    return _ANY_KEYWORD.search("\x00".join(texts).casefold()) is None
 
 
 def looks_sensitive(text: str) -> bool:
@@ -521,17 +533,47 @@ _RULES = (
     *_AFTER_REFERENCE,
 )
 
-_KEYWORD_GATES = {"sk-": "sk-[a-z0-9_-]{20}"}
-"""Keywords whose early-exit test can be narrower than the bare keyword, on casefolded text.
+_KEYWORD_GATES = {"sk-": "[a-z0-9_-]{20}"}
+"""Keywords whose early-exit test can be narrower than the bare keyword, on casefolded text:
+the regex that must follow the keyword.
 
 `sk-` occurs in ordinary words and IDs (`task-…`, `risk-…`); a key needs 20 key characters
 after it. Sound because casefolding maps every character the key pattern allows ([A-Za-zſK0-9_-])
 to one character of [a-z0-9_-], so a matching key always leaves `sk-` and 20 of those behind.
 """
+
+
+def _keyword_tree_pattern(words: Iterable[str], tails: dict[str, str]) -> str:
+    """A regex matching exactly where one of `words` (followed by its tail, if it has one)
+    starts, written as a prefix tree.
+
+    Why: Python's regex engine tries each branch of a flat alternation at every position; in
+    a tree, one failed first character rules out every word that starts with it, which makes
+    the search about three times faster on identifiers. A word that extends a shorter
+    untailed one is left out: wherever it matches, the shorter one does too.
+    """
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        if word in tails:
+            node = node.setdefault(tails[word], {})  # a key longer than one character: a regex
+        node[""] = {}
+    return _branches(tree)
+
+
+def _branches(node: dict[str, Any]) -> str:
+    if "" in node:
+        return ""
+    parts = [
+        (re.escape(key) if len(key) == 1 else key) + _branches(child)
+        for key, child in sorted(node.items())
+    ]
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
 _ANY_KEYWORD = re.compile(
-    "|".join(
-        _KEYWORD_GATES.get(k, re.escape(k))
-        for k in sorted({k for r in _RULES for k in r.keywords}, key=len)[::-1]
-    )
+    _keyword_tree_pattern({k for r in _RULES for k in r.keywords}, _KEYWORD_GATES)
 )
 """Every rule's gate keywords at once: one C search instead of a test per keyword and rule."""

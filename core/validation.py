@@ -225,8 +225,8 @@ def _plainly_valid(r: RecordShape) -> bool:
     return (
         len(set(ids)) == len(ids)
         and all(map(_option_fine, options))
-        and _recommendation_fine(r, options)
-        and _selection_fine(r, ids)
+        and recommendation_consistent(r, options)
+        and selection_consistent(r, ids)
     )
 
 
@@ -253,14 +253,14 @@ def _option_fine(option: OptionShape) -> bool:
     )
 
 
-def _recommendation_fine(r: RecordShape, options: Sequence[OptionShape]) -> bool:
+def recommendation_consistent(r: RecordShape, options: Sequence[OptionShape]) -> bool:
     """At most one flagged option, and recommended_option_id names exactly that one."""
     flagged = [option.id for option in options if option.recommended]
     recommended = r.recommended_option_id
     return flagged == ([recommended] if recommended else [])
 
 
-def _selection_fine(r: RecordShape, ids: list[str]) -> bool:
+def selection_consistent(r: RecordShape, ids: list[str]) -> bool:
     """Exactly one of a listed or custom choice, a reason, and a rejection for every other
     option (its id listed, not the selected one, once, with a reason and a known source)."""
     selected = r.selected_option_id

@@ -6,6 +6,7 @@ import base64
 import dataclasses
 import json
 import random
+import re
 import string
 from collections.abc import Callable
 
@@ -14,11 +15,13 @@ from hypothesis import strategies as st
 
 from core.redaction import (
     _ANY_KEYWORD,
+    _KEYWORD_GATES,
     _RULES,
     _is_filler,
     _looks_like_credential,
     _redact,
     looks_sensitive,
+    none_sensitive,
     redact_text,
 )
 
@@ -201,3 +204,34 @@ def test_the_early_exit_only_skips_text_no_rule_changes(text: str) -> None:
     characters after it); no rule, run without any gate, may change such text."""
     if _ANY_KEYWORD.search(text.casefold()) is None:
         assert _redact(text, UNGATED) == (text, [])
+
+
+_FLAT_GATE = re.compile(
+    "|".join(
+        re.escape(keyword) + _KEYWORD_GATES.get(keyword, "")
+        for keyword in sorted({k for rule in _RULES for k in rule.keywords})
+    )
+)
+"""The early exit as a plain alternation, the oracle for its prefix-tree spelling."""
+keyword_text = st.lists(
+    st.sampled_from(sorted({k for rule in _RULES for k in rule.keywords}))
+    | st.sampled_from(["gl", "ghp", "sk", "acc", "a", "-", "_", "0" * 20, "x"])
+    | pieces,
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(keyword_text)
+def test_the_keyword_tree_finds_what_the_plain_alternation_finds(text: str) -> None:
+    folded = text.casefold()
+    assert (_ANY_KEYWORD.search(folded) is None) == (_FLAT_GATE.search(folded) is None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(keyword_text | gate_text, max_size=5))
+def test_none_sensitive_only_when_no_text_looks_sensitive(texts: list[str]) -> None:
+    if none_sensitive(texts):
+        assert not any(map(looks_sensitive, texts))
+    else:
+        assert any(_ANY_KEYWORD.search(text.casefold()) for text in texts)
