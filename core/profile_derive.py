@@ -222,11 +222,19 @@ def _contexts(evidence: Evidence) -> list[tuple[str, str]]:
 
 
 def _newest_first(facts: Iterable[RecordFacts]) -> list[RecordFacts]:
-    """The store's list order (updated_at, then id, descending): the first label seen wins."""
-    return sorted(facts, key=_NEWEST_KEY, reverse=True)
+    """The store's list order (updated_at, then id, descending): the first label seen wins.
+
+    Two stable sorts on one key each give the order of one sort on both: single-key sorts
+    compare plain ints and strings without building a tuple per record, and facts usually
+    come in id order already, which the first sort merely reverses.
+    """
+    ordered = sorted(facts, key=_RECORD_ID, reverse=True)
+    ordered.sort(key=_UPDATED_NS, reverse=True)
+    return ordered
 
 
-_NEWEST_KEY = attrgetter("updated_ns", "record_id")
+_RECORD_ID = attrgetter("record_id")
+_UPDATED_NS = attrgetter("updated_ns")
 
 
 def _group(active: list[RecordFacts]) -> dict[str, _Group]:

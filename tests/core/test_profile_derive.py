@@ -14,6 +14,8 @@ from core.identity import short_stable_id
 from core.models import DecisionRecord, Option, Provenance, RejectedReason
 from core.normalize import normalize_record
 from core.profile_derive import (
+    RecordFacts,
+    _newest_first,
     compact_bytes,
     confidence,
     derive_from_records,
@@ -344,3 +346,18 @@ def test_lone_surrogates_fall_back_to_the_exact_encoder() -> None:
     record = decision(1).model_copy(update={"problem": "bad \ud800 text"})
     assert compact_bytes(record) == compact_record(record)
     assert facts_of(record).digest
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from(["a", "A", "b", "B", "c"]), st.integers()),
+        max_size=30,
+    )
+)
+def test_newest_first_is_one_stable_sort_on_age(rows: list[tuple[int, str, int]]) -> None:
+    """Two single-key sorts give the order of the one two-key sort they replaced, ties kept in
+    the order the facts came (the third field tells apart facts of equal age)."""
+    facts = [RecordFacts(rid, ns, False, str(tag), None) for ns, rid, tag in rows]
+    expected = sorted(facts, key=lambda f: (f.updated_ns, f.record_id), reverse=True)
+    assert [f.digest for f in _newest_first(facts)] == [f.digest for f in expected]
