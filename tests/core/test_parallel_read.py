@@ -1,12 +1,15 @@
 """Reading in worker processes gives exactly what reading here gives: values, failures, order.
 
-These tests start real spawned workers (about a second each), so they use few files and
-lower the threshold that normally keeps small batches in-process.
+These tests start real worker processes, so they use few files and lower the threshold that
+normally keeps small batches in-process.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -39,9 +42,13 @@ def _everything(root: Path, workers: int, names: list[str]) -> list[Outcome[Inde
     return [outcome for chunk in chunks for outcome in chunk]
 
 
+@pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_workers_return_what_reading_here_returns(
-    journal: Path, monkeypatch: pytest.MonkeyPatch
+    journal: Path, monkeypatch: pytest.MonkeyPatch, method: str
 ) -> None:
+    """Both ways of starting workers: fork in a plain process (the CLI), spawn in the app."""
+    context = multiprocessing.get_context(method)
+    monkeypatch.setattr(core.parallel_read, "_start_method", lambda: context)
     monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setattr(core.parallel_read, "CHUNK", 7)
     names = [*sorted(p.name for p in (journal / "records").iterdir()), "vanished.json"]
@@ -135,3 +142,17 @@ def test_the_user_sets_the_number_of_reading_processes(monkeypatch: pytest.Monke
     assert worker_count() == 1
     monkeypatch.setenv(WORKERS_ENV, "many")
     assert worker_count() == cores
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers fork only on Linux")
+def test_workers_fork_only_from_a_single_thread() -> None:
+    """A thread holding a lock at a fork would leave it locked in the child: spawn then."""
+    assert core.parallel_read._start_method().get_start_method() == "fork"
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert core.parallel_read._start_method().get_start_method() == "spawn"
+    finally:
+        release.set()
+        thread.join()
