@@ -29,7 +29,7 @@ from core.errors import InvalidDecision, JournalDamaged, RevisionConflict
 from core.gojson import loads_strict
 from core.gotime import GoTime
 from core.models import GoFloat, Timestamp
-from core.redaction import looks_sensitive, redact_text
+from core.redaction import looks_sensitive, none_sensitive, redact_text
 from core.text import fold_keys, go_lower, go_trim, utf8_len
 from core.validation import is_valid_decision_id
 
@@ -390,7 +390,11 @@ class _Checker:
     def decision_ids(self, field: str, ids: list[str]) -> None:
         _check_count(field, len(ids), MAX_EVIDENCE_ITEMS)
         # Rules share most IDs: only the first occurrence of an unchecked one is looked at.
-        for value in itertools.filterfalse(self._safe.__contains__, dict.fromkeys(ids)):
+        fresh = list(itertools.filterfalse(self._safe.__contains__, dict.fromkeys(ids)))
+        if all(map(is_valid_decision_id, fresh)) and none_sensitive(fresh):
+            self._safe.update(fresh)  # the common case, asked in one search for all of them
+            return
+        for value in fresh:
             if not is_valid_decision_id(value):
                 raise ProfileInvalid(
                     f"preference profile {field} holds an invalid decision id {value[:80]!r}",
