@@ -382,7 +382,12 @@ def test_mcp_server_lists_its_tools(frozen: Path, frozen_env: dict[str, str], ho
 
 
 def _reading_workers(parent: int) -> int:
-    """How many of parent's children are multiprocessing workers (the bundle started again)."""
+    """How many of parent's children are reading workers: the bundle started again (spawned),
+    or the parent itself forked (same command line)."""
+    try:
+        parent_command = (Path("/proc") / str(parent) / "cmdline").read_bytes()
+    except OSError:
+        return 0
     count = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -393,7 +398,9 @@ def _reading_workers(parent: int) -> int:
         except OSError:
             continue
         parent_pid = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent_pid == parent and b"--multiprocessing-fork" in command:
+        if parent_pid == parent and (
+            b"--multiprocessing-fork" in command or command == parent_command
+        ):
             count += 1
     return count
 
