@@ -126,6 +126,8 @@ class JournalWindow(QMainWindow):
         self._generation = 0
         self._wanted_id = ""
         self._loaded_once = False
+        self._first_reconcile_pending = False
+        """The reconcile the first page waits for: what it finds is already on that page."""
         self._catalog_requested = False
         self._shut_down = False
         self.current_project = ""
@@ -311,6 +313,7 @@ class JournalWindow(QMainWindow):
         if not self._loaded_once:
             self._loaded_once = True
             if not (self._prepared or self.bridge.index.reconciled):
+                self._first_reconcile_pending = True
                 self.bridge.reconcile()  # reports its progress; the first page waits for it
             self.reload_scope()  # the rest loads after the first page: it must not compete
         else:
@@ -507,6 +510,9 @@ class JournalWindow(QMainWindow):
             self.caption.setText(self._caption_before_indexing)
             self._caption_before_indexing = None
         self.banner.set_issues([FileIssue(i.path, i.error) for i in report.unreadable])
+        shown_already, self._first_reconcile_pending = self._first_reconcile_pending, False
+        if shown_already:
+            return  # the first page's query waited for this reconcile: loading again would flicker
         if self._loaded_once and (report.added or report.changed or report.removed):
             self.reload_scope()
             self.bridge.load_catalog()
