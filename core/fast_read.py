@@ -52,9 +52,13 @@ _ONE_AS_GO = b'"detector_confidence":1,'
 
 
 def _times_canonical(view: RecordView) -> bool:
-    return all(
-        text is None or canonical_time(text) is not None
-        for text in (view.created_text, view.updated_text, view.deleted_text)
+    """Every timestamp present is written as Go writes it (updated_at often repeats created_at:
+    the same text is not looked at twice)."""
+    created, updated, deleted = view.created_text, view.updated_text, view.deleted_text
+    return (
+        (created is None or canonical_time(created) is not None)
+        and (updated is None or updated == created or canonical_time(updated) is not None)
+        and (deleted is None or canonical_time(deleted) is not None)
     )
 
 

@@ -86,19 +86,19 @@ def _anchor_for(error: BaseException) -> str:
 
 
 def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
-    root, records_dir = Path(task.root), Path(task.records_dir)
+    root = Path(task.root)
     outcomes: list[Outcome[T]] = []
     with gc_paused():
         for name, extra in task.items:
-            path = records_dir / name
+            path = os.path.join(task.records_dir, name)  # text: no Path per file
             try:
                 read = read_for_build(root, path, name[: -len(".json")], parents_checked=True)
             except (JournalError, OSError) as exc:
                 vanished = isinstance(exc, NotFound | FileNotFoundError)
                 failure = ReadFailure(str(exc), _anchor_for(exc), vanished)
-                outcomes.append(Outcome(name, str(path), None, failure))
+                outcomes.append(Outcome(name, path, None, failure))
             else:
-                outcomes.append(Outcome(name, str(path), task.make(name, extra, read), None))
+                outcomes.append(Outcome(name, path, task.make(name, extra, read), None))
     return outcomes
 
 

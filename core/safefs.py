@@ -83,16 +83,19 @@ def read_regular_file(
 
 
 def read_regular_file_stat(
-    root: Path, path: Path, max_bytes: int, *, parents_checked: bool = False
+    root: Path, path: Path | str, max_bytes: int, *, parents_checked: bool = False
 ) -> tuple[bytes, os.stat_result]:
-    """`read_regular_file`, with the stat of the very file read (taken before reading it)."""
+    """`read_regular_file`, with the stat of the very file read (taken before reading it).
+
+    `path` may be plain text: a bulk read of many files then builds no Path per file.
+    """
     if not parents_checked:
-        check_no_links(root, path)
+        check_no_links(root, Path(path))
     flags = os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY
     try:
         fd = os.open(path, flags)
     except FileNotFoundError as exc:
-        raise NotFound(f"{path.name} does not exist") from exc
+        raise NotFound(f"{os.path.basename(path)} does not exist") from exc
     except OSError as exc:
         if os.path.islink(path):
             raise UnsafePath(f"path is a symbolic link: {path}", path=str(path)) from exc
@@ -106,7 +109,8 @@ def read_regular_file_stat(
         os.close(fd)
     if len(data) > max_bytes:
         raise OversizedFile(
-            f"implementation decision file exceeds the storage limit: {path.name} is over "
+            f"implementation decision file exceeds the storage limit: {os.path.basename(path)} "
+            "is over "
             f"{max_bytes} bytes",
             path=str(path),
         )

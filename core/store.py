@@ -385,7 +385,7 @@ def read_record_file(
 
 
 def read_for_build(
-    root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
+    root: Path, path: Path | str, expected_id: str, *, parents_checked: bool = False
 ) -> StoredRead:
     """`read_record_file` for a bulk build, which also needs each record's compact bytes.
 
@@ -398,7 +398,7 @@ def read_for_build(
     fast = fast_read(data, expected_id)
     if fast is not None:
         return StoredRead(fast.record, fast.compact, info)
-    record = _decode_file(path, data, expected_id)
+    record = _decode_file(Path(path), data, expected_id)
     return StoredRead(record, compact_bytes(record), info)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -115,9 +116,9 @@ def count_record_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     original = core.parallel_read.read_for_build
 
     def counting(
-        root: Path, path: Path, expected_id: str, *, parents_checked: bool = False
+        root: Path, path: Path | str, expected_id: str, *, parents_checked: bool = False
     ) -> StoredRead:
-        reads.append(path.name)
+        reads.append(os.path.basename(path))
         return original(root, path, expected_id, parents_checked=parents_checked)
 
     monkeypatch.setattr(core.parallel_read, "read_for_build", counting)
