@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import synthetic_record
-from bench.timing import Timing, floor_read_parse
+from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
 from core.codec import encode_record
 from core.filters import ListFilter
 from core.gotime import GoTime
@@ -97,20 +97,6 @@ def cold_rebuild(root: Path, workers: int) -> Timing:
         return Timing(ProfileStore(root, DecisionStore(root)).rebuild)
     finally:
         del os.environ[WORKERS_ENV]
-
-
-def interleaved(runs: dict[str, Callable[[], Timing]], repeat: int) -> dict[str, list[Timing]]:
-    """Each run `repeat` times, taking turns, so drift on a shared machine reaches all alike."""
-    timings: dict[str, list[Timing]] = {name: [] for name in runs}
-    for _ in range(repeat):
-        for name, run in runs.items():
-            timings[name].append(run())
-    return timings
-
-
-def median_wall(timings: list[Timing]) -> Timing:
-    """The run with the median wall time (the lower middle one of an even count)."""
-    return sorted(timings, key=lambda t: t.wall)[(len(timings) - 1) // 2]
 
 
 def bench(size: int, repeat: int) -> dict[str, Any]:
@@ -172,10 +158,6 @@ def line(label: str, seconds: float, floor: float | None = None, extra: str = ""
     if floor is not None:
         text += f"  {seconds / floor:5.2f}x floor"
     return text + extra
-
-
-def spread(walls: list[float]) -> str:
-    return f"  (runs {min(walls):.2f}-{max(walls):.2f} s)" if len(walls) > 1 else ""
 
 
 def main() -> None:

@@ -47,3 +47,21 @@ def floor_read_parse(root: Path) -> Timing:
                 json.loads((records_dir / name).read_bytes())
 
     return Timing(read_all)
+
+
+def interleaved(runs: dict[str, Callable[[], Timing]], repeat: int) -> dict[str, list[Timing]]:
+    """Each run `repeat` times, taking turns, so drift on a shared machine reaches all alike."""
+    timings: dict[str, list[Timing]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, run in runs.items():
+            timings[name].append(run())
+    return timings
+
+
+def median_wall(timings: list[Timing]) -> Timing:
+    """The run with the median wall time (the lower middle one of an even count)."""
+    return sorted(timings, key=lambda t: t.wall)[(len(timings) - 1) // 2]
+
+
+def spread(walls: list[float]) -> str:
+    return f"  (runs {min(walls):.2f}-{max(walls):.2f} s)" if len(walls) > 1 else ""
