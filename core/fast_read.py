@@ -118,16 +118,15 @@ def _checked_accepted(view: CheckedRecordView, expected_id: str) -> bool:
     The checked view's types already hold every size, count, listed word and identifier
     pattern; the listed option, source and decision ids are trimmed by their patterns, and the
     selected, recommended and rejected ids by being option ids. So this tests the rest of
-    `check_lifecycle`, `is_normal` and `validate_record`: tests/core/test_fast_read.py holds
-    the verdicts equal on generated, edited and odd records.
+    `check_lifecycle`, `is_normal` and `validate_record`: tests/core/test_checked_view.py holds
+    the verdicts equal at every rule's edge, tests/core/test_fast_read.py on generated, edited
+    and odd records.
     """
     options = view.options
     ids = [option.id for option in options]
     return (
         view.id.lower() == expected_id.lower()
         and _required_present(view)
-        and view.created_text is not None
-        and view.updated_text is not None
         and _times_canonical(view)
         and (view.status == STATUS_DELETED) == (view.deleted_text is not None)
         and _kind_plain(view.decision_kind)
@@ -146,6 +145,8 @@ def _required_present(view: CheckedRecordView) -> bool:
     return bool(
         view.schema_version
         and view.revision
+        and view.created_text is not None
+        and view.updated_text is not None
         and view.status
         and view.problem
         and view.decision_kind
