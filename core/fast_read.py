@@ -37,8 +37,9 @@ from core.normalize import TRIMMED_SCALARS, folds_unchanged, is_normal
 from core.record_shape import StoredRead
 from core.record_view import CheckedOptionView, CheckedRecordView, RecordView, canonical_time
 from core.redaction import none_sensitive
-from core.text import all_collapsed, all_trimmed, fold_keys, utf8_len
+from core.text import all_collapsed, all_trimmed, fold_keys
 from core.validation import (
+    fits_bytes,
     looks_sensitive,
     recommendation_consistent,
     selection_consistent,
@@ -172,9 +173,7 @@ def _options_plain(options: Sequence[CheckedOptionView]) -> bool:
             return False
         previous = option.order
         label = option.label
-        if not label or (
-            len(label) * 4 > limits.OPTION_LABEL_MAX and utf8_len(label) > limits.OPTION_LABEL_MAX
-        ):
+        if not (label and fits_bytes(label, limits.OPTION_LABEL_MAX)):
             return False
     return True
 

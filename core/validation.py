@@ -172,7 +172,8 @@ def validate_record(record: RecordShape, *, legacy_lenient: bool = False) -> Non
     _validate_lifecycle(record)
 
 
-def _fits(text: str, limit: int) -> bool:
+def fits_bytes(text: str, limit: int) -> bool:
+    """At most `limit` bytes in UTF-8, counted only when the length alone cannot tell."""
     return len(text) * 4 <= limit or utf8_len(text) <= limit
 
 
@@ -231,7 +232,9 @@ def _plainly_valid(r: RecordShape) -> bool:
 
 
 def _texts_fit(texts: tuple[str, ...]) -> bool:
-    return max(map(len, texts)) * 4 <= _TEXT_LIMIT_MIN or all(map(_fits, texts, _TEXT_LIMIT_VALUES))
+    return max(map(len, texts)) * 4 <= _TEXT_LIMIT_MIN or all(
+        map(fits_bytes, texts, _TEXT_LIMIT_VALUES)
+    )
 
 
 def _lists_fit(r: RecordShape) -> bool:
@@ -246,8 +249,8 @@ def _option_fine(option: OptionShape) -> bool:
         _option_id_fine(option.id)
         and option.source in _SOURCE_SET
         and bool(go_trim(option.label))
-        and _fits(option.label, limits.OPTION_LABEL_MAX)
-        and _fits(option.description, limits.OPTION_DESCRIPTION_MAX)
+        and fits_bytes(option.label, limits.OPTION_LABEL_MAX)
+        and fits_bytes(option.description, limits.OPTION_DESCRIPTION_MAX)
         and _details_fit(option.pros)
         and _details_fit(option.cons)
     )
@@ -280,7 +283,7 @@ def selection_consistent(r: RecordShape, ids: list[str]) -> bool:
             or option_id == selected
             or option_id in rejected
             or not go_trim(reason)
-            or not _fits(reason, limits.REASON_MAX)
+            or not fits_bytes(reason, limits.REASON_MAX)
             or rejection.source not in _SOURCE_SET
         ):
             return False
