@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,15 +29,16 @@ _GO_HTML_ESCAPES = {
 
 
 def _go_string(value: str) -> str:
-    encoded = _encode_string(_replace_surrogates(value))
+    encoded = _encode_string(go_valid_text(value))
     if any(ch in encoded for ch in _GO_HTML_ESCAPES):
         for raw, escaped in _GO_HTML_ESCAPES.items():
             encoded = encoded.replace(raw, escaped)
     return encoded
 
 
-def _replace_surrogates(value: str) -> str:
-    """Go writes invalid UTF-8 (here: lone surrogates) as U+FFFD."""
+def go_valid_text(value: str) -> str:
+    """Go has no lone surrogates: its decoder reads an unpaired surrogate escape as U+FFFD and
+    its encoder writes invalid UTF-8 as U+FFFD."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -224,7 +226,7 @@ def loads_strict(data: bytes | str, *, what: str) -> Any:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         if text.startswith("\ufeff"):  # json.loads' own check, which the decoder lacks
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        return _STRICT_DECODER.decode(text)
+        value = _STRICT_DECODER.decode(text)
     except UnicodeDecodeError as exc:
         raise JournalDamaged(f"parse {what}: invalid UTF-8 ({exc.reason})") from exc
     except json.JSONDecodeError as exc:
@@ -233,3 +235,23 @@ def loads_strict(data: bytes | str, *, what: str) -> Any:
         raise JournalDamaged(f"parse {what}: {exc.msg} at line {exc.lineno}") from exc
     except ValueError as exc:
         raise JournalDamaged(f"parse {what}: {exc}") from exc
+    return _go_decoded(value) if _SURROGATE_ESCAPE.search(text) else value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""Where Python's decoder may leave a lone surrogate (it pairs valid ones, as Go does)."""
+
+
+def _go_decoded(value: Any) -> Any:
+    """The value as Go's decoder reads it: lone surrogates (in keys too) become U+FFFD.
+
+    Why: such text cannot be written as UTF-8, so a record holding one would fail wherever its
+    text is encoded (the profile's facts cache did), and Go hashes and writes U+FFFD.
+    """
+    if isinstance(value, str):
+        return go_valid_text(value)
+    if isinstance(value, list):
+        return [_go_decoded(item) for item in value]
+    if isinstance(value, dict):
+        return {go_valid_text(key): _go_decoded(item) for key, item in value.items()}
+    return value

@@ -15,6 +15,7 @@ from typing import Any
 
 from core import limits
 from core.errors import InvalidDecision
+from core.gojson import go_valid_text
 from core.identity import (
     ProjectIdentity,
     evidence_fingerprint,
@@ -368,7 +369,7 @@ def parse_proposal(
     Raises:
         ProposalInvalid: every violation found, each naming its field.
     """
-    session_id, workspace, agent = _go_text(session_id), _go_text(workspace), _go_text(agent)
+    session_id, workspace, agent = (go_valid_text(t) for t in (session_id, workspace, agent))
     found = _Violations()
     draft = _read_proposal(raw, found)
     _check_rules(draft, found)
@@ -459,13 +460,6 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
-def _go_text(value: str) -> str:
-    """Go's JSON decoder turns unpaired surrogate escapes into U+FFFD; so do we."""
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
-        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in value)
-    return value
-
-
 @dataclass(slots=True)
 class _DraftOption:
     index: int
@@ -543,7 +537,7 @@ def _read_string_field(draft: _Draft, key: str, value: object, found: _Violation
     if not isinstance(value, str):
         found.wrong_type(key, "a string", value)
         return
-    text = go_trim(_go_text(value))
+    text = go_trim(go_valid_text(value))
     setattr(draft, key, go_lower(text) if key in _LOWERCASED else text)
 
 
@@ -559,7 +553,7 @@ def _read_string_list(where: str, value: object, cap: int, found: _Violations) -
         if not isinstance(item, str):
             found.wrong_type(f"{where}[{index}]", "a string", item)
             continue
-        text = go_trim(_go_text(item))
+        text = go_trim(go_valid_text(item))
         if text:
             kept.append(text)
     return dedupe_fold(kept)
@@ -605,7 +599,7 @@ def _read_option(index: int, item: dict[Any, Any], found: _Violations) -> _Draft
             items = _read_string_list(where, value, limits.OPTION_DETAIL_ITEMS_MAX, found)
             setattr(option, key, items)
         elif isinstance(value, str):
-            setattr(option, key, go_trim(_go_text(value)))
+            setattr(option, key, go_trim(go_valid_text(value)))
         else:
             found.wrong_type(where, "a string", value)
     return option

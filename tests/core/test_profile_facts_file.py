@@ -81,3 +81,18 @@ def test_a_damaged_cache_is_ignored_and_rewritten(
     ProfileStore(fresh_store.root, fresh_store).rebuild()
     assert sorted(reads) == ["decision-1.json", "decision-2.json"]
     assert cache.read_bytes().startswith(b'{"version":%d' % FORMAT_VERSION)
+
+
+def test_a_record_with_a_lone_surrogate_escape_is_cached_as_go_reads_it(tmp_path: Path) -> None:
+    """Such a file once crashed the rebuild: its text could not be written to the facts file."""
+    store = _journal(tmp_path, count=3)
+    path = store.records_dir / "decision-2.json"
+    path.write_bytes(path.read_bytes().replace(b'"Per-record JSON"', b'"Per-record JSON\\ud800"'))
+    (store.root / FACTS_CACHE_FILE).unlink()
+    fresh_store = DecisionStore(store.root)
+    rebuilt = ProfileStore(fresh_store.root, fresh_store).rebuild().profile
+    assert (store.root / FACTS_CACHE_FILE).is_file()
+    assert fresh_store.get("decision-2").options[0].label == "Per-record JSON\ufffd"
+    [rule] = rebuilt.rules
+    assert rule.support_decision_ids == ["decision-1", "decision-3"]
+    assert rule.contradiction_decision_ids == ["decision-2"]
