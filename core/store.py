@@ -111,7 +111,10 @@ class DecisionStore:
 
     def get(self, record_id: str) -> DecisionRecord:
         path = self.record_path(record_id)
-        return self._read(path, record_id)
+        try:
+            return self._read(path, record_id)
+        except NotFound as exc:  # the file's name means nothing to someone asking for an ID
+            raise NotFound(f"decision {record_id} does not exist") from exc
 
     def _read(
         self, path: Path, expected_id: str, *, parents_checked: bool = False

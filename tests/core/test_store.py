@@ -401,5 +401,5 @@ def test_history_is_consistent_under_concurrent_revise(store: DecisionStore) -> 
 
 def test_missing_record_history_is_empty_and_get_is_not_found(store: DecisionStore) -> None:
     assert store.history("decision-none") == []
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFound, match=r"^decision decision-none does not exist$"):
         store.get("decision-none")
