@@ -366,10 +366,13 @@ def _reject_constant(name: str) -> Any:
 
 
 def reference_loads(data: bytes | str, *, what: str) -> Any:
-    """json.loads with its options, building a decoder per call."""
+    """json.loads with its options, building a decoder per call; a lone surrogate it leaves
+    becomes U+FFFD, as Go's decoder reads it (replaced in the value's own JSON text)."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_reject_constant)
+        written = json.dumps(value, ensure_ascii=False)
+        return json.loads(re.sub("[\ud800-\udfff]", "\ufffd", written))
     except UnicodeDecodeError as exc:
         raise JournalDamaged(f"parse {what}: invalid UTF-8 ({exc.reason})") from exc
     except json.JSONDecodeError as exc:
@@ -783,7 +786,10 @@ def test_timestamp_formatting_matches_the_reference(unix_ns: int, offset: int) -
 
 
 _JSON_PIECES = st.sampled_from(
-    ["\ufeff", "{", "}", "[", "]", '"a"', ":", ",", "NaN", "-Infinity", "1e999", " ", "\n", "x"]
+    [
+        *("\ufeff", "{", "}", "[", "]", '"a"', ":", ",", "NaN", "-Infinity", "1e999", " ", "\n"),
+        *("x", '"\\ud800"', '"\\udc00x"', '"\\ud83d\\ude00"', '"\\uDBFF\\u0041"'),
+    ]
 )
 
 
