@@ -23,7 +23,7 @@ from app.tray import TrayController, WaitingItem
 from app.workers import WorkerPool
 from core.capture import CaptureService
 from core.ipc_client import IpcClient
-from core.journal import Journal, catch_up, rebuild_if_stale
+from core.journal import Journal, catch_up, warm_up
 from core.pending import PendingStore, pending_items
 from core.profile_worker import start_profile_worker
 from core.runtime_paths import socket_path
@@ -178,10 +178,13 @@ class TrayApp(QObject):
     def _warm_up(self) -> None:
         """Soon after start: builds the window hidden and warms the index, so the first open
         shows its first page at once instead of importing, building and reconciling first;
-        and rebuilds a profile that no longer matches the journal (or was never built)."""
+        and then, once the index is current, rebuilds a profile that no longer matches the
+        journal (or was never built)."""
         if self.journal_window is None:
             self._journal_window().prepare()
-        self.workers.submit(lambda: rebuild_if_stale(self.profile_worker), lambda _none: None)
+        self.workers.submit(
+            lambda: warm_up(self.journal.index, self.profile_worker), lambda _none: None
+        )
 
     def _journal_window(self) -> JournalWindow:
         if self.journal_window is None:

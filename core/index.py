@@ -186,8 +186,9 @@ class JournalIndex:
                 )
         raise AssertionError("the scan backend raises no SQLite errors")
 
-    def _ensure_reconciled(self) -> None:
-        """A query arriving while a reconcile runs waits for it rather than starting another."""
+    def ensure_reconciled(self) -> None:
+        """Reconciles unless this process already has; a caller arriving while a reconcile
+        runs waits for it rather than starting another."""
         with self._reconcile_lock:
             if not self._reconciled:
                 self.reconcile()
@@ -343,7 +344,7 @@ class JournalIndex:
         """Runs a query on a reconciled index; recovers from a failing database like reconcile."""
         failures = 0
         while True:
-            self._ensure_reconciled()
+            self.ensure_reconciled()
             with self._lock:
                 backend = self._open()
                 if not self._reconciled:
