@@ -306,8 +306,11 @@ def recall_journal(
     """Recall over a journal's decisions (through its index) and its agent notes.
 
     This is what the CLI `recall` command calls, and what the MCP `recent_decisions` tool
-    calls when given a query.
+    calls when given a query. The index is reconciled first: a long-lived caller such as the
+    MCP server would otherwise never see records other processes wrote after its first query
+    (the app commits the decisions an agent asks for).
     """
+    journal.index.reconcile()
     return recall(
         journal.store,
         query,

@@ -195,6 +195,7 @@ class JournalTools:
                 workspace=caller.workspace,
                 goal=goal,
                 limit=limit,
+                index=self.journal.index,
             )
         except (JournalError, OSError) as exc:
             raise tool_error_for(exc) from exc

@@ -106,6 +106,15 @@ def test_notes_are_recalled_too(journal: Journal) -> None:
     assert without == []
 
 
+def test_a_long_lived_journal_recalls_records_other_processes_wrote(journal: Journal) -> None:
+    """The MCP server keeps its journal (and index) open for a whole agent session."""
+    assert recall_journal(journal, "zebra", RecallOptions(now=NOW)) == []
+    other = Journal(journal.root)  # another process: this journal's index is not told
+    other.store.put(make_record(id="decision-zebra", problem="Store zebra files"))
+    found = recall_journal(journal, "zebra", RecallOptions(now=NOW))
+    assert [e.id for e in found] == ["decision-zebra"]
+
+
 class _Semantic:
     def __init__(self) -> None:
         self.calls: list[tuple[str, RecallOptions]] = []

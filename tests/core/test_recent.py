@@ -5,9 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from core.capture import CaptureService, NeedsHuman
+from core.codec import encode_record
+from core.gotime import GoTime
 from core.identity import project_identity
+from core.index import JournalIndex
+from core.normalize import normalize_record
 from core.notes import NoteStore
 from core.pending import PendingStore
 from core.recent import TEXT_MAX, recent_context
@@ -27,12 +33,25 @@ def workspace(tmp_path: Path) -> str:
     return str(path)
 
 
+@pytest.fixture(autouse=True, params=["store scan", "index"])
+def through_index(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Every test runs on both sources of decisions: a scan of the store, and the index."""
+    monkeypatch.setattr(Source, "index", request.param == "index")
+    return bool(request.param == "index")
+
+
+class Source:
+    index = False
+
+
 def context(journal: Path, workspace: str, **kw: object):  # type: ignore[no-untyped-def]
+    store = DecisionStore(journal)
     return recent_context(
-        DecisionStore(journal),
+        store,
         NoteStore(journal),
         PendingStore(journal),
         workspace=workspace,
+        index=JournalIndex(journal, store) if Source.index else None,
         **kw,  # type: ignore[arg-type]
     )
 
@@ -126,3 +145,94 @@ def test_to_dict_is_plain_json(journal: Path, workspace: str) -> None:
     data = context(journal, workspace).to_dict()
     assert data["decisions"][0]["decision_id"] == "decision-1"
     assert data["notes"] == []
+
+
+def test_a_long_lived_index_sees_records_other_processes_wrote(
+    journal: Path, workspace: str
+) -> None:
+    """The MCP server keeps one index for its life; the app commits what agents ask."""
+    first = put(journal, workspace, 1)
+    store = DecisionStore(journal)
+    index = JournalIndex(journal, store)
+
+    def ids() -> list[str]:
+        result = recent_context(
+            store, NoteStore(journal), PendingStore(journal), workspace=workspace, index=index
+        )
+        return [d.decision_id for d in result.decisions]
+
+    assert ids() == [first]
+    later = put(journal, workspace, 2)  # another store instance: this index is not told
+    assert ids() == [later, first]
+
+
+_PLACES = ["repo", "repo/src", "other", "repo-two"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@example(  # the newest of one query's head is for another goal, the next newest is not loaded
+    rows=[
+        ("repo/src", "goal-b", 9, False),
+        ("repo/src", "goal-a", 8, False),
+        ("repo", "goal-a", 7, False),
+    ],
+    here="repo",
+    goal="goal-a",
+    limit=1,
+)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(_PLACES),
+            st.sampled_from(["", "goal-a", "goal-b"]),
+            st.integers(0, 5),
+            st.booleans(),
+        ),
+        max_size=14,
+    ),
+    here=st.sampled_from(_PLACES),
+    goal=st.sampled_from(["", "goal-a"]),
+    limit=st.integers(1, 4),
+)
+def test_the_index_finds_what_the_scan_finds(
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: list[tuple[str, str, int, bool]],
+    here: str,
+    goal: str,
+    limit: int,
+) -> None:
+    """Records of this project or of a workspace above or below, goals, ties in time and
+    deleted records: the newest `limit` are the same whichever way they are found."""
+    base = tmp_path_factory.mktemp("recent")
+    journal = base / "journal"
+    store = DecisionStore(journal)
+    store.records_dir.mkdir(parents=True)
+    for number, (place, goal_id, minute, deleted) in enumerate(rows):
+        workspace = str(base / place)
+        stamp = GoTime(1_780_000_000_000_000_000 + minute * 60_000_000_000)  # ties: id decides
+        record = make_record(
+            id=f"decision-{number}",
+            project_id=project_identity(workspace).project_id,
+            workspace=workspace,
+            goal_id=goal_id,
+            created_at=stamp,
+            updated_at=stamp,
+            status="deleted" if deleted else "completed",
+            deleted_at=stamp if deleted else None,
+        )
+        store.record_path(record.id).write_bytes(encode_record(normalize_record(record)))
+    workspace = str(base / here)
+
+    def found(index: JournalIndex | None) -> list[str]:
+        result = recent_context(
+            store,
+            NoteStore(journal),
+            PendingStore(journal),
+            workspace=workspace,
+            goal=goal,
+            limit=limit,
+            index=index,
+        )
+        return [d.decision_id for d in result.decisions]
+
+    assert found(JournalIndex(journal, store)) == found(None)
