@@ -53,6 +53,19 @@ BULK_MIN = 5000
 """An empty index filled with at least this many files is built without secondary indexes."""
 
 
+def _mostly_changed(to_read: int, known: int) -> bool:
+    """Whether so many indexed files changed (a restored backup, a journal copied to another
+    disk: every ctime and inode changes) that rebuilding beats changing rows one by one."""
+    return to_read >= BULK_MIN and 2 * to_read >= known > 0
+
+
+def _compared(before: dict[str, str], after: dict[str, str]) -> tuple[int, int, int]:
+    """(added, changed, removed) files between two {file name: digest} states."""
+    added = sum(1 for name in after if name not in before)
+    changed = sum(1 for name, digest in after.items() if before.get(name, digest) != digest)
+    return added, changed, sum(1 for name in before if name not in after)
+
+
 def _entry_of_read(name: str, scan_started: int, read: StoredRead) -> IndexEntry:
     """The entry of a file read for the index, under the signature of the stat the read took.
 
@@ -219,6 +232,17 @@ class JournalIndex:
             known = backend.signatures()
         check_no_links(self.store.root, self.store.records_dir)
         current, to_read = self._scan_files(known)
+        before: dict[str, str] | None = None
+        if _mostly_changed(len(to_read), len(known)):
+            # Changing a row costs several times adding one (its old words must be taken out
+            # of the full-text index): 100,000 touched files took 61.5 s row by row and
+            # 10.3-15.4 s rebuilt. Queries wait for it, as for any rebuild.
+            before = backend.file_digests()
+            with self._lock:
+                self._reconciled = False
+                backend.clear()
+            known = {}
+            to_read = [(name, to_read[0][1]) for name in sorted(current)]
         issues: list[ListIssue] = []
         anchors: dict[str, str] = {}
         with backend.bulk() if not known and len(to_read) >= BULK_MIN else nullcontext():
@@ -233,6 +257,8 @@ class JournalIndex:
             )
         vanished = [name for name in known if name not in current]
         removed += self._apply(backend, generation, [], vanished)[2]
+        if before is not None:
+            added, changed, removed = _compared(before, backend.file_digests())
         with self._lock:
             if len(to_read) > 1000:
                 backend.checkpoint()

@@ -116,6 +116,9 @@ class SqliteIndex:
     def signatures(self) -> dict[str, str]:
         return dict(self.connection.execute("SELECT file_name, sig FROM records").fetchall())
 
+    def file_digests(self) -> dict[str, str]:
+        return dict(self.connection.execute("SELECT file_name, digest FROM records").fetchall())
+
     def file_for_id(self, record_id: str) -> str | None:
         """The one file holding record_id (file names match ids case-insensitively)."""
         rows = self.connection.execute(
@@ -256,8 +259,9 @@ class SqliteIndex:
 
         Secure delete (on in many SQLite builds) would zero every freed page: 1.5 s and the
         whole file again through the WAL at 100,000 records. Clearing only precedes a rebuild
-        from the same record files, which refills the freed pages with the same content, so
-        here it runs in FAST mode (cells are still overwritten where that costs no I/O).
+        from the same record files (asked for, or because most of them changed signature),
+        which refills the freed pages with the same content, so here it runs in FAST mode
+        (cells are still overwritten where that costs no I/O).
         """
         previous = _SECURE_DELETE_MODES[
             self.connection.execute("PRAGMA secure_delete").fetchone()[0]

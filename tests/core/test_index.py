@@ -148,6 +148,43 @@ def test_reconcile_sees_files_added_changed_removed_and_corrupted_by_hand(
     assert [i.path for i in index.issues()] == [i.path for i in store_issues]
 
 
+def test_a_journal_whose_files_mostly_changed_is_rebuilt_with_the_same_answers(
+    root: Path,
+    store: DecisionStore,
+    index: JournalIndex,
+    trusting: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As after copying the journal to another disk: every file's signature is new."""
+    monkeypatch.setattr(core.index, "BULK_MIN", 4)
+    for n in range(8):
+        on_disk(root, stored(f"decision-{n}", n))
+    index.reconcile()
+    for path in (root / "records").glob("*.json"):
+        os.utime(path, ns=(T0, T0))
+    on_disk(root, stored("decision-new", 10))
+    on_disk(root, stored("decision-1", 11, revision=2, status="corrected", tags=["edited"]))
+    (root / "records" / "decision-2.json").unlink()
+    (root / "records" / "decision-3.json").write_text('{"schema_version": 1, "id": "decision-3"')
+    cleared: list[int] = []
+    clear = core.index_sqlite.SqliteIndex.clear
+
+    def counted_clear(backend: core.index_sqlite.SqliteIndex) -> None:
+        cleared.append(1)
+        clear(backend)
+
+    monkeypatch.setattr(core.index_sqlite.SqliteIndex, "clear", counted_clear)
+    report = index.reconcile()
+    assert cleared == [1]
+    assert (report.added, report.changed, report.removed) == (1, 1, 2)
+    assert [Path(i.path).name for i in report.unreadable] == ["decision-3.json"]
+    assert index.query_ids(IndexFilter(query="edited")) == ["decision-1"]
+    assert index.query_ids(IndexFilter()) == scan_ids(store, IndexFilter())
+    os.utime(root / "records" / "decision-4.json", ns=(T0 + SECOND, T0 + SECOND))
+    assert index.reconcile().changed == 0
+    assert cleared == [1]  # one touched file is updated in its row
+
+
 def test_unreadable_file_is_retried_and_heals(
     root: Path, store: DecisionStore, index: JournalIndex, trusting: None
 ) -> None:
