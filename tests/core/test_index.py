@@ -71,6 +71,14 @@ def stored(record_id: str, at: int, **fields: object) -> DecisionRecord:
     return make_record().model_copy(update=updates)
 
 
+def edit_by_hand(root: Path) -> None:
+    """Adds decision-new, changes decision-1, removes decision-2 and corrupts decision-3."""
+    on_disk(root, stored("decision-new", 10))
+    on_disk(root, stored("decision-1", 11, revision=2, status="corrected", tags=["edited"]))
+    (root / "records" / "decision-2.json").unlink()
+    (root / "records" / "decision-3.json").write_text('{"schema_version": 1, "id": "decision-3"')
+
+
 def scan_ids(store: DecisionStore, flt: IndexFilter) -> list[str]:
     records = store.list_with_issues(ListFilter(include_deleted=True)).records
     return [r.id for r in select(records, flt)]
@@ -131,10 +139,7 @@ def test_reconcile_sees_files_added_changed_removed_and_corrupted_by_hand(
     for n in range(4):
         on_disk(root, stored(f"decision-{n}", n))
     index.reconcile()
-    on_disk(root, stored("decision-new", 10))
-    on_disk(root, stored("decision-1", 11, revision=2, status="corrected", tags=["edited"]))
-    (root / "records" / "decision-2.json").unlink()
-    (root / "records" / "decision-3.json").write_text('{"schema_version": 1, "id": "decision-3"')
+    edit_by_hand(root)
     reads = count_record_reads(monkeypatch)
     report = index.reconcile()
     assert sorted(reads) == ["decision-1.json", "decision-3.json", "decision-new.json"]
@@ -162,10 +167,7 @@ def test_a_journal_whose_files_mostly_changed_is_rebuilt_with_the_same_answers(
     index.reconcile()
     for path in (root / "records").glob("*.json"):
         os.utime(path, ns=(T0, T0))
-    on_disk(root, stored("decision-new", 10))
-    on_disk(root, stored("decision-1", 11, revision=2, status="corrected", tags=["edited"]))
-    (root / "records" / "decision-2.json").unlink()
-    (root / "records" / "decision-3.json").write_text('{"schema_version": 1, "id": "decision-3"')
+    edit_by_hand(root)
     cleared: list[int] = []
     clear = core.index_sqlite.SqliteIndex.clear
 
