@@ -55,8 +55,12 @@ BULK_MIN = 5000
 
 def _mostly_changed(to_read: int, known: int) -> bool:
     """Whether so many indexed files changed (a restored backup, a journal copied to another
-    disk: every ctime and inode changes) that rebuilding beats changing rows one by one."""
-    return to_read >= BULK_MIN and 2 * to_read >= known > 0
+    disk: every ctime and inode changes) that rebuilding beats changing rows one by one.
+
+    At 100,000 rows a changed row cost about 615 µs and a rebuilt one 100-150 µs, so from a
+    quarter of the rows on, the rebuild is as fast or faster.
+    """
+    return to_read >= BULK_MIN and 4 * to_read >= known > 0
 
 
 def _compared(before: dict[str, str], after: dict[str, str]) -> tuple[int, int, int]:

@@ -182,9 +182,15 @@ def test_a_journal_whose_files_mostly_changed_is_rebuilt_with_the_same_answers(
     assert [Path(i.path).name for i in report.unreadable] == ["decision-3.json"]
     assert index.query_ids(IndexFilter(query="edited")) == ["decision-1"]
     assert index.query_ids(IndexFilter()) == scan_ids(store, IndexFilter())
+    monkeypatch.setattr(core.index, "BULK_MIN", 1)
+    (root / "records" / "decision-3.json").unlink()  # else read again every time
     os.utime(root / "records" / "decision-4.json", ns=(T0 + SECOND, T0 + SECOND))
     assert index.reconcile().changed == 0
-    assert cleared == [1]  # one touched file is updated in its row
+    assert cleared == [1]  # one touched file of seven is updated in its row
+    for name in ("decision-5.json", "decision-6.json"):
+        os.utime(root / "records" / name, ns=(T0 + 2 * SECOND, T0 + 2 * SECOND))
+    assert index.reconcile().changed == 0
+    assert cleared == [1, 1]  # two of seven: more than a quarter
 
 
 def test_unreadable_file_is_retried_and_heals(
