@@ -171,6 +171,43 @@ def test_another_fork_is_refused_while_one_is_pending_here(
     assert "resume it first" in result.content[0].text
 
 
+def test_one_session_sees_decisions_written_after_its_first_call(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    """The server lives as long as the agent's session; the app and the CLI write meanwhile."""
+
+    def here(record_id: str) -> None:
+        DecisionStore(journal).put(
+            make_record(
+                id=record_id,
+                project_id=project_identity(str(workspace)).project_id,
+                workspace=str(workspace),
+                problem=f"Pick a zebra store ({record_id})",
+            )
+        )
+
+    async def run() -> tuple[Any, Any, Any]:
+        async with connect(journal, runtime, workspace) as client:
+            before = await client.call_tool("recent_decisions", {"query": "zebra"})
+            await client.call_tool("recent_decisions", {})
+            await anyio.to_thread.run_sync(here, "decision-later")
+            after = await client.call_tool("recent_decisions", {})
+            recalled = await client.call_tool("recent_decisions", {"query": "zebra"})
+            return before, after, recalled
+
+    here("decision-first")
+    before, after, recalled = anyio.run(run)
+    assert [e["id"] for e in before.structured_content["recalled"]] == ["decision-first"]
+    assert [d["decision_id"] for d in after.structured_content["decisions"]] == [
+        "decision-later",
+        "decision-first",
+    ]
+    assert {e["id"] for e in recalled.structured_content["recalled"]} == {
+        "decision-first",
+        "decision-later",
+    }
+
+
 def test_unknown_resume_id_is_a_tool_error(journal: Path, runtime: Path, workspace: Path) -> None:
     result = call(
         journal,
