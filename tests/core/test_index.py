@@ -193,6 +193,24 @@ def test_a_journal_whose_files_mostly_changed_is_rebuilt_with_the_same_answers(
     assert cleared == [1, 1]  # two of seven: more than a quarter
 
 
+def test_a_changed_record_loses_its_old_words(
+    root: Path, store: DecisionStore, index: JournalIndex, trusting: None
+) -> None:
+    """Taking a row's words out of the full-text index needs exactly the words it went in
+    with (the table keeps no text), recomputed from the cached record."""
+    odd = "Ünïcodeword ﬁzzbuzz 東京 straßenbahn"  # NFKC, case folding, non-ASCII words
+    on_disk(root, stored("decision-1", 1, problem=f"Choose alpha storage {odd}"))
+    index.reconcile()
+    words_in = ("alpha ", "東京 ", "strassenbahn ", "fizzbuzz ", "ünïcodeword ")
+    for word in words_in:
+        assert index.query_ids(IndexFilter(query=word)) == ["decision-1"], word
+    on_disk(root, stored("decision-1", 2, revision=2, status="corrected", problem="Choose beta"))
+    assert index.reconcile().changed == 1
+    for word in words_in:
+        assert index.query_ids(IndexFilter(query=word)) == [], word
+    assert index.query_ids(IndexFilter(query="beta ")) == ["decision-1"]
+
+
 def test_unreadable_file_is_retried_and_heals(
     root: Path, store: DecisionStore, index: JournalIndex, trusting: None
 ) -> None:
