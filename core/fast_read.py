@@ -35,7 +35,13 @@ from core.gojson import go_html_escaped, shortest_float_is_go
 from core.models import STATUS_DELETED
 from core.normalize import TRIMMED_SCALARS, folds_unchanged, is_normal
 from core.record_shape import StoredRead
-from core.record_view import CheckedOptionView, CheckedRecordView, RecordView, canonical_time
+from core.record_view import (
+    CheckedOptionView,
+    CheckedRecordView,
+    RecordView,
+    canonical_time,
+    plain_view,
+)
 from core.redaction import none_sensitive
 from core.text import all_collapsed, all_trimmed, fold_keys
 from core.validation import (
@@ -47,7 +53,6 @@ from core.validation import (
 )
 
 _CHECKED_DECODER = msgspec.json.Decoder(CheckedRecordView)
-_DECODER = msgspec.json.Decoder(RecordView)
 _ENCODER = msgspec.json.Encoder()
 _ONE_AS_GO = b'"detector_confidence":1,'
 
@@ -217,7 +222,7 @@ def _decoded(data: bytes, expected_id: str) -> RecordView | None:
         if _checked_accepted(checked, expected_id):
             return checked
     try:
-        view = _DECODER.decode(data)
+        view = plain_view(data)
     except msgspec.DecodeError:
         return None
     return view if _accepted(view, expected_id) else None

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import msgspec
+
 from core.fulltext import fts_document, fts_expression
 from core.gotime import GoTime
 from core.index_db import INDEXES, RECORD_COLUMNS
@@ -17,6 +19,7 @@ from core.index_entry import NS, IndexEntry, key, unpack_json, workspace_keys
 from core.index_filter import IndexFilter
 from core.index_types import Facets, ListRow, ProjectSummary
 from core.models import DecisionRecord
+from core.record_view import plain_view
 from core.text import go_trim
 
 _ORDER = "ORDER BY upd_s DESC, upd_sub DESC, id DESC"
@@ -229,7 +232,7 @@ class SqliteIndex:
             rowids = [(rowid,) for rowid, _ in found]
             self.connection.executemany(
                 "INSERT INTO words (words, rowid, body) VALUES ('delete', ?, ?)",
-                ((rowid, fts_document(_record(blob))) for rowid, blob in found),
+                ((rowid, _words_of(blob)) for rowid, blob in found),
             )
             self.connection.executemany("DELETE FROM domains WHERE rid = ?", rowids)
             self.connection.executemany("DELETE FROM record_json WHERE rid = ?", rowids)
@@ -384,6 +387,20 @@ class SqliteIndex:
     def digests(self, include_deleted: bool) -> list[tuple[str, str]]:
         sql = "SELECT id, digest FROM records" + ("" if include_deleted else " WHERE deleted = 0")
         return sorted(self.connection.execute(sql).fetchall())
+
+
+def _words_of(blob: Any) -> str:
+    """The full-text document a row went in with, from its cached record; its words must be
+    given back exactly to take them out (the table keeps no text).
+
+    Why the plain view: decoding the cached JSON in C costs a tenth of the pydantic parse, and
+    it gives back the very strings the record was encoded from.
+    """
+    data = unpack_json(blob)
+    try:
+        return fts_document(plain_view(data))
+    except msgspec.DecodeError:
+        return fts_document(DecisionRecord.model_validate_json(data))
 
 
 def _record(blob: Any) -> DecisionRecord:

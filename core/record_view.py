@@ -139,6 +139,19 @@ RiskLevel = Literal["", "low", "medium", "high", "critical"]
 Status = Literal["", "completed", "corrected", "deleted"]
 """`models.STATUSES` and the empty status, which the normal-form check refuses."""
 
+_PLAIN_DECODER = msgspec.json.Decoder(RecordView)
+
+
+def plain_view(data: bytes) -> RecordView:
+    """A record's JSON in the plain view: typed and free of unknown fields, nothing more.
+
+    Raises msgspec.DecodeError. Enough alone only for JSON this program wrote from a record
+    it had validated (the index's cached records); any other input needs the checks of
+    `core.fast_read`.
+    """
+    return _PLAIN_DECODER.decode(data)
+
+
 _OptionId = Annotated[str, Meta(pattern=r"\A(?!__custom__\Z)[A-Za-z0-9._-]{1,128}\Z")]
 _DecisionId = Annotated[str, Meta(pattern=r"\A(?!\.\.?\Z)(?!.*\.\.)[A-Za-z0-9._-]{1,160}\Z")]
 _Identifier = Annotated[str, Meta(max_length=limits.IDENTIFIER_MAX // _UTF8_MAX)]
