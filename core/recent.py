@@ -146,11 +146,13 @@ def _newest_indexed(
     head = count
     while True:
         loaded = {r.id: r for r in index.records(list(dict.fromkeys(_heads(lists, head))))}
-        cut = [_last_loaded(ids[:head], loaded) for ids in lists if len(ids) > head]
+        cuts = [_last_loaded(ids[:head], loaded) for ids in lists if len(ids) > head]
+        cut = max(cuts, default=(0, ""))  # every record not loaded is older than this
         newest = sorted(loaded.values(), key=sort_key, reverse=True)
-        final = [r for r in newest if not cut or sort_key(r) >= max(cut)]
-        kept = [r for r in final if _belongs(r, workspace, project_id, goal)]
-        if len(kept) >= count or not cut:
+        kept = [
+            r for r in newest if sort_key(r) >= cut and _belongs(r, workspace, project_id, goal)
+        ]
+        if len(kept) >= count or not cuts:
             return kept[:count]
         head *= 4
 
