@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 from core import limits
 from core.errors import JournalDamaged, JournalError, NotFound
 from core.filters import ListFilter
@@ -122,8 +124,9 @@ class RebuildResult:
 # the per-record facts cache --------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
+class _Entry(msgspec.Struct, frozen=True, gc=False):
+    """A cached file: built in C, and left out of the cycle collector's walks (one per record)."""
+
     identity: tuple[int, ...]
     trusted: bool
     facts: RecordFacts
