@@ -48,7 +48,7 @@ TAIL_BYTES = 1024 * 1024
 project's file must not make every read slower."""
 LOCK_TIMEOUT = 10.0
 
-_PROJECT_ID = re.compile(r"^project-[0-9a-f]{16}$")
+_PROJECT_ID = re.compile(r"project-[0-9a-f]{16}")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
@@ -160,7 +160,7 @@ class NoteStore:
         self.lock_timeout = lock_timeout
 
     def path(self, project_id: str) -> Path:
-        if not _PROJECT_ID.match(project_id):
+        if not _PROJECT_ID.fullmatch(project_id):
             raise UnsafePath(f"invalid project id for a notes file: {project_id[:80]!r}")
         return self.directory / f"{project_id}.jsonl"
 

@@ -51,7 +51,7 @@ LABEL_MAX = 4096
 NOTE_MAX = 4096
 PROJECT_ID_MAX = 1024
 
-_SOURCE_HASH = re.compile(r"^journal-[0-9a-f]{32}$")
+_SOURCE_HASH = re.compile(r"journal-[0-9a-f]{32}")
 
 StateName = Literal["current", "stale", "rebuilding", "error"]
 STATE_CURRENT: StateName = "current"
@@ -427,7 +427,7 @@ def validate_profile(profile: PreferenceProfile) -> None:
     check_lifecycle(profile)
     if profile.record_count < 0:
         raise ProfileInvalid("preference profile record_count is negative", field="record_count")
-    if profile.source_hash and not _SOURCE_HASH.match(profile.source_hash):
+    if profile.source_hash and not _SOURCE_HASH.fullmatch(profile.source_hash):
         raise ProfileInvalid(
             "preference profile source_hash must be 'journal-' and 32 hex digits",
             field="source_hash",

@@ -53,7 +53,7 @@ from core.safefs import (
 from core.text import go_lower
 from core.validation import check_decision_id, validate_record
 
-_HISTORY_NAME = re.compile(r"^revision-(\d{6,})\.json$")
+_HISTORY_NAME = re.compile(r"revision-(\d{6,})\.json")
 MAX_REVISION = sys.maxsize
 PRIVATE_FIELDS = (
     "session_id",
@@ -326,7 +326,7 @@ class DecisionStore:
         for name in names:
             if not is_record_file_name(name):
                 continue
-            match = _HISTORY_NAME.match(name)
+            match = _HISTORY_NAME.fullmatch(name)
             if match is None or int(match.group(1)) <= 0:
                 raise HistoryBroken(
                     f"invalid implementation decision history filename {name!r}",

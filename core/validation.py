@@ -24,8 +24,8 @@ from core.record_shape import OptionShape, RecordShape
 from core.redaction import looks_sensitive as _looks_sensitive
 from core.text import go_lower, go_trim, utf8_len
 
-_OPTION_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
-_DECISION_ID = re.compile(r"^[A-Za-z0-9._-]{1,160}$")
+_OPTION_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+_DECISION_ID = re.compile(r"[A-Za-z0-9._-]{1,160}")
 CUSTOM_OPTION_ID = "__custom__"
 
 # Identifiers repeat across a journal (projects, sessions, kinds, option ids): caching the
@@ -68,11 +68,11 @@ _SOURCE_SET = frozenset(SOURCES)
 
 
 def is_valid_option_id(value: str) -> bool:
-    return bool(_OPTION_ID.match(value)) and value != CUSTOM_OPTION_ID
+    return bool(_OPTION_ID.fullmatch(value)) and value != CUSTOM_OPTION_ID
 
 
 def is_valid_decision_id(value: str) -> bool:
-    return bool(_DECISION_ID.match(value)) and value not in (".", "..") and ".." not in value
+    return bool(_DECISION_ID.fullmatch(value)) and value not in (".", "..") and ".." not in value
 
 
 def check_decision_id(value: str) -> None:

@@ -15,12 +15,12 @@ from typing import Any
 
 from app.setup_clients.files import SetupError, Transform
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _HEADER = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(#.*)?$")
 
 
 def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else json.dumps(name)
+    return name if _BARE_KEY.fullmatch(name) else json.dumps(name)
 
 
 def _value(value: Any) -> str:

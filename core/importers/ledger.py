@@ -20,7 +20,7 @@ from core.append_log import AppendLog
 from core.gotime import GoTime
 
 IMPORTS_DIR = "imports"
-_KIND = re.compile(r"^[a-z0-9-]{1,40}$")
+_KIND = re.compile(r"[a-z0-9-]{1,40}")
 _FLUSH_EVERY = 256
 
 
@@ -40,7 +40,7 @@ class ImportLedger:
     ) -> None:
         """`before_flush` writes whatever the entries describe first (buffered signals), so
         the ledger never claims an item that a crash kept from being written."""
-        if not _KIND.match(kind):
+        if not _KIND.fullmatch(kind):
             raise ValueError(f"invalid import kind {kind!r}")
         self._before_flush = before_flush
         self.log = AppendLog(journal_root, Path(journal_root) / IMPORTS_DIR / f"{kind}.ndjson")

@@ -20,6 +20,7 @@ from core.errors import (
 from core.filters import ListFilter
 from core.models import RejectedReason
 from core.store import DecisionStore
+from core.validation import is_valid_decision_id, is_valid_option_id
 from tests.factories import make_record
 
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
@@ -316,6 +317,26 @@ def test_corrupt_record_reported_without_hiding_healthy(store: DecisionStore) ->
 def test_invalid_ids_rejected(store: DecisionStore, record_id: str) -> None:
     with pytest.raises(InvalidDecision):
         store.put(make_record(id=record_id))
+
+
+@pytest.mark.parametrize("record_id", ["decision-test-1\n", "decision-test-1\r\n"])
+def test_an_id_with_a_line_break_is_invalid_not_missing(
+    store: DecisionStore, record_id: str
+) -> None:
+    """Go's `$` ends the text, Python's `$` also matches before a final newline: an ID with a
+    trailing line break must be refused as invalid (its file name would hold the break), as
+    the reference refuses it."""
+    store.put(make_record())
+    with pytest.raises(InvalidDecision, match="invalid implementation decision id"):
+        store.get(record_id)
+    with pytest.raises(InvalidDecision, match="invalid implementation decision id"):
+        store.record_path(record_id)
+
+
+def test_identifier_patterns_match_the_whole_text() -> None:
+    assert is_valid_decision_id("decision-1") and is_valid_option_id("option-a")
+    assert not is_valid_decision_id("decision-1\n")
+    assert not is_valid_option_id("option-a\n")
 
 
 def test_invalid_options_rejected(store: DecisionStore) -> None:
