@@ -261,7 +261,7 @@ class _FactsCache:
                 else:
                     identity, facts = outcome.value
                     known[outcome.name] = self._remember(outcome.name, identity, stamp, facts)
-        return [known[name] for name in sorted(known)], issues, bool(to_read)
+        return list(known.values()), issues, bool(to_read)
 
     def _remember(
         self, name: str, identity: Identity, stamp: int, facts: RecordFacts
