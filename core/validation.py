@@ -75,6 +75,28 @@ def is_valid_decision_id(value: str) -> bool:
     return bool(_DECISION_ID.fullmatch(value)) and value not in (".", "..") and ".." not in value
 
 
+_NOT_ID_CHARACTER = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def all_valid_decision_ids(ids: set[str]) -> bool:
+    """Whether `is_valid_decision_id` holds for every id, asked of them all at once.
+
+    Why: a profile names up to 2,048 supporting and contradicting decisions per rule, and
+    testing each against the pattern was most of the cost of validating it. The characters of
+    all ids are scanned in one C search and their lengths in two passes; only when two dots
+    meet in the joined text (which may be across two ids) is each id asked on its own.
+    """
+    joined = "".join(ids)
+    if (
+        _NOT_ID_CHARACTER.search(joined)
+        or "" in ids
+        or "." in ids
+        or max(map(len, ids), default=0) > limits.DECISION_ID_MAX
+    ):
+        return False
+    return ".." not in joined or all(map(is_valid_decision_id, ids))
+
+
 def check_decision_id(value: str) -> None:
     if not is_valid_decision_id(value):
         raise InvalidDecision(
