@@ -56,6 +56,8 @@ def save_facts(root: Path, path: Path, entries: dict[str, tuple[Identity, Record
     payload = _ENCODER.encode(_FactsFile(FORMAT_VERSION, rows))
     try:
         ensure_private_dir(root, path.parent)
-        atomic_write(root, path, payload)
+        # A cache: a file lost or torn by a power cut fails to decode and is rebuilt, so
+        # waiting for the disk (tens of megabytes at 100,000 records) would buy nothing.
+        atomic_write(root, path, payload, durable=False)
     except (JournalError, OSError):
         return

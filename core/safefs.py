@@ -141,8 +141,12 @@ def _read_at_most(fd: int, expected: int, limit: int) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def atomic_write(root: Path, path: Path, data: bytes) -> None:
-    """temp file in the same directory, write, fsync, chmod 0600, rename, fsync the directory."""
+def atomic_write(root: Path, path: Path, data: bytes, *, durable: bool = True) -> None:
+    """temp file in the same directory, write, fsync, chmod 0600, rename, fsync the directory.
+
+    `durable=False` leaves out both fsyncs, for a cache that is checked when read: after a
+    power cut it may be missing or torn, never half-replaced by a valid-looking mix.
+    """
     check_no_links(root, path)
     _require_regular_or_missing(path)
     temp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(6)}")
@@ -152,14 +156,16 @@ def atomic_write(root: Path, path: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(temp, FILE_MODE)
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
 
 
 def fsync_dir(directory: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,25 @@ def test_a_record_with_a_lone_surrogate_escape_is_cached_as_go_reads_it(tmp_path
     [rule] = rebuilt.rules
     assert rule.support_decision_ids == ["decision-1", "decision-3"]
     assert rule.contradiction_decision_ids == ["decision-2"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="names synced files through /proc")
+def test_only_the_profile_waits_for_the_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The profile is the user's data (overrides) and is synced; the facts file is a cache that
+    a torn write merely invalidates, so a rebuild does not wait for the disk to write it."""
+    store = DecisionStore(tmp_path / "journal")
+    store.put(decision(1))
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    ProfileStore(store.root, store).rebuild()
+    assert (store.root / FACTS_CACHE_FILE).exists()
+    assert not [path for path in synced if "profile-facts" in path]
+    assert any("profile.json.tmp" in path for path in synced)
