@@ -10,13 +10,13 @@ import functools
 import hashlib
 import os
 import zlib
-from dataclasses import dataclass
+
+import msgspec
 
 from core.codec import compact_bytes
 from core.filters import _clean_path  # the very cleaning `workspace_matches` applies
 from core.fulltext import fts_document
 from core.models import DecisionRecord
-from core.pickling import pickled_by_fields
 from core.record_shape import RecordShape, StoredRead
 from core.text import go_lower, go_trim
 
@@ -96,12 +96,11 @@ def workspace_keys(workspace: str) -> tuple[bytes, bytes]:
     return clean.encode("utf-8", "surrogatepass"), prefix.encode("utf-8", "surrogatepass")
 
 
-@pickled_by_fields
-@dataclass(frozen=True, slots=True)
-class IndexEntry:
+class IndexEntry(msgspec.Struct, frozen=True, gc=False):
     """Everything the index stores for one file, computed once from the record.
 
-    Plain values only, so a worker process can build entries and hand them over cheaply.
+    Plain values only, so a worker process can build entries and hand them over cheaply: a
+    msgspec Struct is built, pickled and unpickled in C, and holds no cycle to collect.
     """
 
     file_name: str
