@@ -63,6 +63,18 @@ def test_workers_return_what_reading_here_returns(
     assert there[0].value is not None and there[0].value.sig == "sig-decision-00.json"
 
 
+@pytest.mark.parametrize(
+    ("files", "workers", "chunk"),
+    [(3000, 2, 250), (10_000, 2, 625), (100_000, 2, 1000), (100_000, 8, 1000), (20_000, 8, 312)],
+)
+def test_workers_get_few_large_tasks_but_at_least_eight_each(
+    files: int, workers: int, chunk: int
+) -> None:
+    """Each task is a hand-over the main process pays for, so tasks grow with the journal, up
+    to a cap; but each worker gets eight or more, so none idles long at the end."""
+    assert core.parallel_read._worker_chunk(files, workers) == chunk
+
+
 def _reader_pid(_name: str, _extra: None, _read: StoredRead) -> int:
     return os.getpid()
 
