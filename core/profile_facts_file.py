@@ -50,10 +50,9 @@ def load_facts(root: Path, path: Path) -> dict[str, tuple[Identity, RecordFacts]
     return {name: (identity, facts) for name, identity, facts in data.entries}
 
 
-def save_facts(root: Path, path: Path, entries: dict[str, tuple[Identity, RecordFacts]]) -> None:
+def save_facts(root: Path, path: Path, entries: list[Entry]) -> None:
     """Writes atomically; failing to write a cache never fails a rebuild."""
-    rows = [(name, identity, facts) for name, (identity, facts) in entries.items()]
-    payload = _ENCODER.encode(_FactsFile(FORMAT_VERSION, rows))
+    payload = _ENCODER.encode(_FactsFile(FORMAT_VERSION, entries))
     try:
         ensure_private_dir(root, path.parent)
         # A cache: a file lost or torn by a power cut fails to decode and is rebuilt, so

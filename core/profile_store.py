@@ -157,6 +157,9 @@ class _FactsCache:
         self._file = None if root is None else root / FACTS_CACHE_FILE
         self._loaded = False
         self._file_usable = False
+        # Changes since the facts file was written, over all scans: made one commit at a time,
+        # they still add up to a rewrite.
+        self._unsaved = 0
 
     def scan(self, store: DecisionStore) -> list[RecordFacts]:
         """Facts of every record file (deleted ones included); fails on any unreadable one."""
@@ -179,24 +182,25 @@ class _FactsCache:
             self._entries.setdefault(name, _Entry(identity, True, facts))
 
     def _persist(self, before: dict[str, _Entry]) -> None:
-        """Rewrites the facts file only when enough changed to matter to a fresh process.
+        """Rewrites the facts file only when enough changed since it was written to matter to a
+        fresh process.
 
         Why: the worker rebuilds after every commit; rewriting facts for 100,000 records to save
         a later process from re-reading one file would cost more than it saves.
         """
         if self._root is None or self._file is None:
             return
-        trusted = {n: e for n, e in self._entries.items() if e.trusted}
-        was_trusted = {n for n, e in before.items() if e.trusted}
-        changed = sum(1 for n, e in trusted.items() if before.get(n) is not e)
-        changed += len(was_trusted - trusted.keys())
-        threshold = max(PERSIST_MIN_CHANGES, len(trusted) // 100)
-        if self._file_usable and changed < threshold:
-            return
+        trusted = [(n, e) for n, e in self._entries.items() if e.trusted]
+        if self._file_usable:
+            was_trusted = {n for n, e in before.items() if e.trusted}
+            self._unsaved += sum(1 for n, e in trusted if before.get(n) is not e)
+            self._unsaved += len(was_trusted.difference(n for n, _ in trusted))
+            if self._unsaved < max(PERSIST_MIN_CHANGES, len(trusted) // 100):
+                return
         with gc_paused():
-            entries = {n: (e.identity, e.facts) for n, e in trusted.items()}
-            save_facts(self._root, self._file, entries)
+            save_facts(self._root, self._file, [(n, e.identity, e.facts) for n, e in trusted])
         self._file_usable = True
+        self._unsaved = 0
 
     def source_hash(self, store: DecisionStore) -> str:
         """The journal's source hash, recomputed only when some record file changed."""

@@ -119,3 +119,29 @@ def test_only_the_profile_waits_for_the_disk(
     assert (store.root / FACTS_CACHE_FILE).exists()
     assert not [path for path in synced if "profile-facts" in path]
     assert any("profile.json.tmp" in path for path in synced)
+
+
+def test_the_cache_is_rewritten_only_when_enough_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rewriting the facts of a whole journal after every commit would cost more than the one
+    re-read it saves a later process; a few changes wait until there are enough."""
+    monkeypatch.setattr("core.profile_store.PERSIST_MIN_CHANGES", 2)
+    store = DecisionStore(tmp_path / "journal")
+    for number in range(1, 5):
+        store.put(decision(number))
+    profiles = ProfileStore(store.root, store)
+    profiles.rebuild()
+    cache = store.root / FACTS_CACHE_FILE
+    written = cache.stat().st_ino
+    store.revise("decision-1", 1, lambda r: setattr(r, "tags", ["edited"]))
+    profiles.rebuild()
+    assert cache.stat().st_ino == written  # one change: kept as it was
+    store.revise("decision-2", 1, lambda r: setattr(r, "tags", ["edited"]))
+    profiles.rebuild()
+    assert cache.stat().st_ino != written  # two changes since it was written
+    rewritten = cache.stat().st_ino
+    (store.records_dir / "decision-3.json").unlink()
+    (store.records_dir / "decision-4.json").unlink()
+    profiles.rebuild()
+    assert cache.stat().st_ino != rewritten  # two records gone count as two changes
