@@ -208,6 +208,8 @@ def rule_id(group_key: str, signature: str) -> str:
 @dataclass(slots=True)
 class _Candidate:
     label: str
+    rank: tuple[int, str] = (0, "")
+    """(updated_ns, record_id) of the record that gave the label, for `Grouping`."""
     decision_ids: list[str] = field(default_factory=list)
     project_ids: list[str] = field(default_factory=list)
 
@@ -365,26 +367,86 @@ def _rule_order(rule: ProfileRule) -> tuple[int, str, str, str]:
     )
 
 
+class Grouping:
+    """Derivation fed one record's facts at a time, in any order.
+
+    Why: a first rebuild receives facts as the reading processes deliver them. Grouping each
+    as it comes keeps the main process busy while they read, instead of a serial pass (and a
+    newest-first sort of every record) after the last file.
+
+    The list order still decides what it decided: the newest record names a candidate's
+    label, so each candidate keeps the (updated_at, id) of the record its label came from. Two
+    things only a pass in list order gets right are checked at the end, and such a journal
+    (ids or project ids that differ only in case) is grouped again in list order: records
+    sharing an id may share an age, and deduplicating ids or project ids keeps the first
+    spelling in that order.
+    """
+
+    def __init__(self) -> None:
+        self._active: list[RecordFacts] = []
+        self._groups: dict[str, _Group] = {}
+        self._targets: dict[tuple[str, tuple[str, ...], str], list[_Group]] = {}
+        self._projects: set[str] = set()
+
+    def add(self, fact: RecordFacts) -> None:
+        if fact.deleted:
+            return
+        self._active.append(fact)
+        evidence = fact.evidence
+        if evidence is None:
+            return
+        shape = (evidence.project_id, evidence.domains, evidence.criterion)
+        groups = self._targets.get(shape)
+        if groups is None:
+            self._projects.add(evidence.project_id)
+            groups = self._targets[shape] = [
+                _group_for(self._groups, scope, key, evidence.criterion)
+                for scope, key in _contexts(evidence)
+            ]
+        rank = (fact.updated_ns, fact.record_id)
+        signature, project_id = evidence.signature, evidence.project_id
+        for group in groups:
+            candidate = group.candidates.get(signature)
+            if candidate is None:
+                candidate = group.candidates[signature] = _Candidate(evidence.label, rank)
+            elif rank > candidate.rank:
+                candidate.label, candidate.rank = evidence.label, rank
+            candidate.decision_ids.append(fact.record_id)
+            if project_id:
+                candidate.project_ids.append(project_id)
+
+    def derivation(self, now: GoTime) -> Derivation:
+        """Rules, record_count and source hash of every record added."""
+        active = self._active
+        distinct = _ids_distinct(active)
+        groups = self._groups
+        if not (distinct and _spelled_one_way(self._projects)):
+            # Records that share an id may share an age too: their order, and so which one
+            # names a label, is then by content, never by the order they were added in.
+            groups = _group(_newest_first(sorted(active, key=_DIGEST)))
+        rules = [
+            rule
+            for group_key, group in groups.items()
+            for rule in _group_rules(group_key, group, distinct, now)
+        ]
+        rules.sort(key=_rule_order)
+        return Derivation(
+            rules=rules[:MAX_RULES], record_count=len(active), source_hash=source_hash(active)
+        )
+
+
+def _spelled_one_way(project_ids: set[str]) -> bool:
+    """No two project ids differ only in case or surrounding space: then every group of a
+    project is named by the one spelling, whichever record comes first."""
+    return len(set(fold_keys(list(project_ids)))) == len(project_ids)
+
+
 def derive(facts: Iterable[RecordFacts], *, now: GoTime) -> Derivation:
     """Rules, record_count and source hash from the facts of every record in the journal."""
-    active = [fact for fact in facts if not fact.deleted]
-    distinct = _ids_distinct(active)
-    if not distinct:
-        # Records that share an id may share an age too: their order, and so which one names
-        # a label, is then by content, never by the order the files were listed in.
-        active.sort(key=_DIGEST)
-    # In id order first: the source hash sorts its entries into that order, and the newest-first
-    # sort starts with it, so both then sort a list already in order, at a fraction of the cost.
-    active.sort(key=_RECORD_ID)
-    hashed = source_hash(active)
-    active = _newest_first(active)
-    rules = [
-        rule
-        for group_key, group in _group(active).items()
-        for rule in _group_rules(group_key, group, distinct, now)
-    ]
-    rules.sort(key=_rule_order)
-    return Derivation(rules=rules[:MAX_RULES], record_count=len(active), source_hash=hashed)
+    grouping = Grouping()
+    for fact in facts:
+        grouping.add(fact)
+    return grouping.derivation(now)
 
 
 def derive_from_records(records: Sequence[DecisionRecord], *, now: GoTime) -> Derivation:

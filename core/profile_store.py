@@ -27,9 +27,9 @@ from core.gotime import GoTime
 from core.locking import LockCancelled, locked
 from core.parallel_read import read_records
 from core.profile_derive import (
+    Grouping,
     RecordFacts,
     carry_overrides,
-    derive,
     facts_from,
     facts_of,
     source_hash,
@@ -161,12 +161,18 @@ class _FactsCache:
         # they still add up to a rewrite.
         self._unsaved = 0
 
-    def scan(self, store: DecisionStore) -> list[RecordFacts]:
-        """Facts of every record file (deleted ones included); fails on any unreadable one."""
+    def scan(
+        self, store: DecisionStore, on_fact: Callable[[RecordFacts], None] | None = None
+    ) -> list[RecordFacts]:
+        """Facts of every record file (deleted ones included); fails on any unreadable one.
+
+        `on_fact` gets each fact as soon as it is known (a file read by a worker process, as
+        it arrives), so a derivation can run while the rest are read.
+        """
         with self._lock:
             self._load_persisted()
             before = dict(self._entries)
-            facts = self._scan(store)[0]
+            facts = self._scan(store, on_fact)[0]
             self._persist(before)
             return facts
 
@@ -213,7 +219,9 @@ class _FactsCache:
                 self._hash = source_hash(facts)
             return self._hash
 
-    def _scan(self, store: DecisionStore) -> tuple[list[RecordFacts], bool]:
+    def _scan(
+        self, store: DecisionStore, on_fact: Callable[[RecordFacts], None] | None = None
+    ) -> tuple[list[RecordFacts], bool]:
         check_no_links(store.root, store.records_dir)
         stamp = time.time_ns()
         # With nothing cached every file is read, and each read takes its own stat: an lstat
@@ -223,9 +231,13 @@ class _FactsCache:
         if not all(name.endswith(".json") for name in names):
             # store.get needs the exact `<id>.json` name; read odd spellings via the list.
             self._entries.clear()
-            return [facts_of(r) for r in store.list(ListFilter(include_deleted=True))], True
+            listed = [facts_of(r) for r in store.list(ListFilter(include_deleted=True))]
+            if on_fact is not None:
+                for fact in listed:
+                    on_fact(fact)
+            return listed, True
         with gc_paused():
-            facts, issues, changed = self._read_changed(store, names, stats, stamp)
+            facts, issues, changed = self._read_changed(store, names, stats, stamp, on_fact)
         for name in set(self._entries) - set(names):
             del self._entries[name]
             changed = True
@@ -244,6 +256,7 @@ class _FactsCache:
         names: list[str],
         stats: dict[str, os.stat_result | None] | None,
         stamp: int,
+        on_fact: Callable[[RecordFacts], None] | None,
     ) -> tuple[list[RecordFacts], list[tuple[str, str]], bool]:
         """Facts of every file: cached ones whose stat still matches, the others read."""
         known: dict[str, RecordFacts] = {}
@@ -256,15 +269,20 @@ class _FactsCache:
             else:
                 self._entries.pop(name, None)
                 to_read.append((name, None))
+        if on_fact is not None:
+            for fact in known.values():
+                on_fact(fact)
         issues: list[tuple[str, str]] = []
         for outcomes in read_records(store.root, store.records_dir, to_read, _facts):
             for outcome in outcomes:
                 if outcome.value is None:
                     assert outcome.failure is not None
                     issues.append((outcome.path, outcome.failure.message))
-                else:
-                    identity, facts = outcome.value
-                    known[outcome.name] = self._remember(outcome.name, identity, stamp, facts)
+                    continue
+                identity, facts = outcome.value
+                known[outcome.name] = self._remember(outcome.name, identity, stamp, facts)
+                if on_fact is not None:
+                    on_fact(facts)
         return list(known.values()), issues, bool(to_read)
 
     def _remember(
@@ -505,12 +523,13 @@ class ProfileStore:
         scope = cancel if isinstance(cancel, CancelScope) or cancel is None else CancelScope(cancel)
         wait = self.lock_timeout if isinstance(timeout, _DefaultTimeout) else timeout
         with self._locked(scope, wait), gc_paused():
-            facts = self._facts.scan(self.decisions)
+            grouping = Grouping()
+            self._facts.scan(self.decisions, grouping.add)
             if scope is not None:
                 scope.check()
             previous = self.load()
             now = GoTime.now()
-            derivation = derive(facts, now=now)
+            derivation = grouping.derivation(now)
             profile = PreferenceProfile(
                 schema_version=PROFILE_SCHEMA_VERSION,
                 revision=_next_revision(previous.revision),

@@ -16,9 +16,14 @@ from core.identity import short_stable_id
 from core.models import DecisionRecord, Option, Provenance, RejectedReason
 from core.normalize import normalize_record
 from core.profile_derive import (
+    Derivation,
     Evidence,
     RecordFacts,
+    _group,
+    _group_rules,
+    _ids_distinct,
     _newest_first,
+    _rule_order,
     compact_bytes,
     confidence,
     derive,
@@ -407,3 +412,47 @@ def test_derivation_does_not_depend_on_the_order_files_are_listed(
         shuffled = list(facts)
         rng.shuffle(shuffled)
         assert derive(shuffled, now=now) == expected
+
+
+def _derived_in_list_order(facts: list[RecordFacts]) -> Derivation:
+    """The derivation as a pass over the store's list (newest first) gives it: the oracle for
+    `Grouping`, which takes records in any order."""
+    active = [fact for fact in facts if not fact.deleted]
+    distinct = _ids_distinct(active)
+    groups = _group(_newest_first(sorted(active, key=lambda fact: fact.digest)))
+    now = GoTime(BASE_NS)
+    rules = [r for key, group in groups.items() for r in _group_rules(key, group, distinct, now)]
+    rules.sort(key=_rule_order)
+    return Derivation(rules, len(active), source_hash(active))
+
+
+@st.composite
+def _journal_facts(draw: st.DrawFn) -> list[RecordFacts]:
+    """Facts of a journal with distinct ids, repeating ages, label spellings of one choice and,
+    sometimes, project ids that differ only in case."""
+    projects = draw(st.sampled_from([["project-x", "project-y"], ["project-x", "Project-X"]]))
+    evidence = st.builds(
+        Evidence,
+        criterion=st.sampled_from(["storage", "api"]),
+        signature=st.sampled_from(["a@1", "b@2"]),
+        label=st.sampled_from(["Approach A", "approach  a", "APPROACH A"]),
+        project_id=st.sampled_from(["", *projects]),
+        domains=st.sampled_from([(), ("db",), ("db", "auth")]),
+    )
+    rows = draw(st.lists(st.tuples(st.integers(0, 3), st.booleans(), evidence), max_size=30))
+    facts = [
+        RecordFacts(f"d-{n}", age, deleted, "", found)
+        for n, (age, deleted, found) in enumerate(rows)
+    ]
+    return [msgspec.structs.replace(fact, digest=repr(fact)) for fact in facts]
+
+
+@settings(max_examples=400, deadline=None)
+@given(_journal_facts(), st.randoms(use_true_random=False))
+def test_grouping_as_records_come_equals_a_pass_in_list_order(
+    facts: list[RecordFacts], rng: random.Random
+) -> None:
+    """Labels named by the newest record, evidence and contradiction lists, projects counted:
+    all as the list-order pass gives them, whatever order the records come in."""
+    rng.shuffle(facts)
+    assert derive(facts, now=GoTime(BASE_NS)) == _derived_in_list_order(facts)
