@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import JournalError
-from core.filters import ListFilter
-from core.safefs import DIR_MODE, FILE_MODE
-from core.store import DecisionStore
+from core.parallel_read import read_records
+from core.record_shape import StoredRead
+from core.safefs import DIR_MODE, FILE_MODE, check_no_links
+from core.store import DecisionStore, record_file_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +31,11 @@ def check_journal(store: DecisionStore) -> list[Finding]:
     if not store.root.exists():
         return findings
     findings.extend(_check_tree(store.root))
-    listing = store.list_with_issues(ListFilter(include_deleted=True))
-    for issue in listing.issues:
-        findings.append(Finding(issue.path, issue.error, _anchor_for(issue.error)))
+    unreadable, revised = _read_every_record(store)
+    findings.extend(unreadable)
     # A first revision without history files has nothing to chain: reading it again, under
     # its lock, doubled the check's time (10,000 records: 3.05 s of 4.9 s).
-    ids = {r.id for r in listing.records if r.revision > 1}
-    ids |= _history_ids(store)
+    ids = revised | _history_ids(store)
     for record_id in sorted(ids):
         try:
             store.history(record_id)
@@ -46,20 +45,42 @@ def check_journal(store: DecisionStore) -> list[Finding]:
     return findings
 
 
+def _read_every_record(store: DecisionStore) -> tuple[list[Finding], set[str]]:
+    """Each record file read strictly, by the reading processes of a cold build: the findings
+    for those that cannot be read, and the ids of records past their first revision.
+
+    Why not the store's listing: that builds a full model of every record in this process,
+    and the check needs only each record's verdict and revision (the whole check of 100,000
+    records: 24-25 s that way, 3.6-4.8 s this way; 10,000: 1.65 s, 0.59 s).
+    A file removed while the check runs is gone, not damaged, and is not reported.
+    """
+    check_no_links(store.root, store.records_dir)
+    items = [(name, None) for name in record_file_names(store.records_dir)]
+    findings: list[Finding] = []
+    revised: set[str] = set()
+    for outcomes in read_records(store.root, store.records_dir, items, _revision_of):
+        for outcome in outcomes:
+            if outcome.failure is not None:
+                if not outcome.failure.vanished:
+                    failure = outcome.failure
+                    findings.append(Finding(outcome.path, failure.message, failure.anchor))
+            elif outcome.value is not None and outcome.value[1] > 1:
+                revised.add(outcome.value[0])
+    findings.sort(key=lambda finding: finding.path)
+    return findings, revised
+
+
+def _revision_of(_name: str, _extra: None, read: StoredRead) -> tuple[str, int]:
+    """What a reading process keeps of each record for the check (a module function: it is
+    sent to worker processes by name)."""
+    return read.record.id, read.record.revision
+
+
 def _history_ids(store: DecisionStore) -> set[str]:
     try:
         return {name for name in os.listdir(store.history_dir) if not name.startswith(".")}
     except FileNotFoundError:
         return set()
-
-
-def _anchor_for(error: str) -> str:
-    lowered = error.lower()
-    if "symbolic link" in lowered or "not a regular file" in lowered:
-        return "symlink-or-special-file"
-    if "storage limit" in lowered:
-        return "record-over-size-cap"
-    return "unreadable-record"
 
 
 def _check_tree(root: Path) -> list[Finding]:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+import core.parallel_read
+from core import limits
 from core.doctor import check_journal
 from core.store import DecisionStore
 from tests.core.test_profile_derive import decision
@@ -64,3 +66,34 @@ def test_history_of_a_record_whose_file_is_gone_is_still_checked(
     checked = _checked_histories(store, monkeypatch)
     check_journal(store)
     assert checked == ["decision-2"]
+
+
+def test_unreadable_records_are_found_with_their_runbook_entries(
+    store: DecisionStore, tmp_path: Path
+) -> None:
+    records = store.records_dir
+    (records / "decision-broken.json").write_text('{"schema_version": 1')
+    (records / "decision-huge.json").write_bytes(b" " * (limits.RECORD_FILE_MAX + 1))
+    outside = tmp_path / "elsewhere.json"
+    outside.write_bytes((records / "decision-1.json").read_bytes())
+    (records / "decision-linked.json").symlink_to(outside)
+    found = {Path(f.path).name: f.runbook for f in check_journal(store) if "records" in f.path}
+    assert found == {
+        "decision-broken.json": "unreadable-record",
+        "decision-huge.json": "record-over-size-cap",
+        "decision-linked.json": "symlink-or-special-file",
+    }
+
+
+def test_records_are_checked_by_the_reading_processes_of_a_large_journal(
+    store: DecisionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same findings when the files are spread over worker processes."""
+    (store.records_dir / "decision-broken.json").write_text("{")
+    alone = check_journal(store)
+    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setenv(core.parallel_read.WORKERS_ENV, "2")
+    assert check_journal(store) == alone
+    assert [Path(f.path).name for f in alone if f.runbook == "unreadable-record"] == [
+        "decision-broken.json"
+    ]
