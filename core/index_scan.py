@@ -15,6 +15,7 @@ from core.index_entry import key
 from core.index_filter import IndexFilter, select
 from core.index_types import Facets, ListRow, ProjectSummary
 from core.models import DecisionRecord
+from core.record_shape import RecordShape
 from core.store import DecisionStore, ListResult
 
 
@@ -92,6 +93,9 @@ class ScanIndex:
 
     def query_ids(self, flt: IndexFilter) -> list[str]:
         return [record.id for record in select(self.scan().records, flt)]
+
+    def shapes(self, ids: Sequence[str]) -> list[RecordShape]:
+        return list(self.records(ids))
 
     def records(self, ids: Sequence[str]) -> list[DecisionRecord]:
         found = []

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from core.models import DecisionRecord
+from core.record_shape import RecordShape
 from core.text import collapse_spaces, go_trim
 
 Outcome = Literal["accept", "amend", "redirect"]
@@ -107,7 +107,7 @@ def classify_answer(
     return REDIRECT
 
 
-def record_outcome(record: DecisionRecord) -> Outcome | None:
+def record_outcome(record: RecordShape) -> Outcome | None:
     """The outcome of a stored record, or None when it has no recommendation."""
     recommended = record.recommended_option_id
     if not recommended:
@@ -115,7 +115,8 @@ def record_outcome(record: DecisionRecord) -> Outcome | None:
     if record.selected_option_id:
         return ACCEPT if record.selected_option_id == recommended else REDIRECT
     labels = [option.label for option in record.options]
-    return classify_answer(record.custom_selection, labels, record.option_label(recommended))
+    wanted = next((o.label for o in record.options if o.id == recommended), "")
+    return classify_answer(record.custom_selection, labels, wanted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +138,7 @@ class KindAcceptance:
 
 
 def acceptance_by_kind(
-    records: Iterable[DecisionRecord], *, include_imported: bool = True
+    records: Iterable[RecordShape], *, include_imported: bool = True
 ) -> list[KindAcceptance]:
     """Per kind, the outcomes of active records that had a recommendation; most asked first.
 

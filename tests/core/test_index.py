@@ -38,7 +38,7 @@ from core.index_scan import current_project, facets_of, project_summaries
 from core.journal import Journal
 from core.models import DecisionRecord, Option, RejectedReason
 from core.normalize import normalize_record
-from core.record_shape import StoredRead
+from core.record_shape import RecordShape, StoredRead
 from core.safefs import ensure_private_dir
 from core.store import DecisionStore, record_file_names
 from tests.factories import count_record_reads, make_record
@@ -333,6 +333,7 @@ def test_unusable_sqlite_falls_back_to_scanning_the_store(
     assert idx.query_ids(IndexFilter(include_deleted=True)) == ["decision-2", "decision-1"]
     assert [r.id for r in idx.rows(["decision-1", "gone"])] == ["decision-1"]
     assert idx.records(["decision-1"]) == [store.get("decision-1")]
+    assert idx.shapes(["decision-1"]) == [store.get("decision-1")]  # the scan reads records
     assert idx.current_project_id() == "project-a"
     assert idx.facets().statuses == ["completed", "deleted"]
     with pytest.raises(JournalDamaged):
@@ -395,6 +396,21 @@ def test_rows_and_records_follow_the_given_order_and_skip_missing_ids(
         store.get("decision-2"),
         store.get("decision-1"),
     ]
+    views = index.shapes(["decision-2", "missing", "decision-1"])
+    records = [store.get("decision-2"), store.get("decision-1")]
+    assert [_fields(v) for v in views] == [_fields(r) for r in records]
+
+
+def _fields(record: RecordShape) -> tuple[object, ...]:
+    return (
+        record.id,
+        record.revision,
+        record.updated_at,
+        record.decision_kind,
+        record.selected_label(),
+        [(o.id, o.label) for o in record.options],
+        record.provenance.selection,
+    )
 
 
 def test_full_text_queries(root: Path, store: DecisionStore, index: JournalIndex) -> None:

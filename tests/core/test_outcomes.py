@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.codec import compact_bytes
 from core.errors import InvalidDecision, NotFound
 from core.gotime import GoTime
 from core.journal import Journal
@@ -28,6 +29,7 @@ from core.outcomes import (
     strip_recommended,
 )
 from core.profile_model import PreferenceProfile, ProfileRule
+from core.record_view import plain_view
 from core.reward import (
     INITIAL_PATTERN_SCORE,
     PatternScore,
@@ -123,6 +125,10 @@ def test_record_outcome_and_acceptance_by_kind() -> None:
     imported = make_record(id="decision-i")
     imported.provenance.selection = "imported"
     assert acceptance_by_kind([imported], include_imported=False) == []
+    records = [accepted, redirected, amended, other_kind, no_rec, deleted]
+    views = [plain_view(compact_bytes(record)) for record in records]
+    assert [record_outcome(v) for v in views] == [record_outcome(r) for r in records]
+    assert acceptance_by_kind(views) == rows  # what `outcome-stats` reads from the index
 
 
 # reward ---------------------------------------------------------------------------------------
