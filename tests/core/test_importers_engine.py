@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import core.parallel_read
 from core.corrections import Correction, NoChanges
 from core.errors import RevisionConflict
 from core.gotime import GoTime
@@ -157,6 +158,22 @@ def test_confirm_with_a_reason_and_in_a_batch(journal: Journal) -> None:
     assert len(report.confirmed) == 7 and report.already == [first.id] and not report.failed
     assert ticks[-1] == (8, 8)
     assert unconfirmed_imports(journal.store) == []
+
+
+def test_waiting_imports_are_the_same_when_read_by_worker_processes(
+    journal: Journal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the waiting records come back from the reading processes, as full models, newest
+    first; confirmed, deleted and other sources' records stay behind."""
+    run_import(journal, make_importer("claude-code"), CLAUDE)
+    here = unconfirmed_imports(journal.store, "claude-code")
+    confirm_record(journal.store, here[0].id, 1)
+    journal.store.soft_delete(here[1].id, 1)
+    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setenv(core.parallel_read.WORKERS_ENV, "2")
+    there = unconfirmed_imports(journal.store, "claude-code")
+    assert there == here[2:]
+    assert unconfirmed_imports(journal.store, "decider") == []
 
 
 def test_reimport_after_a_lost_ledger_keeps_confirmed_records(journal: Journal) -> None:
