@@ -21,7 +21,10 @@ from core.importers.base import ImportContext, Item, ItemError, NoteItem, Signal
 from core.importers.ndjson_source import TORN, Line, first_text, jsonl_files, parse_when, read_lines
 from core.importers.notes_sink import ImportedNote
 from core.outcome_signals import OUTCOME_VALUES, make_signal
-from core.store import DecisionStore
+from core.parallel_read import read_records
+from core.record_shape import StoredRead
+from core.safefs import check_no_links
+from core.store import DecisionStore, record_file_names
 from core.text import collapse_spaces
 
 KIND = "memory-journal"
@@ -55,12 +58,27 @@ class _Decisions:
             return False
 
     def _problems(self) -> dict[str, str]:
+        """Folded problem → id of the newest active record asking it.
+
+        Read by the reading processes, which send back only each record's age, id and
+        problem, not a full model of every record.
+        """
         if self._by_problem is None:
-            records = self.store.list_with_issues().records
-            self._by_problem = {}
-            for record in reversed(records):  # newest wins
-                self._by_problem[_fold(record.problem)] = record.id
-        return self._by_problem
+            check_no_links(self.store.root, self.store.records_dir)
+            items = [(name, None) for name in record_file_names(self.store.records_dir)]
+            chunks = read_records(self.store.root, self.store.records_dir, items, _problem_of)
+            asked = sorted(o.value for chunk in chunks for o in chunk if o.value is not None)
+            self._by_problem = {problem: record_id for _, record_id, problem in asked}
+        return self._by_problem  # built oldest first: the newest record wins
+
+
+def _problem_of(_name: str, _extra: None, read: StoredRead) -> tuple[int, str, str] | None:
+    """(age, id, folded problem) of an active record, as `sort_key` orders records."""
+    record = read.record
+    if record.is_deleted:
+        return None
+    updated = record.updated_at.unix_ns if record.updated_at else 0
+    return updated, record.id, _fold(record.problem)
 
 
 def _fold(text: str) -> str:

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+import core.parallel_read
 from core.importers import make_importer
 from core.importers.engine import run_import
+from core.importers.memory_journal import _Decisions
 from core.journal import Journal
 from core.outcome_signals import OutcomeLog
 from tests.factories import make_record
@@ -49,3 +51,20 @@ def test_records_are_never_touched_and_reruns_add_nothing(journal: Journal) -> N
     assert again.imported == 0 and again.unchanged == 5
     assert len(OutcomeLog(journal.root).read().signals) == 3
     assert [r.revision for r in journal.store.list()] == before
+
+
+def test_a_task_names_the_newest_active_decision_with_its_problem(
+    journal: Journal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked again later, the same problem points at the later decision; a deleted one is
+    never matched. Read by worker processes, the answer is the same."""
+    store = journal.store
+    store.put(make_record(id="decision-test-3", problem="Pick a cache  invalidation strategy"))
+    store.put(make_record(id="decision-test-4", problem="Choose a queue"))
+    store.soft_delete("decision-test-4", 1)
+    here = _Decisions(store)._problems()
+    assert here["pick a cache invalidation strategy"] == "decision-test-3"
+    assert "choose a queue" not in here
+    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setenv(core.parallel_read.WORKERS_ENV, "2")
+    assert _Decisions(store)._problems() == here
