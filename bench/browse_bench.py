@@ -5,8 +5,9 @@ Usage: python bench/browse_bench.py [--sizes 10000 100000] [--strict-scan-max 10
 For each size, on a generated journal (bench/journal_gen.write_journal), in one run:
   floor        read and json.loads every record file (the naive baseline, nothing else)
   strict scan  DecisionStore.list_with_issues: the store's strict read of every file
-  cold         reconcile with no index file (a full build)
-  warm         reconcile when nothing changed: a fresh JournalIndex (app start) and a repeat
+  cold         reconcile with no index file (a full build, like a rebuild from scratch)
+  warm         reconcile when nothing changed: a fresh JournalIndex (a cold open: the app or a
+               CLI process starting on a journal whose index exists) and a repeat
   first page   query_ids (all matching ids, as a snapshot needs) + rows of the first 100
   text filter  query_ids + rows(100) for several word queries: median and worst
   rebuild      JournalIndex.rebuild, against 1.5 x floor; `--repeat` runs (default 3), each
@@ -106,8 +107,8 @@ def bench(size: int, strict_scan: bool, repeat: int) -> None:
     )
     if strict is not None:
         print(f"strict store scan (list_with_issues)   {strict.show(floor)}")
-    print(f"cold reconcile (no index, full build)  {cold.show(floor)}   target 2 s")
-    print(f"warm reconcile, new JournalIndex       {warm_start.show()}")
+    print(f"cold reconcile (no index, full build)  {cold.show(floor)}")
+    print(f"cold open: new JournalIndex reconciles {warm_start.show()}   target 2 s")
     print(f"warm reconcile, same instance          {warm_again.show()}")
     print(f"first page, all ({total} ids)        {page * ms:8.1f} ms   target 300 ms")
     print(f"first page, one project ({scoped_total} ids)  {scoped * ms:8.1f} ms")
