@@ -425,6 +425,16 @@ class JournalIndex:
 
     def list_records(self, flt: IndexFilter) -> list[DecisionRecord]:
         """Reconciles, then fails closed if any record is unreadable: for export and derivation."""
+        self._reconcile_whole()
+        return self.records(self.query_ids(flt))
+
+    def list_shapes(self, flt: IndexFilter) -> list[RecordShape]:
+        """`list_records` as views (see `shapes`): for figures over the whole journal."""
+        self._reconcile_whole()
+        return self.shapes(self.query_ids(flt))
+
+    def _reconcile_whole(self) -> None:
+        """Reconciles; raises JournalDamaged, naming the first unreadable record, if any is."""
         self.reconcile()
         issues = self.issues()
         if issues:
@@ -435,7 +445,6 @@ class JournalIndex:
                 path=first.path,
                 anchor=self._anchors.get(first.path),
             )
-        return self.records(self.query_ids(flt))
 
     def projects(self) -> list[ProjectSummary]:
         return self._query(lambda b: b.projects())

@@ -201,7 +201,7 @@ class ImportActions(QObject):
         panel = self._window.profile_panel.outcomes
 
         def work() -> OutcomeFigures:
-            acceptance = acceptance_by_kind(journal.index.list_records(IndexFilter()))
+            acceptance = acceptance_by_kind(journal.index.list_shapes(IndexFilter()))
             try:
                 rules = journal_rule_outcomes(journal)
             except Exception as exc:  # a damaged profile or log: the acceptance still shows

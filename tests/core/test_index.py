@@ -483,14 +483,16 @@ def test_facets_list_distinct_values_of_every_record(
     assert facets.statuses == ["completed", "deleted"]
 
 
-def test_list_records_fails_closed_and_names_the_runbook_entry(
-    root: Path, store: DecisionStore, index: JournalIndex
+@pytest.mark.parametrize("method", ["list_records", "list_shapes"])
+def test_whole_journal_lists_fail_closed_and_name_the_runbook_entry(
+    root: Path, store: DecisionStore, index: JournalIndex, method: str
 ) -> None:
+    listed = getattr(index, method)
     on_disk(root, stored("decision-1", 1))
-    assert [r.id for r in index.list_records(IndexFilter())] == ["decision-1"]
+    assert [r.id for r in listed(IndexFilter())] == ["decision-1"]
     (root / "records" / "broken.json").write_text("[]")
     with pytest.raises(JournalDamaged) as caught:
-        index.list_records(IndexFilter())
+        listed(IndexFilter())
     assert "1 unreadable record(s)" in str(caught.value)
     assert caught.value.runbook_hint() == "see docs/runbook.md#unreadable-record"
     assert index.query_ids(IndexFilter()) == ["decision-1"]
