@@ -32,7 +32,8 @@ import msgspec
 from core.errors import JournalError, NotFound
 from core.gc_pause import gc_paused
 from core.record_shape import StoredRead
-from core.store import read_for_build
+from core.safefs import check_no_links
+from core.store import DecisionStore, read_for_build, record_file_names
 
 log = logging.getLogger(__name__)
 A = TypeVar("A")
@@ -196,3 +197,13 @@ def read_records(
             yield _read_task(task)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def read_every_record(
+    store: DecisionStore, make: Callable[[str, A, StoredRead], T], extra: A
+) -> Iterator[list[Outcome[T]]]:
+    """`read_records` over every record file of `store` (links refused first), each with the
+    same `extra`: for whole-journal checks and searches that keep a little of each record."""
+    check_no_links(store.root, store.records_dir)
+    items = [(name, extra) for name in record_file_names(store.records_dir)]
+    return read_records(store.root, store.records_dir, items, make)

@@ -19,10 +19,9 @@ from core.errors import JournalError, RevisionConflict
 from core.filters import sort_key
 from core.limits import PROFILE_CONFIDENCE_MIN
 from core.models import DecisionRecord
-from core.parallel_read import read_records
+from core.parallel_read import read_every_record
 from core.record_shape import RecordShape, StoredRead
-from core.safefs import check_no_links
-from core.store import DecisionStore, record_file_names
+from core.store import DecisionStore
 from core.text import go_lower
 
 IMPORTED = "imported"
@@ -42,10 +41,8 @@ def unconfirmed_imports(store: DecisionStore, kind: str = "") -> list[DecisionRe
     far more records than imports waiting (100,000 records: 20.5 s through the store's
     listing, 2.5-2.8 s so).
     """
-    check_no_links(store.root, store.records_dir)
     tag = f"import:{kind}" if kind else ""
-    items = [(name, tag) for name in record_file_names(store.records_dir)]
-    chunks = read_records(store.root, store.records_dir, items, _waiting_import)
+    chunks = read_every_record(store, _waiting_import, tag)
     waiting = [o.value for chunk in chunks for o in chunk if o.value is not None]
     waiting.sort(key=sort_key, reverse=True)
     return waiting

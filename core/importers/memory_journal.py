@@ -21,10 +21,9 @@ from core.importers.base import ImportContext, Item, ItemError, NoteItem, Signal
 from core.importers.ndjson_source import TORN, Line, first_text, jsonl_files, parse_when, read_lines
 from core.importers.notes_sink import ImportedNote
 from core.outcome_signals import OUTCOME_VALUES, make_signal
-from core.parallel_read import read_records
+from core.parallel_read import read_every_record
 from core.record_shape import StoredRead
-from core.safefs import check_no_links
-from core.store import DecisionStore, record_file_names
+from core.store import DecisionStore
 from core.text import collapse_spaces
 
 KIND = "memory-journal"
@@ -64,9 +63,7 @@ class _Decisions:
         problem, not a full model of every record.
         """
         if self._by_problem is None:
-            check_no_links(self.store.root, self.store.records_dir)
-            items = [(name, None) for name in record_file_names(self.store.records_dir)]
-            chunks = read_records(self.store.root, self.store.records_dir, items, _problem_of)
+            chunks = read_every_record(self.store, _problem_of, None)
             asked = sorted(o.value for chunk in chunks for o in chunk if o.value is not None)
             self._by_problem = {problem: record_id for _, record_id, problem in asked}
         return self._by_problem  # built oldest first: the newest record wins

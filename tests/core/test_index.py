@@ -38,9 +38,10 @@ from core.index_scan import current_project, facets_of, project_summaries
 from core.journal import Journal
 from core.models import DecisionRecord, Option, RejectedReason
 from core.normalize import normalize_record
-from core.record_shape import RecordShape, StoredRead
+from core.record_shape import StoredRead
 from core.safefs import ensure_private_dir
 from core.store import DecisionStore, record_file_names
+from tests.core.test_fast_read import shape_values
 from tests.factories import count_record_reads, make_record
 
 T0 = 1_760_000_000_000_000_000
@@ -398,19 +399,7 @@ def test_rows_and_records_follow_the_given_order_and_skip_missing_ids(
     ]
     views = index.shapes(["decision-2", "missing", "decision-1"])
     records = [store.get("decision-2"), store.get("decision-1")]
-    assert [_fields(v) for v in views] == [_fields(r) for r in records]
-
-
-def _fields(record: RecordShape) -> tuple[object, ...]:
-    return (
-        record.id,
-        record.revision,
-        record.updated_at,
-        record.decision_kind,
-        record.selected_label(),
-        [(o.id, o.label) for o in record.options],
-        record.provenance.selection,
-    )
+    assert [shape_values(v) for v in views] == [shape_values(r) for r in records]
 
 
 def test_full_text_queries(root: Path, store: DecisionStore, index: JournalIndex) -> None:
