@@ -402,24 +402,21 @@ class JournalIndex:
     def shapes(self, ids: Sequence[str]) -> list[RecordShape]:
         """`records`, as read-only views for readers of a few fields (statistics): decoding
         the cached JSON into a view costs a tenth of building the full model."""
-        found: list[RecordShape] = []
         with gc_paused():  # many small objects that all stay alive (see core/gc_pause.py)
-            for start in range(0, len(ids), 500):
-                part = ids[start : start + 500]
-
-                def load(backend: Backend, part: Sequence[str] = part) -> list[RecordShape]:
-                    return backend.shapes(part)
-
-                found += self._query(load)
-        return found
+            return [shape for chunk in self._by_chunk(ids, 500, _shapes) for shape in chunk]
 
     def iter_records(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[DecisionRecord]]:
         """Records in chunks, releasing the lock between them so other queries are not held up."""
+        return self._by_chunk(ids, chunk, _records)
+
+    def _by_chunk(
+        self, ids: Sequence[str], chunk: int, fetch: Callable[[Backend, Sequence[str]], list[T]]
+    ) -> Iterator[list[T]]:
         for start in range(0, len(ids), chunk):
             part = ids[start : start + chunk]
 
-            def load(backend: Backend, part: Sequence[str] = part) -> list[DecisionRecord]:
-                return backend.records(part)
+            def load(backend: Backend, part: Sequence[str] = part) -> list[T]:
+                return fetch(backend, part)
 
             yield self._query(load)
 
@@ -459,3 +456,11 @@ class JournalIndex:
     def digests(self, *, include_deleted: bool = False) -> list[tuple[str, str]]:
         """(id, sha256 of the compact record) sorted by id: what the profile's source hash needs."""
         return self._query(lambda b: b.digests(include_deleted))
+
+
+def _records(backend: Backend, ids: Sequence[str]) -> list[DecisionRecord]:
+    return backend.records(ids)
+
+
+def _shapes(backend: Backend, ids: Sequence[str]) -> list[RecordShape]:
+    return backend.shapes(ids)

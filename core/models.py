@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from core.gotime import GoTime
-from core.record_shape import is_deleted_status, selected_label_of
+from core.record_shape import is_deleted_status, option_label_of, selected_label_of
 
 SCHEMA_VERSION = 1
 STATUS_COMPLETED = "completed"
@@ -178,10 +178,7 @@ class DecisionRecord(_Strict):
         return selected_label_of(self)
 
     def option_label(self, option_id: str) -> str:
-        for option in self.options:
-            if option.id == option_id:
-                return option.label
-        return ""
+        return option_label_of(self, option_id)
 
     def to_go_dict(self) -> dict[str, Any]:
         """The record as Go's encoding/json would emit it (field order and omit-empty rules)."""

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from core.record_shape import RecordShape
+from core.record_shape import RecordShape, option_label_of
 from core.text import collapse_spaces, go_trim
 
 Outcome = Literal["accept", "amend", "redirect"]
@@ -115,8 +115,7 @@ def record_outcome(record: RecordShape) -> Outcome | None:
     if record.selected_option_id:
         return ACCEPT if record.selected_option_id == recommended else REDIRECT
     labels = [option.label for option in record.options]
-    wanted = next((o.label for o in record.options if o.id == recommended), "")
-    return classify_answer(record.custom_selection, labels, wanted)
+    return classify_answer(record.custom_selection, labels, option_label_of(record, recommended))
 
 
 @dataclass(frozen=True, slots=True)

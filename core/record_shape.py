@@ -130,6 +130,14 @@ def selected_label_of(record: RecordShape) -> str:
     return ""
 
 
+def option_label_of(record: RecordShape, option_id: str) -> str:
+    """The label of the option with this id; empty when no option has it."""
+    for option in record.options:
+        if option.id == option_id:
+            return option.label
+    return ""
+
+
 def is_deleted_status(status: str) -> bool:
     return status.strip().lower() == "deleted"
 
