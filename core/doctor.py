@@ -61,7 +61,7 @@ def _read_every_record(store: DecisionStore) -> tuple[list[Finding], set[str]]:
             if outcome.failure is not None:
                 if not outcome.failure.vanished:
                     failure = outcome.failure
-                    findings.append(Finding(outcome.path, failure.message, failure.anchor))
+                    findings.append(Finding(failure.path, failure.message, failure.anchor))
             elif outcome.value is not None and outcome.value[1] > 1:
                 revised.add(outcome.value[0])
     findings.sort(key=lambda finding: finding.path)

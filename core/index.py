@@ -96,8 +96,8 @@ def _sorted_outcomes(
         failed.append(outcome.name)
         failure = outcome.failure
         if failure is not None and not failure.vanished:
-            issues.append(ListIssue(outcome.path, failure.message))
-            anchors[outcome.path] = failure.anchor
+            issues.append(ListIssue(failure.path, failure.message))
+            anchors[failure.path] = failure.anchor
     return entries, failed
 
 
@@ -284,7 +284,10 @@ class JournalIndex:
         """Reads changed files chunk by chunk and writes each chunk: (added, changed, removed)."""
         added = changed = removed = done = 0
         store = self.store
-        for outcomes in read_records(store.root, store.records_dir, to_read, _entry_of_read):
+        outcomes_by_chunk = read_records(
+            store.root, store.records_dir, to_read, _entry_of_read, value_type=IndexEntry
+        )
+        for outcomes in outcomes_by_chunk:
             entries, failed = _sorted_outcomes(outcomes, issues, anchors)
             gone = [n for n in failed if n in known]
             counts = self._apply(backend, generation, entries, gone, new=not known)

@@ -127,7 +127,7 @@ class RebuildResult:
 class _Entry(msgspec.Struct, frozen=True, gc=False):
     """A cached file: built in C, and left out of the cycle collector's walks (one per record)."""
 
-    identity: tuple[int, ...]
+    identity: Identity
     trusted: bool
     facts: RecordFacts
 
@@ -136,7 +136,7 @@ class _Entry(msgspec.Struct, frozen=True, gc=False):
 
 
 def _identity(info: os.stat_result) -> Identity:
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    return Identity(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 class _FactsCache:
@@ -196,15 +196,19 @@ class _FactsCache:
         """
         if self._root is None or self._file is None:
             return
-        trusted = [(n, e) for n, e in self._entries.items() if e.trusted]
+        trusted = [(n, e.identity, e.facts) for n, e in self._entries.items() if e.trusted]
         if self._file_usable:
             was_trusted = {n for n, e in before.items() if e.trusted}
-            self._unsaved += sum(1 for n, e in trusted if before.get(n) is not e)
-            self._unsaved += len(was_trusted.difference(n for n, _ in trusted))
+            self._unsaved += sum(
+                1
+                for n, _, facts in trusted
+                if (old := before.get(n)) is None or old.facts is not facts
+            )
+            self._unsaved += len(was_trusted.difference(n for n, _, _ in trusted))
             if self._unsaved < max(PERSIST_MIN_CHANGES, len(trusted) // 100):
                 return
         with gc_paused():
-            save_facts(self._root, self._file, [(n, e.identity, e.facts) for n, e in trusted])
+            save_facts(self._root, self._file, trusted)
         self._file_usable = True
         self._unsaved = 0
 
@@ -238,8 +242,11 @@ class _FactsCache:
             return listed, True
         with gc_paused():
             facts, issues, changed = self._read_changed(store, names, stats, stamp, on_fact)
-        for name in set(self._entries) - set(names):
-            del self._entries[name]
+        # Every name listed and read is an entry now, and no failed one: only more entries
+        # than that means some file is gone (the check saves two 100,000-name sets per scan).
+        if len(self._entries) > len(names) - len(issues):
+            for name in self._entries.keys() - set(names):
+                del self._entries[name]
             changed = True
         if issues:
             path, error = issues[0]
@@ -273,11 +280,14 @@ class _FactsCache:
             for fact in known.values():
                 on_fact(fact)
         issues: list[tuple[str, str]] = []
-        for outcomes in read_records(store.root, store.records_dir, to_read, _facts):
+        outcomes_by_chunk = read_records(
+            store.root, store.records_dir, to_read, _facts, value_type=_FactsOfFile
+        )
+        for outcomes in outcomes_by_chunk:
             for outcome in outcomes:
                 if outcome.value is None:
                     assert outcome.failure is not None
-                    issues.append((outcome.path, outcome.failure.message))
+                    issues.append((outcome.failure.path, outcome.failure.message))
                     continue
                 identity, facts = outcome.value
                 known[outcome.name] = self._remember(outcome.name, identity, stamp, facts)
@@ -293,12 +303,15 @@ class _FactsCache:
         A file changed just before the scan began may change again within the same timestamp
         granularity, so it is cached untrusted and read again next time.
         """
-        changed = max(identity[3], identity[4])  # mtime, ctime
+        changed = max(identity.mtime_ns, identity.ctime_ns)
         self._entries[name] = _Entry(identity, stamp - changed > _RACY_NS, facts)
         return facts
 
 
-def _facts(_name: str, _extra: None, read: StoredRead) -> tuple[Identity, RecordFacts]:
+_FactsOfFile = tuple[Identity, RecordFacts]
+
+
+def _facts(_name: str, _extra: None, read: StoredRead) -> _FactsOfFile:
     """What a worker process keeps of each record it reads for a rebuild: the file's identity
     as it was read, and the record's facts."""
     assert read.info is not None  # read from a file

@@ -20,6 +20,7 @@ from core.index_entry import IndexEntry
 from core.index_filter import IndexFilter
 from core.parallel_read import WORKERS_ENV, Outcome, read_records, worker_count
 from core.profile_derive import RecordFacts
+from core.profile_facts_file import Identity
 from core.profile_store import ProfileStore, _facts
 from core.record_shape import StoredRead
 from core.store import DecisionStore
@@ -36,29 +37,35 @@ def journal(tmp_path: Path) -> Path:
     return root
 
 
-def _everything(root: Path, workers: int, names: list[str]) -> list[Outcome[IndexEntry]]:
+def _everything(
+    root: Path, workers: int, names: list[str], value_type: type[IndexEntry] | None = None
+) -> list[Outcome[IndexEntry]]:
     items = [(name, f"sig-{name}") for name in names]
-    chunks = read_records(root, root / "records", items, IndexEntry.of_read, workers=workers)
+    chunks = read_records(
+        root, root / "records", items, IndexEntry.of_read, workers=workers, value_type=value_type
+    )
     return [outcome for chunk in chunks for outcome in chunk]
 
 
-@pytest.mark.parametrize("method", ["fork", "spawn"])
+@pytest.mark.parametrize(("method", "value_type"), [("fork", IndexEntry), ("spawn", None)])
 def test_workers_return_what_reading_here_returns(
-    journal: Path, monkeypatch: pytest.MonkeyPatch, method: str
+    journal: Path, monkeypatch: pytest.MonkeyPatch, method: str, value_type: type | None
 ) -> None:
-    """Both ways of starting workers: fork in a plain process (the CLI), spawn in the app."""
+    """Both ways of starting workers: fork in a plain process (the CLI), spawn in the app;
+    outcomes sent back as MessagePack (a value type named) or pickled."""
     context = multiprocessing.get_context(method)
     monkeypatch.setattr(core.parallel_read, "_start_method", lambda: context)
     monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setattr(core.parallel_read, "CHUNK", 7)
     names = [*sorted(p.name for p in (journal / "records").iterdir()), "vanished.json"]
     here = _everything(journal, 1, names)
-    there = _everything(journal, 2, names)
+    there = _everything(journal, 2, names, value_type)
     assert there == here
     assert [o.name for o in there] == names
     broken = {o.name: o.failure for o in there if o.failure is not None}
     assert broken["decision-07.json"] is not None and not broken["decision-07.json"].vanished
     assert broken["decision-07.json"].anchor == "unreadable-record"
+    assert broken["decision-07.json"].path == str(journal / "records" / "decision-07.json")
     assert broken["vanished.json"] is not None and broken["vanished.json"].vanished
     assert there[0].value is not None and there[0].value.sig == "sig-decision-00.json"
 
@@ -141,7 +148,9 @@ def test_facts_cross_the_process_boundary(tmp_path: Path) -> None:
     identity, facts = outcome.value
     assert isinstance(facts, RecordFacts) and facts.record_id == "decision-1"
     info = os.lstat(store.records_dir / "decision-1.json")
-    assert identity == (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    assert identity == Identity(
+        info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+    )
 
 
 def test_the_user_sets_the_number_of_reading_processes(monkeypatch: pytest.MonkeyPatch) -> None:
