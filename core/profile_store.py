@@ -424,8 +424,10 @@ class ProfileStore:
         with locked(self.root, self.path, cancel=event, timeout=timeout):
             yield
 
-    def _write(self, profile: PreferenceProfile, scope: CancelScope | None = None) -> None:
-        validate_profile(profile)
+    def _write(
+        self, profile: PreferenceProfile, scope: CancelScope | None = None, *, derived: bool = False
+    ) -> None:
+        validate_profile(profile, derived=derived)
         data = dumps_indented_bytes(profile.to_go_dict())
         if len(data) > limits.PROFILE_FILE_MAX:
             raise ProfileInvalid(
@@ -552,8 +554,8 @@ class ProfileStore:
                 rules=derivation.rules,
                 overrides=carry_overrides(previous, derivation.rules, limit=self.override_limit),
             )
-            profile = normalize_profile(profile)
-            self._write(profile, scope)
+            profile = normalize_profile(profile, derived=True)
+            self._write(profile, scope, derived=True)
         return RebuildResult(profile, time.perf_counter() - started)
 
 

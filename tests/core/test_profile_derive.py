@@ -456,3 +456,44 @@ def test_grouping_as_records_come_equals_a_pass_in_list_order(
     all as the list-order pass gives them, whatever order the records come in."""
     rng.shuffle(facts)
     assert derive(facts, now=GoTime(BASE_NS)) == _derived_in_list_order(facts)
+
+
+@st.composite
+def _facts_with_ids_folding_alike(draw: st.DrawFn) -> list[RecordFacts]:
+    """Facts whose ids and project ids may repeat in other cases, so lists need deduplicating."""
+    rows = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["d-1", "D-1", "d-2", "d-3", "D-3", "d-4"]),
+                st.integers(0, 3),
+                st.sampled_from(["a@1", "b@2"]),
+                st.sampled_from(["", "project-x", "Project-X", "project-y"]),
+                st.sampled_from([(), ("db",), ("db", "auth")]),
+            ),
+            max_size=30,
+        )
+    )
+    facts = [
+        RecordFacts(rid, age, False, "", Evidence("storage", sig, "Approach", project, domains))
+        for rid, age, sig, project, domains in rows
+    ]
+    return [msgspec.structs.replace(fact, digest=repr(fact)) for fact in facts]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_journal_facts(), _facts_with_ids_folding_alike()))
+def test_derived_evidence_lists_are_already_normal_and_valid(facts: list[RecordFacts]) -> None:
+    """A rebuild neither folds and sorts derived evidence lists again nor asks their ids again
+    (`derived=True`): derivation must give them as normalization would, and valid."""
+    derived = derive(facts, now=NOW)
+    profile = PreferenceProfile(
+        schema_version=1,
+        revision=1,
+        generated_at=NOW,
+        record_count=derived.record_count,
+        source_hash=derived.source_hash,
+        rules=derived.rules,
+    )
+    normal = normalize_profile(profile, derived=True)
+    assert normal == normalize_profile(profile)
+    validate_profile(normal)
