@@ -166,6 +166,23 @@ def _worker_chunk(files: int, workers: int) -> int:
     return max(CHUNK, min(WORKER_CHUNK_MAX, files // (workers * TASKS_PER_WORKER)))
 
 
+def _task_bounds(files: int, size: int, workers: int) -> list[tuple[int, int]]:
+    """(start, end) of each task: `size` files each, except the last `workers` tasks' worth,
+    which are cut in four.
+
+    Why: workers finish their last tasks at different times, and until the last one ends the
+    other cores idle, about half a task each. Quarter tasks at the end cut that wait to about
+    an eighth of a task, for a few more hand-overs.
+    """
+    if files == 0:
+        return []
+    tail = min(files, size * workers)
+    parts = min(tail, 4 * workers)
+    starts = [*range(0, files - tail, size)]
+    starts += [files - tail + tail * part // parts for part in range(parts)]
+    return list(zip(starts, [*starts[1:], files], strict=True))
+
+
 def read_records(
     root: Path,
     records_dir: Path,
@@ -188,9 +205,12 @@ def read_records(
     in_process = count < 2 or len(items) < PARALLEL_MIN_FILES
     size = CHUNK if in_process else _worker_chunk(len(items), count)
     packed = value_type is not None and not in_process
+    if in_process:
+        bounds = [(start, start + size) for start in range(0, len(items), size)]
+    else:
+        bounds = _task_bounds(len(items), size, count)
     tasks = [
-        _Task(str(root), str(records_dir), items[start : start + size], make, packed)
-        for start in range(0, len(items), size)
+        _Task(str(root), str(records_dir), items[start:end], make, packed) for start, end in bounds
     ]
     if in_process:
         for task in tasks:

@@ -6,6 +6,7 @@ normally keeps small batches in-process.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import sys
@@ -90,12 +91,28 @@ def test_reading_really_happens_in_other_processes(
     journal: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr(core.parallel_read, "CHUNK", 13)
-    items = [(f"decision-{n:02d}.json", None) for n in range(40) if n != 7]
+    items = [(f"decision-{n:02d}.json", None) for n in range(3)]
     chunks = read_records(journal, journal / "records", items, _reader_pid, workers=50)
     pids = {outcome.value for chunk in chunks for outcome in chunk}
     assert pids and os.getpid() not in pids
     assert len(pids) <= 3  # never more processes than tasks
+
+
+@pytest.mark.parametrize(
+    ("files", "size", "workers"),
+    [(10_000, 625, 2), (100_000, 1000, 2), (3000, 250, 8), (5, 250, 2)],
+)
+def test_the_last_tasks_are_quarter_sized_so_workers_finish_together(
+    files: int, size: int, workers: int
+) -> None:
+    bounds = core.parallel_read._task_bounds(files, size, workers)
+    assert bounds[0][0] == 0 and bounds[-1][1] == files
+    assert all(end == start for (_, end), (start, _) in itertools.pairwise(bounds))
+    lengths = [end - start for start, end in bounds]
+    assert sum(lengths) == files and min(lengths) >= 1
+    tail = lengths[-4 * workers :] if files >= 4 * workers else lengths
+    assert max(tail) <= -(-size // 4) and max(lengths) <= size
+    assert core.parallel_read._task_bounds(0, size, workers) == []
 
 
 def test_a_parallel_index_build_equals_a_sequential_one(
