@@ -20,7 +20,7 @@ choices repeat, so rules are promoted), then these are timed:
   files whose identity changed are read again, through the same strict read);
 * state check: `status()` (profile load plus the journal source hash), warm;
 * restart rebuild: a brand-new ProfileStore (as after an app restart or a new CLI process) once
-  an earlier process has left its verified per-record facts in cache/profile-facts.json; files
+  an earlier process has left its verified per-record facts in cache/profile-facts.msgpack; files
   whose identity is unchanged are not read again. `cli` times the real
   `decision-journal profile rebuild` process for the same state, interpreter start included.
 """

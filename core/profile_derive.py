@@ -49,13 +49,14 @@ CONFIDENCE_MAX = 0.95
 _USER = "user"
 
 
-class Evidence(msgspec.Struct, frozen=True, gc=False):
+class Evidence(msgspec.Struct, frozen=True, gc=False, array_like=True):
     """What an eligible record contributes: its criterion, choice and contexts.
 
     A msgspec Struct, not a dataclass: a cold rebuild makes one per record in a reading
-    process and sends it over, and a Struct is built, pickled and unpickled in C (about
+    process and sends it over, and a Struct is built, encoded and decoded in C (about
     5 µs less per record than a frozen dataclass). Untracked by the cycle collector: it holds
-    only strings.
+    only strings. Encoded as an array (no field names), as is `RecordFacts`: a quarter of the
+    facts file and of what crosses from a reading process.
     """
 
     criterion: str
@@ -65,7 +66,7 @@ class Evidence(msgspec.Struct, frozen=True, gc=False):
     domains: tuple[str, ...]
 
 
-class RecordFacts(msgspec.Struct, frozen=True, gc=False):
+class RecordFacts(msgspec.Struct, frozen=True, gc=False, array_like=True):
     """The little a rebuild needs from one record; small enough to cache for every record.
 
     A Struct for the reason `Evidence` is one; the facts file stores it as the same object.

@@ -64,7 +64,7 @@ RuleMutation = Callable[[ProfileRule], None]
 # timestamps are coarse (jiffies, or seconds on some filesystems), so a second write within one
 # tick, of the same size, into a reused inode would otherwise look unchanged ("racy git").
 _RACY_NS = 2_000_000_000
-FACTS_CACHE_FILE = Path("cache") / "profile-facts.json"
+FACTS_CACHE_FILE = Path("cache") / "profile-facts.msgpack"
 PERSIST_MIN_CHANGES = 64
 
 

@@ -22,7 +22,7 @@ from core.index_filter import IndexFilter
 from core.parallel_read import WORKERS_ENV, Outcome, read_records, worker_count
 from core.profile_derive import RecordFacts
 from core.profile_facts_file import Identity
-from core.profile_store import ProfileStore, _facts
+from core.profile_store import FACTS_CACHE_FILE, ProfileStore, _facts
 from core.record_shape import StoredRead
 from core.store import DecisionStore
 from tests.core.test_index import on_disk, stored
@@ -143,7 +143,7 @@ def test_a_parallel_profile_rebuild_equals_a_sequential_one(
     sequential = ProfileStore(store.root, store)
     sequential.rebuild()
     expected = sequential.load()
-    (store.root / "cache" / "profile-facts.json").unlink(missing_ok=True)
+    (store.root / FACTS_CACHE_FILE).unlink(missing_ok=True)
     monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setattr(core.parallel_read, "worker_count", lambda: 2)
     parallel = ProfileStore(store.root, DecisionStore(store.root))

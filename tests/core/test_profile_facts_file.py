@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import gc
-import json
 import os
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from core.errors import JournalDamaged
@@ -40,7 +40,7 @@ def test_a_new_process_reads_no_unchanged_record(
     cache = store.root / FACTS_CACHE_FILE
     assert cache.is_file() and oct(os.stat(cache).st_mode & 0o777) == "0o600"
 
-    [name, identity, _facts] = json.loads(cache.read_bytes())["entries"][0]
+    [name, identity, _facts] = msgspec.msgpack.decode(cache.read_bytes())["entries"][0]
     info = os.stat(store.records_dir / name)
     assert identity == [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
 
@@ -76,7 +76,15 @@ def test_a_corrupted_record_still_fails_closed(tmp_path: Path) -> None:
         ProfileStore(fresh_store.root, fresh_store).rebuild()
 
 
-@pytest.mark.parametrize("content", [b"{broken", b'{"version": 99, "entries": []}', b"[]"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{broken",
+        msgspec.msgpack.encode({"version": 99, "entries": []}),
+        msgspec.msgpack.encode([]),
+        msgspec.json.encode({"version": 2, "entries": []}),
+    ],
+)
 def test_a_damaged_cache_is_ignored_and_rewritten(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes
 ) -> None:
@@ -87,7 +95,7 @@ def test_a_damaged_cache_is_ignored_and_rewritten(
     reads = count_record_reads(monkeypatch)
     ProfileStore(fresh_store.root, fresh_store).rebuild()
     assert sorted(reads) == ["decision-1.json", "decision-2.json"]
-    assert cache.read_bytes().startswith(b'{"version":%d' % FORMAT_VERSION)
+    assert msgspec.msgpack.decode(cache.read_bytes())["version"] == FORMAT_VERSION
 
 
 def test_a_record_with_a_lone_surrogate_escape_is_cached_as_go_reads_it(tmp_path: Path) -> None:
@@ -167,3 +175,14 @@ def test_facts_kept_per_record_are_never_walked_by_the_cycle_collector(tmp_path:
             assert not any(gc.is_tracked(e) or gc.is_tracked(e.identity) for e in entries)
     finally:
         gc.enable()
+
+
+def test_the_json_facts_file_of_earlier_versions_is_removed(tmp_path: Path) -> None:
+    """Formats 1 and 2 were JSON under another name; left behind it would hold 40 MB of a
+    100,000-record journal for nothing."""
+    store = _journal(tmp_path, count=2)
+    legacy = store.root / "cache" / "profile-facts.json"
+    legacy.write_bytes(b'{"version":2,"entries":[]}')
+    (store.root / FACTS_CACHE_FILE).unlink()
+    ProfileStore(store.root, DecisionStore(store.root)).rebuild()
+    assert (store.root / FACTS_CACHE_FILE).is_file() and not legacy.exists()
