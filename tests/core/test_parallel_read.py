@@ -48,7 +48,8 @@ def _everything(
     return [outcome for chunk in chunks for outcome in chunk]
 
 
-@pytest.mark.parametrize(("method", "value_type"), [("fork", IndexEntry), ("spawn", None)])
+@pytest.mark.parametrize("value_type", [IndexEntry, None])
+@pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_workers_return_what_reading_here_returns(
     journal: Path, monkeypatch: pytest.MonkeyPatch, method: str, value_type: type | None
 ) -> None:
