@@ -212,6 +212,7 @@ class ImportActions(QObject):
             panel.set_acceptance(figures.acceptance)
             panel.set_rule_outcomes(figures.rules)
 
+        panel.show_counting()
         self._bridge.reads.submit(
             work, self._alive(done), self._alive(lambda exc: panel.show_error(describe_error(exc)))
         )

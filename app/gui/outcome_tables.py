@@ -27,6 +27,7 @@ ACCEPTANCE_HEADERS = ("Decision kind", "Accepted", "Amended", "Redirected", "Acc
 RULE_TITLE = "Rule outcomes (from reported CI, acceptance and eval signals)"
 RULE_HEADERS = ("Rule", "Support", "Rewarded", "Beta mean", "Elo")
 NO_FIGURES = "No decisions with a recommendation yet."
+COUNTING = "Counting decisions…"
 
 
 def _table(parent: QWidget, name: str, headers: tuple[str, ...]) -> QTableWidget:
@@ -61,7 +62,7 @@ class OutcomeTables(QWidget):
         self.acceptance.setAccessibleName(ACCEPTANCE_TITLE)
         self.rules = _table(self, "rule-outcomes-table", RULE_HEADERS)
         self.rules.setAccessibleName(RULE_TITLE)
-        self.message = QLabel(NO_FIGURES, self)
+        self.message = QLabel(COUNTING, self)
         self.message.setObjectName("acceptance-message")
         self.message.setWordWrap(True)
         self.message.setTextFormat(Qt.TextFormat.PlainText)
@@ -82,6 +83,13 @@ class OutcomeTables(QWidget):
         layout.addLayout(right, 1)
         # Inside the panel's splitter: never make the window taller than it was before.
         self.setMinimumHeight(1)
+
+    def show_counting(self) -> None:
+        """Until the first figures arrive, say they are being counted: on a large journal that
+        takes seconds, and "no decisions" meanwhile would be wrong."""
+        if self.acceptance.rowCount() == 0:
+            self.message.setText(COUNTING)
+            self.message.show()
 
     def set_acceptance(self, rows: list[KindAcceptance]) -> None:
         _fill(

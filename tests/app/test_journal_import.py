@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.gui.filter_bar import SCOPE_ALL, FilterState
 from app.gui.import_dialog import ImportDialog
 from app.gui.journal_window import JournalWindow
+from app.gui.outcome_tables import COUNTING, NO_FIGURES
 from core.filters import ListFilter
 from core.importers.base import ImportReport
 from core.journal import Journal
@@ -251,3 +252,26 @@ def test_profile_panel_shows_acceptance_by_kind(qtbot: QtBot, window: JournalWin
     qtbot.waitUntil(lambda: table.rowCount() == 1, timeout=10_000)
     cells = [table.model().index(0, column).data() for column in range(table.columnCount())]
     assert cells[:4] == ["storage_backend", "0", "0", "2"]
+
+
+def test_outcome_figures_say_they_are_counted_until_they_arrive(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    """On a large journal the figures take seconds; "no decisions" meanwhile would be wrong."""
+    outcomes = window.profile_panel.outcomes
+    window.tabs.setCurrentWidget(window.profile_panel)
+    assert outcomes.message.text() == COUNTING and not outcomes.message.isHidden()
+    qtbot.waitUntil(lambda: outcomes.acceptance.rowCount() == 1, timeout=10_000)
+    assert outcomes.message.isHidden()
+
+
+def test_outcome_figures_of_a_journal_without_recommendations(qtbot: QtBot, tmp_path: Path) -> None:
+    empty = make_journal(tmp_path / "empty", [])
+    window = open_window(qtbot, empty, tmp_path / "empty-settings.ini")
+    try:
+        outcomes = window.profile_panel.outcomes
+        window.tabs.setCurrentWidget(window.profile_panel)
+        qtbot.waitUntil(lambda: outcomes.message.text() == NO_FIGURES, timeout=10_000)
+        assert not outcomes.message.isHidden() and outcomes.acceptance.rowCount() == 0
+    finally:
+        shut_down(qtbot, window)
