@@ -262,6 +262,18 @@ def test_rules_are_sorted_by_scope_key_criterion_preference() -> None:
 # caps and source hash -------------------------------------------------------------------------
 
 
+def _profile_of(derived: Derivation) -> PreferenceProfile:
+    """The first profile a rebuild writes from `derived`."""
+    return PreferenceProfile(
+        schema_version=1,
+        revision=1,
+        generated_at=NOW,
+        record_count=derived.record_count,
+        source_hash=derived.source_hash,
+        rules=derived.rules,
+    )
+
+
 def test_build_caps_stored_evidence_and_still_validates() -> None:
     template = decision(0)
     against = decision(0, choice="single-json")
@@ -279,15 +291,7 @@ def test_build_caps_stored_evidence_and_still_validates() -> None:
     global_rule = derived.rules[-1]
     assert len(global_rule.support_decision_ids) == MAX_EVIDENCE_ITEMS
     assert len(global_rule.contradiction_decision_ids) == MAX_EVIDENCE_ITEMS
-    profile = PreferenceProfile(
-        schema_version=1,
-        revision=1,
-        generated_at=NOW,
-        record_count=derived.record_count,
-        source_hash=derived.source_hash,
-        rules=derived.rules,
-    )
-    validate_profile(normalize_profile(profile))
+    validate_profile(normalize_profile(_profile_of(derived)))
 
 
 def test_source_hash_includes_decision_content() -> None:
@@ -485,15 +489,7 @@ def _facts_with_ids_folding_alike(draw: st.DrawFn) -> list[RecordFacts]:
 def test_derived_evidence_lists_are_already_normal_and_valid(facts: list[RecordFacts]) -> None:
     """A rebuild neither folds and sorts derived evidence lists again nor asks their ids again
     (`derived=True`): derivation must give them as normalization would, and valid."""
-    derived = derive(facts, now=NOW)
-    profile = PreferenceProfile(
-        schema_version=1,
-        revision=1,
-        generated_at=NOW,
-        record_count=derived.record_count,
-        source_hash=derived.source_hash,
-        rules=derived.rules,
-    )
+    profile = _profile_of(derive(facts, now=NOW))
     normal = normalize_profile(profile, derived=True)
     assert normal == normalize_profile(profile)
     validate_profile(normal)
