@@ -73,8 +73,8 @@ class ReadFailure(msgspec.Struct, frozen=True):
 class Outcome(msgspec.Struct, Generic[T], frozen=True):
     """One file: what the caller's `make` kept of its record, or why it could not be read.
 
-    A msgspec Struct: one is built, pickled and unpickled per record of a cold build, and a
-    Struct does each in C.
+    A msgspec Struct: one is built, sent and rebuilt per record of a cold build (as
+    MessagePack or pickled, see `read_records`), and a Struct does each in C.
     """
 
     name: str
