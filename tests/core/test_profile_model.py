@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.gojson import dumps_indented
 from core.gotime import GoTime
@@ -15,11 +17,13 @@ from core.profile_model import (
     ProfileInvalid,
     ProfileOverride,
     ProfileRule,
+    dedupe_sorted,
     has_effect,
     normalize_profile,
     parse_profile,
     validate_profile,
 )
+from core.text import go_lower, go_trim
 
 STAMP = "2026-03-04T05:06:07.123456789Z"
 
@@ -210,3 +214,15 @@ def test_has_effect() -> None:
     assert has_effect(ProfileOverride(enabled=True, user_note="why"))
     assert not has_effect(ProfileOverride(enabled=True, user_note="  "))
     assert has_effect(ProfileOverride(enabled=True, user_note_redacted=True))
+
+
+@given(
+    st.lists(st.sampled_from(["p-1", "P-1", " p-1", "p-2", "", "  ", "p-3", "P-3"]), max_size=40)
+)
+def test_dedupe_sorted_keeps_the_first_spelling_of_each_folded_key(items: list[str]) -> None:
+    first: dict[str, str] = {}
+    for item in items:
+        key = go_lower(go_trim(item))
+        if key:
+            first.setdefault(key, item)
+    assert dedupe_sorted(items) == sorted(first.values())
