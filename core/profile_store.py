@@ -27,6 +27,7 @@ from core.gotime import GoTime
 from core.locking import LockCancelled, locked
 from core.parallel_read import read_records
 from core.profile_derive import (
+    Derivation,
     Grouping,
     RecordFacts,
     carry_overrides,
@@ -538,13 +539,8 @@ class ProfileStore:
         scope = cancel if isinstance(cancel, CancelScope) or cancel is None else CancelScope(cancel)
         wait = self.lock_timeout if isinstance(timeout, _DefaultTimeout) else timeout
         with self._locked(scope, wait), gc_paused():
-            grouping = Grouping()
-            self._facts.scan(self.decisions, grouping.add)
-            if scope is not None:
-                scope.check()
+            derivation, now = self._derive(scope)
             previous = self.load()
-            now = GoTime.now()
-            derivation = grouping.derivation(now)
             profile = PreferenceProfile(
                 schema_version=PROFILE_SCHEMA_VERSION,
                 revision=_next_revision(previous.revision),
@@ -557,6 +553,20 @@ class ProfileStore:
             profile = normalize_profile(profile, derived=True)
             self._write(profile, scope, derived=True)
         return RebuildResult(profile, time.perf_counter() - started)
+
+    def _derive(self, scope: CancelScope | None) -> tuple[Derivation, GoTime]:
+        """The journal's derivation, and the time it was made at.
+
+        The grouping lives only here: freed on return while the cycle collector is still
+        paused, it is not walked by the first collection after the rebuild (at 100,000 records
+        that collection took 55-60 ms inside the rebuild, and 23 ms without it).
+        """
+        grouping = Grouping()
+        self._facts.scan(self.decisions, grouping.add)
+        if scope is not None:
+            scope.check()
+        now = GoTime.now()
+        return grouping.derivation(now), now
 
 
 def _rule_index(profile: PreferenceProfile, rule_id: str) -> int:
