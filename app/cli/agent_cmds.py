@@ -7,13 +7,17 @@ runs before every tool call) would otherwise pay for loading them.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.cli.exit_codes import OK
-from core.journal import Journal
+
+if TYPE_CHECKING:  # loading the journal's code is what the hook's quick check avoids
+    from core.journal import Journal
 
 HOOK_CLIENTS = ("claude-code", "codex")
 SETUP_CLIENTS = ("claude-code", "codex", "cursor", "gemini", "vscode")
@@ -26,12 +30,23 @@ def cmd_mcp(journal: Journal, args: argparse.Namespace) -> int:
     return run(journal, workspace=workspace)
 
 
-def cmd_hook(journal: Journal, args: argparse.Namespace) -> int:
+def cmd_hook(args: argparse.Namespace) -> int:
+    """Opens the journal only when the quick check cannot answer (see `app.hooks.quick`)."""
+    from app.hooks.quick import STDIN_MAX, nothing_to_do
+    from core.location import resolve_journal_dir
+
+    event = sys.stdin.read(STDIN_MAX)
+    root = resolve_journal_dir(args.journal)
+    answers_questions = args.client == "claude-code"
+    if nothing_to_do(root, event, answers_questions=answers_questions):
+        return OK
     from app.hooks import claude_code, codex
     from app.hooks.pretool import main_stdio
+    from core.journal import Journal
 
-    module = claude_code if args.client == "claude-code" else codex
-    return main_stdio(lambda i, o, e: module.run(journal, i, o, e))
+    module = claude_code if answers_questions else codex
+    journal = Journal(root)
+    return main_stdio(lambda _i, o, e: module.run(journal, io.StringIO(event), o, e))
 
 
 def cmd_setup(journal: Journal, args: argparse.Namespace) -> int:
@@ -102,7 +117,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("hook", help="a client's PreToolUse hook (reads JSON on stdin)")
     p.add_argument("client", choices=HOOK_CLIENTS)
-    p.set_defaults(handler=cmd_hook)
+    p.set_defaults(handler=cmd_hook, opens_journal=False)
 
     p = sub.add_parser("setup", help="register the MCP server (and hooks) with a client")
     p.add_argument("client", choices=SETUP_CLIENTS)

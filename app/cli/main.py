@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from app.cli.exit_codes import INVALID, guarded
 from core import __version__
-from core.journal import Journal
 
 # Each module exposes register(subparsers); handlers take (journal, args) and return an exit code.
 COMMAND_MODULES = (
@@ -59,6 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(FAST_PATHS.get(_command_word(arguments), COMMAND_MODULES))
     args = parser.parse_args(arguments)
+    if not getattr(args, "opens_journal", True):
+        # The hook opens the journal itself, and only when it has something to check.
+        return guarded(lambda: int(args.handler(args)))
+    from core.journal import Journal  # here: the hook above must not wait for it to load
+
     if getattr(args, "handler", None) is None:
         parser.print_help()
         print(f"\nJournal: {Journal.open(args.journal).root}")

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from app.hooks.gating import Blocker, deny_reason, find_blockers, is_read_only, pending_dir_exists
+from app.hooks.quick import STDIN_MAX
 from core.journal import Journal
 
 log = logging.getLogger(__name__)
 
 BLOCK = 2
 """Exit code both clients read as "block this tool call; stderr says why"."""
-STDIN_MAX = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,18 @@ def test_nothing_pending_prints_nothing(place: Place, name: str) -> None:
     assert (run.returncode, run.stdout) == (0, "")
 
 
+@pytest.mark.parametrize("name", [*GATED, *READ_ONLY])
+@pytest.mark.parametrize("pending_dir", [False, True])
+def test_nothing_pending_in_a_real_hook_process_prints_nothing(
+    place: Place, name: str, pending_dir: bool
+) -> None:
+    """The process answers these from the pending directory's listing (`app.hooks.quick`)."""
+    if pending_dir:  # left empty after the last decision was answered
+        (place.journal / "pending").mkdir(parents=True)
+    run = run_hook(place, "claude-code", place.golden_text(name))
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+
+
 def test_pending_decision_denies_edit_with_the_golden_reason(pending: Place) -> None:
     run = run_hook(pending, "claude-code", pending.golden_text("claude_edit.input.json"))
     assert run.returncode == 0, run.stderr
