@@ -103,8 +103,3 @@ def deny_reason(blockers: list[Blocker], tool_name: str) -> str:
         "only read-only tools (Read, Grep, Glob, LS, WebFetch, WebSearch, TodoWrite); do not "
         "guess the answer."
     )
-
-
-def pending_dir_exists(pending: PendingStore) -> bool:
-    """Whether anything could be pending at all; with no directory nothing is."""
-    return os.path.lexists(pending.directory)

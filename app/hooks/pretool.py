@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from app.hooks.gating import Blocker, deny_reason, find_blockers, is_read_only, pending_dir_exists
-from app.hooks.quick import STDIN_MAX
+from app.hooks.gating import Blocker, deny_reason, find_blockers, is_read_only
+from app.hooks.quick import STDIN_MAX, nothing_pending
 from core.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -141,12 +141,7 @@ def _failed(
 
 def _anything_pending(journal: Journal) -> bool:
     """Unknown workspace or session: any pending file, or an unreadable directory, counts."""
-    if not pending_dir_exists(journal.pending):
-        return False
-    try:
-        return any(name.lower().endswith(".json") for name in os.listdir(journal.pending.directory))
-    except OSError:
-        return True
+    return not nothing_pending(journal.root)
 
 
 def main_stdio(run: Callable[[TextIO, TextIO, TextIO], int]) -> int:
