@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from app.cli.main import COMMANDS, build_parser
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.app.cli_imports import modules_loaded_by
 
 
 @pytest.mark.parametrize("module", list(COMMANDS))
@@ -29,14 +26,6 @@ def test_help_lists_every_command() -> None:
 
 
 def test_a_command_loads_only_its_own_module(tmp_path: Path) -> None:
-    script = (
-        "import sys\n"
-        "from app.cli.main import main\n"
-        f"code = main(['--journal', {str(tmp_path)!r}, 'pending'])\n"
-        "loaded = sorted(m for m in sys.modules if m.endswith('_cmds'))\n"
-        "print(code, loaded)\n"
-    )
-    run = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert run.stdout.strip().splitlines()[-1] == "0 ['app.cli.capture_cmds']"
+    code, modules = modules_loaded_by(["--journal", str(tmp_path), "pending"])
+    assert code == 0
+    assert sorted(m for m in modules if m.endswith("_cmds")) == ["app.cli.capture_cmds"]
