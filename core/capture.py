@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core import limits
+from core.drafts import Draft, DraftStore
 from core.errors import InvalidDecision, JournalError, NotFound, PendingConflict
 from core.locking import locked
 from core.models import DecisionRecord, Stage
@@ -131,6 +132,7 @@ class CaptureService:
     ) -> None:
         self.store = store
         self.pending = pending
+        self.drafts = DraftStore(pending.root)
         self._on_recorded = on_recorded
         self._locks = _JournalLocks(pending)
 
@@ -192,6 +194,8 @@ class CaptureService:
         record = self.store.get(decision_id)
         with contextlib.suppress(JournalError, OSError):
             self.pending.remove(decision_id)
+        with contextlib.suppress(JournalError, OSError):
+            self.drafts.remove(decision_id)
         return Recorded(record)
 
     @contextlib.contextmanager
@@ -209,10 +213,15 @@ class CaptureService:
         return Recorded(stored, " ".join(w for w in warnings if w))
 
     def _clear_pending(self, decision_id: str) -> str:
+        """Removes the pending file and the person's draft; a failure is reported, not raised."""
         try:
             self.pending.remove(decision_id)
         except (JournalError, OSError) as exc:
             return f"The pending state could not be cleared ({exc}); it is cleared on resume."
+        try:
+            self.drafts.remove(decision_id)
+        except (JournalError, OSError) as exc:
+            return f"The draft could not be deleted ({exc}); it is deleted on resume."
         return ""
 
     def _rebuild_profile(self, record: DecisionRecord) -> str:
@@ -294,6 +303,32 @@ class CaptureTicket:
             return self._pending(CANCELED_RATIONALE)
         self._persist("choice", Selection())
         return self._pending(CANCELED_CHOICE)
+
+    def draft(self) -> Draft | None:
+        """What the person typed last time this decision was open, or None."""
+        return self._service.drafts.load(self.decision_id)
+
+    def save_draft(self, draft: Draft) -> Draft | None:
+        """Keeps the person's unfinished text privately; never after the decision is recorded.
+
+        Returns:
+            The stored (redacted) draft, or None when it was empty or the decision is recorded.
+
+        Raises:
+            InvalidDecision: the draft belongs to another decision or a text is too long.
+        """
+        if draft.decision_id != self.decision_id:
+            raise InvalidDecision(
+                f"draft for {draft.decision_id[:80]!r} given to {self.decision_id}",
+                field="decision_id",
+            )
+        if self._closed:
+            return None
+        with self._service._decision_lock(self.decision_id):
+            if self._service.store.exists(self.decision_id):
+                self._closed = True
+                return None
+            return self._service.drafts.save(draft)
 
     def defer(self, reason: str = NO_INTERACTIVE_USER) -> Pending:
         """Leaves the decision pending as saved, when no human can be asked now."""
