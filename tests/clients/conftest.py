@@ -1,0 +1,15 @@
+"""Fixtures of the real-client tests: each client installed once per session from npm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.clients.support.npm_clients import CLAUDE_CODE, install
+
+
+@pytest.fixture(scope="session")
+def claude_executable() -> Path:
+    """The pinned (or `DJ_CLAUDE_CODE_VERSION`) `claude`; skips where Node is missing."""
+    return install(CLAUDE_CODE)
