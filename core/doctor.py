@@ -1,14 +1,21 @@
-"""Journal health check: every record, every history chain, permissions and lock files."""
+"""Journal health check: every record, every history chain, permissions and lock files, and
+whether a capture can write.
+
+Why probe writes: a journal can read perfectly and still lose the next decision, because a
+folder capture writes into is read-only, full, or owned by someone else. Only creating and
+removing a file proves it; a mode bit does not (root, ACLs, read-only mounts).
+"""
 
 from __future__ import annotations
 
 import os
+import secrets
 import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from core.errors import JournalError
+from core.errors import JournalError, UnsafePath
 from core.parallel_read import read_every_record
 from core.record_shape import StoredRead
 from core.safefs import DIR_MODE, FILE_MODE
@@ -25,12 +32,79 @@ class Finding:
         return asdict(self)
 
 
+CAPTURE_DIRS = ("pending", "records", "cache")
+"""The folders a capture writes: the waiting decision, the record, the index and profile."""
+_PROBE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
+@dataclass(frozen=True, slots=True)
+class WriteProbe:
+    """Whether capture can write one folder, found by creating and removing a probe file.
+
+    `probed` is the folder the probe was made in: the folder itself, or, before the first
+    capture creates it, the nearest existing folder above it.
+    """
+
+    directory: str
+    exists: bool
+    probed: str
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "writable": self.ok}
+
+
+def probe_capture_writes(root: Path) -> list[WriteProbe]:
+    """One probe per folder of `CAPTURE_DIRS` under root, in that order."""
+    return [_probe(root / name) for name in CAPTURE_DIRS]
+
+
+def write_findings(probes: list[WriteProbe]) -> list[Finding]:
+    """The failed probes as findings, pointing at the runbook entry that fixes them."""
+    return [
+        Finding(p.directory, f"capture cannot write here: {p.error}", "journal-not-writable")
+        for p in probes
+        if not p.ok
+    ]
+
+
+def _probe(directory: Path) -> WriteProbe:
+    target = directory
+    while not os.path.lexists(target) and target != target.parent:
+        target = target.parent
+    exists = target == directory
+    try:
+        if not os.path.isdir(target) or os.path.islink(target):
+            raise UnsafePath(f"{target} is not a directory")
+        _create_and_remove(target / f".doctor-probe-{secrets.token_hex(6)}")
+    except (OSError, JournalError) as exc:
+        error = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return WriteProbe(str(directory), exists, str(target), error)
+    return WriteProbe(str(directory), exists, str(target))
+
+
+def _create_and_remove(path: Path) -> None:
+    fd = os.open(path, _PROBE_FLAGS, FILE_MODE)
+    try:
+        os.write(fd, b"\n")
+    finally:
+        os.close(fd)
+        os.unlink(path)
+
+
 def check_journal(store: DecisionStore) -> list[Finding]:
     """Lists every problem; an empty list means the journal is healthy."""
     findings: list[Finding] = []
     if not store.root.exists():
         return findings
     findings.extend(_check_tree(store.root))
+    misplaced = _not_directories(store.records_dir, store.history_dir)
+    if misplaced:
+        return findings + misplaced
     unreadable, revised = _read_every_record(store)
     findings.extend(unreadable)
     # A first revision without history files has nothing to chain: reading it again, under
@@ -43,6 +117,15 @@ def check_journal(store: DecisionStore) -> list[Finding]:
             where = str(store.history_dir / record_id)
             findings.append(Finding(where, str(exc), exc.runbook_anchor or "broken-history-chain"))
     return findings
+
+
+def _not_directories(*folders: Path) -> list[Finding]:
+    """A file where the journal keeps a folder: nothing below it can be read or checked."""
+    return [
+        Finding(str(folder), "is not a directory", "symlink-or-special-file")
+        for folder in folders
+        if os.path.lexists(folder) and not stat.S_ISDIR(os.lstat(folder).st_mode)
+    ]
 
 
 def _read_every_record(store: DecisionStore) -> tuple[list[Finding], set[str]]:

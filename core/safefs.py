@@ -59,7 +59,13 @@ def _is_reparse_point(info: os.stat_result) -> bool:
 
 
 def ensure_private_dir(root: Path, directory: Path) -> None:
-    """Creates directory (and parents below root) as 0700 and tightens existing ones."""
+    """Creates directory (and parents below root) as 0700 and tightens existing ones.
+
+    The folders above root that are missing (a fresh account has no `~/.local/share`, and
+    `--journal /new/a/b` names a path that does not exist yet) are created as 0700 too; the
+    ones that exist are the user's and keep their mode.
+    """
+    create_missing_parents(root)
     check_no_links(root, directory)
     for path in [root, *_components_below(root, directory)]:
         with contextlib.suppress(FileExistsError):
@@ -69,6 +75,27 @@ def ensure_private_dir(root: Path, directory: Path) -> None:
             raise UnsafePath(f"journal path is not a directory: {path}", path=str(path))
         if os.name == "posix" and stat.S_IMODE(info.st_mode) != DIR_MODE:
             os.chmod(path, DIR_MODE)
+
+
+def create_missing_parents(path: Path) -> None:
+    """Creates every missing folder above path, outermost first, as 0700; existing ones stay.
+
+    Raises:
+        UnsafePath: an existing ancestor is not a directory.
+        OSError: a folder cannot be created (no permission, a read-only file system).
+    """
+    missing = []
+    current = path.parent
+    while not os.path.lexists(current) and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    if not os.path.isdir(current):
+        raise UnsafePath(f"journal path has a parent that is not a directory: {current}")
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=DIR_MODE)
+            if os.name == "posix":
+                os.chmod(folder, DIR_MODE)
 
 
 def read_regular_file(

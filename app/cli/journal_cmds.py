@@ -14,13 +14,14 @@ from app.cli import render
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import DAMAGED, INVALID, OK
 from core.corrections import Correction, apply_correction, precheck
-from core.doctor import check_journal
+from core.doctor import WriteProbe, check_journal, probe_capture_writes, write_findings
 from core.exporters import FORMATS, export, render_single
 from core.filters import ListFilter
 from core.gojson import dumps_indented
 from core.gotime import GoTime
 from core.index_filter import IndexFilter
 from core.journal import Journal
+from core.wording import join_words
 
 
 def _print_json(value: object) -> None:
@@ -199,17 +200,36 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
     if args.reindex:
         return cmd_reindex(journal, args)
-    findings = check_journal(journal.store)
+    probes = probe_capture_writes(journal.root)
+    findings = check_journal(journal.store) + write_findings(probes)
     if args.json:
-        print(
-            json.dumps({"journal": str(journal.root), "findings": [f.as_dict() for f in findings]})
-        )
-    elif findings:
-        for finding in findings:
-            print(f"{finding.path}: {finding.problem} (see docs/runbook.md#{finding.runbook})")
-    else:
+        summary = {"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}
+        print(json.dumps({**summary, "capture": [p.as_dict() for p in probes]}))
+        return DAMAGED if findings else OK
+    for finding in findings:
+        print(f"{finding.path}: {finding.problem} (see docs/runbook.md#{finding.runbook})")
+    print(_capture_line(probes))
+    if not findings:
         print(f"Journal {journal.root} is healthy.")
     return DAMAGED if findings else OK
+
+
+def _folders(probes: list[WriteProbe]) -> str:
+    return join_words([f"{Path(p.directory).name}/" for p in probes])
+
+
+def _capture_line(probes: list[WriteProbe]) -> str:
+    """One line saying whether the next decision can be saved, and how that was tested."""
+    failed = [p for p in probes if not p.ok]
+    if failed:
+        return f"Capture cannot save decisions: writing failed for {_folders(failed)} (see above)."
+    line = f"Capture can write: a test file was created and removed for {_folders(probes)}."
+    later = [p for p in probes if not p.exists]
+    if later:
+        names = _folders(later)
+        where = join_words(sorted({p.probed for p in later}))
+        line += f" Not created yet: {names} (tested in {where}; the first decision creates them)."
+    return line
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

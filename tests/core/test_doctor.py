@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 import core.parallel_read
 from core import limits
-from core.doctor import check_journal
+from core.doctor import (
+    CAPTURE_DIRS,
+    Finding,
+    check_journal,
+    probe_capture_writes,
+    write_findings,
+)
 from core.store import DecisionStore
 from tests.core.test_profile_derive import decision
 
@@ -97,3 +104,51 @@ def test_records_are_checked_by_the_reading_processes_of_a_large_journal(
     assert [Path(f.path).name for f in alone if f.runbook == "unreadable-record"] == [
         "decision-broken.json"
     ]
+
+
+def test_capture_writes_are_probed_in_every_folder(store: DecisionStore) -> None:
+    (store.root / "pending").mkdir(mode=0o700)
+    (store.root / "cache").mkdir(mode=0o700, exist_ok=True)
+    probes = probe_capture_writes(store.root)
+    assert [Path(p.directory).name for p in probes] == list(CAPTURE_DIRS)
+    assert all(p.ok and p.exists and p.probed == p.directory for p in probes)
+    assert write_findings(probes) == []
+    assert sorted(os.listdir(store.root / "pending")) == []  # the probe file is gone
+
+
+def test_folders_not_created_yet_are_probed_in_the_nearest_existing_one(tmp_path: Path) -> None:
+    root = tmp_path / "fresh" / "journal"
+    probes = probe_capture_writes(root)
+    assert all(p.ok and not p.exists and p.probed == str(tmp_path) for p in probes)
+    assert not (tmp_path / "fresh").exists()  # the check creates nothing
+
+
+def test_a_folder_that_cannot_be_written_is_a_finding(
+    store: DecisionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_open = os.open
+    records = str(store.records_dir)
+
+    def refuse(path: object, *args: object, **kwargs: object) -> int:
+        if str(path).startswith(records + os.sep):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refuse)
+    probes = probe_capture_writes(store.root)
+    [finding] = write_findings(probes)
+    assert finding.path == records
+    assert finding.problem == "capture cannot write here: Permission denied"
+    assert finding.runbook == "journal-not-writable"
+
+
+def test_a_file_where_the_records_folder_belongs_is_reported_not_raised(tmp_path: Path) -> None:
+    store = DecisionStore(tmp_path / "journal")
+    store.root.mkdir(mode=0o700)
+    store.records_dir.write_text("")
+    store.records_dir.chmod(0o600)
+    assert check_journal(store) == [
+        Finding(str(store.records_dir), "is not a directory", "symlink-or-special-file")
+    ]
+    [probe] = [p for p in probe_capture_writes(store.root) if not p.ok]
+    assert probe.directory == str(store.records_dir) and "is not a directory" in probe.error
