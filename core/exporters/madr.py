@@ -8,6 +8,13 @@ Mapping decisions (MADR has no place for some of our facts):
   withdrawn, and MADR's `rejected` means a proposal that was never accepted.
 * `date` is the day of the last update, as MADR asks; `decision-makers` comes from the
   selection's provenance (the capture path records `user`).
+* Readers of both generations: MADR 4 readers (Backstage, python-frontmatter) take status,
+  date and decision-makers from the front matter; log4brains 1.1 reads only the MADR 2 bullet
+  list under the title (`* Status:`, `* Date:`, `* Deciders:`, `* Tags:`) and renders the front
+  matter as Markdown. So both are written, and the front matter ends with a blank line before
+  its closing `---`: without it a Markdown renderer reads the YAML lines as a setext heading,
+  which hides the bullet list from log4brains (it looks between the first element and the first
+  `h2`).
 * Numbers follow creation order, oldest first, so re-exporting a grown journal keeps the
   numbers of older decisions.
 * Each rejected option's reason is a `* Bad, because …` line under that option; options' own
@@ -55,14 +62,18 @@ def file_name(number: int, record: DecisionRecord) -> str:
 
 def render_madr(record: DecisionRecord, *, include_private: bool = False) -> str:
     makers = _MAKERS.get(go_lower(go_trim(record.provenance.selection)), "unrecorded")
+    status, date = madr_status(record), _date(record.updated_at)
     lines = [
         "---",
-        f'status: "{madr_status(record)}"',
-        f"date: {_date(record.updated_at)}",
+        f'status: "{status}"',
+        f"date: {date}",
         f"decision-makers: {makers}",
+        "",
         "---",
         "",
         f"# {md_text(record.problem)}",
+        "",
+        *_madr2_header(status, date, makers, record.tags),
         "",
         "## Context and Problem Statement",
         "",
@@ -86,6 +97,18 @@ def render_madr(record: DecisionRecord, *, include_private: bool = False) -> str
     lines += _pros_and_cons(record)
     lines += ["", "## More Information", "", *_more_information(record, include_private), ""]
     return "\n".join(lines)
+
+
+def _madr2_header(status: str, date: str, makers: str, tags: list[str]) -> list[str]:
+    """The MADR 2 metadata bullets log4brains reads; tags are space-separated words there."""
+    lines = [f"* Status: {status}"]
+    if date:
+        lines.append(f"* Date: {date}")
+    lines.append(f"* Deciders: {makers}")
+    words = [slug(tag) for tag in tags]
+    if any(words):
+        lines.append(f"* Tags: {', '.join(word for word in words if word)}")
+    return lines
 
 
 def _selected_option(record: DecisionRecord) -> Option | None:

@@ -93,12 +93,15 @@ def journal_records() -> list[DecisionRecord]:
 
 
 def parse_madr(text: str) -> tuple[dict[str, str], list[str]]:
-    """Front matter as MADR tools read it: `---` first, closed by a `---` line, key: value."""
+    """Front matter as MADR tools read it: `---` first, closed by a `---` line, key: value
+    (blank lines are YAML whitespace)."""
     lines = text.split("\n")
     assert lines[0] == "---"
     end = lines.index("---", 1)
     meta = {}
     for line in lines[1:end]:
+        if not line:
+            continue
         name, sep, value = line.partition(":")
         assert sep, line
         meta[name.strip()] = value.strip().strip('"')
@@ -130,6 +133,22 @@ def test_madr_files_have_standard_front_matter_and_sections(
         assert oct(os.stat(path).st_mode & 0o777) == "0o600"
     assert statuses == ["accepted", "accepted", "deprecated"]
     assert not list((tmp_path / "adr").glob(".export-*"))
+
+
+def test_madr_carries_the_madr2_header_log4brains_reads(
+    journal_records: list[DecisionRecord],
+) -> None:
+    """The bullets sit between the title and the first `##`, and the front matter's closing
+    `---` follows a blank line, so Markdown cannot read the YAML as a setext heading."""
+    text = render_madr(journal_records[2])
+    meta, body = parse_madr(text)
+    assert text.split("\n---\n", 1)[0].endswith("\n")
+    header = body[body.index(next(line for line in body if line.startswith("# "))) + 1 :]
+    header = header[: next(i for i, line in enumerate(header) if line.startswith("## "))]
+    bullets = [line for line in header if line]
+    assert bullets[0] == f"* Status: {meta['status']}"
+    assert f"* Date: {meta['date']}" in bullets
+    assert f"* Deciders: {meta['decision-makers']}" in bullets
 
 
 def test_madr_outcome_and_reasons(journal_records: list[DecisionRecord]) -> None:
