@@ -2,6 +2,8 @@
 
 Why a delegate with a fixed height: with uniform row sizes the view never measures 100,000
 rows, and a paint only elides two strings and draws three pills, so scrolling stays smooth.
+The time is drawn right-aligned and whole; the selection and project elide before it does, and
+the row's tooltip has every value in full.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class DecisionDelegate(QStyledItemDelegate):
         if not isinstance(row, ListRow):
             super().paint(painter, option, index)
             return
-        meta = str(index.data(DecisionListModel.MetaRole) or "")
+        meta, when = index.data(DecisionListModel.MetaRole) or ("", "")
         rect: QRect = option.rect
         palette: QPalette = option.palette
         state = option.state
@@ -112,6 +114,11 @@ class DecisionDelegate(QStyledItemDelegate):
         painter.setFont(self._small)
         painter.setPen(muted)
         meta_rect = QRect(rect.left() + pad, top + unit + pad // 2, rect.width() - 2 * pad, unit)
+        when_width = small_metrics.horizontalAdvance(when)
+        painter.drawText(
+            meta_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight), when
+        )
+        meta_rect.setWidth(max(0, meta_rect.width() - when_width - pad))
         painter.drawText(
             meta_rect,
             int(Qt.AlignmentFlag.AlignVCenter),

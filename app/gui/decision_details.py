@@ -4,12 +4,19 @@ Why plain labels in fixed sections: the record is agent- and user-written text, 
 ever interpreted as HTML; and the sections (ledger, evidence, provenance, redaction,
 lifecycle, summary) keep the same place for every record, so a reader compares records by
 position. The Korean summary is the stored sentence (or the one the store would generate);
-the English rendering is display-only and never stored.
+the English rendering is display-only and never stored; a setting picks which comes first.
+Evidence references are the one exception to plain text: each is an escaped link, a file path
+(resolved against the record's workspace, `path:line` included) or a web address, which the
+window opens in the editor or the browser.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import html
+import re
+from pathlib import Path, PurePosixPath
+
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
@@ -18,6 +25,13 @@ from core.models import DecisionRecord
 from core.outcomes import ACCEPT, AMEND, REDIRECT, record_outcome
 from core.summary import REASON_MISSING, english_summary, korean_summary
 from core.text import go_trim
+
+SUMMARY_ENGLISH = "english"
+SUMMARY_KOREAN = "korean"
+NO_EVIDENCE = "No evidence references recorded."
+_WEB = re.compile(r"^https?://\S+$", re.IGNORECASE)
+_LINE_SUFFIX = re.compile(r"^(?P<path>.+?)(?::\d+){1,2}$")
+_PATH_LIKE = re.compile(r"^[\w.~/\\-][^\s]*$")
 
 SECTIONS = (
     "Summary",
@@ -47,6 +61,44 @@ def ledger_lines(record: DecisionRecord) -> list[str]:
         label = go_trim(record.option_label(rejection.option_id)) or rejection.option_id
         lines.append(f"Rejected {label}: {go_trim(rejection.reason) or REASON_MISSING}")
     return lines
+
+
+def evidence_url(ref: str, workspace: str) -> QUrl | None:
+    """Where an evidence reference points: a web address, or a file (`path:line` keeps the path).
+
+    A relative path resolves against the decision's workspace; text that is neither (a ticket
+    number, a sentence) has no address and stays plain.
+    """
+    text = ref.strip()
+    if _WEB.match(text):
+        url = QUrl(text)
+        return url if url.isValid() else None
+    if text.lower().startswith("file://"):
+        return QUrl(text)
+    match = _LINE_SUFFIX.match(text)
+    path_text = match.group("path") if match else text
+    if not _PATH_LIKE.match(path_text) or not ("/" in path_text or "." in path_text):
+        return None
+    if path_text.startswith("~/"):
+        return QUrl.fromLocalFile(str(Path(path_text).expanduser()))
+    path = PurePosixPath(path_text)
+    if not path.is_absolute():
+        if not workspace:
+            return None
+        path = PurePosixPath(workspace) / path
+    return QUrl.fromLocalFile(str(path))
+
+
+def evidence_html(refs: list[str], workspace: str) -> str:
+    """The references one per line, each with an address a link; everything escaped."""
+    lines = []
+    for number, ref in enumerate(refs):
+        shown = html.escape(ref)
+        if evidence_url(ref, workspace) is None:
+            lines.append(shown)
+        else:
+            lines.append(f'<a href="evidence:{number}">{shown}</a>')
+    return "<br>".join(lines)
 
 
 def redaction_text(record: DecisionRecord) -> str:
@@ -79,7 +131,13 @@ def outcome_text(record: DecisionRecord) -> str:
 
 
 class DecisionDetails(QWidget):
-    """Read-only sections under the fork view; `show_record(None)` clears them."""
+    """Read-only sections under the fork view; `show_record(None)` clears them.
+
+    Signals:
+        evidence_activated(QUrl): an evidence link was clicked (or activated by keyboard).
+    """
+
+    evidence_activated = Signal(QUrl)
 
     _FIELDS: tuple[tuple[str, str, str], ...] = (
         ("Summary", "summary-ko", "Korean"),
@@ -110,6 +168,9 @@ class DecisionDetails(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.values: dict[str, QLabel] = {}
+        self._refs: list[str] = []
+        self._workspace = ""
+        self._summary_first = SUMMARY_ENGLISH
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         forms: dict[str, QFormLayout] = {}
@@ -128,16 +189,71 @@ class DecisionDetails(QWidget):
             key.setBuddy(value)
             forms[section].addRow(key, value)
             self.values[name] = value
+        self._summary_form = forms["Summary"]
+        self._summary_keys = {
+            name: forms["Summary"].labelForField(self.values[name])
+            for name in ("summary-en", "summary-ko")
+        }
+        evidence = self.values["evidence"]
+        evidence.setTextFormat(Qt.TextFormat.RichText)
+        evidence.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        evidence.setOpenExternalLinks(False)
+        evidence.linkActivated.connect(self._evidence_link)
         layout.addStretch(1)
+        self.set_summary_first(SUMMARY_ENGLISH)
+
+    @property
+    def summary_first(self) -> str:
+        return self._summary_first
+
+    def set_summary_first(self, language: str) -> None:
+        """Puts the English rendering or the stored Korean sentence at the top of the summary."""
+        self._summary_first = SUMMARY_KOREAN if language == SUMMARY_KOREAN else SUMMARY_ENGLISH
+        order = ["summary-en", "summary-ko"]
+        if self._summary_first == SUMMARY_KOREAN:
+            order.reverse()
+        form = self._summary_form
+        for name in order:
+            form.takeRow(self.values[name])
+        for row, name in enumerate(order):
+            form.insertRow(row, self._summary_keys[name], self.values[name])
+            self._summary_keys[name].show()
+            self.values[name].show()
+
+    def summary_order(self) -> list[str]:
+        """The summary rows' names top to bottom (tests and screenshots check it)."""
+        form = self._summary_form
+        found: list[str] = []
+        for row in range(form.rowCount()):
+            item = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            widget = item.widget() if item is not None else None
+            found.extend(name for name, label in self.values.items() if label is widget)
+        return found
+
+    def _evidence_link(self, href: str) -> None:
+        number = href.removeprefix("evidence:")
+        if number.isdigit() and int(number) < len(self._refs):
+            url = evidence_url(self._refs[int(number)], self._workspace)
+            if url is not None:
+                self.evidence_activated.emit(url)
+
+    def evidence_refs(self) -> list[str]:
+        return list(self._refs)
+
+    def activate_evidence(self, number: int) -> None:
+        """What a click on the nth evidence link does (keyboard activation calls it too)."""
+        self._evidence_link(f"evidence:{number}")
 
     def text(self, name: str) -> str:
         return self.values[name].text()
 
     def show_record(self, record: DecisionRecord | None) -> None:
         if record is None:
+            self._refs, self._workspace = [], ""
             for label in self.values.values():
                 label.setText(NO_VALUE)
             return
+        self._refs, self._workspace = list(record.evidence_refs), record.workspace
         stored = go_trim(record.summary_sentence)
         generated = korean_summary(record)
         korean = stored or (
@@ -147,7 +263,7 @@ class DecisionDetails(QWidget):
             "summary-ko": korean,
             "summary-en": english_summary(record),
             "ledger": "\n".join(ledger_lines(record)),
-            "evidence": "\n".join(record.evidence_refs) or "No evidence references recorded.",
+            "evidence": evidence_html(record.evidence_refs, record.workspace) or NO_EVIDENCE,
             "fingerprints": (
                 f"task {record.task_fingerprint or NO_VALUE} · "
                 f"evidence {record.evidence_fingerprint or NO_VALUE}"

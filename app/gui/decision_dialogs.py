@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.gui import palette
@@ -26,10 +26,15 @@ if TYPE_CHECKING:
     from app.gui.journal_window import JournalWindow
 
 TITLE = "Decision Journal"
-DELETE_QUESTION = "Soft-delete this decision? Its revision history will remain available."
-RESTORE_QUESTION = (
-    "Restore this decision? It will be included in browsing, export and the profile again."
+DELETE_QUESTION = "Soft-delete “{problem}”?"
+DELETE_DETAIL = (
+    "It leaves browsing, export and the preference profile; its revision history stays, and "
+    "Restore brings it back."
 )
+RESTORE_QUESTION = "Restore “{problem}”?"
+RESTORE_DETAIL = "It will be included in browsing, export and the profile again."
+PROBLEM_SHOWN = 90
+"""Characters of the problem a confirmation quotes; the rest is elided with "…"."""
 NOTICE_MS = 8000
 _VERBS = {
     "edit": "Saved",
@@ -37,6 +42,14 @@ _VERBS = {
     "restore": "Restored",
     "confirm": "Confirmed as your decision:",
 }
+
+
+def quoted_problem(problem: str) -> str:
+    """The problem on one line, cut at a word near `PROBLEM_SHOWN` characters."""
+    text = " ".join(problem.split())
+    if len(text) <= PROBLEM_SHOWN:
+        return text
+    return text[:PROBLEM_SHOWN].rsplit(" ", 1)[0] + "…"
 
 
 class DecisionDialogs(QObject):
@@ -117,23 +130,30 @@ class DecisionDialogs(QObject):
     def delete_current(self) -> None:
         record = self._window.record
         if record is not None and not record.is_deleted:
-            self._confirm_then(record, DELETE_QUESTION, "Soft-delete", self._bridge.soft_delete)
+            self._confirm_then(
+                record, (DELETE_QUESTION, DELETE_DETAIL), "Soft-delete", self._bridge.soft_delete
+            )
 
     @Slot()
     def restore_current(self) -> None:
         record = self._window.record
         if record is not None and record.is_deleted:
-            self._confirm_then(record, RESTORE_QUESTION, "Restore", self._bridge.restore)
+            self._confirm_then(
+                record, (RESTORE_QUESTION, RESTORE_DETAIL), "Restore", self._bridge.restore
+            )
 
     def _confirm_then(
         self,
         record: DecisionRecord,
-        question: str,
+        texts: tuple[str, str],
         verb: str,
         run: Callable[[str, int], None],
     ) -> None:
-        """Cancel is the default button: Enter on a confirmation never deletes by accident."""
+        """Names the decision; Cancel is the default: Enter never deletes by accident."""
+        question = texts[0].format(problem=quoted_problem(record.problem))
         box = QMessageBox(QMessageBox.Icon.Question, TITLE, question, parent=self._window)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setInformativeText(texts[1])
         box.setObjectName("confirm-box")
         yes = box.addButton(verb, QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
@@ -162,8 +182,12 @@ class DecisionDialogs(QObject):
             else:
                 window.model.replace_row(row_from_record(record))
             window.statusBar().showMessage(
-                f"{_VERBS[result.action]} revision {record.revision}.", NOTICE_MS
+                f"{_VERBS[result.action]} “{quoted_problem(record.problem)}” "
+                f"(revision {record.revision}).",
+                NOTICE_MS,
             )
+            if result.action == "delete":
+                window.drop_deleted(record.id)
             if dialog is not None:
                 dialog.saved(record)
             self._bridge.load_catalog()

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from app.gui.formatting import display_time
+from app.gui.formatting import count_text, display_time
 from core.gotime import GoTime
 from core.index_types import ListRow
 from core.models import DecisionRecord
@@ -41,6 +41,8 @@ class ScopePage:
     generation: int
     rows: list[ListRow]
     current_project: str = ""
+    elsewhere: int = 0
+    """When this scope is empty: how many decisions the filter finds in every project."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +97,14 @@ class DecisionListModel(QAbstractListModel):
         super().__init__(parent)
         self._source = source
         self._rows: list[ListRow] = []
-        self._meta: list[str] = []
+        self._meta: list[tuple[str, str]] = []
         self._total = 0
         self._snapshot = ""
         self._generation = 0
         self._fetching = False
         self._counted = False
+        self._removed = 0
+        """Rows taken out of the loaded list (soft-deleted here): the snapshot still has them."""
 
     # scope -------------------------------------------------------------------------------------
 
@@ -137,6 +141,7 @@ class DecisionListModel(QAbstractListModel):
             return False
         self.beginResetModel()
         self._set_rows(page.rows)
+        self._removed = 0
         self._total = len(page.rows)
         self._snapshot = ""
         self._counted = False
@@ -152,8 +157,9 @@ class DecisionListModel(QAbstractListModel):
         if count.rows is not None:
             self.beginResetModel()
             self._set_rows(count.rows)
+            self._removed = 0
             self.endResetModel()
-        self._total = count.total
+        self._total = count.total - self._removed
         self._snapshot = count.snapshot_id
         self._counted = True
         self.loaded_changed.emit(self.loaded, self._total)
@@ -172,6 +178,7 @@ class DecisionListModel(QAbstractListModel):
         self.beginResetModel()
         self._rows, self._meta, self._total, self._snapshot = [], [], 0, ""
         self._fetching = False
+        self._removed = 0
         self.endResetModel()
         self.loaded_changed.emit(0, 0)
 
@@ -189,11 +196,12 @@ class DecisionListModel(QAbstractListModel):
         if not self.canFetchMore(parent):
             return
         self._fetching = True
-        self._source.fetch_page(self._generation, self._snapshot, len(self._rows), PAGE_SIZE)
+        offset = len(self._rows) + self._removed
+        self._source.fetch_page(self._generation, self._snapshot, offset, PAGE_SIZE)
 
     @Slot(int, int, object)
     def add_page(self, generation: int, offset: int, rows: list[ListRow]) -> None:
-        if generation != self._generation or offset != len(self._rows):
+        if generation != self._generation or offset != len(self._rows) + self._removed:
             return
         if rows:
             first = len(self._rows)
@@ -231,6 +239,23 @@ class DecisionListModel(QAbstractListModel):
         index = self.index(row)
         self.dataChanged.emit(index, index)
 
+    def remove_row(self, decision_id: str) -> int:
+        """Takes a row out of the list (soft-deleted while deleted rows are hidden).
+
+        Returns the row it held, or -1. Paging still counts it: its snapshot position is kept.
+        """
+        row = self.row_of(decision_id)
+        if row < 0:
+            return -1
+        self.beginRemoveRows(_ROOT, row, row)
+        del self._rows[row]
+        del self._meta[row]
+        self.endRemoveRows()
+        self._removed += 1
+        self._total = max(self._total - 1, len(self._rows))
+        self.loaded_changed.emit(self.loaded, self._total)
+        return row
+
     def rowCount(self, parent: AnyIndex = _ROOT) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
@@ -247,14 +272,26 @@ class DecisionListModel(QAbstractListModel):
         if role == self.MetaRole:
             return self._meta[index.row()]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{row.problem}\nSelected: {row.selected_label or '—'}\n{row.id}"
+            project = row.project_alias or row.project_id or "—"
+            return (
+                f"{row.problem}\nSelected: {row.selected_label or '—'}\nProject: {project}\n"
+                f"Updated: {display_time(row.updated_at)}\n{row.id}"
+            )
         if role == Qt.ItemDataRole.AccessibleTextRole:
             deleted = ", deleted" if row.deleted else ""
             return f"{row.problem}. Selected: {row.selected_label or 'nothing'}{deleted}"
         return None
 
 
-def _meta(row: ListRow) -> str:
-    """The second line of a row, formatted once per row instead of once per paint."""
+def _meta(row: ListRow) -> tuple[str, str]:
+    """The second line of a row (what may elide, then the time, which never does), formatted
+    once per row instead of once per paint."""
     project = row.project_alias or row.project_id
-    return f"Selected: {row.selected_label or '—'}  ·  {project}  ·  {display_time(row.updated_at)}"
+    return f"Selected: {row.selected_label or '—'}  ·  {project}", display_time(row.updated_at)
+
+
+def caption_text(loaded: int, total: int, counted: bool) -> str:
+    """ "100 of 4,375 decisions loaded"; "1 of 1 decision loaded"."""
+    if counted:
+        return f"{loaded:,} of {count_text(total, 'decision')} loaded"
+    return f"{count_text(loaded, 'decision')} loaded, counting…"

@@ -4,10 +4,13 @@ Why a value type (`FilterState`) between the widgets and the index: the window r
 QSettings, compares it to skip redundant reloads, and turns it into an `IndexFilter` only when
 it knows the current project, which the index determines in a worker. Text search is debounced
 (180 ms) so typing a word costs one query, not one per key; every other control applies at once.
+The order is part of the state: the index answers newest first, and any other order is applied
+to the matching IDs (`sort_ids`) before they are frozen in a snapshot.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -27,7 +30,7 @@ from PySide6.QtWidgets import (
 from app.gui.formatting import short_id
 from core.gotime import GoTime
 from core.index_filter import IndexFilter
-from core.index_types import Facets, ProjectSummary
+from core.index_types import Facets, ListRow, ProjectSummary
 from core.models import STATUSES
 
 SEARCH_DEBOUNCE_MS = 180
@@ -37,6 +40,41 @@ SCOPE_ALL = "all"
 SCOPE_PROJECT = "project"
 ANY_DATE = QDate(2000, 1, 1)
 RISKS = ("low", "medium", "high", "critical")
+SORT_NEWEST = "newest"
+SORT_OLDEST = "oldest"
+SORT_PROBLEM = "problem"
+SORT_PROJECT = "project"
+SORT_RISK = "risk"
+SORTS = (
+    (SORT_NEWEST, "Newest first"),
+    (SORT_OLDEST, "Oldest first"),
+    (SORT_PROBLEM, "Problem A–Z"),
+    (SORT_PROJECT, "Project A–Z"),
+    (SORT_RISK, "Highest risk first"),
+)
+_RISK_RANK = {"critical": 0, "high": 1, "medium": 2, "low": 3}
+
+
+def sort_ids(
+    ids: list[str], sort: str, rows_of: Callable[[Sequence[str]], list[ListRow]]
+) -> list[str]:
+    """The matching IDs (newest first, as the index gives them) in the chosen order.
+
+    Ties keep the newest first, so the order is stable between two loads of one scope.
+    `rows_of` is only called for orders that need more than the IDs.
+    """
+    if sort == SORT_OLDEST:
+        return list(reversed(ids))
+    if sort not in (SORT_PROBLEM, SORT_PROJECT, SORT_RISK):
+        return list(ids)
+    rows = rows_of(ids)
+    if sort == SORT_PROBLEM:
+        rows.sort(key=lambda row: " ".join(row.problem.split()).casefold())
+    elif sort == SORT_PROJECT:
+        rows.sort(key=lambda row: (row.project_alias or row.project_id).casefold())
+    else:
+        rows.sort(key=lambda row: _RISK_RANK.get(row.risk_level, len(_RISK_RANK)))
+    return [row.id for row in rows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +91,7 @@ class FilterState:
     date_to: str = ""
     query: str = ""
     include_deleted: bool = False
+    sort: str = SORT_NEWEST
 
     def to_index_filter(self, current_project: str) -> IndexFilter:
         """`current_project` is used for the current scope; "" there means every project."""
@@ -89,6 +128,8 @@ class FilterState:
         state = cls(**known)
         if state.scope not in (SCOPE_CURRENT, SCOPE_ALL, SCOPE_PROJECT):
             state = replace(state, scope=SCOPE_CURRENT)
+        if state.sort not in dict(SORTS):
+            state = replace(state, sort=SORT_NEWEST)
         return state
 
 
@@ -126,6 +167,7 @@ class FilterBar(QWidget):
         self.kind = self._combo("kind", "Decision kind")
         self.status = self._combo("status", "Status")
         self.risk = self._combo("risk", "Risk")
+        self.sort = self._combo("sort", "Sort order")
         self.date_from = self._date("date-from", "Updated from")
         self.date_to = self._date("date-to", "Updated until")
         self.include_deleted = QCheckBox("Include &deleted", self)
@@ -139,8 +181,9 @@ class FilterBar(QWidget):
         self.search.textEdited.connect(self._text_edited)
         self.search.textChanged.connect(self._text_changed)
         self.debounce.timeout.connect(self._apply)
-        for combo in (self.scope, self.domain, self.kind, self.status, self.risk):
+        for combo in self._combos():
             combo.activated.connect(self._apply)
+        self.scope.currentIndexChanged.connect(self._scope_tooltip)
         for edit in (self.date_from, self.date_to):
             edit.editingFinished.connect(self._apply)
             edit.dateChanged.connect(self._date_changed)
@@ -155,6 +198,9 @@ class FilterBar(QWidget):
         combo.setMinimumContentsLength(7)
         return combo
 
+    def _combos(self) -> tuple[QComboBox, ...]:
+        return (self.scope, self.domain, self.kind, self.status, self.risk, self.sort)
+
     def _date(self, name: str, accessible: str) -> QDateEdit:
         edit = QDateEdit(self)
         edit.setObjectName(name)
@@ -168,8 +214,14 @@ class FilterBar(QWidget):
 
     def _fill_static(self) -> None:
         self.scope.addItem("Current project", SCOPE_CURRENT)
-        self.scope.setMinimumContentsLength(14)
+        # Wide enough for "Current project (billing)"; longer names elide, the tooltip
+        # and the popup (as wide as its items) show them whole.
+        self.scope.setMinimumContentsLength(20)
+        self.scope.view().setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.scope.addItem("All projects", SCOPE_ALL)
+        for value, text in SORTS:
+            self.sort.addItem(text, value)
+        self.sort.setMinimumContentsLength(12)
         self.domain.addItem("All domains", "")
         self.kind.addItem("All kinds", "")
         self.status.addItem("Any status", "")
@@ -195,9 +247,10 @@ class FilterBar(QWidget):
             top.addWidget(widget)
         top.addWidget(self.include_deleted)
         row = QHBoxLayout()
-        for combo in (self.scope, self.domain, self.kind, self.status, self.risk):
+        for combo in self._combos():
             combo.setToolTip(combo.accessibleName())
             row.addWidget(combo)
+        row.addWidget(self.sort)
         row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -222,6 +275,7 @@ class FilterBar(QWidget):
                 self.kind,
                 self.status,
                 self.risk,
+                self.sort,
                 self.date_from,
                 self.date_to,
                 self.include_deleted,
@@ -234,6 +288,7 @@ class FilterBar(QWidget):
             (self.kind, state.decision_kind),
             (self.status, state.status),
             (self.risk, state.risk_level),
+            (self.sort, state.sort),
         ):
             self._select(combo, value)
         self.date_from.setDate(
@@ -246,6 +301,7 @@ class FilterBar(QWidget):
         )
         self.include_deleted.setChecked(state.include_deleted)
         del blockers
+        self._scope_tooltip()
 
     @staticmethod
     def _select(combo: QComboBox, value: str) -> None:
@@ -265,12 +321,29 @@ class FilterBar(QWidget):
             self.scope,
             [(SCOPE_CURRENT, self.scope.itemText(0)), (SCOPE_ALL, "All projects")]
             + [
-                (p.project_id, f"{p.alias or p.project_id} · …{short_id(p.project_id)} ({p.count})")
+                (
+                    p.project_id,
+                    f"{p.alias or p.project_id} · …{short_id(p.project_id)} ({p.count:,})",
+                )
                 for p in sorted(projects, key=lambda p: (p.alias.lower(), p.project_id))
             ],
         )
         self._refill(self.domain, [("", "All domains")] + [(d, d) for d in facets.domains])
         self._refill(self.kind, [("", "All kinds")] + [(k, k) for k in facets.kinds])
+        for combo in (self.scope, self.domain, self.kind):
+            for index in range(combo.count()):
+                combo.setItemData(index, combo.itemText(index), Qt.ItemDataRole.ToolTipRole)
+        self._scope_tooltip()
+
+    @Slot()
+    def _scope_tooltip(self) -> None:
+        """The whole scope text, for when an alias is longer than the box."""
+        self.scope.setToolTip(f"Scope: {self.scope.currentText()}")
+
+    def show_all_projects(self) -> None:
+        """The one-click "N decisions in other projects": the same filter over every project."""
+        self._select(self.scope, SCOPE_ALL)
+        self._apply()
 
     def _refill(self, combo: QComboBox, items: list[tuple[str, str]]) -> None:
         blocker = QSignalBlocker(combo)
@@ -329,6 +402,7 @@ class FilterBar(QWidget):
             date_to=self._iso(self.date_to),
             query=self.search.text(),
             include_deleted=self.include_deleted.isChecked(),
+            sort=str(self.sort.currentData() or SORT_NEWEST),
         )
         if state != self._state:
             self._state = state

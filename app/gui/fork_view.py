@@ -26,6 +26,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from app.gui.formatting import display_time
 from app.gui.palette import ForkColors, fork_colors
 from core.models import DecisionRecord
 from core.text import go_trim
@@ -117,9 +118,7 @@ def fork_tree(record: DecisionRecord) -> ForkTree:
         )
     note = ""
     if record.is_deleted:
-        when = (
-            record.deleted_at.to_datetime().strftime("%Y-%m-%d %H:%M") if record.deleted_at else ""
-        )
+        when = display_time(record.deleted_at) if record.deleted_at else ""
         note = f"Soft-deleted{f' on {when}' if when else ''}; restore it to include it again."
     return ForkTree(record.problem, tuple(branches), record.is_deleted, note)
 

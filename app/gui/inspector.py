@@ -2,12 +2,13 @@
 
 Why it holds a record and nothing else: the window decides which record to show and when; the
 inspector only renders it, so a record opened from the profile panel (possibly outside the
-current list) and one picked in the list look the same.
+current list) and one picked in the list look the same. Showing another decision scrolls back
+to its fork at the top; a new revision of the one on screen keeps the reader's place.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -31,7 +32,10 @@ class Inspector(QWidget):
     """Signals:
     edit_requested(), history_requested(), delete_requested(), restore_requested(),
     confirm_requested(): "Confirm as my decision" on an imported record.
+    evidence_requested(QUrl): open an evidence reference (a file or a web address).
     """
+
+    evidence_requested = Signal(QUrl)
 
     edit_requested = Signal()
     history_requested = Signal()
@@ -79,6 +83,7 @@ class Inspector(QWidget):
         self.restore_button.clicked.connect(self.restore_requested)
         self.fork = ForkView(self)
         self.details = DecisionDetails(self)
+        self.details.evidence_activated.connect(self.evidence_requested)
         body = QWidget(self)
         body_layout = QVBoxLayout(body)
         body_layout.addWidget(self.fork)
@@ -116,7 +121,10 @@ class Inspector(QWidget):
         return button
 
     def show_record(self, record: DecisionRecord | None) -> None:
+        previous = self.record.id if self.record is not None else ""
         self.record = record
+        if record is None or record.id != previous:
+            self.scroll_area.verticalScrollBar().setValue(0)
         self.fork.show_record(record)
         self.details.show_record(record)
         has = record is not None

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.gui.decision_list_model import PAGE_SIZE, ScopeCount, ScopePage
 from app.gui.export_formats import ExportOutcome
-from app.gui.filter_bar import SCOPE_CURRENT, FilterState
+from app.gui.filter_bar import SCOPE_CURRENT, SORT_NEWEST, FilterState, sort_ids
 from app.gui.profile_panel import OverrideRequest
 from app.workers import WorkerPool
 from core.corrections import Correction, NoChanges, apply_correction
@@ -60,6 +60,8 @@ class Catalog:
     facets: Facets
     current_project: str
     issues: list[ListIssue]
+    waiting_project: str = ""
+    """The project of the newest waiting decision (the waiting panel's notes), else current."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +183,8 @@ class JournalBridge(QObject):
         Two steps because a broad text query over 100,000 decisions spends most of its time
         collecting every matching ID: the newest 100 (a LIMIT query) are on screen first, and
         the count and the snapshot follow. If a capture landed in between, the snapshot's
-        first page replaces the one shown, so paging never skips or repeats a row.
+        first page replaces the one shown, so paging never skips or repeats a row. Any order
+        but newest first needs every match before the first page, so it takes one step.
         """
         self._latest_scope = generation
 
@@ -190,10 +193,13 @@ class JournalBridge(QObject):
                 return None  # superseded while queued: skip the query entirely
             current = self.current_project() if state.scope == SCOPE_CURRENT else ""
             flt = state.to_index_filter(current)
+            if state.sort != SORT_NEWEST:
+                return self._sorted_scope(generation, state, flt, current)
             first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
             rows = self.index.rows(first)
             if not self._closed:
-                self.scope_loaded.emit(ScopePage(generation, rows, current))
+                elsewhere = self._elsewhere(flt) if not first else 0
+                self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
             if len(first) == PAGE_SIZE and generation != self._latest_scope:
                 return None  # the user typed on: the count of this filter is not needed
             ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
@@ -206,6 +212,24 @@ class JournalBridge(QObject):
                 self.scope_counted.emit(count)
 
         self._read(work, done, lambda exc: self.scope_failed.emit(generation, describe_error(exc)))
+
+    def _sorted_scope(
+        self, generation: int, state: FilterState, flt: IndexFilter, current: str
+    ) -> ScopeCount:
+        """Every match, in the order the user chose, frozen in one snapshot of its own."""
+        ids = sort_ids(self.index.query_ids(flt), state.sort, self.index.rows)
+        snapshot, ids, truncated = self._freeze(f"{filter_key(flt)}|{state.sort}", ids)
+        rows = self.index.rows(ids[:PAGE_SIZE])
+        if not self._closed:
+            elsewhere = self._elsewhere(flt) if not ids else 0
+            self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+        return ScopeCount(generation, snapshot, len(ids), None, truncated)
+
+    def _elsewhere(self, flt: IndexFilter) -> int:
+        """How many decisions the same filter finds in the other projects, when this is empty."""
+        if not flt.project_id:
+            return 0
+        return len(self.index.query_ids(replace(flt, project_id="")))
 
     def _freeze(self, key: str, ids: list[str]) -> tuple[str, list[str], int]:
         """(snapshot ID, the IDs kept, how many matched when over the cache's bounds)."""
@@ -245,21 +269,27 @@ class JournalBridge(QObject):
 
     def load_catalog(self) -> None:
         def work() -> Catalog:
+            current = self.current_project()
             return Catalog(
                 self.index.projects(),
                 self.index.facets(),
-                self.current_project(),
+                current,
                 self.index.issues(),
+                self.waiting_project() or current,
             )
 
         self._read(work, self.catalog_loaded.emit)
 
     def current_project(self) -> str:
-        """The project of the agent waiting for an answer, else of the newest decision.
+        """The project of the newest active decision: what "Current project" lists.
 
-        Runs in a worker. Why the waiting agent first: when an agent is blocked on a fork, the
-        journal is most likely opened to look at that project's earlier decisions.
+        Runs in a worker. Why not the waiting agent's project: a waiting decision is not in the
+        journal yet, so a scope named after it would open on an empty list.
         """
+        return self.index.current_project_id()
+
+    def waiting_project(self) -> str:
+        """The project of the newest waiting decision, "" when none waits (runs in a worker)."""
         try:
             waiting = self.journal.pending.list().items
         except (JournalError, OSError):
@@ -269,9 +299,7 @@ class JournalBridge(QObject):
             key=lambda item: item.updated_at.unix_ns if item.updated_at else 0,
             default=None,
         )
-        if newest is not None and newest.proposal.project_id:
-            return newest.proposal.project_id
-        return self.index.current_project_id()
+        return newest.proposal.project_id if newest is not None else ""
 
     def reconcile(self) -> None:
         """Catches the index up with files other processes wrote; runs beside queries."""

@@ -3,12 +3,16 @@
 Why it is mostly wiring: the bridge does every piece of disk work and answers by signal; the
 list model pages over snapshots; the inspector, dialogs and panels render. This class decides
 what happens when — which scope to load, which answer is stale, which dialog a save result
-belongs to — and keeps the window's own state (geometry, filters) in QSettings.
+belongs to — and keeps the window's own state in QSettings: geometry and the summary language
+for the user, filters, search text, scope, order and the splitter per journal (keyed by its
+path), so two journals never share a filter.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import (
     QByteArray,
@@ -23,6 +27,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QAction,
+    QActionGroup,
     QCloseEvent,
     QDesktopServices,
     QGuiApplication,
@@ -33,6 +38,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListView,
     QMainWindow,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -43,6 +49,7 @@ from PySide6.QtWidgets import (
 from app.gui import palette
 from app.gui.banner import Banner, FileIssue
 from app.gui.decision_delegate import DecisionDelegate
+from app.gui.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
 from app.gui.decision_dialogs import NOTICE_MS, TITLE, DecisionDialogs
 from app.gui.decision_list_model import (
     EMPTY_TEXT,
@@ -50,9 +57,11 @@ from app.gui.decision_list_model import (
     DecisionListModel,
     ScopeCount,
     ScopePage,
+    caption_text,
     row_from_record,
 )
-from app.gui.filter_bar import FilterBar, FilterState
+from app.gui.filter_bar import SCOPE_ALL, FilterBar, FilterState
+from app.gui.formatting import count_text
 from app.gui.icons import app_icon, icon
 from app.gui.import_actions import ImportActions
 from app.gui.inspector import Inspector
@@ -75,8 +84,17 @@ INDEXING_NOTICE_MIN = 1000
 REFRESH_MIN_MS = 2000
 
 
+SUMMARY_SETTING = "journal/summary_first"
+
+
 def journal_settings() -> QSettings:
     return QSettings(ORGANIZATION, APPLICATION)
+
+
+def journal_settings_group(root: Path) -> str:
+    """The settings group of one journal: its resolved path, hashed (paths hold slashes)."""
+    digest = hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()[:16]
+    return f"journals/{digest}"
 
 
 class JournalWindow(QMainWindow):
@@ -134,6 +152,9 @@ class JournalWindow(QMainWindow):
         self._last_refresh = 0
         self._caption_before_indexing: str | None = None
         self._prepared = False
+        self._group = journal_settings_group(journal.root)
+        self._auto_scope = True
+        """Until the first page: a remembered "Current project" with nothing in it widens."""
         self._build()
         self.dialogs = DecisionDialogs(self, self.bridge)
         self._actions()
@@ -161,12 +182,23 @@ class JournalWindow(QMainWindow):
         self.notice.setObjectName("list-notice")
         self.notice.setWordWrap(True)
         self.notice.hide()
-        self.empty_label = QLabel(EMPTY_TEXT, self)
+        self.empty_page = QWidget(self)
+        self.empty_page.setObjectName("empty-page")
+        self.empty_label = QLabel(EMPTY_TEXT, self.empty_page)
         self.empty_label.setObjectName("empty-state")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.elsewhere_button = QPushButton(self.empty_page)
+        self.elsewhere_button.setObjectName("show-other-projects")
+        self.elsewhere_button.setAutoDefault(False)
+        self.elsewhere_button.hide()
+        empty_layout = QVBoxLayout(self.empty_page)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(self.empty_label)
+        empty_layout.addWidget(self.elsewhere_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(1)
         self.list_stack = QStackedWidget(self)
         self.list_stack.addWidget(self.list_view)
-        self.list_stack.addWidget(self.empty_label)
+        self.list_stack.addWidget(self.empty_page)
         self.inspector = Inspector(self)
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
@@ -258,7 +290,25 @@ class JournalWindow(QMainWindow):
         ):
             decision_menu.addAction(action)
         self.imports.install(journal_menu, decision_menu)
+        self._summary_menu()
         self._update_actions()
+
+    def _summary_menu(self) -> None:
+        """View → Summary shown first: English (rendered) or the stored Korean sentence."""
+        menu = self.menuBar().addMenu("&View").addMenu("&Summary shown first")
+        group = QActionGroup(self)
+        self.summary_actions: dict[str, QAction] = {}
+        for language, text in (
+            (SUMMARY_ENGLISH, "&English (rendered for reading)"),
+            (SUMMARY_KOREAN, "&Korean (the stored sentence)"),
+        ):
+            action = QAction(text, self)
+            action.setCheckable(True)
+            action.setData(language)
+            group.addAction(action)
+            menu.addAction(action)
+            self.summary_actions[language] = action
+        group.triggered.connect(self._summary_chosen)
 
     def _connect(self) -> None:
         b = self.bridge
@@ -290,6 +340,8 @@ class JournalWindow(QMainWindow):
         self.inspector.history_requested.connect(self.dialogs.show_history)
         self.inspector.delete_requested.connect(self.dialogs.delete_current)
         self.inspector.restore_requested.connect(self.dialogs.restore_current)
+        self.inspector.evidence_requested.connect(self.open_evidence)
+        self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
         self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
         self.profile_panel.rebuild_requested.connect(self.bridge.request_rebuild)
         self.profile_panel.override_requested.connect(self.bridge.save_override)
@@ -374,20 +426,38 @@ class JournalWindow(QMainWindow):
 
     # settings ----------------------------------------------------------------------------------
 
+    def _key(self, name: str) -> str:
+        return f"{self._group}/{name}"
+
     def _restore_settings(self) -> None:
         geometry = self.settings.value("journal/geometry")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        splitter = self.settings.value("journal/splitter")
+        splitter = self.settings.value(self._key("splitter"))
         if not isinstance(splitter, QByteArray) or not self.splitter.restoreState(splitter):
             self.splitter.setSizes([440, 700])
-        self.filter_bar.set_state(FilterState.from_settings(self.settings.value("journal/filters")))
+        self.filter_bar.set_state(
+            FilterState.from_settings(self.settings.value(self._key("filters")))
+        )
+        language = str(self.settings.value(SUMMARY_SETTING) or SUMMARY_ENGLISH)
+        self._apply_summary_first(language)
 
     def _save_settings(self) -> None:
         self.settings.setValue("journal/geometry", self.saveGeometry())
-        self.settings.setValue("journal/splitter", self.splitter.saveState())
-        self.settings.setValue("journal/filters", self.filter_bar.state.to_settings())
+        self.settings.setValue(self._key("path"), str(self.journal.root))
+        self.settings.setValue(self._key("splitter"), self.splitter.saveState())
+        self.settings.setValue(self._key("filters"), self.filter_bar.state.to_settings())
+        self.settings.setValue(SUMMARY_SETTING, self.inspector.details.summary_first)
         self.settings.sync()
+
+    @Slot(QAction)
+    def _summary_chosen(self, action: QAction) -> None:
+        self._apply_summary_first(str(action.data()))
+        self.settings.setValue(SUMMARY_SETTING, self.inspector.details.summary_first)
+
+    def _apply_summary_first(self, language: str) -> None:
+        self.inspector.details.set_summary_first(language)
+        self.summary_actions[self.inspector.details.summary_first].setChecked(True)
 
     @Slot()
     def apply_color_scheme(self) -> None:
@@ -415,7 +485,11 @@ class JournalWindow(QMainWindow):
         if not self.model.set_scope(page):
             return
         self.current_project = page.current_project
-        self.list_stack.setCurrentWidget(self.list_view if page.rows else self.empty_label)
+        auto, self._auto_scope = self._auto_scope, False
+        if not page.rows and page.elsewhere and auto:
+            self.filter_bar.show_all_projects()  # a first look must not open on an empty list
+            return
+        self._show_list_or_empty(page.elsewhere)
         self._select_after_load(keep)
         if not page.rows:
             self.show_record(None)
@@ -434,13 +508,45 @@ class JournalWindow(QMainWindow):
         if not self.model.set_count(count):
             return
         if count.rows is not None:
+            self._show_list_or_empty(0)
             self._select_after_load(keep)
         if count.truncated:
             self.show_notice(
-                f"{count.truncated} decisions match; the newest {count.total} are listed. "
-                "Narrow the filter to see the rest."
+                f"{count_text(count.truncated, 'decision')} match; the first {count.total:,} "
+                "are listed. Narrow the filter to see the rest."
             )
         self.scope_counted.emit()
+
+    def _show_list_or_empty(self, elsewhere: int) -> None:
+        """The list, or the empty state with a one-click way to the other projects' matches."""
+        if self.model.rowCount():
+            self.list_stack.setCurrentWidget(self.list_view)
+            return
+        self.list_stack.setCurrentWidget(self.empty_page)
+        scoped = self.filter_bar.state.scope != SCOPE_ALL
+        self.elsewhere_button.setVisible(bool(elsewhere) and scoped)
+        noun = count_text(elsewhere, "decision")
+        self.elsewhere_button.setText(f"Show {noun} in other projects")
+
+    def drop_deleted(self, decision_id: str) -> None:
+        """A decision soft-deleted here leaves the list when deleted ones are hidden; the next
+        decision (or the one before the last) takes its place."""
+        state = self.filter_bar.state
+        if state.include_deleted or state.status == "deleted":
+            return
+        row = self.model.remove_row(decision_id)
+        if row < 0:
+            return
+        if self.model.rowCount():
+            self._select_row(min(row, self.model.rowCount() - 1))
+        else:
+            self._show_list_or_empty(0)
+            self.show_record(None)
+
+    def _select_row(self, row: int) -> None:
+        self.list_view.selectionModel().setCurrentIndex(
+            self.model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
 
     def _select_after_load(self, keep: str) -> None:
         """Keeps the decision on screen selected when it is still listed, else the newest."""
@@ -448,10 +554,7 @@ class JournalWindow(QMainWindow):
         if row < 0 and self.model.rowCount():
             row = 0
         if row >= 0:
-            self.list_view.selectionModel().setCurrentIndex(
-                self.model.index(row),
-                QItemSelectionModel.SelectionFlag.ClearAndSelect,
-            )
+            self._select_row(row)
 
     @Slot(int, str)
     def _scope_failed(self, generation: int, message: str) -> None:
@@ -461,10 +564,7 @@ class JournalWindow(QMainWindow):
 
     @Slot(int, int)
     def _loaded_changed(self, loaded: int, total: int) -> None:
-        if self.model.counted:
-            self._set_caption(f"{loaded} of {total} decisions loaded")
-        else:
-            self._set_caption(f"{loaded} decisions loaded, counting…")
+        self._set_caption(caption_text(loaded, total, self.model.counted))
 
     def _set_caption(self, text: str) -> None:
         """While the index reads files the caption shows that; the list's text waits for it."""
@@ -491,7 +591,8 @@ class JournalWindow(QMainWindow):
         self.filter_bar.set_catalog(catalog.projects, catalog.facets, catalog.current_project)
         self.banner.set_issues([FileIssue(i.path, i.error) for i in catalog.issues])
         self.waiting_panel.set_projects(
-            [(p.project_id, p.alias) for p in catalog.projects], catalog.current_project
+            [(p.project_id, p.alias) for p in catalog.projects],
+            catalog.waiting_project or catalog.current_project,
         )
         self.profile_panel.rules.set_aliases({p.project_id: p.alias for p in catalog.projects})
 
@@ -556,6 +657,16 @@ class JournalWindow(QMainWindow):
         if record.id == self._wanted_id or self.is_shown(record.id):
             self.show_record(record)
 
+    @Slot(QUrl)
+    def open_evidence(self, url: QUrl) -> None:
+        """A file opens in the user's editor, an address in the browser; a missing file says so."""
+        if url.isLocalFile() and not Path(url.toLocalFile()).exists():
+            self.statusBar().showMessage(
+                f"{url.toLocalFile()} does not exist on this computer.", NOTICE_MS
+            )
+            return
+        self.open_url(url)
+
     @Slot(str, str)
     def _record_failed(self, decision_id: str, message: str) -> None:
         self.statusBar().showMessage(f"Could not read {decision_id}: {message}", NOTICE_MS)
@@ -603,7 +714,7 @@ class JournalWindow(QMainWindow):
     @Slot(object)
     def _pending_loaded(self, items: list[dict[str, str]]) -> None:
         self.waiting_panel.set_pending(items)
-        self.tabs.setTabText(2, f"&Waiting ({len(items)})" if items else "&Waiting")
+        self.tabs.setTabText(2, f"&Waiting ({len(items):,})" if items else "&Waiting")
 
     @Slot(str, object, int)
     def _notes_loaded(self, project_id: str, notes: list[object], damaged: int) -> None:

@@ -19,7 +19,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.gui.journal_window import JournalWindow
+from app.gui.filter_bar import FilterState
+from app.gui.journal_window import JournalWindow, journal_settings_group
 from core.codec import encode_record
 from core.gotime import GoTime
 from core.journal import Journal
@@ -108,6 +109,14 @@ class UrlSpy:
 
 def settings_at(path: Path) -> QSettings:
     return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+def remember_filters(path: Path, journal: Journal, state: FilterState) -> Path:
+    """Writes the filters a window of this journal would have saved; returns the file."""
+    settings = settings_at(path)
+    settings.setValue(f"{journal_settings_group(journal.root)}/filters", state.to_settings())
+    settings.sync()
+    return path
 
 
 _FALLBACK_SETTINGS = tempfile.mkdtemp(prefix="dj-test-settings-")

@@ -83,7 +83,9 @@ def test_saving_a_correction_writes_the_next_revision(
     assert stored.selection_reason_raw == "files can be merged by hand when they conflict"
     assert stored.tags == ["layout", "reviewed"]
     assert stored.provenance.rationale == "user"
-    assert window.statusBar().currentMessage() == "Saved revision 2."
+    assert window.statusBar().currentMessage() == (
+        "Saved “Choose the storage layout number 1” (revision 2)."
+    )
     assert window.inspector.revision_label.text() == "REVISION 2"
     assert window.model.list_row(0).revision == 2
 

@@ -24,6 +24,7 @@ from tests.app.journal_support import (
     make_journal,
     open_window,
     record,
+    remember_filters,
     shut_down,
 )
 
@@ -56,14 +57,8 @@ def journal(tmp_path: Path) -> Journal:
 
 
 @pytest.fixture
-def settings_file(tmp_path: Path) -> Path:
-    path = tmp_path / "settings.ini"
-    from tests.app.journal_support import settings_at
-
-    settings = settings_at(path)
-    settings.setValue("journal/filters", FilterState(scope=SCOPE_ALL).to_settings())
-    settings.sync()
-    return path
+def settings_file(tmp_path: Path, journal: Journal) -> Path:
+    return remember_filters(tmp_path / "settings.ini", journal, FilterState(scope=SCOPE_ALL))
 
 
 @pytest.fixture
@@ -160,8 +155,9 @@ def test_date_range_is_inclusive_of_whole_days(qtbot: QtBot, window: JournalWind
 def test_empty_scope_says_so(qtbot: QtBot, window: JournalWindow) -> None:
     with qtbot.waitSignal(window.scope_counted, timeout=5000):
         QTest.keyClicks(window.filter_bar.search, "zeppelin")
-    assert window.list_stack.currentWidget() is window.empty_label
+    assert window.list_stack.currentWidget() is window.empty_page
     assert window.empty_label.text() == EMPTY_TEXT
+    assert not window.elsewhere_button.isVisible()  # already every project
     assert window.caption.text() == "0 of 0 decisions loaded"
 
 
@@ -173,7 +169,7 @@ def test_filters_and_geometry_are_remembered(
         qtbot.waitUntil(lambda: first.filter_bar.scope.count() > 2, timeout=5000)
         choose(qtbot, first, first.filter_bar.scope, PROJECT_B)
         first.filter_bar.include_deleted.setChecked(True)
-        first.resize(800, 600)
+        first.resize(1000, 620)
     finally:
         shut_down(qtbot, first)
     second = open_window(qtbot, journal, settings_file)
@@ -182,7 +178,7 @@ def test_filters_and_geometry_are_remembered(
         assert state.scope == SCOPE_PROJECT and state.project_id == PROJECT_B
         assert state.include_deleted
         assert second.filter_bar.include_deleted.isChecked()
-        assert abs(second.width() - 800) <= 4 and abs(second.height() - 600) <= 4
+        assert abs(second.width() - 1000) <= 4 and abs(second.height() - 620) <= 4
         assert problems(second) == ["Name the socket file", "Where do drafts live"]
     finally:
         shut_down(qtbot, second)

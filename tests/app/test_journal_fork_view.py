@@ -157,7 +157,7 @@ def test_details_show_ledger_evidence_provenance_redaction_and_summaries(
         "Rejected Single document: global rewrite bottleneck",
         "Rejected SQLite database: harder to inspect by hand",
     ]
-    assert details.text("evidence") == "core/store.py:10"
+    assert details.text("evidence") == '<a href="evidence:0">core/store.py:10</a>'
     assert "selection: user" in details.text("provenance")
     assert details.text("confidence") == "91%"
     assert details.text("risk") == "medium"

@@ -69,21 +69,39 @@ def test_delete_asks_first_and_cancel_keeps_the_decision(
     window.list_view.setFocus()
     press(window.list_view, Qt.Key.Key_Delete)
     box = confirmation(qtbot, window)
-    assert box.text() == DELETE_QUESTION
+    assert box.text() == DELETE_QUESTION.format(problem="Choose the storage layout number 3")
+    assert "Restore brings it back" in box.informativeText()
     assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
     press(box, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not box.isVisible())
     assert journal.store.get("decision-test-0003").revision == 1
 
 
-def test_delete_then_restore(qtbot: QtBot, window: JournalWindow, journal: Journal) -> None:
+def test_delete_hides_the_row_and_restore_brings_it_back(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
     window.list_view.setFocus()
     press(window.list_view, Qt.Key.Key_Delete)
     answer(qtbot, window, confirmation(qtbot, window), "Soft-delete")
     deleted = journal.store.get("decision-test-0003")
     assert deleted.is_deleted and deleted.revision == 2
-    assert window.statusBar().currentMessage() == "Soft-deleted revision 2."
-    assert window.model.list_row(0).deleted  # stays in the frozen snapshot, marked
+    assert window.statusBar().currentMessage() == (
+        "Soft-deleted “Choose the storage layout number 3” (revision 2)."
+    )
+    assert [window.model.list_row(n).id for n in range(window.model.rowCount())] == [
+        "decision-test-0002",
+        "decision-test-0001",
+    ]
+    assert window.caption.text() == "2 of 2 decisions loaded"
+    qtbot.waitUntil(lambda: window.record is not None and window.record.id == "decision-test-0002")
+    assert window.list_view.currentIndex().row() == 0
+
+    with qtbot.waitSignal(window.scope_counted, timeout=5000):
+        window.filter_bar.include_deleted.setChecked(True)
+    row = window.model.row_of("decision-test-0003")
+    assert window.model.list_row(row).deleted
+    window.list_view.setCurrentIndex(window.model.index(row))
+    qtbot.waitUntil(lambda: window.record is not None and window.record.id == deleted.id)
     assert window.inspector.restore_button.isVisible()
     assert window.inspector.fork.tree is not None and window.inspector.fork.tree.deleted
     assert window.restore_action.isEnabled() and not window.delete_action.isEnabled()
@@ -92,7 +110,7 @@ def test_delete_then_restore(qtbot: QtBot, window: JournalWindow, journal: Journ
     qtbot.waitUntil(window.isActiveWindow)
     press(window, Qt.Key.Key_R, CTRL)
     box = confirmation(qtbot, window)
-    assert box.text() == RESTORE_QUESTION
+    assert box.text() == RESTORE_QUESTION.format(problem="Choose the storage layout number 3")
     answer(qtbot, window, box, "Restore")
     restored = journal.store.get("decision-test-0003")
     assert not restored.is_deleted and restored.revision == 3
@@ -103,6 +121,21 @@ def test_delete_then_restore(qtbot: QtBot, window: JournalWindow, journal: Journ
     ]
     window.reload_scope()
     qtbot.waitUntil(lambda: window.model.rowCount() == 3, timeout=5000)
+
+
+def test_deleting_the_last_row_shows_the_empty_state(qtbot: QtBot, tmp_path: Path) -> None:
+    journal = make_journal(tmp_path / "single", [record(7)])
+    window = open_window(qtbot, journal, tmp_path / "single.ini")
+    try:
+        qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
+        window.dialogs.delete_current()
+        answer(qtbot, window, confirmation(qtbot, window), "Soft-delete")
+        assert window.model.rowCount() == 0
+        assert window.list_stack.currentWidget() is window.empty_page
+        assert window.record is None
+        assert window.caption.text() == "0 of 0 decisions loaded"
+    finally:
+        shut_down(qtbot, window)
 
 
 def test_deleted_decisions_leave_the_default_scope(
