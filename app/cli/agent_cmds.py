@@ -11,7 +11,6 @@ import io
 import json
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.exit_codes import OK
@@ -19,65 +18,53 @@ from app.cli.exit_codes import OK
 if TYPE_CHECKING:  # loading the journal's code is what the hook's quick check avoids
     from core.journal import Journal
 
-HOOK_CLIENTS = ("claude-code", "codex")
+HOOK_CLIENTS = ("claude-code", "codex", "gemini")
 SETUP_CLIENTS = ("claude-code", "codex", "cursor", "gemini", "vscode")
 
 
 def cmd_mcp(journal: Journal, args: argparse.Namespace) -> int:
-    from app.mcp.server import run
+    """Serves MCP on stdio; a stop signal before the server listens still exits cleanly."""
+    import signal
 
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     workspace = os.path.abspath(args.workspace) if args.workspace else None
-    return run(journal, workspace=workspace)
+    try:
+        from app.mcp.server import run
+
+        return run(journal, workspace=workspace)
+    except KeyboardInterrupt:
+        return 0
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
     """Opens the journal only when the quick check cannot answer (see `app.hooks.quick`)."""
-    from app.hooks.quick import STDIN_MAX, nothing_to_do
+    from app.hooks.clients import HOOKS
+    from app.hooks.event import STDIN_MAX
+    from app.hooks.quick import decide
     from core.location import resolve_journal_dir
 
     event = sys.stdin.read(STDIN_MAX)
     root = resolve_journal_dir(args.journal)
-    answers_questions = args.client == "claude-code"
-    if nothing_to_do(root, event, answers_questions=answers_questions):
+    verdict = decide(root, event, HOOKS[args.client])
+    if verdict.done:
         return OK
-    from app.hooks import claude_code, codex
+    from app.hooks import claude_code, codex, gemini
     from app.hooks.pretool import main_stdio
     from core.journal import Journal
 
-    module = claude_code if answers_questions else codex
+    module = {"claude-code": claude_code, "codex": codex, "gemini": gemini}[args.client]
     journal = Journal(root)
-    return main_stdio(lambda _i, o, e: module.run(journal, io.StringIO(event), o, e))
+    code = main_stdio(lambda _i, o, e: module.run(journal, io.StringIO(event), o, e))
+    if verdict.stale_index:  # so the next call of every agent is quick again
+        journal.pending.refresh_index()
+    return code
 
 
 def cmd_setup(journal: Journal, args: argparse.Namespace) -> int:
-    from app.setup_clients import plan
-    from app.setup_clients.command import find_launcher
-    from app.setup_clients.context import SetupContext
-    from app.setup_clients.files import apply_edit
+    """Shows, writes or checks one client's entries; exit code 1 when `--check` finds a gap."""
+    from app.setup_clients.runner import run_setup
 
-    ctx = SetupContext(
-        scope=args.scope,
-        home=Path.home(),
-        project_dir=Path(os.path.abspath(args.project_dir)),
-        launcher=find_launcher(),
-        journal=str(journal.root) if args.journal else None,
-    )
-    edits, notes = plan(args.client, ctx)
-    if not args.write:
-        for edit in edits:
-            print(f"# merge into {edit.path}\n{edit.snippet}\n")
-        print("Run again with --write to merge these entries (a backup is written first).")
-    else:
-        for edit in edits:
-            result = apply_edit(edit)
-            if not result.changes:
-                print(f"unchanged {result.path}")
-                continue
-            backup = f" (backup: {result.backup})" if result.backup else " (new file)"
-            print(f"updated {result.path}: {', '.join(result.changes)}{backup}")
-    for note in notes:
-        print(f"note: {note}")
-    return OK
+    return run_setup(journal.root if args.journal else None, args)
 
 
 def cmd_notes(journal: Journal, args: argparse.Namespace) -> int:
@@ -122,11 +109,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("setup", help="register the MCP server (and hooks) with a client")
     p.add_argument("client", choices=SETUP_CLIENTS)
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--print", dest="write", action="store_false", help="show (default)")
-    mode.add_argument("--write", dest="write", action="store_true", help="merge into files")
+    mode.add_argument("--print", dest="mode", action="store_const", const="print", help="show")
+    mode.add_argument("--write", dest="mode", action="store_const", const="write", help="merge")
+    mode.add_argument(
+        "--check",
+        dest="mode",
+        action="store_const",
+        const="check",
+        help="report what is missing (Codex: whether it trusts the hook); exit 1 if anything is",
+    )
     p.add_argument("--scope", choices=("user", "project"), default="user")
     p.add_argument("--project-dir", default=os.getcwd(), help="for --scope project (cwd)")
-    p.set_defaults(handler=cmd_setup, write=False)
+    p.add_argument(
+        "--trust-hook",
+        action="store_true",
+        help="codex, with --write: trust our hook through Codex itself (as /hooks does)",
+    )
+    p.add_argument("--codex", metavar="PROGRAM", help="the Codex program (default: codex on PATH)")
+    p.set_defaults(handler=cmd_setup, mode="print")
 
     p = sub.add_parser("notes", help="agent notes for a workspace (newest first)")
     p.add_argument("--workspace", default=os.getcwd())

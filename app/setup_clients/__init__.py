@@ -6,6 +6,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from app.setup_clients import claude_code, codex, cursor, gemini, vscode
+from app.setup_clients.command import on_path
 from app.setup_clients.context import SetupContext
 from app.setup_clients.files import FileEdit
 
@@ -18,8 +19,21 @@ CLIENTS: dict[str, ModuleType] = {
 }
 
 
+PROJECT_NOTE = (
+    "Project scope: these files run the bare `decision-journal` command, so they work on every "
+    "teammate's machine where Decision Journal is installed and `decision-journal` is on PATH."
+)
+NOT_ON_PATH_NOTE = (
+    "`decision-journal` is not on PATH on this machine: install it (or add its folder to PATH) "
+    "before starting the client here."
+)
+
+
 def plan(client: str, ctx: SetupContext) -> tuple[list[FileEdit], tuple[str, ...]]:
     """The files to merge and the notes to print for one client."""
     module = CLIENTS[client]
     edits: Callable[[SetupContext], list[FileEdit]] = module.edits
-    return edits(ctx), tuple(module.NOTES)
+    notes = tuple(module.NOTES)
+    if ctx.scope == "project":
+        notes += (PROJECT_NOTE,) if on_path() else (PROJECT_NOTE, NOT_ON_PATH_NOTE)
+    return edits(ctx), notes

@@ -2,7 +2,8 @@
 
 Server: `~/.claude.json` top-level `mcpServers` (user scope) or `<project>/.mcp.json` (project
 scope, shared with the team, approved on first use), with a per-server `timeout` in ms so a
-slow human does not hit the tool timeout. Hook: `~/.claude/settings.json` or
+slow human does not hit the tool timeout (a larger one the user set stays).
+Hook: `~/.claude/settings.json` or
 `<project>/.claude/settings.json`, matcher `*`, so the gate sees every tool and
 AskUserQuestion can be answered in the app.
 """
@@ -49,7 +50,8 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
             servers_file,
             json_snippet({"mcpServers": {SERVER_NAME: server}}),
             json_transform(
-                str(servers_file), set_entry(("mcpServers", SERVER_NAME), server, str(servers_file))
+                str(servers_file),
+                set_entry(("mcpServers", SERVER_NAME), server, str(servers_file), ("timeout",)),
             ),
             private=ctx.scope == "user",
         ),

@@ -1,32 +1,47 @@
 """OpenAI Codex: `[mcp_servers.decision-journal]` in config.toml and the PreToolUse hook.
 
 Codex's default tool timeout is 60 s, far too short for a human, so `tool_timeout_sec` is
-raised to an hour. The hook goes to `hooks.json` beside config.toml (JSON keeps the merge
-simple); Codex asks the user to review and trust a new command hook before it runs.
+raised to an hour (a larger value the user set stays). The hook goes to `hooks.json` beside
+config.toml (JSON keeps the merge simple). Codex runs it only once the user trusts it; see
+`codex_trust` for how that is checked and granted.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from app.setup_clients.codex_trust import HOOK_MARKER, HOW_TO_TRUST
 from app.setup_clients.context import SERVER_NAME, TOOL_TIMEOUT_SECONDS, SetupContext, json_snippet
 from app.setup_clients.files import FileEdit
 from app.setup_clients.json_merge import ensure_hook, json_transform
 from app.setup_clients.toml_table import render_table, upsert_table
 
 CLIENT = "codex"
-HOOK_MARKER = " hook codex"
 HOOK_TIMEOUT_SECONDS = 60
+STARTUP_TIMEOUT_SECONDS = 30
 MATCHER = ".*"
+TIMEOUT_KEYS = ("startup_timeout_sec", "tool_timeout_sec")
 NOTES = (
-    "Codex runs a new command hook only after you review and trust it (/hooks in Codex).",
-    "Project scope (.codex/config.toml) is read only for trusted projects.",
+    HOW_TO_TRUST,
+    "Project scope (.codex/config.toml, .codex/hooks.json) is read only in folders you trusted "
+    "in Codex.",
 )
 
 
+def config_dir(ctx: SetupContext) -> Path:
+    return ctx.home / ".codex" if ctx.scope == "user" else ctx.project_dir / ".codex"
+
+
+def hooks_file(ctx: SetupContext) -> Path:
+    return config_dir(ctx) / "hooks.json"
+
+
 def edits(ctx: SetupContext) -> list[FileEdit]:
-    base = ctx.home / ".codex" if ctx.scope == "user" else ctx.project_dir / ".codex"
-    config = base / "config.toml"
-    hooks = base / "hooks.json"
-    server = ctx.server_entry(startup_timeout_sec=30, tool_timeout_sec=TOOL_TIMEOUT_SECONDS)
+    config = config_dir(ctx) / "config.toml"
+    hooks = hooks_file(ctx)
+    server = ctx.server_entry(
+        startup_timeout_sec=STARTUP_TIMEOUT_SECONDS, tool_timeout_sec=TOOL_TIMEOUT_SECONDS
+    )
     table = ("mcp_servers", SERVER_NAME)
     handler = {
         "type": "command",
@@ -37,7 +52,7 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
         FileEdit(
             config,
             render_table(table, server).rstrip("\n"),
-            upsert_table(table, server, str(config)),
+            upsert_table(table, server, str(config), TIMEOUT_KEYS),
         ),
         FileEdit(
             hooks,

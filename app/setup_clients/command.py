@@ -1,9 +1,11 @@
-"""The absolute command line a client runs to reach us: `mcp` and the hooks.
+"""The command line a client runs to reach us: `mcp` and the hooks.
 
-Why absolute: clients start servers and hooks with a minimal PATH and their own cwd, so a bare
-`decision-journal` or a relative path may not resolve. Preference: the frozen executable, then
-an installed `decision-journal` script, then this interpreter with `-m app.cli.main` (plus
-PYTHONPATH when the package is only importable from its source tree).
+User scope writes an absolute command: clients start servers and hooks with a minimal PATH and
+their own cwd, so a bare `decision-journal` or a relative path may not resolve. Preference: the
+frozen executable, then an installed `decision-journal` script, then this interpreter with
+`-m app.cli.main` (plus PYTHONPATH when the package is only importable from its source tree).
+Project scope writes files the team commits, so they name the bare `decision-journal`, which
+resolves on every teammate's machine where it is on PATH (the setup output says so).
 """
 
 from __future__ import annotations
@@ -52,7 +54,17 @@ def _source_root() -> Path | None:
     return root
 
 
+def shared_launcher() -> Launcher:
+    """The bare `decision-journal` on PATH: the same text on every machine."""
+    return Launcher(EXECUTABLE)
+
+
+def on_path() -> bool:
+    return shutil.which(EXECUTABLE) is not None
+
+
 def find_launcher() -> Launcher:
+    """The absolute command that starts us on this machine (see the module docstring)."""
     if getattr(sys, "frozen", False):
         return Launcher(os.path.abspath(sys.executable))
     script = shutil.which(EXECUTABLE)

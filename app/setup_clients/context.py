@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from app.mcp.schemas import SERVER_NAME
 from app.setup_clients.command import Launcher
+from core.agent_tools import SERVER_NAME
 
 Scope = Literal["user", "project"]
 TOOL_TIMEOUT_SECONDS = 3600

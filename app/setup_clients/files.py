@@ -62,6 +62,17 @@ def backup_path(path: Path) -> Path:
     return candidate
 
 
+def pending_changes(edit: FileEdit) -> list[str]:
+    """What `apply_edit` would change, without writing: empty when the file is up to date.
+
+    Raises:
+        SetupError: the existing file cannot be parsed or has an unexpected shape.
+    """
+    old = read_text(Path(os.path.realpath(edit.path)))
+    new, changes = edit.transform(old)
+    return [] if not changes or new == old else changes
+
+
 def apply_edit(edit: FileEdit) -> EditResult:
     """Merges, and writes only when something changed (a symlinked config keeps its link).
 

@@ -18,6 +18,8 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
         FileEdit(
             path,
             json_snippet({"mcpServers": {SERVER_NAME: server}}),
-            json_transform(str(path), set_entry(("mcpServers", SERVER_NAME), server, str(path))),
+            json_transform(
+                str(path), set_entry(("mcpServers", SERVER_NAME), server, str(path), ("timeout",))
+            ),
         )
     ]

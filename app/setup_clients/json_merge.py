@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from app.setup_clients.files import SetupError, Transform
+from app.setup_clients.timeouts import keep_larger
 
 Mutation = Callable[[dict[str, Any]], list[str]]
 
@@ -57,10 +58,24 @@ def _child(data: dict[str, Any], key: str, what: str) -> dict[str, Any]:
     return value
 
 
-def set_entry(path: tuple[str, ...], entry: dict[str, Any], what: str) -> Mutation:
-    """Sets `path` (e.g. ("mcpServers", "decision-journal")) to `entry`, replacing ours whole.
+def merged(
+    current: dict[str, Any], ours: dict[str, Any], larger: Collection[str]
+) -> dict[str, Any]:
+    """`current` with our keys set; keys in `larger` keep the user's value when it is larger."""
+    wanted = {
+        key: keep_larger(current.get(key), value) if key in larger else value
+        for key, value in ours.items()
+    }
+    return {**current, **wanted}
 
-    Keys inside our entry that we do not manage (e.g. `autoApprove` a user added) are kept.
+
+def set_entry(
+    path: tuple[str, ...], entry: dict[str, Any], what: str, larger: Collection[str] = ()
+) -> Mutation:
+    """Sets our keys of the object at `path` (e.g. ("mcpServers", "decision-journal")).
+
+    Keys inside our entry that we do not manage (e.g. `autoApprove` a user added) are kept, and
+    so is a user's larger value of a key named in `larger` (a timeout they raised).
     """
 
     def mutate(data: dict[str, Any]) -> list[str]:
@@ -75,7 +90,7 @@ def set_entry(path: tuple[str, ...], entry: dict[str, Any], what: str) -> Mutati
             return [f"added {dotted}"]
         if not isinstance(current, dict):
             raise SetupError(f"{what}: {dotted} is not an object; nothing was written")
-        updated = {**current, **entry}
+        updated = merged(current, entry, larger)
         if updated == current:
             return []
         parent[name] = updated
@@ -89,7 +104,8 @@ def ensure_hook(
 ) -> Mutation:
     """Puts our command handler into `hooks[event]`, found again by `marker` in its command.
 
-    Other hooks, and other handlers in a group we share, are left alone.
+    Other hooks, and other handlers in a group we share, are left alone; keys the user added
+    to our handler stay, and so does a `timeout` they raised.
     """
 
     def mutate(data: dict[str, Any]) -> list[str]:
@@ -104,9 +120,10 @@ def ensure_hook(
             for index, existing in enumerate(handlers):
                 command = existing.get("command", "") if isinstance(existing, dict) else ""
                 if isinstance(command, str) and command.endswith(marker):
-                    if existing == handler and group.get("matcher") == matcher:
+                    updated = merged(existing, handler, ("timeout",))
+                    if existing == updated and group.get("matcher") == matcher:
                         return []
-                    handlers[index] = dict(handler)
+                    handlers[index] = updated
                     group["matcher"] = matcher
                     return [f"updated hooks.{event} ({marker.strip()})"]
         groups.append({"matcher": matcher, "hooks": [dict(handler)]})

@@ -1,85 +1,88 @@
-"""Replacing one TOML table in Codex's `config.toml`, byte for byte everywhere else.
+"""Merging our server entry into Codex's `config.toml` with `tomlkit`, losing nothing else.
 
-Why not a TOML library for writing: none ships with Python, and a round trip through one would
-drop the user's comments and layout. We read with `tomllib`, write only our own table as text
-(a header and simple `key = value` lines), splice it in place of the old one or append it, and
-re-read the result to prove it parses and holds exactly what we meant.
+Why a round-tripping library: the file is the user's, with their comments, ordering, inline
+tables (`mcp_servers = { other = {…} }`) and sub-tables of our own entry (a pinned
+`[mcp_servers.decision-journal.env]`). `tomlkit` keeps every byte it is not asked to change, so
+we set only the keys we own, key by key, and never replace a table. `tomllib` (the reference
+reader) checks the input and re-reads the result to prove it holds exactly what we meant.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import tomllib
+from collections.abc import Collection, Mapping
 from typing import Any
 
+import tomlkit
+from tomlkit.container import Container, OutOfOrderTableProxy
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import InlineTable, Table
+
 from app.setup_clients.files import SetupError, Transform
+from app.setup_clients.timeouts import keep_larger
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_HEADER = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(#.*)?$")
-
-
-def _key(name: str) -> str:
-    return name if _BARE_KEY.fullmatch(name) else json.dumps(name)
-
-
-def _value(value: Any) -> str:
-    """TOML for the few value types we write; JSON escapes are valid TOML basic strings."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(f"cannot write {type(value).__name__} as TOML")
+TomlTable = Container | Table | InlineTable
 
 
 def render_table(path: tuple[str, ...], values: dict[str, Any]) -> str:
-    header = "[" + ".".join(_key(part) for part in path) + "]"
-    lines = [header, *(f"{_key(k)} = {_value(v)}" for k, v in values.items())]
-    return "\n".join(lines) + "\n"
+    """The `--print` text: our entry as its own table, as a new file would hold it."""
+    doc = tomlkit.document()
+    parent: TomlTable = doc
+    for part in path[:-1]:
+        child = tomlkit.table(is_super_table=True)
+        parent.append(part, child)
+        parent = child
+    parent.append(path[-1], _new_table(values))
+    return tomlkit.dumps(doc)
 
 
-def _split_key(text: str) -> tuple[str, ...]:
-    """A header's dotted key, unquoting simple quoted parts."""
-    parts = re.findall(r'"[^"]*"|\'[^\']*\'|[^.\s]+', text)
-    return tuple(part[1:-1] if part[:1] in "\"'" else part for part in parts)
+def _new_table(values: Mapping[str, Any]) -> Table:
+    table = tomlkit.table()
+    for key, value in values.items():
+        table.append(key, _item(value))
+    return table
 
 
-def _headers(lines: list[str]) -> list[tuple[int, tuple[str, ...]]]:
-    """(line index, dotted key) of every table header outside multi-line strings."""
-    found: list[tuple[int, tuple[str, ...]]] = []
-    in_string: str | None = None
-    for index, line in enumerate(lines):
-        if in_string is None:
-            match = _HEADER.match(line)
-            if match:
-                found.append((index, _split_key(match.group("name"))))
-                continue
-        for quote in ('"""', "'''"):
-            if line.count(quote) % 2 == 1 and in_string in (None, quote):
-                in_string = None if in_string == quote else quote
-    return found
-
-
-def _lookup(data: dict[str, Any], path: tuple[str, ...]) -> Any:
-    value: Any = data
-    for part in path:
-        if not isinstance(value, dict) or part not in value:
-            return None
-        value = value[part]
+def _item(value: Any) -> Any:
+    """A fresh value for a key we add: dicts become inline tables (one line, like ours)."""
+    if isinstance(value, Mapping):
+        inline = tomlkit.inline_table()
+        inline.update({key: _item(item) for key, item in value.items()})
+        return inline
     return value
 
 
-def _parse(text: str, what: str) -> dict[str, Any]:
+def _parse(text: str, what: str) -> tomlkit.TOMLDocument:
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        tomllib.loads(text)
+        return tomlkit.parse(text)
+    except (tomllib.TOMLDecodeError, TOMLKitError) as exc:
         raise SetupError(f"{what} is not valid TOML ({exc}); nothing was written") from exc
+
+
+def _table_at(doc: tomlkit.TOMLDocument, path: tuple[str, ...], what: str) -> Any:
+    """The table at `path` (a header, dotted keys or inline), None when a part is missing."""
+    table: Any = doc
+    for index, part in enumerate(path):
+        if part not in table:
+            return None
+        table = table[part]
+        if not isinstance(table, (Table, InlineTable, OutOfOrderTableProxy)):
+            dotted = ".".join(path[: index + 1])
+            raise SetupError(f"{what}: {dotted} is not a table; nothing was written")
+    return table
+
+
+def _inline_ancestor(doc: tomlkit.TOMLDocument, path: tuple[str, ...]) -> int | None:
+    """How many parts of `path` lead to the first inline table on the way, if any."""
+    table: Any = doc
+    for index, part in enumerate(path):
+        if part not in table:
+            return None
+        table = table[part]
+        if isinstance(table, InlineTable):
+            return index + 1
+    return None
 
 
 def _separator(text: str) -> str:
@@ -88,60 +91,95 @@ def _separator(text: str) -> str:
     return "\n" if text.endswith("\n") else "\n\n"
 
 
-def _splice(
-    lines: list[str], headers: list[tuple[int, tuple[str, ...]]], ours: list[int], block: str
-) -> str:
-    """Removes each of our table's sections and puts `block` where the first one was.
+def _merge(
+    table: TomlTable, values: Mapping[str, Any], larger: Collection[str], prefix: str
+) -> list[str]:
+    """Sets the keys we own inside `table`, one by one; every other key stays as it was.
 
-    A section ends at the next header; blank lines and comments just before that header stay,
-    since they usually introduce the next table.
+    Returns:
+        What changed, as `key` names (`env.PYTHONPATH`), and the raised values we kept.
     """
-    starts = [i for i, _ in headers]
-    drop: set[int] = set()
-    for start in ours:
-        later = [i for i in starts if i > start]
-        end = later[0] if later else len(lines)
-        last = start
-        for index in range(start, end):
-            stripped = lines[index].strip()
-            if stripped and not stripped.startswith("#"):
-                last = index
-        drop.update(range(start, last + 1))
-    out: list[str] = []
-    for index, line in enumerate(lines):
-        if index == ours[0]:
-            out.append(block)
-        if index not in drop:
-            out.append(line)
-    return "".join(out)
+    changed: list[str] = []
+    for key, value in values.items():
+        name = f"{prefix}{key}"
+        current = table.get(key)
+        if isinstance(value, Mapping) and isinstance(current, (Table, InlineTable)):
+            changed += _merge(current, value, larger, f"{name}.")
+            continue
+        wanted = keep_larger(current, value) if key in larger else value
+        if _plain(current) == wanted:
+            if wanted != value:
+                changed.append(f"kept your {name} = {current}")
+            continue
+        table[key] = _item(wanted)
+        changed.append(name)
+    return changed
 
 
-def upsert_table(path: tuple[str, ...], values: dict[str, Any], what: str) -> Transform:
-    """A transform that makes `[path]` hold exactly `values` (its sub-tables are replaced)."""
-    block = render_table(path, values)
+def _plain(value: Any) -> Any:
+    unwrap = getattr(value, "unwrap", None)
+    return unwrap() if callable(unwrap) else value
+
+
+def _lookup(data: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    value: Any = data
+    for part in path:
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _holds(entry: Any, values: Mapping[str, Any], larger: Collection[str]) -> bool:
+    """Whether `entry` (as `tomllib` reads it) has every value we set, raised ones allowed."""
+    if not isinstance(entry, Mapping):
+        return False
+    for key, value in values.items():
+        if isinstance(value, Mapping):
+            if not _holds(entry.get(key), value, larger):
+                return False
+        elif entry.get(key) != (keep_larger(entry.get(key), value) if key in larger else value):
+            return False
+    return True
+
+
+def upsert_table(
+    path: tuple[str, ...], values: dict[str, Any], what: str, larger: Collection[str] = ()
+) -> Transform:
+    """A transform that makes the table at `path` hold `values`, keeping everything else.
+
+    A new entry is appended as its own table at the end of the file (or into the inline table
+    that holds its siblings); an existing one gets only our keys set, one by one, dicts merged
+    key by key, so a user's own keys (`env.DECISION_JOURNAL_HOME`, `autoApprove`) survive. A
+    key named in `larger` keeps the user's value when it is the larger number.
+    """
+    dotted = ".".join(path)
 
     def transform(old: str | None) -> tuple[str, list[str]]:
         text = old or ""
-        current = _lookup(_parse(text, what), path)
-        if current == values:
-            return text, []
-        lines = text.splitlines(keepends=True)
-        headers = _headers(lines)
-        ours = [i for i, key in headers if key[: len(path)] == path]
-        dotted = ".".join(path)
-        if current is not None and not ours:
-            raise SetupError(
-                f"{what} defines {dotted} inline or with dotted keys; edit it by hand "
-                "(see --print); nothing was written"
-            )
-        if ours:
-            new = _splice(lines, headers, ours, block)
-            change = f"updated [{dotted}]"
+        doc = _parse(text, what)
+        entry = _table_at(doc, path, what)
+        inline = _inline_ancestor(doc, path[:-1])
+        if entry is None and inline is None:
+            new = text + _separator(text) + render_table(path, values)
+            changes = [f"added [{dotted}]"]
         else:
-            new = text + _separator(text) + block
-            change = f"added [{dotted}]"
-        if _lookup(_parse(new, what), path) != values:
+            verb = "updated" if entry is not None else "added"
+            if entry is None:
+                parent = _table_at(doc, path[:inline], what)
+                for part in path[inline:]:
+                    parent = parent.setdefault(part, tomlkit.inline_table())
+                entry = parent
+            changed = _merge(entry, values, larger, "")
+            kept = [change for change in changed if change.startswith("kept your ")]
+            if len(kept) == len(changed):
+                return text, []
+            set_keys = ", ".join(change for change in changed if change not in kept)
+            new = tomlkit.dumps(doc)
+            changes = [f"{verb} [{dotted}] ({set_keys})", *kept]
+        _parse(new, what)
+        if not _holds(_lookup(tomllib.loads(new), path), values, larger):
             raise SetupError(f"{what}: could not place [{dotted}] safely; nothing was written")
-        return new, [change]
+        return new, changes
 
     return transform

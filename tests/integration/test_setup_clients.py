@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -51,14 +52,20 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
     paths.project.mkdir()
     monkeypatch.setenv("HOME", str(paths.home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
     return paths
 
 
-def setup(home: Home, *args: str, capsys: pytest.CaptureFixture[str]) -> str:
+def run_setup(home: Home, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main(
         ["--journal", str(home.journal), "setup", *args, "--project-dir", str(home.project)]
     )
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def setup(home: Home, *args: str, capsys: pytest.CaptureFixture[str]) -> str:
+    code, out = run_setup(home, *args, capsys=capsys)
     assert code == 0, out
     return out
 
@@ -252,7 +259,10 @@ def test_what_setup_writes_starts_the_server_and_the_hook(
     """An agent configured by `setup` reaches our server; the hook command runs in a shell."""
     setup(home, "claude-code", "--write", "--scope", "project", capsys=capsys)
     server = json.loads((home.project / ".mcp.json").read_text())["mcpServers"]["decision-journal"]
-    env = agent_env(runtime, **server.get("env", {}), CLAUDE_PROJECT_DIR=str(home.project))
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    env = agent_env(
+        runtime, **server.get("env", {}), CLAUDE_PROJECT_DIR=str(home.project), PATH=path
+    )
     params = StdioServerParameters(
         command=server["command"], args=server["args"], env=env, cwd=str(home.project)
     )
@@ -269,7 +279,7 @@ def test_what_setup_writes_starts_the_server_and_the_hook(
     run = subprocess.run(
         ["/bin/sh", "-c", command],
         input=json.dumps(event),
-        env=agent_env(runtime),
+        env=agent_env(runtime, PATH=path),
         cwd=home.project,
         capture_output=True,
         text=True,
