@@ -1,7 +1,11 @@
 """decisions-md: a Markdown decision log (Date | Decision | Reason tables, an Open table).
 
-Rows of a decided table become records: the log names only what was chosen, so the record gets
-an explicit "alternatives not recorded" option and `imported` provenance. Rows of an open table
+Rows of a decided table become records with `imported` provenance. An "Alternatives" column
+gives the rejected options (their reasons are not recorded in such logs, and the record says
+so); without one the log names only what was chosen, so the record gets an explicit
+"alternatives not recorded" option. A "Revisit when" column becomes a note beside the record
+(and a `revisit` tag), since the record format has no field for it; a "Layer" or "Topic" column
+names what the decision is about. Rows of an open table
 (a section named Open, Pending or Proposed, or a table with a "Needed by" column) become pending
 decisions when the row lists 2-4 options with exactly one marked recommended or leading
 ("Options: A (recommended); B"); otherwise they are kept as notes with their "needed by", since
@@ -39,10 +43,20 @@ _DATE = re.compile(r"(\d{4})[-/](\d{2})[-/](\d{2})")
 _SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
 _OPTIONS = re.compile(r"\boptions?\s*:\s*(.+?)(?:\.(?:\s|$)|$)", re.IGNORECASE)
 _OPEN_SECTIONS = ("open", "pending", "proposed", "undecided")
-_DECISION_COLUMNS = ("decision", "change", "what", "title")
-_REASON_COLUMNS = ("reason", "why", "rationale", "evidence", "because")
+_DECISION_COLUMNS = ("decision", "decided", "change", "what", "title")
+_TOPIC_COLUMNS = ("layer", "topic", "area", "subject", "question")
+_ALTERNATIVE_COLUMNS = (
+    "alternatives",
+    "alternatives considered",
+    "rejected",
+    "rejected alternatives",
+    "options considered",
+)
+_REVISIT_COLUMNS = ("revisit when", "revisit", "review when", "revisit trigger")
+_NOTHING = ("", "-", "—", "–", "none", "n/a", "na", "tbd")
+_REASON_COLUMNS = ("reason", "why", "rationale", "evidence or reason", "evidence", "because")
 _NEEDED_COLUMNS = ("needed by", "needed", "due", "deadline", "by")
-_ID_COLUMNS = ("#", "id", "no", "no.", "number")
+_ID_COLUMNS = ("#", "id", "no", "no.", "number", "adr")
 
 
 def parse_date(text: str) -> GoTime | None:
@@ -114,23 +128,70 @@ def _table_items(table: Table, identity: ProjectIdentity, where: str) -> Iterato
         elif _is_open(table):
             yield _open_item(key, text, _cell(cells, table.column(*_NEEDED_COLUMNS)), identity)
         else:
-            when = parse_date(_cell(cells, table.column("date", "when")))
-            yield build_record(
-                SourceDecision(
-                    importer=KIND,
-                    key=key,
-                    problem=text,
-                    decision_kind=DECISION_KIND,
-                    options=(SourceOption(first_sentence(text), text),),
-                    identity=identity,
-                    chosen=0,
-                    reason=_cell(cells, table.column(*_REASON_COLUMNS)),
-                    when=when,
-                    tags=(f"section:{section}",),
-                    evidence_refs=(location,),
-                    only_chosen_named=True,
-                )
-            )
+            yield from _decided_items(table, cells, text, key, location, section, identity)
+
+
+def _decided_items(
+    table: Table,
+    cells: list[str],
+    text: str,
+    key: str,
+    location: str,
+    section: str,
+    identity: ProjectIdentity,
+) -> Iterator[Item]:
+    """The row's record, and a note with its revisit condition when the log gives one."""
+    topic = _cell(cells, table.column(*_TOPIC_COLUMNS))
+    problem = f"{topic}: {text}" if topic else text
+    alternatives = split_alternatives(_cell(cells, table.column(*_ALTERNATIVE_COLUMNS)))
+    revisit = _cell(cells, table.column(*_REVISIT_COLUMNS))
+    revisit = "" if revisit.casefold() in _NOTHING else revisit
+    when = parse_date(_cell(cells, table.column("date", "when")))
+    yield build_record(
+        SourceDecision(
+            importer=KIND,
+            key=key,
+            problem=problem,
+            decision_kind=DECISION_KIND,
+            options=(
+                SourceOption(first_sentence(text), text),
+                *(SourceOption(label) for label in alternatives),
+            ),
+            identity=identity,
+            chosen=0,
+            reason=_cell(cells, table.column(*_REASON_COLUMNS)),
+            when=when,
+            tags=(f"section:{section}", *(("revisit",) if revisit else ())),
+            evidence_refs=(location,),
+            only_chosen_named=not alternatives,
+        )
+    )
+    if revisit:
+        note = ImportedNote.of(
+            workspace=identity.workspace,
+            decision=f"Revisit: {problem}",
+            why=f"Revisit when: {revisit}",
+            evidence=key,
+            agent=AGENT,
+        )
+        yield NoteItem(f"{key}:revisit", note, when)
+
+
+def split_alternatives(cell: str) -> list[str]:
+    """The alternatives a cell lists, split at commas and semicolons outside parentheses
+    ("Cloud Run (fallback after a 3 h timebox), Render" is two); "none" and dashes are none."""
+    if cell.casefold() in _NOTHING:
+        return []
+    parts, depth, current = [], 0, []
+    for ch in cell:
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+        if ch in ",;" and depth <= 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return [go_trim(part) for part in parts if go_trim(part).casefold() not in _NOTHING]
 
 
 def open_options(text: str) -> list[SourceOption]:

@@ -17,7 +17,7 @@ from core.identity import ProjectIdentity
 from core.importers.base import ImportContext, Item, ItemError, Skip
 from core.importers.decisions_md import first_sentence, parse_date
 from core.importers.locate import locate
-from core.importers.madr_parse import DECIDED, AdrParts, parse_adr
+from core.importers.madr_parse import AdrParts, parse_adr
 from core.importers.shaping import SourceDecision, SourceOption, build_record
 
 KIND = "madr"
@@ -58,9 +58,8 @@ class MadrImporter:
         parts = parse_adr(text)
         if not parts.title:
             return Skip(key, "not an ADR (no title heading)", str(path))
-        status = parts.status_word
-        if status and status not in DECIDED:
-            return Skip(key, f"status {status}: not a decision yet", str(path))
+        if not parts.decided:
+            return Skip(key, f"status {parts.status_phrase}: not a decision yet", str(path))
         if not parts.chosen and not parts.decision_text:
             return Skip(key, "no decision outcome in the ADR", str(path))
         return build_record(_decision(parts, key, identity, relative))

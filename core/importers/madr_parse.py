@@ -25,6 +25,8 @@ _CHOSEN = re.compile(
 _NUMBERING = re.compile(r"^(?:adr[-\s]?)?\d+\s*[-.:)]?\s*", re.IGNORECASE)
 _BAD = re.compile(r"^bad,?\s*because\s*(.+)$", re.IGNORECASE | re.DOTALL)
 DECIDED = ("accepted", "deprecated", "superseded")
+"""Statuses of a decision that was made; any other status phrase ("proposed", "on hold",
+"draft", "rejected") is not a decision yet."""
 
 
 @dataclass(slots=True)
@@ -40,9 +42,21 @@ class AdrParts:
     rejections: dict[str, str] = field(default_factory=dict)
 
     @property
+    def status_phrase(self) -> str:
+        """The status as written, folded: "On Hold" is "on hold", "Superseded by [ADR-5](…)"
+        is "superseded by adr-5"."""
+        return " ".join(plain(self.status).casefold().strip("\"'.,").split())
+
+    @property
     def status_word(self) -> str:
-        words = self.status.casefold().split()
-        return words[0].strip("\"'.,") if words else ""
+        """The status phrase's first word ("superseded" of "superseded by adr-5")."""
+        words = self.status_phrase.split()
+        return words[0].strip("\"'.,:") if words else ""
+
+    @property
+    def decided(self) -> bool:
+        """The status names a decision that was made (no status: the ADR is one)."""
+        return not self.status_phrase or self.status_word in DECIDED
 
 
 def front_matter(text: str) -> tuple[dict[str, str], str]:
@@ -118,19 +132,31 @@ def _read_pros_and_cons(parts: AdrParts, found: list[Section]) -> None:
 
     MADR puts these under `### <option>` below "Pros and Cons of the Options"; real ADRs also
     use `## <option>`, and headings may shorten a long option title, so a heading belongs to
-    the option it equals or begins.
+    the option it equals or begins. Deeper headings inside an option's part (an "Examples"
+    sub-heading) still belong to that option; a heading at the option's level or above that
+    names no option ends it, so its bullets are nobody's.
     """
-    names = [option.casefold() for option in parts.options]
+    bad: dict[str, list[str]] = {}
+    owner: str | None = None
+    owner_level = 0
     for section in found:
-        if section.level not in (2, 3):
-            continue
-        title = _option_name(section.title).casefold()
-        owner = (
-            title
-            if title in names
-            else next((name for name in names if title and name.startswith(title)), None)
-        )
-        bad = [m.group(1) for m in (_BAD.match(b) for b in section.bullets()) if m]
-        if owner is not None and bad:
-            reasons = "; ".join(collapse_spaces(plain(b)).rstrip(".") for b in bad)
-            parts.rejections[owner] = reasons
+        named = _option_owner(section, parts.options) if section.level in (2, 3) else None
+        if named is not None:
+            owner, owner_level = named, section.level
+        elif owner is not None and section.level <= owner_level:
+            owner = None
+        if owner is not None:
+            bad.setdefault(owner, []).extend(
+                m.group(1) for m in (_BAD.match(b) for b in section.bullets()) if m
+            )
+    for name, reasons in bad.items():
+        if reasons:
+            parts.rejections[name] = "; ".join(collapse_spaces(plain(b)).rstrip(".") for b in reasons)
+
+
+def _option_owner(section: Section, options: list[str]) -> str | None:
+    names = [option.casefold() for option in options]
+    title = _option_name(section.title).casefold()
+    if title in names:
+        return title
+    return next((name for name in names if title and name.startswith(title)), None)

@@ -16,6 +16,9 @@ _BULLET = re.compile(r"^\s*(?:[*+-]|\d+[.)])\s+(.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__)")
+_CODE_SPAN = re.compile(r"(`+)(.*?)\1")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+"""CommonMark's backslash escapes: a backslash before ASCII punctuation stands for it."""
 
 
 def split_row(line: str) -> list[str]:
@@ -92,8 +95,20 @@ def tables(text: str) -> list[Table]:
 
 
 def plain(text: str) -> str:
-    """Inline Markdown reduced to its text: links to their label, bold marks off (code kept)."""
-    return _EMPHASIS.sub("", _LINK.sub(r"\1", text)).strip()
+    """Inline Markdown reduced to its text: links to their label, bold marks off, backslash
+    escapes resolved (`\\$` is `$`); code spans are kept exactly as written."""
+    pieces = []
+    last = 0
+    for span in _CODE_SPAN.finditer(text):
+        pieces.append(_plain_prose(text[last : span.start()]))
+        pieces.append(span.group(0))
+        last = span.end()
+    pieces.append(_plain_prose(text[last:]))
+    return "".join(pieces).strip()
+
+
+def _plain_prose(text: str) -> str:
+    return _ESCAPE.sub(r"\1", _EMPHASIS.sub("", _LINK.sub(r"\1", text)))
 
 
 @dataclass(slots=True)
@@ -107,9 +122,16 @@ class Section:
         return "\n".join(self.lines).strip()
 
     def bullets(self) -> list[str]:
-        """Top-level list items, continuation lines joined to their item."""
+        """Top-level list items, continuation lines joined to their item; lines inside code
+        fences are examples, not items."""
         items: list[str] = []
+        in_fence = False
         for line in self.lines:
+            if _FENCE.match(line):
+                in_fence = not in_fence
+                continue
+            if in_fence:
+                continue
             match = _BULLET.match(line)
             if match and (len(line) - len(line.lstrip())) < 2:
                 items.append(match.group(1).strip())

@@ -8,9 +8,10 @@ import pytest
 
 from core.importers import make_importer
 from core.importers.base import ImportReport
-from core.importers.decisions_md import open_options
+from core.importers.decisions_md import open_options, split_alternatives
 from core.importers.engine import run_import
 from core.importers.markdown import split_row, tables
+from core.importers.shaping import ALTERNATIVE_LABEL, NOT_RECORDED
 from core.journal import Journal
 from core.notes import NoteStore
 
@@ -110,3 +111,49 @@ def test_open_options_need_a_list() -> None:
     assert open_options("No options here.") == []
     found = open_options("Pick one. Options: A (leading) or B / C.")
     assert [(o.label, o.recommended) for o in found] == [("A", True), ("B", False), ("C", False)]
+
+
+STACK = DATA / "stack-decisions.md"
+
+
+def test_alternatives_become_rejected_options_and_revisit_a_note(journal: Journal) -> None:
+    """Real logs list alternatives and revisit triggers: neither is dropped, and the record
+    does not claim the alternatives were not recorded."""
+    report = run_import(journal, make_importer("decisions-md"), STACK)
+    assert report.written["records"] == 4
+    records = {r.problem: r for r in journal.store.list()}
+    runner = records["Test runner: pytest with xdist"]
+    assert [o.label for o in runner.options] == ["pytest with xdist", "unittest", "nose2"]
+    assert runner.selected_option_id == runner.options[0].id
+    assert runner.selection_reason_raw == "Fixtures and parallel runs"
+    assert {r.reason for r in runner.rejected_reasons} == {NOT_RECORDED}
+    assert "revisit" in runner.tags
+    packaging = records["Packaging: One-folder bundle"]
+    assert len(packaging.options) == 4  # the chosen, two alternatives, the rest merged
+    assert "Briefcase" in packaging.options[3].description + packaging.options[3].label
+    docs = records["Docs: MkDocs"]
+    assert docs.options[1].label == ALTERNATIVE_LABEL and "revisit" not in docs.tags
+    api = records["API runs on Cloud Run"]
+    assert [o.label for o in api.options][1:] == ["Lambda (fallback after a 3 h timebox)", "Render"]
+    assert api.selection_reason_raw == "Cold starts under 2 s in a trial"
+    notes = NoteStore(journal.root).read(api.project_id).notes
+    revisits = sorted(n.why for n in notes if n.decision.startswith("Revisit: "))
+    assert revisits == [
+        "Revisit when: A test takes longer than 5 s",
+        "Revisit when: Bundle over 200 MB",
+        "Revisit when: Cold start > 8 s",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cell", "labels"),
+    [
+        ("Hermes, Claude Code; Codex", ["Hermes", "Claude Code", "Codex"]),
+        ("lean-ctx (rejected, see ADR-9), rtk", ["lean-ctx (rejected, see ADR-9)", "rtk"]),
+        ("—", []),
+        ("none", []),
+        ("", []),
+    ],
+)
+def test_split_alternatives(cell: str, labels: list[str]) -> None:
+    assert split_alternatives(cell) == labels

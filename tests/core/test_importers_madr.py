@@ -109,3 +109,39 @@ def test_second_run_adds_nothing_and_an_edited_adr_is_a_conflict(
     edited = _import(journal, folder)
     assert len(edited.conflicts) == 1 and "changed in the source" in edited.conflicts[0].message
     assert len(journal.store.list()) == 5
+
+
+EDGE = DATA.parents[2] / "madr_edge"
+
+
+def test_status_phrases_are_read_whole() -> None:
+    """MADR's own records use `status: on hold`: not a decision yet, and said so in full."""
+    parts = parse_adr((EDGE / "0003-write-own-tooling.md").read_text())
+    assert parts.status_phrase == "on hold" and not parts.decided
+    assert parse_adr("---\nstatus: Superseded by [ADR-5](0005.md)\n---\n# T\n").decided
+
+
+def test_on_hold_adr_is_skipped_with_its_whole_status(journal: Journal) -> None:
+    report = _import(journal, EDGE / "0003-write-own-tooling.md")
+    assert dict(report.skipped_by_reason()) == {"status on hold: not a decision yet": 1}
+
+
+def test_examples_and_sub_headings_keep_reasons_with_their_option() -> None:
+    """A fenced example's bullets are not arguments; an "Examples" sub-heading stays inside
+    its option; bullets after the options belong to none of them."""
+    parts = parse_adr((EDGE / "0008-track-the-status.md").read_text())
+    assert parts.rejections == {
+        "use a badge": "it depends on an online badge service",
+        "use a text line": "the line must be maintained by hand",
+    }
+
+
+def test_markdown_escapes_are_resolved_outside_code(journal: Journal) -> None:
+    parts = parse_adr((EDGE / "0008-track-the-status.md").read_text())
+    assert "quoted in $ and 100% of records" in parts.context
+    assert parts.reason == "it is read by most *Markdown* tools"
+    assert "\\" not in parts.context + parts.reason
+    run_import(journal, make_importer("madr"), EDGE / "0008-track-the-status.md")
+    (record,) = journal.store.list()
+    assert record.problem.startswith("Track the Status of a Record")
+    assert "\\$" not in record.problem
