@@ -128,17 +128,20 @@ def _table_items(table: Table, identity: ProjectIdentity, where: str) -> Iterato
         elif _is_open(table):
             yield _open_item(key, text, _cell(cells, table.column(*_NEEDED_COLUMNS)), identity)
         else:
-            yield from _decided_items(table, cells, text, key, location, section, identity)
+            yield from _decided_items(
+                table, cells, identity, text=text, key=key, location=location, section=section
+            )
 
 
 def _decided_items(
     table: Table,
     cells: list[str],
+    identity: ProjectIdentity,
+    *,
     text: str,
     key: str,
     location: str,
     section: str,
-    identity: ProjectIdentity,
 ) -> Iterator[Item]:
     """The row's record, and a note with its revisit condition when the log gives one."""
     topic = _cell(cells, table.column(*_TOPIC_COLUMNS))
@@ -182,7 +185,9 @@ def split_alternatives(cell: str) -> list[str]:
     ("Cloud Run (fallback after a 3 h timebox), Render" is two); "none" and dashes are none."""
     if cell.casefold() in _NOTHING:
         return []
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in cell:
         depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
         if ch in ",;" and depth <= 0:

@@ -151,7 +151,9 @@ def _read_pros_and_cons(parts: AdrParts, found: list[Section]) -> None:
             )
     for name, reasons in bad.items():
         if reasons:
-            parts.rejections[name] = "; ".join(collapse_spaces(plain(b)).rstrip(".") for b in reasons)
+            parts.rejections[name] = "; ".join(
+                collapse_spaces(plain(b)).rstrip(".") for b in reasons
+            )
 
 
 def _option_owner(section: Section, options: list[str]) -> str | None:
