@@ -23,6 +23,7 @@ from core.gojson import dumps_indented_bytes, loads_strict
 from core.gotime import GoTime
 from core.identity import project_identity
 from core.models import SCHEMA_VERSION, Stage
+from core.pending_index import INDEX_NAME, IndexEntry, encode, is_pending_name
 from core.proposal import ParsedProposal, Selection, parse_stored_proposal, stored_identity
 from core.redaction import redact_text
 from core.safefs import (
@@ -158,6 +159,7 @@ class PendingStore:
         path = self.path(saved.decision_id)
         ensure_private_dir(self.root, self.directory)
         atomic_write(self.root, path, _encode(saved))
+        self.refresh_index()
         return saved
 
     def remove(self, decision_id: str) -> bool:
@@ -169,7 +171,44 @@ class PendingStore:
         except FileNotFoundError:
             return False
         fsync_dir(self.directory)
+        self.refresh_index()
         return True
+
+    def refresh_index(self) -> None:
+        """Rewrites `pending/.index.json` from the files as they are now (`core.pending_index`).
+
+        With nothing pending there is no index (the empty directory says it). The index only
+        lets the hook skip work, so a failure to write it never fails the caller: the stale
+        index is removed instead, and the hook takes its full path.
+        """
+        index = self.directory / INDEX_NAME
+        try:
+            entries = self._index_entries()
+            if entries:
+                atomic_write(self.root, index, encode(entries), durable=False)
+                return
+        except (JournalError, OSError):
+            pass
+        with contextlib.suppress(OSError):
+            os.unlink(index)
+
+    def _index_entries(self) -> list[IndexEntry]:
+        listing = self.list()
+        entries = [
+            IndexEntry(p.decision_id, p.session_id, p.proposal.workspace, p.proposal.project_id)
+            for p in listing.items
+        ]
+        entries.extend(
+            IndexEntry(
+                issue.decision_id or os.path.basename(issue.path)[: -len(".json")],
+                issue.session_id,
+                issue.workspace,
+                issue.project_id,
+                damaged=True,
+            )
+            for issue in listing.issues
+        )
+        return entries
 
     # reading ---------------------------------------------------------------------------------
 
@@ -216,11 +255,7 @@ class PendingStore:
             names = os.listdir(self.directory)
         except FileNotFoundError:
             return []
-        return sorted(
-            self.directory / name
-            for name in names
-            if name.lower().endswith(".json") and not name.startswith(".")
-        )
+        return sorted(self.directory / name for name in names if is_pending_name(name))
 
     def _list_one(self, path: Path, listing: PendingListing) -> None:
         decision_id = path.name[: -len(".json")]

@@ -15,7 +15,8 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from app.hooks.pretool import HookEvent, write_json
+from app.hooks.event import HookEvent
+from app.hooks.pretool import write_json
 from app.hooks.question_records import answer_text, build_record
 from app.hooks.questions_wire import (
     QUESTIONS_ASK,

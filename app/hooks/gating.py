@@ -12,15 +12,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from app.hooks.clients import ClientHook
 from core.filters import workspace_matches
 from core.identity import project_identity
 from core.pending import PendingIssue, PendingStore
 from core.text import go_trim
 
-OWN_MCP_PREFIX = "mcp__decision-journal__"
-READ_ONLY_TOOLS = frozenset(
-    {"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite"}
-)
 RUNBOOK = "docs/runbook.md#decision-pending"
 
 
@@ -31,11 +28,6 @@ class Blocker:
     decision_id: str
     problem: str = ""
     damaged: bool = False
-
-
-def is_read_only(tool_name: str) -> bool:
-    """Known read-only tools and our own MCP tools (resuming must stay possible)."""
-    return tool_name in READ_ONLY_TOOLS or tool_name.startswith(OWN_MCP_PREFIX)
 
 
 def _same_place(pending_workspace: str, pending_project: str, workspace: str) -> bool:
@@ -80,16 +72,18 @@ def find_blockers(pending: PendingStore, *, session_id: str, workspace: str) -> 
     return blockers
 
 
-def deny_reason(blockers: list[Blocker], tool_name: str) -> str:
+def deny_reason(blockers: list[Blocker], tool_name: str, hook: ClientHook) -> str:
     """What the agent reads when a tool is denied: which decision, what the human does, how
-    to resume."""
+    to resume (as this client spells the call), and which of its tools still run."""
     first = blockers[0]
+    allowed = f"Read-only tools ({', '.join(hook.named)}) and the decision-journal tools still run."
+    blocked = f" {hook.blocked_note}" if hook.blocked_note else ""
     if first.damaged:
         return (
             f"Tool {tool_name} is blocked: the pending implementation decision file "
             f"{first.decision_id} is unreadable, so edits stay blocked until it is repaired. "
             "Tell the user to run `decision-journal pending` and `decision-journal doctor` and "
-            f"follow {RUNBOOK}. Read-only tools remain available."
+            f"follow {RUNBOOK}.{blocked} {allowed}"
         )
     problem = f" ({first.problem[:160]!r})" if first.problem else ""
     more = f" and {len(blockers) - 1} more" if len(blockers) > 1 else ""
@@ -97,9 +91,7 @@ def deny_reason(blockers: list[Blocker], tool_name: str) -> str:
         f"Tool {tool_name} is blocked: implementation decision {first.decision_id}{problem}"
         f"{more} is pending and must be answered by the human before any edit or command. "
         "The human answers it in the Decision Journal window (tray icon, or "
-        "`decision-journal ask` in a terminal). To resume, call "
-        "mcp__decision-journal__present_implementation_decision with only "
-        f'{{"decision_id": "{first.decision_id}"}} and follow its instruction. Until then use '
-        "only read-only tools (Read, Grep, Glob, LS, WebFetch, WebSearch, TodoWrite); do not "
-        "guess the answer."
+        f"`decision-journal ask` in a terminal). To resume, call {hook.resume(first.decision_id)} "
+        f"and follow its instruction.{blocked} Until then use only read-only tools "
+        f"({', '.join(hook.named)}) and the decision-journal tools; do not guess the answer."
     )

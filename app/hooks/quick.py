@@ -1,26 +1,39 @@
-"""The hook's answer when there is nothing to do, decided before the journal code loads.
+"""The hook's answer when it has nothing to say, decided before the journal code loads.
 
 Why: clients run the hook before every tool call of every agent. Loading the journal's code
-(pydantic models, the store, the index) took about 0.25 s of a 0.3 s hook, yet almost every
-call finds nothing pending and a tool the hook has nothing to add to, and prints nothing.
-Those calls are answered here from the pending directory's listing alone; every other call
-(anything pending, a listing that fails, input that is not a plain tool event, a question
-the app may answer) takes the full path, which decides exactly as before.
+(pydantic models, the store, the index) takes about a quarter of a second, yet almost every
+call finds nothing pending for the caller and prints nothing. Those calls are answered here
+from the pending directory's listing and `core.pending_index` alone, whatever is pending for
+other sessions and workspaces. Every other call (something pending for the caller, an index
+that does not provably match the directory, a listing that fails, input that is not a plain
+tool event, a question the app may answer) takes the full path, which decides exactly as
+before and fails closed.
 """
 
 from __future__ import annotations
 
-import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
-STDIN_MAX = 8 * 1024 * 1024
-"""The most of stdin a hook reads: a tool event is small, and a runaway input must not be."""
+from app.hooks.clients import ClientHook
+from app.hooks.event import HookEvent, parse_event
+from core.pending_index import blocks, is_pending_name, read_current
+
 PENDING_DIR = "pending"
 """`core.pending.PENDING_DIR`; a test keeps the two equal."""
 ASK_TOOL = "AskUserQuestion"
 """`app.hooks.ask_user_question.TOOL_NAME`: the one tool the Claude Code hook acts on when
 nothing is pending."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """`done`: exit 0 printing nothing. `stale_index`: files are pending but the index could
+    not be trusted, so the full path should rewrite it for the next call."""
+
+    done: bool
+    stale_index: bool = False
 
 
 def nothing_pending(journal_root: Path) -> bool:
@@ -34,29 +47,29 @@ def nothing_pending(journal_root: Path) -> bool:
         names = os.listdir(directory)
     except OSError:
         return False
-    return not any(name.lower().endswith(".json") and not name.startswith(".") for name in names)
+    return not any(is_pending_name(name) for name in names)
 
 
-def plain_tool(event_text: str, *, answers_questions: bool) -> bool:
-    """The event is a tool call the hook has nothing to add to when nothing is pending.
-
-    Anything else (text that is not a JSON object with a tool name, or a question the hook may
-    answer through the app) goes the full way, so its errors are reported as before.
-    """
+def decide(journal_root: Path, event_text: str, hook: ClientHook) -> Verdict:
+    """Whether the hook may exit 0 at once, printing nothing."""
     try:
-        event = json.loads(event_text)
+        event = parse_event(event_text, hook)
     except ValueError:
-        return False
-    if not isinstance(event, dict):
-        return False
-    tool = event.get("tool_name")
-    if not isinstance(tool, str) or not tool or not isinstance(event.get("tool_input", {}), dict):
-        return False
-    return not (answers_questions and tool == ASK_TOOL)
+        return Verdict(done=False)
+    if event is None:
+        return Verdict(done=True)
+    if hook.answers_questions and event.tool_name == ASK_TOOL:
+        return Verdict(done=False)
+    if hook.allows_while_pending(event.tool_name, event.mcp_server, event.mcp_tool):
+        return Verdict(done=True)
+    return _pending_for(journal_root, event)
 
 
-def nothing_to_do(journal_root: Path, event_text: str, *, answers_questions: bool) -> bool:
-    """The hook may exit 0 at once, printing nothing."""
-    return plain_tool(event_text, answers_questions=answers_questions) and nothing_pending(
-        journal_root
-    )
+def _pending_for(journal_root: Path, event: HookEvent) -> Verdict:
+    if nothing_pending(journal_root):
+        return Verdict(done=True)
+    entries = read_current(journal_root / PENDING_DIR)
+    if entries is None:
+        return Verdict(done=False, stale_index=True)
+    caller = {"session_id": event.session_id, "workspace": event.workspace}
+    return Verdict(done=not blocks(entries, **caller))

@@ -1,5 +1,5 @@
-"""The hook's quick answer: exit at once only when nothing can be pending and the tool is one the
-hook has nothing to add to; everything else goes the full, fail-closed way."""
+"""The hook's quick answer: exit at once only when nothing can be pending for the caller, or
+the event is one the hook never answers; everything else goes the full, fail-closed way."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from app.hooks import ask_user_question
-from app.hooks.quick import ASK_TOOL, PENDING_DIR, nothing_pending, nothing_to_do, plain_tool
+from app.hooks.clients import CLAUDE_CODE, CODEX, GEMINI, HOOKS, ClientHook
+from app.hooks.quick import ASK_TOOL, PENDING_DIR, decide, nothing_pending
 from core import pending
 from tests.app.cli_imports import modules_loaded_by
 
@@ -25,7 +26,9 @@ def test_nothing_is_pending_without_a_pending_directory(tmp_path: Path) -> None:
     assert nothing_pending(tmp_path)
 
 
-@pytest.mark.parametrize("name", ["decision-1.json.lock", ".decision-1.json.tmp", ".x.json"])
+@pytest.mark.parametrize(
+    "name", ["decision-1.json.lock", ".decision-1.json.tmp", ".x.json", ".index.json"]
+)
 def test_files_the_pending_store_does_not_list_leave_nothing_pending(
     tmp_path: Path, name: str
 ) -> None:
@@ -39,39 +42,82 @@ def test_any_listed_file_may_be_pending(tmp_path: Path, name: str) -> None:
     (tmp_path / PENDING_DIR).mkdir()
     (tmp_path / PENDING_DIR / name).write_text("damaged or not, the full path decides")
     assert not nothing_pending(tmp_path)
+    verdict = decide(tmp_path, json.dumps({"tool_name": "Edit"}), CLAUDE_CODE)
+    assert (verdict.done, verdict.stale_index) == (False, True)
 
 
 def test_a_pending_path_that_cannot_be_listed_is_not_quick(tmp_path: Path) -> None:
     (tmp_path / PENDING_DIR).write_text("not a directory")
     assert not nothing_pending(tmp_path)
+    assert not decide(tmp_path, json.dumps({"tool_name": "Edit"}), CLAUDE_CODE).done
 
 
 @pytest.mark.parametrize(
-    ("event", "answers_questions", "quick"),
+    ("event", "hook", "quick"),
     [
-        ({"tool_name": "Edit", "tool_input": {}}, True, True),
-        ({"tool_name": "Bash"}, False, True),
-        ({"tool_name": ASK_TOOL, "tool_input": {}}, True, False),
-        ({"tool_name": ASK_TOOL, "tool_input": {}}, False, True),
-        ({"tool_name": "Edit", "tool_input": []}, True, False),
-        ({"tool_name": ""}, True, False),
-        ({"tool_input": {}}, True, False),
-        (["Edit"], True, False),
+        ({"tool_name": "Edit", "tool_input": {}}, CLAUDE_CODE, True),
+        ({"tool_name": "Bash"}, CODEX, True),
+        ({"tool_name": ASK_TOOL, "tool_input": {}}, CLAUDE_CODE, False),
+        ({"tool_name": ASK_TOOL, "tool_input": {}}, CODEX, True),
+        ({"tool_name": "apply_patch", "tool_input": "*** Begin Patch"}, CODEX, True),
+        ({"tool_name": ""}, CLAUDE_CODE, False),
+        ({"tool_input": {}}, CLAUDE_CODE, False),
+        (["Edit"], CLAUDE_CODE, False),
+        ({"hook_event_name": "BeforeTool", "tool_name": "write_file"}, GEMINI, True),
+        ({"hook_event_name": "PreToolUse", "tool_name": "write_file"}, GEMINI, True),
     ],
 )
 def test_only_plain_tool_events_are_quick(
-    event: object, answers_questions: bool, quick: bool
+    tmp_path: Path, event: object, hook: ClientHook, quick: bool
 ) -> None:
-    assert plain_tool(json.dumps(event), answers_questions=answers_questions) is quick
+    assert decide(tmp_path, json.dumps(event), hook).done is quick
 
 
 def test_text_that_is_not_json_is_not_quick(tmp_path: Path) -> None:
-    assert not nothing_to_do(tmp_path, "not json", answers_questions=True)
+    assert not decide(tmp_path, "not json", CLAUDE_CODE).done
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+@pytest.mark.parametrize(
+    "event_name", ["PostToolUse", "PermissionRequest", "Notification", "AfterTool", "Stop", 7]
+)
+def test_events_other_than_the_pre_tool_event_are_never_answered(
+    tmp_path: Path, client: str, event_name: object
+) -> None:
+    """Even with something pending and unreadable: those events get no output at all."""
+    (tmp_path / PENDING_DIR).mkdir()
+    (tmp_path / PENDING_DIR / "decision-1.json").write_text("damaged")
+    hook = HOOKS[client]
+    event = {"hook_event_name": event_name, "tool_name": "Edit", "session_id": "s"}
+    if event_name == hook.event:
+        return
+    assert decide(tmp_path, json.dumps(event), hook).done
+
+
+@pytest.mark.parametrize(
+    ("hook", "tool"),
+    [
+        (CLAUDE_CODE, "mcp__decision-journal__present_implementation_decision"),
+        (CLAUDE_CODE, "ToolSearch"),
+        (CLAUDE_CODE, "Read"),
+        (CODEX, "mcp__decision_journal__recent_decisions"),
+        (CODEX, "mcp__decision_journal__present_implementation_decision"),
+        (GEMINI, "mcp_decision-journal_get_preferences"),
+        (GEMINI, "read_file"),
+    ],
+)
+def test_tools_allowed_while_pending_never_read_the_journal(
+    tmp_path: Path, hook: ClientHook, tool: str
+) -> None:
+    (tmp_path / PENDING_DIR).mkdir()
+    (tmp_path / PENDING_DIR / "decision-1.json").write_text("damaged")
+    event = {"hook_event_name": hook.event, "tool_name": tool, "session_id": "s"}
+    assert decide(tmp_path, json.dumps(event), hook).done
 
 
 def test_a_quick_hook_process_loads_none_of_the_journal_code(tmp_path: Path) -> None:
-    """What makes it fast (0.30 -> 0.04 s here): no pydantic, store or index on this path."""
+    """What makes it fast: no pydantic, store or index on this path."""
     event = json.dumps({"tool_name": "Edit", "tool_input": {}})
     code, modules = modules_loaded_by(["--journal", str(tmp_path), "hook", "claude-code"], event)
     assert code == 0
-    assert not modules & {"pydantic", "core.journal", "core.pending"}
+    assert not modules & {"pydantic", "core.journal", "core.pending", "msgspec"}

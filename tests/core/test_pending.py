@@ -14,6 +14,7 @@ import pytest
 from core.errors import InvalidDecision, JournalDamaged, NotFound, OversizedFile, UnsafePath
 from core.journal import Journal
 from core.pending import PendingDamaged, PendingDecision, PendingStore, normalize_stage
+from core.pending_index import INDEX_NAME
 from core.proposal import ParsedProposal, Selection, parse_proposal
 from tests.factories import proposal_dict
 
@@ -99,7 +100,9 @@ def test_modes_are_private(store: PendingStore) -> None:
     pending = saved(store)
     assert oct(os.stat(store.directory).st_mode & 0o777) == "0o700"
     assert oct(os.stat(store.path(pending.decision_id)).st_mode & 0o777) == "0o600"
-    assert [p.name for p in store.directory.iterdir()] == [pending.decision_id + ".json"]
+    names = sorted(p.name for p in store.directory.iterdir())
+    assert names == [INDEX_NAME, pending.decision_id + ".json"]
+    assert oct(os.stat(store.directory / INDEX_NAME).st_mode & 0o777) == "0o600"
 
 
 def test_secret_in_problem_is_redacted_on_disk_only(store: PendingStore) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.hooks import claude_code, codex
+from app.hooks import claude_code, codex, gemini
 from core.capture import CaptureService, NeedsHuman
 from core.journal import Journal
 from core.pending import PendingStore
@@ -64,7 +64,7 @@ def run_hook(place: Place, client: str, stdin: str) -> subprocess.CompletedProce
 def run_hook_inline(place: Place, client: str, stdin: str) -> subprocess.CompletedProcess[str]:
     """The same hook in this process: for the many cases where process start-up adds nothing
     (the exit-code and golden cases run as real processes)."""
-    module = claude_code if client == "claude-code" else codex
+    module = {"claude-code": claude_code, "codex": codex, "gemini": gemini}[client]
     out, err = io.StringIO(), io.StringIO()
     code = module.run(Journal(place.journal), io.StringIO(stdin), out, err)
     return subprocess.CompletedProcess([], code, out.getvalue(), err.getvalue())

@@ -1,0 +1,140 @@
+"""What each client's tool hook receives and answers: its event, read-only tools, deny shape.
+
+Why per client: each client names its built-in tools and its pre-tool event differently, and
+reads a different answer. The names below were checked in the installed clients (Claude Code
+2.1.332's tool list and binary, Codex 0.171.0's hook schemas and tool list, Gemini CLI 0.61.0's
+bundled sources). A tool not listed as read-only is blocked while a decision is pending:
+unknown tools fail closed. Our own MCP tools are recognised under every client's spelling by
+`core.agent_tools`.
+
+Light on purpose: the hook's quick path imports this before deciding to load anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.agent_tools import SERVER_NAME, TOOL_NAMES, Client, allowed_while_pending, resume_call
+
+
+@dataclass(frozen=True, slots=True)
+class ClientHook:
+    """One client's tool hook.
+
+    Args:
+        client: the client, as `core.agent_tools` names it.
+        event: the `hook_event_name` of the event before a tool runs; other events get no
+            answer.
+        read_only: built-in tools that only read, allowed while a decision is pending.
+        named: the read-only tools the deny text suggests (ones every session of that client
+            lists, so the agent is never pointed at a tool it does not have).
+        blocked_note: what the deny text says about the client's editing tools.
+        answers_questions: the hook may answer the client's question tool through the app.
+    """
+
+    client: Client
+    event: str
+    read_only: frozenset[str]
+    named: tuple[str, ...]
+    blocked_note: str = ""
+    answers_questions: bool = False
+
+    def allows_while_pending(
+        self, tool_name: str, mcp_server: str = "", mcp_tool: str = ""
+    ) -> bool:
+        """Read-only built-ins and our own tools run whatever is pending."""
+        if tool_name in self.read_only or allowed_while_pending(tool_name):
+            return True
+        return bool(mcp_server) and _ours(mcp_server, mcp_tool)
+
+    def deny_output(self, reason: str) -> dict[str, Any]:
+        """The client's documented "do not run this tool" answer, and nothing else."""
+        if self.event == "BeforeTool":
+            return {"decision": "deny", "reason": reason}
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": self.event,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+
+    def resume(self, decision_id: str) -> str:
+        return resume_call(self.client, decision_id)
+
+
+def _ours(server: str, tool: str) -> bool:
+    """Gemini's `mcp_context`: the server as configured and the tool's own name."""
+    return server == SERVER_NAME and tool in TOOL_NAMES
+
+
+CLAUDE_CODE = ClientHook(
+    client="claude-code",
+    event="PreToolUse",
+    read_only=frozenset(
+        {
+            "Read",
+            "Glob",
+            "Grep",
+            "ToolSearch",
+            "ListAgents",
+            "WebFetch",
+            "WebSearch",
+            "ListMcpResourcesTool",
+            "ReadMcpResourceTool",
+            "TaskList",
+            "TaskGet",
+            "CronList",
+        }
+    ),
+    named=("Read", "ToolSearch", "WebFetch", "WebSearch"),
+    answers_questions=True,
+)
+"""Glob and Grep exist only in builds without the embedded search tools, so they are allowed
+but not suggested."""
+
+CODEX = ClientHook(
+    client="codex",
+    event="PreToolUse",
+    read_only=frozenset(
+        {
+            "view_image",
+            "list_mcp_resources",
+            "list_mcp_resource_templates",
+            "read_mcp_resource",
+            "get_goal",
+        }
+    ),
+    named=("view_image", "read_mcp_resource"),
+    blocked_note="Shell commands (Bash) and apply_patch stay blocked, reading ones included.",
+)
+"""Codex runs this hook for Bash, apply_patch and MCP tools; the read-only names cover the
+built-ins it may add, so none of them is blocked for nothing."""
+
+GEMINI = ClientHook(
+    client="gemini",
+    event="BeforeTool",
+    read_only=frozenset(
+        {
+            "read_file",
+            "read_many_files",
+            "glob",
+            "grep_search",
+            "search_file_content",
+            "list_directory",
+            "google_web_search",
+            "web_fetch",
+            "get_internal_docs",
+            "list_mcp_resources",
+            "read_mcp_resource",
+            "tracker_get_task",
+            "tracker_list_tasks",
+        }
+    ),
+    named=("read_file", "read_many_files", "glob", "grep_search", "list_directory", "web_fetch"),
+)
+"""`search_file_content` is the older name Gemini CLI still maps to `grep_search`."""
+
+HOOKS: dict[str, ClientHook] = {hook.client: hook for hook in (CLAUDE_CODE, CODEX, GEMINI)}
+"""`decision-journal hook <client>` for each client with a tool hook (Cursor has none we use)."""

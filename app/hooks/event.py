@@ -1,0 +1,78 @@
+"""The hook's stdin event, read once the same way by the quick path and the full path.
+
+Why `None` for some events: clients send one hook command every event it is registered for
+(and users register broadly). Only the client's pre-tool event is answered; for anything else
+(PostToolUse, PermissionRequest, Notification, ...) the hook prints nothing and exits 0, since
+a PreToolUse answer to another event is at best ignored and at worst misread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.hooks.clients import ClientHook
+
+STDIN_MAX = 8 * 1024 * 1024
+"""The most of stdin a hook reads: a tool event is small, and a runaway input must not be."""
+
+
+@dataclass(frozen=True, slots=True)
+class HookEvent:
+    """The fields of a pre-tool event the hook uses; everything else is ignored.
+
+    `mcp_server` and `mcp_tool` come from Gemini CLI's `mcp_context` (the server as configured
+    and the tool's own name); other clients put both in `tool_name`.
+    """
+
+    session_id: str
+    cwd: str
+    tool_name: str
+    tool_input: dict[str, Any] = field(default_factory=dict)
+    tool_use_id: str = ""
+    mcp_server: str = ""
+    mcp_tool: str = ""
+
+    @property
+    def workspace(self) -> str:
+        """CLAUDE_PROJECT_DIR (the project root Claude Code sets for hooks, and Gemini CLI too),
+        else the event's cwd, else ours: the same precedence the MCP server uses, so both see
+        one project."""
+        return os.path.abspath(os.environ.get("CLAUDE_PROJECT_DIR") or self.cwd or os.getcwd())
+
+
+def parse_event(text: str, hook: ClientHook) -> HookEvent | None:
+    """The pre-tool event, or None for an event this hook does not answer.
+
+    An event without `hook_event_name` counts as the pre-tool event (fail closed).
+
+    Raises:
+        ValueError: not a JSON object, or a pre-tool event without a tool name.
+    """
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError("hook input is not a JSON object")
+    name = value.get("hook_event_name", hook.event)
+    if name != hook.event:
+        return None
+    tool_name = value.get("tool_name")
+    if not isinstance(tool_name, str) or not tool_name:
+        raise ValueError("hook input has no tool_name")
+    tool_input = value.get("tool_input")
+    context = value.get("mcp_context")
+    context = context if isinstance(context, dict) else {}
+    return HookEvent(
+        session_id=_text(value.get("session_id")),
+        cwd=_text(value.get("cwd")),
+        tool_name=tool_name,
+        tool_input=tool_input if isinstance(tool_input, dict) else {},
+        tool_use_id=_text(value.get("tool_use_id")),
+        mcp_server=_text(context.get("server_name")),
+        mcp_tool=_text(context.get("tool_name")),
+    )
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""

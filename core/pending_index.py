@@ -1,0 +1,157 @@
+"""A small index of who each pending decision blocks, read before any journal code loads.
+
+Why: the PreToolUse hook runs before every tool call of every agent. Deciding "nothing is
+pending for this session or workspace" from the pending files themselves means loading the
+journal's models (a quarter of a second), so any decision pending anywhere made every agent
+slow. `pending/.index.json` lists, per pending file, the session, workspace and project it
+blocks; `PendingStore` rewrites it after every save and remove.
+
+The index is trusted only when it provably describes the directory as it is now: the same
+set of decision ids as the `*.json` files listed, no file newer than the index, every entry
+readable and not damaged. Anything else (missing, unreadable, other version, a file the index
+does not know, a file changed since) answers "unknown", and the caller takes the full path.
+
+The same-place rule here is `app.hooks.gating._same_place` (same project id, or one path
+inside the other) written without the journal's imports; `project_id_of` is
+`core.identity.project_identity(...).project_id` and `paths_overlap` is
+`core.filters.workspace_matches`. Tests hold each pair equal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from core.text import go_trim
+
+INDEX_NAME = ".index.json"
+"""Hidden, so neither `PendingStore` nor the hook's listing takes it for a pending file."""
+INDEX_VERSION = 1
+INDEX_MAX = 1024 * 1024
+"""The most of the index the hook reads; a bigger one is doubt, and the full path decides."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """Whom one pending file blocks. `damaged`: its contents could not be fully read."""
+
+    decision_id: str
+    session_id: str = ""
+    workspace: str = ""
+    project_id: str = ""
+    damaged: bool = False
+
+
+def is_pending_name(name: str) -> bool:
+    """A file name `PendingStore` lists as a pending decision."""
+    return name.lower().endswith(".json") and not name.startswith(".")
+
+
+def encode(entries: list[IndexEntry]) -> bytes:
+    """The index file's bytes, entries sorted by decision id."""
+    items = [asdict(entry) for entry in sorted(entries, key=lambda e: e.decision_id)]
+    return json.dumps({"version": INDEX_VERSION, "entries": items}, ensure_ascii=False).encode()
+
+
+def read_current(directory: Path) -> list[IndexEntry] | None:
+    """The index's entries when they describe `directory` exactly as it is now, else None.
+
+    Never raises: every failure (no directory, no index, a listing or stat error, bad JSON)
+    is doubt, answered with None.
+    """
+    try:
+        names = [name for name in os.listdir(directory) if is_pending_name(name)]
+        index_stat = os.stat(directory / INDEX_NAME, follow_symlinks=False)
+        if index_stat.st_size > INDEX_MAX or not _is_regular(index_stat.st_mode):
+            return None
+        with open(directory / INDEX_NAME, "rb") as handle:
+            data = handle.read(INDEX_MAX + 1)
+        entries = _decode(data)
+        if entries is None or sorted(e.decision_id for e in entries) != sorted(
+            name[: -len(".json")] for name in names
+        ):
+            return None
+        for name in names:
+            if (
+                os.stat(directory / name, follow_symlinks=False).st_mtime_ns
+                > index_stat.st_mtime_ns
+            ):
+                return None
+    except (OSError, ValueError):
+        return None
+    return entries
+
+
+def _is_regular(mode: int) -> bool:
+    return (mode & 0o170000) == 0o100000
+
+
+def _decode(data: bytes) -> list[IndexEntry] | None:
+    value = json.loads(data)
+    if not isinstance(value, dict) or value.get("version") != INDEX_VERSION:
+        return None
+    items = value.get("entries")
+    if not isinstance(items, list):
+        return None
+    entries = [_entry(item) for item in items]
+    return None if any(e is None for e in entries) else [e for e in entries if e is not None]
+
+
+def _entry(item: object) -> IndexEntry | None:
+    if not isinstance(item, dict) or set(item) != set(IndexEntry.__slots__):
+        return None
+    text_fields = ("decision_id", "session_id", "workspace", "project_id")
+    if not all(isinstance(item[name], str) for name in text_fields):
+        return None
+    if not isinstance(item["damaged"], bool) or not item["decision_id"]:
+        return None
+    return IndexEntry(**item)
+
+
+def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> bool:
+    """Any entry blocks this session or workspace; a damaged entry always counts (doubt)."""
+    session = go_trim(session_id)
+    project = project_id_of(workspace) if workspace else ""
+    for entry in entries:
+        if entry.damaged:
+            return True
+        if session and entry.session_id == session:
+            return True
+        if workspace and project and entry.project_id == project:
+            return True
+        if workspace and paths_overlap(entry.workspace, workspace):
+            return True
+    return False
+
+
+def project_id_of(workspace: str) -> str:
+    """`core.identity.project_identity(workspace).project_id`, without its imports."""
+    trimmed = go_trim(workspace)
+    if not trimmed:
+        canonical = ""
+    else:
+        path = os.path.abspath(trimmed)
+        try:
+            path = os.path.realpath(path, strict=True)
+        except OSError:
+            path = os.path.normpath(path)
+        canonical = path.replace(os.sep, "/")
+        if sys.platform == "win32":
+            canonical = canonical.lower()
+    digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+    return "project-" + digest[:16]
+
+
+def paths_overlap(left: str, right: str) -> bool:
+    """`core.filters.workspace_matches`: equal cleaned paths, or one inside the other."""
+    a = os.path.normpath(go_trim(left)) if go_trim(left) else ""
+    b = os.path.normpath(go_trim(right)) if go_trim(right) else ""
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    return a.startswith(b.rstrip(os.sep) + os.sep) or b.startswith(a.rstrip(os.sep) + os.sep)
