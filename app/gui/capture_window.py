@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QSize, Qt, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -23,9 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui import palette
 from app.gui.choice_page import Choice, ChoicePage, choice_label
-from app.gui.rationale_page import RationalePage
-from app.gui.window_behaviour import bring_to_front, passive_button
+from app.gui.focus_ring import FocusRing
+from app.gui.rationale_page import SELECTED, RationalePage
+from app.gui.window_behaviour import KeyGuard, bring_to_front, passive_button, show_without_focus
+from core.drafts import Draft
 from core.limits import OPTIONS_MAX, OPTIONS_MIN
 from core.models import Stage
 from core.text import collapse_spaces, go_trim
@@ -34,6 +37,8 @@ TITLE_PREFIX = "Decision: "
 TITLE_PROBLEM_MAX = 60
 MINIMUM_SIZE = QSize(640, 480)
 PREFERRED_SIZE = QSize(780, 720)
+DRAFT_DELAY_MS = 500
+"""How long typing pauses before the draft is saved (every keystroke would be too many)."""
 
 
 class CaptureOption(Protocol):
@@ -58,8 +63,8 @@ class CaptureRequest:
     """Everything the window shows for one pending decision.
 
     `selected_option_id` or `custom_selection` (exactly one) is preset when a decision resumes
-    at the rationale stage; rationale answers are never preset, because partial rationale text
-    is deliberately not kept between sessions.
+    at the rationale stage. `draft` is what the person typed last time (`core.drafts`): it is
+    private to this window and never part of the pending state agents read.
 
     Raises:
         ValueError: the request cannot be shown (option count, duplicate ids, stage, preset).
@@ -79,6 +84,8 @@ class CaptureRequest:
     stage: Stage
     selected_option_id: str = ""
     custom_selection: str = ""
+    draft: Draft | None = None
+    color_scheme: Qt.ColorScheme | None = None
 
     def __post_init__(self) -> None:
         count = len(self.options)
@@ -135,13 +142,21 @@ class MessageBar(QWidget):
         layout.addWidget(self.label, 1)
         self.clear()
 
+    @property
+    def hint_text(self) -> str:
+        """The hint on show, or "" when the bar is empty or shows an error."""
+        return self.label.text() if self._is_hint else ""
+
     def show_hint(self, text: str) -> None:
         self._show(text, QStyle.StandardPixmap.SP_MessageBoxInformation)
+        self._is_hint = True
 
     def show_error(self, text: str) -> None:
         self._show(text, QStyle.StandardPixmap.SP_MessageBoxWarning)
+        self._is_hint = False
 
     def clear(self) -> None:
+        self._is_hint = False
         self.label.clear()
         self._icon.clear()
         self._icon.hide()
@@ -170,12 +185,15 @@ class CaptureWindow(QWidget):
         rationale_submitted(str, dict): (selection_reason, {option_id: rejection_reason}) once
             every answer is filled in and within limits.
         cancelled(str): the stage ("choice" or "rationale") at which the window was closed;
-            emitted at most once.
+            emitted at most once, after a last `draft_changed` when something changed.
+        draft_changed(object): a `core.drafts.Draft` of what is marked and typed now, after
+            typing pauses and when the window closes; never after `rationale_submitted`.
     """
 
     choice_made = Signal(str, str)
     rationale_submitted = Signal(str, dict)
     cancelled = Signal(str)
+    draft_changed = Signal(object)
 
     def __init__(self, request: CaptureRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -184,6 +202,9 @@ class CaptureWindow(QWidget):
         self._told: Choice | None = None
         self._finished = False
         self._recording = False
+        self._kept = request.draft
+        self._draft_dirty = False
+        self._draft_timer = QTimer(self)
         self._choice_page = ChoicePage(request, self)
         self._rationale_page = RationalePage(request.problem, self)
         self._stack = QStackedWidget(self)
@@ -191,15 +212,12 @@ class CaptureWindow(QWidget):
         self._back = self._button("&Back", "Back to the choice (Alt+B)")
         self._continue = self._button("&Continue", "Continue to the reasons (Enter)")
         self._record = self._button("&Record decision", "Record the decision (Ctrl+Enter)")
+        self.key_guard = KeyGuard(self)
+        self.focus_ring = FocusRing(self)
         self._build()
+        self._restore()
         self._connect()
-        preset = request.preset_choice()
-        if request.stage == "rationale" and preset is not None:
-            self._told = preset
-            self._choice_page.restore(preset)
-            self._show_rationale(preset)
-        else:
-            self._show_choice()
+        self.apply_color_scheme()
 
     @property
     def request(self) -> CaptureRequest:
@@ -210,10 +228,41 @@ class CaptureWindow(QWidget):
         """The page on screen; what `cancelled` reports if the window closes now."""
         return self._stage
 
-    def present(self) -> None:
-        """Show the window in front of the others with keyboard focus, even if minimized."""
+    def present(self, *, activate: bool = True) -> None:
+        """Show the window, even if minimized.
+
+        Args:
+            activate: bring it to the front with keyboard focus; False shows it behind the
+                window in use and flashes it in the taskbar, for when the person is typing
+                elsewhere.
+        """
+        if not activate:
+            show_without_focus(self)
+            return
         bring_to_front(self)
         self._focus_stage()
+
+    def current_draft(self) -> Draft:
+        """What is marked and typed now, with kept answers not yet shown carried along."""
+        choice = self._choice_page.selected_choice()
+        reason, rejections = self._rationale_page.answers()
+        kept = self._kept
+        if kept is not None:
+            reason = reason or kept.selection_reason
+            rejections = {**kept.rejections, **{k: v for k, v in rejections.items() if v}}
+        return Draft(
+            decision_id=self._request.decision_id,
+            selected_option_id=choice.option_id if choice is not None else "",
+            custom_selection=self._choice_page.other_text,
+            other_chosen=choice is not None and not choice.option_id,
+            selection_reason=reason,
+            rejections=rejections,
+        )
+
+    @Slot()
+    def apply_color_scheme(self) -> None:
+        """The light or dark palette, as the journal window picks it (see `palette`)."""
+        palette.apply_scheme(self, self._request.color_scheme)
 
     @Slot(str)
     def show_error(self, message: str) -> None:
@@ -229,7 +278,9 @@ class CaptureWindow(QWidget):
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._finished:
             self._finished = True
+            self._save_draft()
             self.cancelled.emit(self._stage)
+        self._draft_timer.stop()
         super().closeEvent(event)
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -275,6 +326,57 @@ class CaptureWindow(QWidget):
         self._choice_page.problem_found.connect(self._message.show_hint)
         self._rationale_page.problem_found.connect(self._message.show_hint)
         self._rationale_page.reasons_submitted.connect(self._on_reasons_submitted)
+        self._choice_page.selection_changed.connect(self._on_edited)
+        self._rationale_page.answers_changed.connect(self._on_edited)
+        self._draft_timer.setSingleShot(True)
+        self._draft_timer.setInterval(DRAFT_DELAY_MS)
+        self._draft_timer.timeout.connect(self._save_draft)
+        hints = QGuiApplication.styleHints()
+        if self._request.color_scheme is None and hints is not None:
+            hints.colorSchemeChanged.connect(self.apply_color_scheme)
+
+    def _restore(self) -> None:
+        """The preset choice of a resumed decision, else a kept draft's marks, then its page."""
+        preset = self._request.preset_choice()
+        kept = self._kept
+        if kept is not None:
+            self._choice_page.restore_draft(
+                kept.selected_option_id, kept.custom_selection, kept.other_chosen
+            )
+        if self._request.stage == "rationale" and preset is not None:
+            self._told = preset
+            self._choice_page.restore(preset)
+            self._show_rationale(preset)
+        else:
+            self._show_choice()
+
+    @Slot()
+    def _on_edited(self) -> None:
+        """Something was marked or typed: drop a hint that no longer applies, save soon."""
+        self._clear_stale_hint()
+        self._continue.setEnabled(self._choice_page.selected_choice() is not None)
+        if not self._recording and not self._finished:
+            self._draft_dirty = True
+            self._draft_timer.start()
+
+    def _clear_stale_hint(self) -> None:
+        shown = self._message.hint_text
+        if not shown or self._recording:
+            return
+        current = (
+            [self._choice_page.problem()]
+            if self._stage == "choice"
+            else self._rationale_page.problems()
+        )
+        if shown not in current:
+            self._message.clear()
+
+    @Slot()
+    def _save_draft(self) -> None:
+        self._draft_timer.stop()
+        if self._draft_dirty and not self._recording:
+            self._draft_dirty = False
+            self.draft_changed.emit(self.current_draft())
 
     @Slot(str, str)
     def _on_choice_confirmed(self, option_id: str, custom_text: str) -> None:
@@ -291,6 +393,7 @@ class CaptureWindow(QWidget):
         if self._recording:
             return
         self._recording = True
+        self._draft_timer.stop()
         self._message.show_hint("Recording the decision…")
         self.rationale_submitted.emit(selection_reason, rejected)
 
@@ -307,7 +410,11 @@ class CaptureWindow(QWidget):
     def _show_rationale(self, choice: Choice) -> None:
         options = self._request.options
         alternatives = [(o.id, o.label) for o in options if o.id != choice.option_id]
-        self._rationale_page.ask(choice_label(options, choice), alternatives)
+        recommended = {
+            SELECTED if o.id == choice.option_id else o.id for o in options if o.recommended
+        }
+        self._rationale_page.ask(choice_label(options, choice), alternatives, recommended)
+        self._fill_kept(choice)
         fields = self._rationale_page.fields()
         if fields:
             QWidget.setTabOrder(fields[-1].edit, self._back)
@@ -316,9 +423,23 @@ class CaptureWindow(QWidget):
         self._stack.setCurrentWidget(self._rationale_page)
         self._set_buttons()
 
+    def _fill_kept(self, choice: Choice) -> None:
+        """Put a kept draft's answers into the questions once, the first time they are asked."""
+        kept = self._kept
+        if kept is None:
+            return
+        self._kept = None
+        same_choice = (
+            choice.option_id == kept.selected_option_id
+            if choice.option_id
+            else kept.other_chosen and choice.custom_text == go_trim(kept.custom_selection)
+        )
+        self._rationale_page.fill(kept.selection_reason if same_choice else "", kept.rejections)
+
     def _set_buttons(self) -> None:
         self._message.clear()
         on_choice = self._stage == "choice"
+        self._continue.setEnabled(self._choice_page.selected_choice() is not None)
         self._continue.setVisible(on_choice)
         self._back.setVisible(not on_choice)
         self._record.setVisible(not on_choice)

@@ -12,7 +12,16 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QKeyCombination, QRectF, Qt, Signal, Slot
-from PySide6.QtGui import QKeySequence, QMouseEvent, QPainter, QPaintEvent, QPalette, QShortcut
+from PySide6.QtGui import (
+    QColor,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
@@ -27,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.byte_counter import ByteCounter
+from app.gui.palette import readable_on, selection_tint
 from core.limits import CUSTOM_SELECTION_MAX
 from core.text import equal_fold, go_trim
 
@@ -34,6 +44,7 @@ if TYPE_CHECKING:
     from app.gui.capture_window import CaptureOption, CaptureRequest
 
 RECOMMENDED_TEXT = "Recommended (advice only)"
+SELECTED_TEXT = "✓ Selected"
 _NO_VALUE = "—"
 
 
@@ -87,28 +98,53 @@ def scaled_font_label(text: str, parent: QWidget, scale: float, *, bold: bool = 
     return label
 
 
-class RecommendedBadge(QLabel):
-    """A pill in the palette's accent colour; painted per paint, so it follows dark mode."""
+class Badge(QLabel):
+    """A pill filled with a palette colour; painted per paint, so it follows the theme.
 
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(RECOMMENDED_TEXT, parent)
+    The text colour is the palette's highlighted text when that is readable on the fill, else
+    black or white (`palette.readable_on`), so no system theme can make a badge unreadable.
+    """
+
+    def __init__(self, text: str, parent: QWidget, fill: QPalette.ColorRole) -> None:
+        super().__init__(text, parent)
+        self._fill = fill
         self.setTextFormat(Qt.TextFormat.PlainText)
         spacing = self.fontMetrics().height() // 2
         self.setContentsMargins(spacing, 1, spacing, 1)
-        self.setAccessibleName(RECOMMENDED_TEXT)
+        self.setAccessibleName(text)
+
+    def colours(self) -> tuple[QColor, QColor]:
+        """(fill, text) as painted now."""
+        palette = self.palette()
+        fill = palette.color(self._fill)
+        return fill, readable_on(fill, palette.color(QPalette.ColorRole.HighlightedText))
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        fill, text = self.colours()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        palette = self.palette()
         rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
         radius = rect.height() / 2
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(palette.color(QPalette.ColorRole.Accent))
+        painter.setBrush(fill)
         painter.drawRoundedRect(rect, radius, radius)
-        painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
+        painter.setPen(text)
         painter.drawText(self.contentsRect(), Qt.AlignmentFlag.AlignCenter, self.text())
         painter.end()
+
+
+class RecommendedBadge(Badge):
+    """The agent's advice, in the accent colour: never a preselection."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(RECOMMENDED_TEXT, parent, QPalette.ColorRole.Accent)
+
+
+class SelectedBadge(Badge):
+    """Says in words which card is chosen, so the choice never rests on colour or a dot."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(SELECTED_TEXT, parent, QPalette.ColorRole.Highlight)
 
 
 def _bullets(items: Sequence[str]) -> str:
@@ -120,7 +156,9 @@ class _ClickableCard(QFrame):
 
     The title is a label rather than the radio button's text, because button text never wraps
     and a long label would force horizontal scrolling. Clicking anywhere on the card selects
-    it, a bigger target than the radio button.
+    it, a bigger target than the radio button. The chosen card is tinted and outlined in the
+    palette's highlight colour and says "✓ Selected", because some themes draw a checked radio
+    button that is hard to see.
     """
 
     def __init__(self, key: str, title: str, parent: QWidget) -> None:
@@ -132,20 +170,45 @@ class _ClickableCard(QFrame):
             font = widget.font()
             font.setBold(True)
             widget.setFont(font)
+        self.selected_badge = SelectedBadge(self)
+        self.selected_badge.hide()
         self.header = QHBoxLayout()
         self.header.addWidget(self.title, 1)
+        self.header.addWidget(self.selected_badge, 0, Qt.AlignmentFlag.AlignTop)
         self.body = QVBoxLayout()
         grid = QGridLayout(self)
         grid.addWidget(self.radio, 0, 0, Qt.AlignmentFlag.AlignTop)
         grid.addLayout(self.header, 0, 1)
         grid.addLayout(self.body, 1, 1)
         grid.setColumnStretch(1, 1)
+        self.radio.toggled.connect(self._on_toggled)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.radio.setChecked(True)
             self.radio.setFocus(Qt.FocusReason.MouseFocusReason)
         super().mousePressEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        if not self.radio.isChecked():
+            super().paintEvent(event)
+            return
+        palette = self.palette()
+        width = max(2, self.fontMetrics().height() // 8)
+        inset = width / 2
+        radius = self.fontMetrics().height() / 3
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), width))
+        painter.setBrush(selection_tint(palette))
+        painter.drawRoundedRect(
+            QRectF(self.rect()).adjusted(inset, inset, -inset, -inset), radius, radius
+        )
+        painter.end()
+
+    def _on_toggled(self, checked: bool) -> None:
+        self.selected_badge.setVisible(checked)
+        self.update()
 
 
 class OptionCard(_ClickableCard):
@@ -263,10 +326,12 @@ class ChoicePage(QWidget):
         choice_confirmed(str, str): (option_id, custom_text) of a valid choice, exactly one
             non-empty; Other text matching a listed label arrives as that option's id.
         problem_found(str): why continuing did nothing, for the window to show.
+        selection_changed(): the marked approach or the Other text changed.
     """
 
     choice_confirmed = Signal(str, str)
     problem_found = Signal(str)
+    selection_changed = Signal()
 
     def __init__(self, request: CaptureRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -279,10 +344,17 @@ class ChoicePage(QWidget):
         self._scroll = QScrollArea(self)
         self._build(request)
         self._bind_keys()
+        self._group.idToggled.connect(lambda _id, _checked: self.selection_changed.emit())
+        self._other.edit.textChanged.connect(lambda _text: self.selection_changed.emit())
 
     @property
     def other_index(self) -> int:
         return len(self._cards)
+
+    @property
+    def other_text(self) -> str:
+        """What is typed under Other, whether or not Other is chosen."""
+        return self._other.edit.text()
 
     def selected_choice(self) -> Choice | None:
         """The raw selection on screen (not canonicalised), or None when nothing is chosen."""
@@ -303,6 +375,16 @@ class ChoicePage(QWidget):
             if card.option_id == choice.option_id:
                 card.radio.setChecked(True)
 
+    def restore_draft(self, option_id: str, other_text: str, other_chosen: bool) -> None:
+        """Show what a kept draft had marked and typed; an unknown option id marks nothing."""
+        self._other.edit.setText(other_text)
+        if other_chosen:
+            self._other.radio.setChecked(True)
+            return
+        for card in self._cards:
+            if card.option_id == option_id:
+                card.radio.setChecked(True)
+
     def focus_current(self) -> None:
         """Put focus on the chosen item, or on the first approach when nothing is chosen."""
         index = self._group.checkedId()
@@ -311,27 +393,34 @@ class ChoicePage(QWidget):
         else:
             self._cards[max(index, 0)].radio.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    @Slot()
-    def try_continue(self) -> None:
-        """Emit the choice when it is explicit and valid; otherwise say what is missing."""
+    def problem(self) -> str:
+        """Why continuing would do nothing now, or "" when the choice can be confirmed."""
         choice = self.selected_choice()
         keys = f"1–{len(self._cards)}"
         if choice is None:
-            self.problem_found.emit(f"Choose an approach first: press {keys} or O")
-            return
+            return f"Choose an approach first: press {keys} or O"
         if choice.option_id:
-            self.choice_confirmed.emit(choice.option_id, "")
-            return
+            return ""
         counter = self._other.counter
         if counter.is_over:
-            self._other.edit.setFocus(Qt.FocusReason.OtherFocusReason)
-            self.problem_found.emit(
-                f"Other is too long: {counter.count} / {counter.limit} bytes. Shorten it first."
-            )
-            return
+            return f"Other is too long: {counter.count} / {counter.limit} bytes. Shorten it first."
         if not go_trim(choice.custom_text):
-            self._other.edit.setFocus(Qt.FocusReason.OtherFocusReason)
-            self.problem_found.emit(f"Describe your approach under Other, or press {keys}")
+            return f"Describe your approach under Other, or press {keys}"
+        return ""
+
+    @Slot()
+    def try_continue(self) -> None:
+        """Emit the choice when it is explicit and valid; otherwise say what is missing."""
+        problem = self.problem()
+        choice = self.selected_choice()
+        if problem:
+            if choice is not None and not choice.option_id:
+                self._other.edit.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.problem_found.emit(problem)
+            return
+        assert choice is not None
+        if choice.option_id:
+            self.choice_confirmed.emit(choice.option_id, "")
             return
         final = canonical_choice(self._options, choice.custom_text)
         self.choice_confirmed.emit(final.option_id, final.custom_text)

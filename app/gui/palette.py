@@ -166,3 +166,40 @@ def fork_colors(palette: QPalette) -> ForkColors:
         card_border=palette.color(Role.Mid),
         text=palette.color(Role.Text),
     )
+
+
+def contrast_ratio(first: QColor, second: QColor) -> float:
+    """WCAG contrast ratio of two colours, from 1 (same) to 21 (black on white)."""
+
+    def luminance(colour: QColor) -> float:
+        def channel(value: float) -> float:
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        red, green, blue = (channel(c) for c in (colour.redF(), colour.greenF(), colour.blueF()))
+        return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+READABLE_CONTRAST = 4.5
+"""WCAG AA for normal text: what badge text on its fill must reach."""
+
+
+def readable_on(fill: QColor, preferred: QColor) -> QColor:
+    """`preferred` when it is readable on `fill`, else black or white, whichever reads better.
+
+    Why: system themes pair highlight and highlighted-text colours that are not always
+    readable at badge size (some dark GTK themes put dark text on a mid blue).
+    """
+    if contrast_ratio(fill, preferred) >= READABLE_CONTRAST:
+        return preferred
+    black, white = QColor("#000000"), QColor("#ffffff")
+    return black if contrast_ratio(fill, black) >= contrast_ratio(fill, white) else white
+
+
+def selection_tint(palette: QPalette) -> QColor:
+    """The highlight colour thinned for a chosen card's background, in both schemes."""
+    tint = QColor(palette.color(Role.Highlight))
+    tint.setAlpha(56 if is_dark(palette) else 32)
+    return tint

@@ -6,26 +6,42 @@ reasons for it, or without the reason each alternative lost, cannot support a pr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from PySide6.QtCore import QKeyCombination, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QFrame, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.gui.byte_counter import ByteCounter
-from app.gui.choice_page import plain_label, scaled_font_label
+from app.gui.choice_page import RecommendedBadge, plain_label, scaled_font_label
 from core.limits import REASON_MAX
 from core.text import go_trim
 
 _FIELD_LINES = 3
+SELECTED = "\0selected"
+"""Stands for the chosen approach in `RationalePage.ask`'s recommended ids (never an id)."""
 
 
 class ReasonField(QWidget):
-    """One question with its multi-line answer and a live byte counter."""
+    """One question with its multi-line answer, a live byte counter, and the agent's advice.
 
-    def __init__(self, question: str, object_name: str, parent: QWidget) -> None:
+    A question about the approach the agent recommended carries the same "Recommended" badge
+    as on the choice page, so the person sees whose advice they follow or reject.
+    """
+
+    def __init__(
+        self, question: str, object_name: str, parent: QWidget, *, recommended: bool = False
+    ) -> None:
         super().__init__(parent)
         self.question = question
+        self.recommended = recommended
         label = plain_label(question, self)
         font = label.font()
         font.setBold(True)
@@ -33,6 +49,8 @@ class ReasonField(QWidget):
         self.edit = QPlainTextEdit(self)
         self.edit.setObjectName(object_name)
         self.edit.setAccessibleName(question)
+        if recommended:
+            self.edit.setAccessibleDescription("The agent recommended this approach")
         self.edit.setTabChangesFocus(True)
         self.edit.setMinimumHeight(self._height_for_lines(_FIELD_LINES))
         self.edit.setMaximumHeight(self._height_for_lines(_FIELD_LINES * 2))
@@ -40,9 +58,13 @@ class ReasonField(QWidget):
         self.counter = ByteCounter(REASON_MAX, self)
         self.counter.setObjectName(f"{object_name}-bytes")
         self.edit.textChanged.connect(lambda: self.counter.update_count(self.text))
+        heading = QHBoxLayout()
+        heading.addWidget(label, 1)
+        if recommended:
+            heading.addWidget(RecommendedBadge(self), 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(label)
+        layout.addLayout(heading)
         layout.addWidget(self.edit)
         layout.addWidget(self.counter)
 
@@ -75,14 +97,16 @@ class RationalePage(QWidget):
         reasons_submitted(str, dict): (selection_reason, {option_id: rejection_reason}), text as
             typed, emitted only when every answer is non-blank and within 4,096 bytes.
         problem_found(str): which answer blocks recording, for the window to show.
+        answers_changed(): any answer's text changed.
     """
 
     reasons_submitted = Signal(str, dict)
     problem_found = Signal(str)
+    answers_changed = Signal()
 
     def __init__(self, problem: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._key: tuple[str, tuple[tuple[str, str], ...]] | None = None
+        self._key: tuple[str, tuple[tuple[str, str], ...], tuple[str, ...]] | None = None
         self._selected: ReasonField | None = None
         self._rejected: dict[str, ReasonField] = {}
         self._scroll = QScrollArea(self)
@@ -96,33 +120,61 @@ class RationalePage(QWidget):
             shortcut.setAutoRepeat(False)
             shortcut.activated.connect(self.try_submit)
 
-    def ask(self, selected_label: str, alternatives: Sequence[tuple[str, str]]) -> None:
+    def ask(
+        self,
+        selected_label: str,
+        alternatives: Sequence[tuple[str, str]],
+        recommended: Collection[str] = (),
+    ) -> None:
         """Show the questions for a choice; answers are kept only if the questions are the same.
 
         Args:
             selected_label: the chosen listed label, or the person's own words for Other.
             alternatives: (option_id, label) of every listed approach that was not chosen.
+            recommended: ids of the recommended approaches; `SELECTED` stands for the chosen
+                one, whose question is then marked too.
         """
-        key = (selected_label, tuple(alternatives))
+        key = (selected_label, tuple(alternatives), tuple(sorted(recommended)))
         if key == self._key:
             return
         self._key = key
         for field in self.fields():
             field.setParent(None)
             field.deleteLater()
-        self._selected = ReasonField(
-            f"Why did you choose {selected_label}?", "reason-selected", self._fields_host
+        self._selected = self._field(
+            f"Why did you choose {selected_label}?", "reason-selected", SELECTED in recommended
         )
-        self._fields.addWidget(self._selected)
         self._rejected = {}
         for option_id, label in alternatives:
-            field = ReasonField(
+            self._rejected[option_id] = self._field(
                 f"Why did you not choose {label}?",
                 f"reason-rejected-{option_id}",
-                self._fields_host,
+                option_id in recommended,
             )
-            self._rejected[option_id] = field
-            self._fields.addWidget(field)
+
+    def answers(self) -> tuple[str, dict[str, str]]:
+        """(selection reason, {option_id: rejection reason}) as typed now."""
+        selected = self._selected.text if self._selected is not None else ""
+        return selected, {option_id: f.text for option_id, f in self._rejected.items()}
+
+    def fill(self, selection_reason: str, rejections: Mapping[str, str]) -> None:
+        """Put kept answers back; an answer for a question not asked now is left out."""
+        if self._selected is not None and selection_reason:
+            self._selected.edit.setPlainText(selection_reason)
+        for option_id, text in rejections.items():
+            field = self._rejected.get(option_id)
+            if field is not None and text:
+                field.edit.setPlainText(text)
+
+    def problems(self) -> list[str]:
+        """What blocks recording, one line per answer, in screen order."""
+        return [problem for problem in (f.problem() for f in self.fields()) if problem]
+
+    def _field(self, question: str, object_name: str, recommended: bool) -> ReasonField:
+        field = ReasonField(question, object_name, self._fields_host, recommended=recommended)
+        field.edit.textChanged.connect(self.answers_changed)
+        self._fields.addWidget(field)
+        return field
 
     def fields(self) -> list[ReasonField]:
         """Every answer field in screen order: the chosen approach first."""

@@ -28,6 +28,7 @@ from pytestqt.qtbot import QtBot
 
 from app.gui.byte_counter import ByteCounter
 from app.gui.capture_window import CaptureRequest, CaptureWindow
+from core.drafts import Draft
 from core.models import ProposalOption
 
 pytestmark = [
@@ -92,9 +93,11 @@ def open_window(qtbot: QtBot, request: CaptureRequest) -> CaptureWindow:
 
 
 def activate(qtbot: QtBot, window: CaptureWindow) -> None:
+    """Present the window and wait out its key guard, as a person reading it first would."""
     window.present()
     qtbot.waitExposed(window)
     qtbot.waitUntil(window.isActiveWindow)
+    qtbot.waitUntil(lambda: not window.key_guard.is_quiet())
 
 
 @pytest.fixture
@@ -270,14 +273,18 @@ def test_continue_button_is_never_a_default_button(window: CaptureWindow) -> Non
     assert not button.autoDefault()
 
 
-def test_continue_button_with_nothing_chosen_only_hints(
+def test_continue_is_disabled_until_something_is_chosen(
     qtbot: QtBot, window: CaptureWindow
 ) -> None:
     button = window.findChild(QPushButton, "continue-button")
     assert button is not None
+    assert not button.isEnabled()
     with qtbot.assertNotEmitted(window.choice_made):
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    press(qtbot, KEY.Key_Return)
     assert message(window).startswith("Choose an approach first")
+    press(qtbot, KEY.Key_3)
+    assert button.isEnabled()
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4])
@@ -712,3 +719,235 @@ def test_two_windows_are_independent(qtbot: QtBot) -> None:
 def test_window_has_a_usable_minimum_size(window: CaptureWindow) -> None:
     assert window.minimumWidth() >= 640
     assert window.minimumHeight() >= 480
+
+
+# Keys right after a window appears or gains focus (the key guard)
+
+
+def test_keys_in_the_guard_interval_choose_nothing(qtbot: QtBot) -> None:
+    window = CaptureWindow(make_request())
+    qtbot.addWidget(window)
+    window.present()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(window.isActiveWindow)
+    assert window.key_guard.is_quiet()
+    with qtbot.assertNotEmitted(window.choice_made), qtbot.assertNotEmitted(window.cancelled):
+        for key in (KEY.Key_2, KEY.Key_O, KEY.Key_Return, KEY.Key_Escape, KEY.Key_Space):
+            press(qtbot, key)
+    assert not any(button.isChecked() for button in radios(window))
+    assert other_edit(window).text() == ""
+    assert window.isVisible()
+    qtbot.waitUntil(lambda: not window.key_guard.is_quiet())
+    press(qtbot, KEY.Key_2)
+    assert radio(window, "choice-2").isChecked()
+
+
+def test_regaining_focus_rearms_the_guard_on_the_rationale_page(
+    qtbot: QtBot, window: CaptureWindow
+) -> None:
+    choose(qtbot, window, KEY.Key_1)
+    type_text(qtbot, "typed before")
+    other = QWidget()
+    qtbot.addWidget(other)
+    other.show()
+    other.activateWindow()
+    qtbot.waitUntil(other.isActiveWindow)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    assert window.key_guard.is_quiet()
+    with qtbot.assertNotEmitted(window.rationale_submitted):
+        type_text(qtbot, "stray")
+        press(qtbot, KEY.Key_Return, MOD.ControlModifier)
+    assert reason(window, "selected").toPlainText() == "typed before"
+    qtbot.waitUntil(lambda: not window.key_guard.is_quiet())
+    type_text(qtbot, " and after")
+    assert reason(window, "selected").toPlainText() == "typed before and after"
+
+
+def test_a_window_presented_without_activation_leaves_the_keyboard_alone(
+    qtbot: QtBot, window: CaptureWindow
+) -> None:
+    press(qtbot, KEY.Key_O)
+    type_text(qtbot, "my own")
+    second = CaptureWindow(make_request(decision_id="decision-2", problem="Second fork"))
+    qtbot.addWidget(second)
+    second.present(activate=False)
+    qtbot.waitExposed(second)
+    assert window.isActiveWindow()
+    assert not second.isActiveWindow()
+    type_text(qtbot, " words")
+    assert other_edit(window).text() == "my own words"
+    assert other_edit(second).text() == ""
+
+
+# Messages, highlight and advice
+
+
+def test_the_choose_first_hint_goes_once_something_is_chosen(
+    qtbot: QtBot, window: CaptureWindow
+) -> None:
+    press(qtbot, KEY.Key_Return)
+    assert message(window).startswith("Choose an approach first")
+    press(qtbot, KEY.Key_3)
+    assert message(window) == ""
+
+
+def test_the_answer_hint_goes_once_that_question_is_answered(
+    qtbot: QtBot, window: CaptureWindow
+) -> None:
+    choose(qtbot, window, KEY.Key_1)
+    press(qtbot, KEY.Key_Return, MOD.ControlModifier)
+    assert message(window).startswith("Answer “Why did you choose Per-repository records?”")
+    type_text(qtbot, "x")
+    assert message(window) == ""
+
+
+def test_a_hint_that_still_applies_stays(qtbot: QtBot, window: CaptureWindow) -> None:
+    choose(qtbot, window, KEY.Key_1)
+    type_text(qtbot, "because")
+    press(qtbot, KEY.Key_Return, MOD.ControlModifier)
+    hint = message(window)
+    assert hint.startswith("Answer “Why did you not choose")
+    press(qtbot, KEY.Key_Tab, MOD.ShiftModifier)
+    type_text(qtbot, " of reasons")
+    assert message(window) == hint
+
+
+def test_the_selected_card_says_so_and_only_that_one(qtbot: QtBot, window: CaptureWindow) -> None:
+    badges = [b for b in window.findChildren(QLabel) if b.text() == "✓ Selected"]
+    assert len(badges) == len(OPTIONS) + 1
+    assert not any(b.isVisible() for b in badges)
+    press(qtbot, KEY.Key_2)
+    assert [b.isVisible() for b in badges].count(True) == 1
+    card = radio(window, "choice-2").parentWidget()
+    assert card is not None and any(b.isVisible() and b.parentWidget() is card for b in badges)
+    press(qtbot, KEY.Key_3)
+    card = radio(window, "choice-3").parentWidget()
+    assert [b.parentWidget() for b in badges if b.isVisible()] == [card]
+
+
+def test_the_selected_card_is_painted_in_the_highlight_colour(
+    qtbot: QtBot, window: CaptureWindow
+) -> None:
+    card = radio(window, "choice-1").parentWidget()
+    assert card is not None
+    before = card.grab().toImage()
+    press(qtbot, KEY.Key_1)
+    after = card.grab().toImage()
+    corner = (card.width() // 2, 1)
+    highlight = card.palette().color(card.palette().ColorRole.Highlight)
+    assert before.pixelColor(*corner) != after.pixelColor(*corner)
+    edge = after.pixelColor(*corner)
+    assert abs(edge.hue() - highlight.hue()) <= 12
+
+
+def test_the_rationale_page_marks_the_recommended_approach(
+    qtbot: QtBot, window: CaptureWindow
+) -> None:
+    choose(qtbot, window, KEY.Key_1)
+    field = reason(window, "rejected-global-journal").parentWidget()
+    assert field is not None
+    marks = [b.text() for b in field.findChildren(QLabel) if b.isVisible()]
+    assert "Recommended (advice only)" in marks
+    others = reason(window, "rejected-sqlite").parentWidget()
+    assert others is not None
+    assert "Recommended (advice only)" not in [b.text() for b in others.findChildren(QLabel)]
+    go_back(qtbot, window)
+    press(qtbot, KEY.Key_2)
+    press(qtbot, KEY.Key_Return)
+    qtbot.waitUntil(lambda: window.stage == "rationale")
+    chosen = reason(window, "selected").parentWidget()
+    assert chosen is not None
+    assert "Recommended (advice only)" in [b.text() for b in chosen.findChildren(QLabel)]
+
+
+def test_the_focus_ring_follows_the_keyboard(qtbot: QtBot, window: CaptureWindow) -> None:
+    press(qtbot, KEY.Key_2)
+    qtbot.waitUntil(lambda: window.focus_ring.target is radio(window, "choice-2"))
+    ring = window.focus_ring.geometry()
+    target = radio(window, "choice-2")
+    centre = target.mapTo(window, target.rect().center())
+    assert ring.contains(centre)
+    press(qtbot, KEY.Key_Return)
+    qtbot.waitUntil(lambda: window.stage == "rationale")
+    qtbot.waitUntil(lambda: window.focus_ring.target is reason(window, "selected"))
+    press(qtbot, KEY.Key_Tab)
+    qtbot.waitUntil(lambda: window.focus_ring.target is not reason(window, "selected"))
+    assert window.focus_ring.isVisible()
+
+
+# Drafts
+
+
+def test_typing_saves_a_draft_after_a_pause(qtbot: QtBot, window: CaptureWindow) -> None:
+    choose(qtbot, window, KEY.Key_2)
+    with qtbot.waitSignal(window.draft_changed, timeout=3000) as got:
+        type_text(qtbot, "one place")
+    draft = got.args[0]
+    assert draft.decision_id == window.request.decision_id
+    assert draft.selected_option_id == "global-journal"
+    assert draft.selection_reason == "one place"
+
+
+def test_escape_saves_the_draft_before_cancelling(qtbot: QtBot, window: CaptureWindow) -> None:
+    choose(qtbot, window, KEY.Key_2)
+    type_text(qtbot, "half a thought")
+    order: list[str] = []
+    window.draft_changed.connect(lambda draft: order.append("draft:" + draft.selection_reason))
+    window.cancelled.connect(lambda stage: order.append("cancelled:" + stage))
+    press(qtbot, KEY.Key_Escape)
+    assert order == ["draft:half a thought", "cancelled:rationale"]
+
+
+def test_no_draft_after_recording(qtbot: QtBot, window: CaptureWindow) -> None:
+    choose(qtbot, window, KEY.Key_1)
+    for _ in range(len(OPTIONS)):
+        type_text(qtbot, "why")
+        press(qtbot, KEY.Key_Tab)
+    with qtbot.assertNotEmitted(window.draft_changed, wait=800):
+        press(qtbot, KEY.Key_Return, MOD.ControlModifier)
+        window.close_after_record()
+
+
+def test_a_kept_draft_comes_back_on_both_pages(qtbot: QtBot) -> None:
+    kept = Draft(
+        "decision-44c0f9b71bf8194908f3a91c41e937ee",
+        selected_option_id="sqlite",
+        custom_selection="half typed",
+        selection_reason="one file",
+        rejections={"git-notes": "hard to read", "per-repository": "scattered"},
+    )
+    window = open_window(qtbot, make_request(draft=kept))
+    assert radio(window, "choice-3").isChecked()
+    assert other_edit(window).text() == "half typed"
+    press(qtbot, KEY.Key_Return)
+    qtbot.waitUntil(lambda: window.stage == "rationale")
+    assert reason(window, "selected").toPlainText() == "one file"
+    assert reason(window, "rejected-git-notes").toPlainText() == "hard to read"
+    assert reason(window, "rejected-per-repository").toPlainText() == "scattered"
+    assert reason(window, "rejected-global-journal").toPlainText() == ""
+
+
+def test_a_kept_reason_for_another_choice_is_not_reused(qtbot: QtBot) -> None:
+    kept = Draft(
+        "decision-44c0f9b71bf8194908f3a91c41e937ee",
+        selected_option_id="sqlite",
+        selection_reason="one file",
+        rejections={"git-notes": "hard to read"},
+    )
+    window = open_window(qtbot, make_request(draft=kept))
+    choose(qtbot, window, KEY.Key_4)
+    assert reason(window, "selected").toPlainText() == ""
+    assert window.current_draft().rejections.get("git-notes") is None
+
+
+def test_a_closed_window_with_kept_answers_not_shown_keeps_them(qtbot: QtBot) -> None:
+    kept = Draft(
+        "decision-44c0f9b71bf8194908f3a91c41e937ee",
+        selected_option_id="sqlite",
+        selection_reason="one file",
+        rejections={"git-notes": "hard to read"},
+    )
+    window = open_window(qtbot, make_request(draft=kept))
+    assert window.current_draft().selection_reason == "one file"
+    assert window.current_draft().rejections == {"git-notes": "hard to read"}
