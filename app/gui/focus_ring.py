@@ -49,11 +49,11 @@ class FocusRing(QWidget):
             self._follow(None)
 
     def _follow(self, target: QWidget | None) -> None:
-        for widget in self._watched:
-            widget.removeEventFilter(self)
+        for watched in self._watched:
+            watched.removeEventFilter(self)
         self._target = target
         self._watched = []
-        widget: QWidget | None = target
+        widget = target
         while widget is not None and widget is not self._window:
             widget.installEventFilter(self)
             self._watched.append(widget)
