@@ -49,7 +49,8 @@ class Fork:
     problems: tuple[str, ...]
     options: tuple[tuple[str, str, str, str, str], ...]  # id, label, description, pro, con
     recommended: str
-    reasons: dict[str, str]
+    chosen_because: dict[str, str]
+    rejected_because: dict[str, str]
 
 
 FORKS = (
@@ -88,8 +89,13 @@ FORKS = (
             ),
         ),
         recommended="exceptions",
-        reasons={
+        chosen_because={
             "typed-results": "callers cannot ignore a failure and the type checker shows each case",
+            "exceptions": "the callers are few and a typed exception keeps the happy path short",
+            "error-codes": "the value crosses a C boundary where exceptions cannot",
+        },
+        rejected_because={
+            "typed-results": "every call site would need unwrapping for a failure that is rare",
             "exceptions": "a forgotten except clause crashes the worker in production",
             "error-codes": "codes lose the message and the field that failed",
         },
@@ -127,8 +133,13 @@ FORKS = (
             ),
         ),
         recommended="sqlite-wal",
-        reasons={
+        chosen_because={
             "sqlite-wal": "one file survives crashes and reads stay fast while a writer works",
+            "json-files": "one file per item merges cleanly in git and a person can read it",
+            "postgres": "retries arrive on several hosts and must see one another's keys",
+        },
+        rejected_because={
+            "sqlite-wal": "a binary database file cannot be merged or reviewed in git",
             "json-files": "scanning thousands of files on every query is too slow",
             "postgres": "a server is too much to run for a single-user desktop tool",
         },
@@ -165,8 +176,13 @@ FORKS = (
             ),
         ),
         recommended="asyncio",
-        reasons={
+        chosen_because={
             "worker-pool": "results arrive on the UI thread and the UI never waits",
+            "asyncio": "the work is network-bound and structured cancellation helps",
+            "inline": "the work takes milliseconds, so a thread would only add risk",
+        },
+        rejected_because={
+            "worker-pool": "a pool is more machinery than a few network calls need",
             "asyncio": "bridging two event loops adds failure modes we do not need",
             "inline": "a long export would freeze the window",
         },
@@ -196,8 +212,12 @@ FORKS = (
             ),
         ),
         recommended="cursor",
-        reasons={
+        chosen_because={
             "cursor": "new items never shift a page the client is reading",
+            "offset": "the listing is small and clients want to jump to a page number",
+        },
+        rejected_because={
+            "cursor": "clients need page numbers and the data barely changes",
             "offset": "rows shift under concurrent inserts and clients see duplicates",
         },
     ),
@@ -227,8 +247,13 @@ FORKS = (
             ),
         ),
         recommended="real-widgets",
-        reasons={
+        chosen_because={
             "real-widgets": "only real key events prove the keyboard contract",
+            "mocks": "the logic under test does not touch the toolkit at all",
+            "snapshot": "the risk is visual drift that no assertion would catch",
+        },
+        rejected_because={
+            "real-widgets": "driving widgets is slow for logic that needs no window",
             "mocks": "mocked widgets would pass while the real dialog is broken",
             "snapshot": "font differences between machines make golden images flaky",
         },
@@ -257,24 +282,56 @@ PLAN: tuple[tuple[str, int, int, str, float], ...] = (
     ("payments-api", 4, 1, "real-widgets", 0.87),
     ("field-notes", 4, 2, "real-widgets", 0.81),
 )
-EXTRA_PROBLEMS = (
-    "Name the environment variable that points at the journal",
-    "Pick the date format for exported file names",
-    "Decide how long pagination snapshots stay valid",
-    "Choose the default scope of the journal window",
-    "Decide whether deleted decisions appear in exports",
-    "Choose the retry schedule for failed webhook deliveries",
-    "Decide the size cap of one record file",
-    "Choose how the tray icon shows waiting decisions",
-    "Decide how notes are rotated when files grow",
-    "Choose the CSV dialect for exports",
-    "Decide whether profile rules can be pinned",
-    "Pick the debounce interval for search-as-you-type",
-    "Choose the thumbnail cache eviction policy",
-    "Decide how to store webhook secrets",
-    "Choose the refund idempotency window",
-    "Decide the highlight colour of the selected branch",
-    "Choose where crash reports are written",
+EXTRA_FORKS: tuple[tuple[str, str, tuple[str, str], tuple[str, str]], ...] = (
+    # (problem, kind, (chosen label, why chosen), (rejected label, why rejected))
+    (
+        "Name the environment variable that points at the journal",
+        "naming",
+        ("DECISION_JOURNAL_HOME", "it says what it points at and matches the app's name"),
+        ("DJ_DIR", "a two-letter prefix collides with other tools' variables"),
+    ),
+    (
+        "Pick the date format for exported file names",
+        "naming",
+        ("Sortable UTC stamp (20261201-093000Z)", "names sort by time and never depend on locale"),
+        ("Locale date (1 Dec 2026)", "locale dates sort wrongly and can contain spaces"),
+    ),
+    (
+        "Decide how long pagination snapshots stay valid",
+        "config",
+        ("Fifteen minutes", "long enough to read a page, short enough to free memory"),
+        ("Until the window closes", "a window left open for days would pin old snapshots"),
+    ),
+    (
+        "Choose the default scope of the journal window",
+        "ux",
+        ("The current project", "people look for the decisions of what they work on now"),
+        ("All projects", "hundreds of unrelated decisions bury the relevant ones"),
+    ),
+    (
+        "Decide whether deleted decisions appear in exports",
+        "retention",
+        ("Only when asked", "an export is shared, and deleted means not to be shown"),
+        ("Always, marked deleted", "a shared file would leak what the user withdrew"),
+    ),
+    (
+        "Choose the retry schedule for failed webhook deliveries",
+        "config",
+        ("Exponential backoff with jitter", "receivers recover without a thundering herd"),
+        ("Every minute for an hour", "fixed intervals hammer a receiver that is down"),
+    ),
+    (
+        "Choose how the tray icon shows waiting decisions",
+        "ux",
+        ("A badge with the count", "the number tells at a glance how much is waiting"),
+        ("A blinking icon", "blinking distracts and says nothing about how many"),
+    ),
+    (
+        "Decide how to store webhook secrets",
+        "config",
+        ("The OS keyring", "secrets stay encrypted at rest under the user's login"),
+        ("A dotfile in the repository", "a committed secret leaks with every clone"),
+    ),
 )
 
 
@@ -297,8 +354,8 @@ def _record(rng: random.Random, plan: Planned) -> DecisionRecord:
             id=option_id,
             label=label,
             description=description,
-            pros=[pro],
-            cons=[con],
+            pros=[pro] if pro else [],
+            cons=[con] if con else [],
             recommended=option_id == fork.recommended,
             order=position,
             source="model",
@@ -308,7 +365,7 @@ def _record(rng: random.Random, plan: Planned) -> DecisionRecord:
     listed = {option.id for option in options}
     custom = "" if chosen in listed else chosen
     selected = chosen if chosen in listed else ""
-    reason = fork.reasons.get(chosen, "it keeps the moving parts to one scheduled job")
+    reason = fork.chosen_because.get(chosen, "it keeps the moving parts to one scheduled job")
     session = f"session-{project}-{index // 4}"
     module = rng.choice(["core", "worker", "client", "store"])
     refs = [f"src/{fork.kind}/{module}.py:{rng.randint(10, 400)}"]
@@ -336,7 +393,7 @@ def _record(rng: random.Random, plan: Planned) -> DecisionRecord:
         custom_selection=custom,
         selection_reason_raw=reason,
         rejected_reasons=[
-            RejectedReason(option_id=o.id, reason=fork.reasons[o.id], source="user")
+            RejectedReason(option_id=o.id, reason=fork.rejected_because[o.id], source="user")
             for o in options
             if o.id != selected
         ],
@@ -352,14 +409,23 @@ def _record(rng: random.Random, plan: Planned) -> DecisionRecord:
     return record
 
 
-def _extra(rng: random.Random, index: int, problem: str) -> DecisionRecord:
+def _extra(rng: random.Random, index: int) -> DecisionRecord:
+    """A one-off decision: its problem, two options that answer it, and the reasons."""
+    problem, kind, (chosen, why), (rejected, why_not) = EXTRA_FORKS[index]
+    fork = Fork(
+        kind=kind,
+        domains=("ux",) if kind == "ux" else ("config",),
+        problems=(problem,),
+        options=(
+            ("chosen", chosen, chosen, why, ""),
+            ("alternative", rejected, rejected, "", why_not),
+        ),
+        recommended="chosen" if index % 3 else "alternative",
+        chosen_because={"chosen": why},
+        rejected_because={"alternative": why_not},
+    )
     project = list(PROJECTS)[index % 3]
-    fork = FORKS[index % len(FORKS)]
-    chosen = fork.options[index % len(fork.options)][0]
-    record = _record(rng, Planned(20 + index, project, fork, problem, chosen, 0.7))
-    record.decision_kind = rng.choice(["naming", "config", "ux", "retention"])
-    record.id = derive_record_id(record)
-    return record
+    return _record(rng, Planned(20 + index, project, fork, problem, "chosen", 0.7 + index / 50))
 
 
 def _write(journal: Journal, record: DecisionRecord) -> None:
@@ -380,7 +446,7 @@ def write_demo_journal(root: Path) -> Journal:
         )
         for n, (project, fork, problem, chosen, confidence) in enumerate(PLAN)
     ]
-    records += [_extra(rng, n, problem) for n, problem in enumerate(EXTRA_PROBLEMS)]
+    records += [_extra(rng, n) for n in range(len(EXTRA_FORKS))]
     records[1].selection_reason_raw = (
         "typed results keep failures visible; the staging token sk-live-4f9a8b7c6d5e4f3a2b1c "
         "must never reach the logs"
@@ -402,7 +468,7 @@ def write_demo_journal(root: Path) -> Journal:
             r, Correction(selection_reason="FTS5 needs SQLite anyway and WAL keeps reads fast")
         ),
     )
-    for position in (15, 24, 30):
+    for position in (15, 21, 25):
         store.soft_delete(records[position].id, 1)
     journal.profile.rebuild()
     profile = journal.profile.load()

@@ -37,6 +37,7 @@ def synthetic_record(rng: random.Random, index: int, projects: int = 40) -> Deci
             pros=[_sentence(rng, 4)],
             cons=[_sentence(rng, 4)],
             recommended=n == 0,
+            order=n + 1,
             source="model",
         )
         for n in range(count)
