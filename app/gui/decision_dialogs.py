@@ -19,7 +19,7 @@ from app.gui.decision_list_model import row_from_record
 from app.gui.edit_dialog import NO_CHANGES_TEXT, EditDialog
 from app.gui.export_dialog import ExportDialog
 from app.gui.history_view import HistoryDialog
-from app.gui.journal_bridge import JournalBridge, MutationResult
+from app.gui.journal_bridge import JournalBridge, MutationResult, RevisionHistory
 from core.models import DecisionRecord
 
 if TYPE_CHECKING:
@@ -95,9 +95,9 @@ class DecisionDialogs(QObject):
         self._bridge.load_history(record.id)
 
     @Slot(str, object)
-    def _history_loaded(self, decision_id: str, revisions: list[DecisionRecord]) -> None:
+    def _history_loaded(self, decision_id: str, history: RevisionHistory) -> None:
         if self.history is not None and self.history.decision_id == decision_id:
-            self.history.set_revisions(revisions)
+            self.history.set_revisions(history.revisions, history.notes)
 
     @Slot(str, str)
     def _history_failed(self, decision_id: str, message: str) -> None:
@@ -118,8 +118,8 @@ class DecisionDialogs(QObject):
         dialog = EditDialog(record, self._window)
         decision_id = record.id
         dialog.save_requested.connect(
-            lambda correction, expected: self._bridge.save_correction(
-                decision_id, expected, correction
+            lambda correction, expected, note: self._bridge.save_correction(
+                decision_id, expected, correction, note
             )
         )
         self.edit = dialog
@@ -186,6 +186,8 @@ class DecisionDialogs(QObject):
                 f"(revision {record.revision}).",
                 NOTICE_MS,
             )
+            if result.warning:
+                window.show_notice(f"Saved, with a problem: {result.warning}")
             if result.action == "delete":
                 window.drop_deleted(record.id)
             if dialog is not None:

@@ -9,9 +9,16 @@ Why the correction is computed against the revision the form was opened with: af
 conflict the form stays as the user left it and shows the newer revision; saving again applies
 only the fields the user actually changed onto the newer revision, so nothing another writer
 changed is silently reverted.
+
+Every text field shows its UTF-8 byte count against its limit while typing. A save that cannot
+be sent marks each field at fault (a red outline and an accessible description) and says
+which field and which limit, then puts the cursor in the first of them. An optional "why
+corrected" note goes with the save; the journal keeps it beside the history, not in the record.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -30,14 +37,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.byte_counter import ByteCounter
+from app.gui.byte_counter import ByteCounter, over_limit_color
 from app.gui.capture_window import MessageBar
 from app.gui.decision_details import ledger_lines
 from app.gui.formatting import joined, split_list
 from app.gui.palette import adopt
+from core.correction_notes import NOTE_MAX
 from core.corrections import Correction, NoChanges, apply_correction, precheck
 from core.errors import InvalidDecision
-from core.limits import CUSTOM_SELECTION_MAX, KIND_MAX, REASON_MAX
+from core.limits import (
+    CUSTOM_SELECTION_MAX,
+    IDENTIFIER_MAX,
+    KIND_MAX,
+    LIST_ITEM_MAX,
+    REASON_MAX,
+)
 from core.models import RISK_LEVELS, DecisionRecord
 from core.normalize import dedupe_fold
 from core.text import go_trim, utf8_len
@@ -45,6 +59,24 @@ from core.text import go_trim, utf8_len
 CUSTOM = "__custom__"
 NO_CHANGES_TEXT = "No changes to save"
 RISK_CHOICES = (("", "Unspecified"), *((level, level) for level in RISK_LEVELS if level))
+NOTE_PLACEHOLDER = "Optional: what was wrong, so the history says why (kept with this revision)"
+TextField = QLineEdit | QPlainTextEdit
+
+
+@dataclass(frozen=True, slots=True)
+class FieldProblem:
+    """A field that stops the save, and the sentence naming it and its limit."""
+
+    field: QWidget
+    message: str
+
+
+def _text_of(field: TextField) -> str:
+    return field.text() if isinstance(field, QLineEdit) else field.toPlainText()
+
+
+def _size_text(limit: int) -> str:
+    return f"{limit:,} bytes"
 
 
 def _text_edit(parent: QWidget, name: str, accessible: str) -> QPlainTextEdit:
@@ -68,10 +100,11 @@ class EditDialog(QDialog):
     """Open with `open()`; the window performs the save and reports back.
 
     Signals:
-        save_requested(object, int): (Correction, expected revision) after local checks pass.
+        save_requested(object, int, str): (Correction, expected revision, why-corrected note)
+            after local checks pass.
     """
 
-    save_requested = Signal(object, int)
+    save_requested = Signal(object, int, str)
 
     def __init__(self, record: DecisionRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,6 +132,10 @@ class EditDialog(QDialog):
         self.tags.setObjectName("edit-tags")
         self.alias = QLineEdit(self)
         self.alias.setObjectName("edit-alias")
+        self.note = _text_edit(self, "edit-note", "Why corrected (optional)")
+        self.note.setPlaceholderText(NOTE_PLACEHOLDER)
+        self.counters: dict[TextField, ByteCounter] = {}
+        self._marked: list[QWidget] = []
         self.message = MessageBar(self)
         self.newer_box = QGroupBox("Newer revision", self)
         self.newer_box.setObjectName("edit-newer")
@@ -117,12 +154,15 @@ class EditDialog(QDialog):
         self._fill(record)
         self.selection.currentIndexChanged.connect(self._selection_changed)
         self.custom.textChanged.connect(self.custom_counter.update_count)
+        self.custom.textChanged.connect(lambda _text: self._unmark(self.custom))
         self.save_button.clicked.connect(self.try_save)
         self.buttons.rejected.connect(self.reject)
         for keys in ("Ctrl+S", "Ctrl+Return"):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.activated.connect(self.try_save)
         self.custom_counter.update_count(self.custom.text())
+        for field in self.counters:
+            self._count(field)
         self._selection_changed()
 
     # building ----------------------------------------------------------------------------------
@@ -153,23 +193,23 @@ class EditDialog(QDialog):
         self._custom_label = self._row(form, "C&ustom approach", custom_row)
         self._custom_row = custom_row
         self.custom.setAccessibleName("Custom approach")
-        self._row(form, "&Why this approach was selected", self.reason)
+        self._row(form, "&Why this approach was selected", self._counted(self.reason, REASON_MAX))
         for option in record.options:
             edit = _text_edit(
                 form_host, f"edit-reject-{option.id}", f"Why {option.label} was not selected"
             )
             self.rejections[option.id] = edit
             self._rejection_labels[option.id] = self._row(
-                form, f"Why {option.label} was not selected", edit
+                form, f"Why {option.label} was not selected", self._counted(edit, REASON_MAX)
             )
-        self.kind.setMaxLength(KIND_MAX)
-        self._row(form, "Decision &kind", self.kind)
+        self._row(form, "Decision &kind", self._counted(self.kind, KIND_MAX))
         for value, text in RISK_CHOICES:
             self.risk.addItem(text, value)
         self._row(form, "&Risk", self.risk)
         self._row(form, "&Domains (comma-separated)", self.domains)
         self._row(form, "&Tags (comma-separated)", self.tags)
-        self._row(form, "&Project alias", self.alias)
+        self._row(form, "&Project alias", self._counted(self.alias, IDENTIFIER_MAX))
+        self._row(form, "Why &corrected (optional)", self._counted(self.note, NOTE_MAX))
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(form_host)
@@ -183,11 +223,32 @@ class EditDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(720, 760)
 
+    def _counted(self, field: TextField, limit: int) -> QWidget:
+        """The field with its byte counter under it, in one row of the form."""
+        host = QWidget(field.parentWidget())
+        column = QVBoxLayout(host)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        field.setParent(host)
+        column.addWidget(field)
+        counter = ByteCounter(limit, host)
+        counter.setObjectName(f"{field.objectName()}-bytes")
+        column.addWidget(counter)
+        self.counters[field] = counter
+        signal = field.textChanged
+        signal.connect(lambda *_args: self._count(field))
+        return host
+
+    def _count(self, field: TextField) -> None:
+        self.counters[field].update_count(_text_of(field))
+        self._unmark(field)
+
     def _row(self, form: QFormLayout, text: str, field: QWidget) -> QLabel:
+        target = next((f for f in self.counters if f.parentWidget() is field), field)
         label = QLabel(text, field.parentWidget())
-        label.setBuddy(field)
-        if not field.accessibleName():
-            field.setAccessibleName(text.replace("&", ""))
+        label.setBuddy(target)
+        if not target.accessibleName():
+            target.setAccessibleName(text.replace("&", ""))
         form.addRow(label, field)
         return label
 
@@ -266,34 +327,81 @@ class EditDialog(QDialog):
 
     def problems(self) -> list[str]:
         """What must be fixed before a save can be sent, in form order."""
-        found = []
-        chosen = self.selection.currentData()
-        if chosen == CUSTOM:
-            text = go_trim(self.custom.text())
-            if not text:
-                found.append("Describe the custom approach.")
-            elif utf8_len(text) > CUSTOM_SELECTION_MAX:
-                found.append(f"The custom approach is over {CUSTOM_SELECTION_MAX} bytes.")
-        if not go_trim(self.reason.toPlainText()):
-            found.append("Say why this approach was selected.")
+        return [problem.message for problem in self.field_problems()]
+
+    def field_problems(self) -> list[FieldProblem]:
+        """Each field that stops the save, with a sentence naming the field and its limit."""
+        found: list[FieldProblem] = []
+        if self.selection.currentData() == CUSTOM:
+            self._required(found, self.custom, "The custom approach", CUSTOM_SELECTION_MAX)
+        self._required(found, self.reason, "Why this approach was selected", REASON_MAX)
         for option_id, edit in self.rejections.items():
-            if edit.isEnabled() and not go_trim(edit.toPlainText()):
+            if edit.isEnabled():
                 label = self._original.option_label(option_id) or option_id
-                found.append(f"Say why {label} was not selected.")
-            if utf8_len(edit.toPlainText()) > REASON_MAX:
-                found.append(f"A rejection reason is over {REASON_MAX} bytes.")
-        kind = go_trim(self.kind.text())
-        if not kind or utf8_len(kind) > KIND_MAX:
-            found.append(f"The decision kind must contain 1 to {KIND_MAX} bytes.")
+                self._required(found, edit, f"Why {label} was not selected", REASON_MAX)
+        self._required(found, self.kind, "The decision kind", KIND_MAX)
+        self._within(found, self.alias, "The project alias", IDENTIFIER_MAX)
+        for field, name in ((self.domains, "domain"), (self.tags, "tag")):
+            long = [item for item in split_list(field.text()) if utf8_len(item) > LIST_ITEM_MAX]
+            if long:
+                found.append(
+                    FieldProblem(
+                        field,
+                        f"The {name} “{long[0][:40]}” is {utf8_len(long[0]):,} bytes; "
+                        f"each {name} may have {_size_text(LIST_ITEM_MAX)}.",
+                    )
+                )
+        self._within(found, self.note, "Why corrected", NOTE_MAX)
         return found
+
+    @staticmethod
+    def _required(found: list[FieldProblem], field: TextField, name: str, limit: int) -> None:
+        text = go_trim(_text_of(field))
+        if not text:
+            found.append(FieldProblem(field, f"{name} is empty; write 1 to {_size_text(limit)}."))
+        else:
+            EditDialog._within(found, field, name, limit)
+
+    @staticmethod
+    def _within(found: list[FieldProblem], field: TextField, name: str, limit: int) -> None:
+        size = utf8_len(go_trim(_text_of(field)))
+        if size > limit:
+            found.append(
+                FieldProblem(field, f"{name} is {size:,} bytes; the limit is {_size_text(limit)}.")
+            )
+
+    def _mark(self, problems: list[FieldProblem]) -> None:
+        """Outlines each field at fault and moves the cursor to the first."""
+        colour = over_limit_color(self.palette()).name()
+        for problem in problems:
+            field = problem.field
+            field.setProperty("invalid", True)
+            field.setStyleSheet(f"border: 2px solid {colour}; border-radius: 3px;")
+            field.setAccessibleDescription(problem.message)
+            self._marked.append(field)
+        problems[0].field.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _unmark(self, field: QWidget) -> None:
+        if field in self._marked:
+            self._marked.remove(field)
+            field.setProperty("invalid", False)
+            field.setStyleSheet("")
+            field.setAccessibleDescription("")
+
+    def marked_fields(self) -> list[QWidget]:
+        """The fields outlined as wrong right now (tests and screenshots check them)."""
+        return list(self._marked)
 
     @Slot()
     def try_save(self) -> None:
         if self._saving:
             return
-        problems = self.problems()
+        problems = self.field_problems()
+        for field in list(self._marked):
+            self._unmark(field)
         if problems:
-            self.message.show_error(" ".join(problems))
+            self._mark(problems)
+            self.message.show_error(" ".join(problem.message for problem in problems))
             return
         correction = self.correction()
         if correction.is_empty() or not self._changes(correction):
@@ -307,7 +415,9 @@ class EditDialog(QDialog):
         self._saving = True
         self.save_button.setEnabled(False)
         self.message.show_hint("Saving…")
-        self.save_requested.emit(correction, self._current.revision)
+        self.save_requested.emit(
+            correction, self._current.revision, go_trim(self.note.toPlainText())
+        )
 
     def _changes(self, correction: Correction) -> bool:
         probe = self._current.model_copy(deep=True)

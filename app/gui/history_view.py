@@ -2,8 +2,11 @@
 
 Why field by field: a correction touches a few fields (the selection, one rationale, a tag);
 an audit wants to see exactly those, with both values side by side, not two whole records.
-Nested values are keyed by option id rather than position, so a diff names "options[sqlite]
-.label" instead of an index that means nothing to a reader.
+Nested values are keyed by option id rather than position, and `history_diff` turns each path
+into words ("Why not “SQLite database”"), so a reader never meets `selection_reason_raw`.
+Inside a changed text the removed and added words are tinted (removed ones also struck
+through, so the mark does not rely on colour alone). A revision's "why corrected" note, kept in
+the journal's own sidecar (`core.correction_notes`), is listed with its author and time.
 """
 
 from __future__ import annotations
@@ -11,8 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -20,17 +32,31 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from app.gui.formatting import NO_VALUE, display_time
-from app.gui.palette import adopt
+from app.gui.formatting import NO_VALUE, count_text, display_time
+from app.gui.history_diff import (
+    field_label,
+    field_value,
+    segments_html,
+    word_diff,
+)
+from app.gui.palette import adopt, is_dark
+from core.correction_notes import CorrectionNote
 from core.models import DecisionRecord
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
+HtmlRole = Qt.ItemDataRole.UserRole + 1
+_REMOVED = {False: "#fecaca", True: "#7f1d1d"}
+_ADDED = {False: "#bbf7d0", True: "#14532d"}
+"""Word tints by dark palette: removed words rose, added words green."""
 
 
 def flatten(value: Any, prefix: str = "") -> dict[str, str]:
@@ -54,9 +80,14 @@ def flatten(value: Any, prefix: str = "") -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class FieldChange:
+    """One field of two revisions: `field` is the stored path, the rest is for reading."""
+
     field: str
     before: str
     after: str
+    label: str = ""
+    before_text: str = ""
+    after_text: str = ""
 
     @property
     def changed(self) -> bool:
@@ -67,22 +98,46 @@ def diff_records(before: DecisionRecord, after: DecisionRecord) -> list[FieldCha
     """Every field of either revision in a stable order: the later revision's, then removed."""
     left, right = flatten(before.to_go_dict()), flatten(after.to_go_dict())
     names = list(right) + [name for name in left if name not in right]
-    return [FieldChange(name, left.get(name, ""), right.get(name, "")) for name in names]
+    return [
+        FieldChange(
+            name,
+            left.get(name, ""),
+            right.get(name, ""),
+            field_label(name, after, before),
+            field_value(name, left.get(name, ""), before, after),
+            field_value(name, right.get(name, ""), after, before),
+        )
+        for name in names
+    ]
+
+
+def note_caption(note: CorrectionNote) -> str:
+    """ "by alice, 12/1/26 9:40 AM": who wrote a correction note, and when."""
+    who = f"by {note.author}, " if note.author else ""
+    return f"{who}{display_time(note.created_at)}"
 
 
 class RevisionModel(QAbstractTableModel):
-    """Revisions as rows: number, updated, status, selected approach."""
+    """Revisions as rows: number, updated, status, selected approach, why corrected."""
 
-    HEADERS = ("Revision", "Updated", "Status", "Selected")
+    HEADERS = ("Revision", "Updated", "Status", "Selected", "Why corrected")
+    NOTE = 4
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._revisions: list[DecisionRecord] = []
+        self._notes: dict[int, CorrectionNote] = {}
 
-    def set_revisions(self, revisions: list[DecisionRecord]) -> None:
+    def set_revisions(
+        self, revisions: list[DecisionRecord], notes: dict[int, CorrectionNote] | None = None
+    ) -> None:
         self.beginResetModel()
         self._revisions = list(revisions)
+        self._notes = dict(notes or {})
         self.endResetModel()
+
+    def note(self, revision: int) -> CorrectionNote | None:
+        return self._notes.get(revision)
 
     def revision(self, row: int) -> DecisionRecord:
         return self._revisions[row]
@@ -94,14 +149,22 @@ class RevisionModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.HEADERS)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+        if not index.isValid():
             return None
         record = self._revisions[index.row()]
+        note = self._notes.get(record.revision)
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == self.NOTE and note:
+            return f"{note.note}\n— {note_caption(note)}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
         values = (
             str(record.revision),
             display_time(record.updated_at),
             record.status,
             record.selected_label() or NO_VALUE,
+            " ".join(note.note.split()) if note else "",
         )
         return values[index.column()]
 
@@ -120,6 +183,7 @@ class DiffModel(QAbstractTableModel):
         super().__init__(parent)
         self._changes: list[FieldChange] = []
         self._headers = ("Field", "Before", "After")
+        self._dark = False
 
     def set_changes(self, changes: list[FieldChange], before: str, after: str) -> None:
         self.beginResetModel()
@@ -140,9 +204,32 @@ class DiffModel(QAbstractTableModel):
         if not index.isValid():
             return None
         change = self._changes[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return (change.field, change.before, change.after)[index.column()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (change.label or change.field, change.before_text, change.after_text)[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return change.field if column == 0 else None
+        if role == HtmlRole and column:
+            return self._html(change, column)
+        if role == Qt.ItemDataRole.FontRole and column == 0 and change.changed:
+            font = QApplication.font()
+            font.setBold(True)
+            return font
         return None
+
+    def _html(self, change: FieldChange, column: int) -> str:
+        """The value with its changed words tinted; an unchanged value is plain."""
+        dark = self._dark
+        if not change.changed:
+            return segments_html(word_diff(change.before_text, "")[0], "", struck=False)
+        old, new = word_diff(change.before_text, change.after_text)
+        if column == 1:
+            return segments_html(old, _REMOVED[dark], struck=True)
+        return segments_html(new, _ADDED[dark], struck=False)
+
+    def set_dark(self, dark: bool) -> None:
+        """Picks the word tints for the view's palette."""
+        self._dark = dark
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -150,6 +237,43 @@ class DiffModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self._headers[section]
         return None
+
+
+class WordDiffDelegate(QStyledItemDelegate):
+    """Paints a diff value's HTML (its changed words tinted), wrapped to the column's width."""
+
+    PAD = 4
+
+    def _document(self, index: AnyIndex, option: QStyleOptionViewItem, width: int) -> QTextDocument:
+        document = QTextDocument()
+        document.setDefaultFont(option.font)
+        document.setDocumentMargin(self.PAD)
+        document.setHtml(str(index.data(HtmlRole) or ""))
+        document.setTextWidth(max(width, 40))
+        return document
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        self.initStyleOption(option, index)
+        widget = option.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        option.text = ""
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
+        document = self._document(index, option, option.rect.width())
+        context = QAbstractTextDocumentLayout.PaintContext()
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        context.palette.setColor(QPalette.ColorRole.Text, option.palette.color(role))
+        painter.save()
+        painter.translate(option.rect.topLeft())
+        painter.setClipRect(option.rect.translated(-option.rect.topLeft()))
+        document.documentLayout().draw(painter, context)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
+        view = self.parent()
+        width = view.columnWidth(index.column()) if isinstance(view, QTableView) else 240
+        document = self._document(index, option, width)
+        return QSize(width, int(document.size().height()) + 1)
 
 
 class HistoryDialog(QDialog):
@@ -165,7 +289,8 @@ class HistoryDialog(QDialog):
         super().__init__(parent)
         adopt(self)
         self.decision_id = decision_id
-        self.setWindowTitle(f"History: {problem[:60]}")
+        short = " ".join(problem.split())
+        self.setWindowTitle(f"History: {short[:60]}{'…' if len(short) > 60 else ''}")
         self.setObjectName("history-dialog")
         self.revisions = RevisionModel(self)
         self.diff = DiffModel(self)
@@ -179,6 +304,16 @@ class HistoryDialog(QDialog):
         self.after_combo.setAccessibleName("Compare to revision")
         self.show_unchanged = QCheckBox("Show &unchanged fields", self)
         self.diff_table = self._table(self.diff, "Field differences")
+        self.diff_delegate = WordDiffDelegate(self.diff_table)
+        for column in (1, 2):
+            self.diff_table.setItemDelegateForColumn(column, self.diff_delegate)
+        self.diff.set_dark(is_dark(self.palette()))
+        self.note_label = QLabel(self)
+        self.note_label.setObjectName("history-note")
+        self.note_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.note_label.setWordWrap(True)
+        self.note_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note_label.hide()
         header = self.diff_table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -205,6 +340,7 @@ class HistoryDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.revision_table, 1)
         layout.addLayout(compare)
+        layout.addWidget(self.note_label)
         layout.addWidget(self.diff_table, 2)
         layout.addWidget(buttons)
         self.before_combo.currentIndexChanged.connect(self._compare)
@@ -224,10 +360,12 @@ class HistoryDialog(QDialog):
         table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
         return table
 
-    def set_revisions(self, revisions: list[DecisionRecord]) -> None:
-        self.revisions.set_revisions(revisions)
+    def set_revisions(
+        self, revisions: list[DecisionRecord], notes: dict[int, CorrectionNote] | None = None
+    ) -> None:
+        self.revisions.set_revisions(revisions, notes)
         self.status.setText(
-            f"{len(revisions)} revision(s). Choose two to see what changed."
+            f"{count_text(len(revisions), 'revision')}. Choose two to see what changed."
             if revisions
             else "No revisions recorded."
         )
@@ -259,10 +397,24 @@ class HistoryDialog(QDialog):
         count = self.revisions.rowCount()
         if not (0 <= first < count and 0 <= second < count):
             self.diff.set_changes([], "Before", "After")
+            self.note_label.hide()
             return
         before, after = self.revisions.revision(first), self.revisions.revision(second)
         changes = diff_records(before, after)
         if not self.show_unchanged.isChecked():
             changes = [change for change in changes if change.changed]
+        self.diff.set_dark(is_dark(self.palette()))
         self.diff.set_changes(changes, f"Revision {before.revision}", f"Revision {after.revision}")
+        self.diff_table.resizeRowsToContents()
+        self._show_note(after.revision)
         self.comparison_changed.emit(before.revision, after.revision)
+
+    def _show_note(self, revision: int) -> None:
+        note = self.revisions.note(revision)
+        if note is None:
+            self.note_label.hide()
+            return
+        self.note_label.setText(
+            f"Why revision {revision} was made ({note_caption(note)}): {note.note}"
+        )
+        self.note_label.show()

@@ -23,6 +23,7 @@ from app.gui.export_formats import ExportOutcome
 from app.gui.filter_bar import SCOPE_CURRENT, SORT_NEWEST, FilterState, sort_ids
 from app.gui.profile_panel import OverrideRequest
 from app.workers import WorkerPool
+from core.correction_notes import CorrectionNote, CorrectionNotes
 from core.corrections import Correction, NoChanges, apply_correction
 from core.errors import JournalError, NotFound, RevisionConflict
 from core.exporters import ExportCancelled
@@ -74,6 +75,16 @@ class MutationResult:
     newer: DecisionRecord | None = None
     no_changes: bool = False
     error: str = ""
+    warning: str = ""
+    """Set beside `record` when the revision was saved but its correction note was not."""
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionHistory:
+    """A decision's revisions 1..N and the correction notes saved with some of them."""
+
+    revisions: list[DecisionRecord]
+    notes: dict[int, CorrectionNote]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +128,7 @@ class JournalBridge(QObject):
     index_progressed(int, int): (files read, files to read) while a reconcile reads files.
     record_loaded(object): a `DecisionRecord` read from the store.
     record_failed(str, str): (decision ID, message).
-    history_loaded(str, object): (decision ID, revisions 1..N).
+    history_loaded(str, object): (decision ID, a `RevisionHistory`).
     history_failed(str, str): (decision ID, message).
     mutation_finished(object): a `MutationResult`.
     profile_loaded(object): a `ProfileView`.
@@ -325,19 +336,27 @@ class JournalBridge(QObject):
         )
 
     def load_history(self, decision_id: str) -> None:
+        def work() -> RevisionHistory:
+            revisions = self.journal.store.history(decision_id)
+            return RevisionHistory(revisions, CorrectionNotes(self.journal.root).read(decision_id))
+
         self._write(
-            lambda: self.journal.store.history(decision_id),
-            lambda revisions: self.history_loaded.emit(decision_id, revisions),
+            work,
+            lambda history: self.history_loaded.emit(decision_id, history),
             lambda exc: self.history_failed.emit(decision_id, describe_error(exc)),
         )
 
-    def save_correction(self, decision_id: str, expected: int, correction: Correction) -> None:
+    def save_correction(
+        self, decision_id: str, expected: int, correction: Correction, note: str = ""
+    ) -> None:
+        """Saves the revision, then its "why corrected" note (if any) beside the history."""
         self._mutate(
             "edit",
             decision_id,
             lambda: self.journal.store.revise(
                 decision_id, expected, lambda record: apply_correction(record, correction)
             ),
+            note,
         )
 
     def soft_delete(self, decision_id: str, expected: int) -> None:
@@ -358,12 +377,14 @@ class JournalBridge(QObject):
             lambda: confirm_record(self.journal.store, decision_id, expected),
         )
 
-    def _mutate(self, action: str, decision_id: str, run: Callable[[], DecisionRecord]) -> None:
+    def _mutate(
+        self, action: str, decision_id: str, run: Callable[[], DecisionRecord], note: str = ""
+    ) -> None:
         """Returns as soon as the revision is committed; the profile worker hears the commit."""
 
         def work() -> MutationResult:
             try:
-                return MutationResult(action, decision_id, record=run())
+                record = run()
             except NoChanges:
                 return MutationResult(action, decision_id, no_changes=True)
             except RevisionConflict as exc:
@@ -372,6 +393,9 @@ class JournalBridge(QObject):
                 except (NotFound, OSError):
                     newer = None
                 return MutationResult(action, decision_id, newer=newer, error=str(exc))
+            return MutationResult(
+                action, decision_id, record=record, warning=self._save_note(record, note)
+            )
 
         self._write(
             work,
@@ -380,6 +404,16 @@ class JournalBridge(QObject):
                 MutationResult(action, decision_id, error=describe_error(exc))
             ),
         )
+
+    def _save_note(self, record: DecisionRecord, note: str) -> str:
+        """ "" when the note was saved (or there is none), else why it was not."""
+        if not note.strip():
+            return ""
+        try:
+            CorrectionNotes(self.journal.root).write(record.id, record.revision, note)
+        except (JournalError, OSError) as exc:
+            return f"revision {record.revision} was saved, its note was not: {describe_error(exc)}"
+        return ""
 
     # the profile -------------------------------------------------------------------------------
 

@@ -99,8 +99,16 @@ def test_changing_the_selection_to_other_needs_every_rejection(
     assert dialog.rejections["per-record"].isVisible()
     dialog.custom.setText("An append-only log")
     press(dialog, Qt.Key.Key_S, CTRL)
-    assert "Say why Per-record JSON was not selected." in dialog.message_text
-    dialog.rejections["per-record"].setPlainText("too many small files")
+    rejection = dialog.rejections["per-record"]
+    assert dialog.message_text == (
+        "Why Per-record JSON was not selected is empty; write 1 to 4,096 bytes."
+    )
+    assert dialog.marked_fields() == [rejection]
+    assert rejection.property("invalid") and "border" in rejection.styleSheet()
+    assert rejection.hasFocus()
+    assert rejection.accessibleDescription() == dialog.message_text
+    rejection.setPlainText("too many small files")
+    assert dialog.marked_fields() == [] and rejection.styleSheet() == ""
     save(qtbot, window, dialog)
     stored = journal.store.get(DECISION)
     assert stored.custom_selection == "An append-only log"
@@ -186,3 +194,23 @@ def test_a_conflicting_save_that_would_change_nothing_says_so(
     press(dialog, Qt.Key.Key_S, CTRL)
     assert dialog.message_text == NO_CHANGES_TEXT
     assert journal.store.get(DECISION).revision == 2
+
+
+def test_byte_counters_follow_the_text_and_name_the_limit(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    dialog = open_editor(qtbot, window)
+    counter = dialog.counters[dialog.reason]
+    assert counter.text() == "36 / 4096 bytes"
+    dialog.reason.setPlainText("결정")
+    assert counter.count == 6  # two Hangul syllables are six UTF-8 bytes
+    dialog.kind.setText("k" * 130)
+    assert dialog.counters[dialog.kind].is_over
+    dialog.reason.setPlainText("")
+    press(dialog, Qt.Key.Key_S, CTRL)
+    assert dialog.marked_fields() == [dialog.reason, dialog.kind]
+    assert dialog.message_text == (
+        "Why this approach was selected is empty; write 1 to 4,096 bytes. "
+        "The decision kind is 130 bytes; the limit is 128 bytes."
+    )
+    assert journal.store.get(DECISION).revision == 1
