@@ -52,11 +52,18 @@ class HookTrust:
     def problem(self) -> str:
         """Why Codex will not run it, in words, or "" when it will."""
         if not self.enabled:
-            return f"Codex will not run the hook in {self.source_path}: it is disabled in /hooks"
+            return (
+                f"Codex will not run the hook in {self.source_path}: it is disabled "
+                "(enable it again with /hooks in Codex)"
+            )
         if self.runs:
             return ""
         words = STATUS_WORDS.get(self.trust_status, f"has trust status {self.trust_status!r}")
-        return f"Codex will not run the hook in {self.source_path}: it {words}"
+        return (
+            f"Codex will not run the hook in {self.source_path}: it {words}, so edits are not "
+            "blocked while a decision is pending. Trust it with /hooks in Codex, or run "
+            "`decision-journal setup codex --write --trust-hook`"
+        )
 
 
 def find_codex(explicit: str | None = None) -> str | None:

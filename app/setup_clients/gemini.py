@@ -1,25 +1,51 @@
-"""Gemini CLI: `mcpServers` in `~/.gemini/settings.json` or `<project>/.gemini/settings.json`,
-with the per-server `timeout` (ms) raised from its 10-minute default."""
+"""Gemini CLI: `mcpServers` and the BeforeTool hook in `~/.gemini/settings.json` or
+`<project>/.gemini/settings.json`.
+
+The server's `timeout` (ms) is raised from its 10-minute default (a larger one the user set
+stays). The hook has Gemini's documented shape: `hooks.BeforeTool` groups of a `matcher` (a
+regular expression; `.*` covers built-in and MCP tools) and `hooks` of
+`{name, type: "command", command, timeout (ms)}`. Gemini runs hooks only in a trusted folder
+(see `gemini_trust`).
+"""
 
 from __future__ import annotations
 
 from app.setup_clients.context import SERVER_NAME, TOOL_TIMEOUT_SECONDS, SetupContext, json_snippet
 from app.setup_clients.files import FileEdit
-from app.setup_clients.json_merge import json_transform, set_entry
+from app.setup_clients.gemini_trust import HOW_TO_TRUST
+from app.setup_clients.json_merge import ensure_hook, json_transform, set_entry
 
-NOTES = ("Gemini CLI has no hook to block edits while a decision is pending.",)
+CLIENT = "gemini"
+EVENT = "BeforeTool"
+MATCHER = ".*"
+HOOK_MARKER = " hook gemini"
+HOOK_TIMEOUT_MS = 60_000
+NOTES = (HOW_TO_TRUST,)
 
 
 def edits(ctx: SetupContext) -> list[FileEdit]:
     base = ctx.home if ctx.scope == "user" else ctx.project_dir
     path = base / ".gemini" / "settings.json"
     server = ctx.server_entry(timeout=TOOL_TIMEOUT_SECONDS * 1000)
+    handler = {
+        "name": SERVER_NAME,
+        "type": "command",
+        "command": ctx.hook_command(CLIENT),
+        "timeout": HOOK_TIMEOUT_MS,
+        "description": "Blocks edits while a decision is pending in Decision Journal.",
+    }
+    snippet = {
+        "mcpServers": {SERVER_NAME: server},
+        "hooks": {EVENT: [{"matcher": MATCHER, "hooks": [handler]}]},
+    }
     return [
         FileEdit(
             path,
-            json_snippet({"mcpServers": {SERVER_NAME: server}}),
+            json_snippet(snippet),
             json_transform(
-                str(path), set_entry(("mcpServers", SERVER_NAME), server, str(path), ("timeout",))
+                str(path),
+                set_entry(("mcpServers", SERVER_NAME), server, str(path), ("timeout",)),
+                ensure_hook(EVENT, MATCHER, handler, HOOK_MARKER, str(path)),
             ),
         )
     ]

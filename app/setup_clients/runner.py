@@ -20,6 +20,7 @@ from app.setup_clients.codex_trust import find_codex, inspect, unlisted
 from app.setup_clients.command import find_launcher, shared_launcher
 from app.setup_clients.context import SetupContext
 from app.setup_clients.files import FileEdit, SetupError, apply_edit, pending_changes
+from app.setup_clients.gemini_trust import folder_problem
 
 OK = 0
 CHECK_FAILED = 1
@@ -89,37 +90,59 @@ def codex_trust(ctx: SetupContext, options: CodexOptions, *, required: bool) -> 
     return report.problems
 
 
-def run_setup(journal: Path | None, args: argparse.Namespace) -> int:
-    """`setup CLIENT` with the parsed arguments; `journal` when `--journal` pinned one."""
-    if args.trust_hook and (args.client != "codex" or args.mode != "write"):
-        raise SetupError("--trust-hook goes with `setup codex --write`; nothing was written")
+def gemini_trust(ctx: SetupContext) -> list[str]:
+    """The folder `gemini` would start in must be trusted, or it runs no hook at all."""
+    problem = folder_problem(ctx.project_dir, ctx.home, os.environ)
+    return [problem] if problem else []
+
+
+def hook_problems(ctx: SetupContext, args: argparse.Namespace, *, required: bool) -> list[str]:
+    """What keeps the client from running our hook (after `--write`, or for `--check`)."""
+    if args.client == "codex":
+        problems = codex_trust(ctx, CodexOptions(args.codex, args.trust_hook), required=required)
+        if not problems and (required or find_codex(args.codex)):
+            print(f"ok: Codex runs the decision-journal hook from {codex.hooks_file(ctx)}")
+        return problems
+    if args.client == "gemini":
+        return gemini_trust(ctx)
+    return []
+
+
+def context(journal: Path | None, args: argparse.Namespace) -> SetupContext:
     launcher = shared_launcher() if args.scope == "project" else find_launcher()
-    ctx = SetupContext(
+    return SetupContext(
         scope=args.scope,
         home=Path.home(),
         project_dir=Path(os.path.abspath(args.project_dir)),
         launcher=launcher,
         journal=str(journal) if journal is not None else None,
     )
+
+
+def run_setup(journal: Path | None, args: argparse.Namespace) -> int:
+    """`setup CLIENT` with the parsed arguments; `journal` when `--journal` pinned one.
+
+    Returns:
+        0, or `CHECK_FAILED` when `--check` (or `--trust-hook`) found a problem; after a plain
+        `--write`, what keeps the hook from running is printed as a warning.
+    """
+    if args.trust_hook and (args.client != "codex" or args.mode != "write"):
+        raise SetupError("--trust-hook goes with `setup codex --write`; nothing was written")
+    ctx = context(journal, args)
     edits, notes = plan(args.client, ctx)
+    required = args.mode == "check" or args.trust_hook
     problems: list[str] = []
+    warnings: list[str] = []
     if args.mode == "write":
         write(edits, print)
+        found = hook_problems(ctx, args, required=required)
+        (problems if required else warnings).extend(found)
     elif args.mode == "check":
-        problems = check(edits)
+        problems = check(edits) or hook_problems(ctx, args, required=True)
     else:
         show(edits, print)
-    if args.client == "codex" and args.mode != "print" and not problems:
-        options = CodexOptions(args.codex, grant=args.trust_hook)
-        required = args.mode == "check" or args.trust_hook
-        trust = codex_trust(ctx, options, required=required)
-        if not trust and (required or find_codex(args.codex)):
-            print(f"ok: Codex runs the decision-journal hook from {codex.hooks_file(ctx)}")
-        problems += trust if required else []
-        for problem in [] if required else trust:
-            print(f"warning: {problem}")
-    for note in notes:
-        print(f"note: {note}")
+    for line in [*(f"note: {n}" for n in notes), *(f"warning: {w}" for w in warnings)]:
+        print(line)
     for problem in problems:
         print(f"problem: {problem}")
     if args.mode == "check" and not problems:

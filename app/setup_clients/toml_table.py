@@ -16,7 +16,7 @@ from typing import Any
 import tomlkit
 from tomlkit.container import Container, OutOfOrderTableProxy
 from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import InlineTable, Table
+from tomlkit.items import AoT, InlineTable, Table
 
 from app.setup_clients.files import SetupError, Transform
 from app.setup_clients.timeouts import keep_larger
@@ -111,9 +111,29 @@ def _merge(
             if wanted != value:
                 changed.append(f"kept your {name} = {current}")
             continue
-        table[key] = _item(wanted)
+        if key in table:
+            table[key] = _item(wanted)
+        else:
+            _add(table, key, _item(wanted))
         changed.append(name)
     return changed
+
+
+def _add(table: TomlTable, key: str, value: Any) -> None:
+    """Adds a key right after the table's last key, not after the blank lines and comments
+    that introduce the next (sub-)table, which is where appending would put it."""
+    body = table.value.body if isinstance(table, Table) else []
+    places = [i for i, (k, item) in enumerate(body) if k is not None and not _is_table(item)]
+    place = places[-1] + 1 if places else 0
+    insert_at = getattr(table.value, "_insert_at", None) if isinstance(table, Table) else None
+    if insert_at is None or place >= len(body):
+        table[key] = value
+        return
+    insert_at(place, key, value)
+
+
+def _is_table(item: Any) -> bool:
+    return isinstance(item, (Table, AoT))
 
 
 def _plain(value: Any) -> Any:

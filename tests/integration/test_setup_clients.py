@@ -20,6 +20,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from app.cli.agent_cmds import SETUP_CLIENTS
 from app.cli.main import main
 from tests.integration.agent_support import agent_env, short_runtime_dir
 
@@ -287,3 +288,364 @@ def test_what_setup_writes_starts_the_server_and_the_hook(
         check=False,
     )
     assert (run.returncode, run.stdout) == (0, ""), run.stderr
+
+
+# --- what each scope writes -----------------------------------------------------------------
+
+
+def user_files(home: Home) -> dict[str, list[Path]]:
+    h = home.home
+    return {
+        "claude-code": [h / ".claude.json", h / ".claude" / "settings.json"],
+        "codex": [h / ".codex" / "config.toml", h / ".codex" / "hooks.json"],
+        "gemini": [h / ".gemini" / "settings.json"],
+        "cursor": [h / ".cursor" / "mcp.json"],
+        "vscode": [h / ".config" / "Code" / "User" / "mcp.json"],
+    }
+
+
+def project_files(home: Home) -> dict[str, list[Path]]:
+    p = home.project
+    return {
+        "claude-code": [p / ".mcp.json", p / ".claude" / "settings.json"],
+        "codex": [p / ".codex" / "config.toml", p / ".codex" / "hooks.json"],
+        "gemini": [p / ".gemini" / "settings.json"],
+        "cursor": [p / ".cursor" / "mcp.json"],
+        "vscode": [p / ".vscode" / "mcp.json"],
+    }
+
+
+def commands_in(path: Path) -> list[str]:
+    """Every server and hook `command` in a config file we wrote."""
+    text = path.read_text(encoding="utf-8")
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("command"), str):
+                found.append(value["command"])
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(tomllib.loads(text) if path.suffix == ".toml" else json.loads(text))
+    return found
+
+
+@pytest.mark.parametrize("client", SETUP_CLIENTS)
+def test_project_scope_writes_the_bare_command_every_teammate_has(
+    home: Home, client: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["setup", client, "--write", "--scope", "project", "--project-dir", str(home.project)]
+    code = main(args)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    for path in project_files(home)[client]:
+        commands = commands_in(path)
+        assert commands, path
+        for command in commands:
+            assert command in ("decision-journal", f"decision-journal hook {client}")
+        assert sys.executable not in path.read_text(encoding="utf-8")
+    assert "run the bare `decision-journal` command" in out
+    assert "`decision-journal` is on PATH" in out
+
+
+@pytest.mark.parametrize("client", SETUP_CLIENTS)
+def test_user_scope_writes_the_absolute_command_of_this_machine(
+    home: Home, client: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, client, "--write", capsys=capsys)
+    for path in user_files(home)[client]:
+        commands = commands_in(path)
+        assert commands, path
+        for command in commands:
+            program = command.split()[0]
+            program = program if "=" not in program else command.split()[1]
+            assert os.path.isabs(program), command
+    assert "bare `decision-journal`" not in out
+
+
+# --- a user's settings survive ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A file holding our entry with a timeout the user set, and where that timeout lives."""
+
+    client: str
+    path: Callable[[Home], Path]
+    original: Callable[[Home], str]
+    timeout: Callable[[str], Any]
+
+
+def _ours_claude_hook(timeout: int) -> str:
+    handler = {"type": "command", "command": "old/dj hook claude-code", "timeout": timeout}
+    return json.dumps({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [handler]}]}})
+
+
+def _ours_gemini(server_timeout: int, hook_timeout: int) -> str:
+    handler = {"type": "command", "command": "old/dj hook gemini", "timeout": hook_timeout}
+    return json.dumps(
+        {
+            "mcpServers": {"decision-journal": {"command": "old", "timeout": server_timeout}},
+            "hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [handler]}]},
+        }
+    )
+
+
+RAISED = [
+    Raised(
+        "claude-code",
+        lambda h: h.home / ".claude.json",
+        lambda h: json.dumps({"mcpServers": {"decision-journal": {"timeout": 7_200_000}}}),
+        lambda t: json.loads(t)["mcpServers"]["decision-journal"]["timeout"],
+    ),
+    Raised(
+        "claude-code",
+        lambda h: h.home / ".claude" / "settings.json",
+        lambda h: _ours_claude_hook(7200),
+        lambda t: json.loads(t)["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"],
+    ),
+    Raised(
+        "codex",
+        lambda h: h.home / ".codex" / "config.toml",
+        lambda h: '[mcp_servers.decision-journal]\ncommand = "old"\ntool_timeout_sec = 7200\n',
+        lambda t: tomllib.loads(t)["mcp_servers"]["decision-journal"]["tool_timeout_sec"],
+    ),
+    Raised(
+        "gemini",
+        lambda h: h.home / ".gemini" / "settings.json",
+        lambda h: _ours_gemini(7_200_000, 1000),
+        lambda t: json.loads(t)["mcpServers"]["decision-journal"]["timeout"],
+    ),
+    Raised(
+        "gemini",
+        lambda h: h.home / ".gemini" / "settings.json",
+        lambda h: _ours_gemini(1000, 600_000),
+        lambda t: json.loads(t)["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", RAISED, ids=lambda c: f"{c.client}-{c.path(Home(*[Path()] * 3))}")
+def test_a_timeout_the_user_raised_is_never_lowered(
+    home: Home, case: Raised, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = case.path(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = case.original(home)
+    path.write_text(original, encoding="utf-8")
+
+    setup(home, case.client, "--write", capsys=capsys)
+
+    assert case.timeout(path.read_text(encoding="utf-8")) == case.timeout(original)
+    assert "unchanged" in setup(home, case.client, "--write", capsys=capsys)
+
+
+def test_a_lower_timeout_is_raised_to_ours(home: Home, capsys: pytest.CaptureFixture[str]) -> None:
+    path = home.home / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(_ours_gemini(1000, 1000), encoding="utf-8")
+    setup(home, "gemini", "--write", capsys=capsys)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["mcpServers"]["decision-journal"]["timeout"] == 3_600_000
+    assert data["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"] == 60_000
+
+
+def test_codex_keeps_a_pinned_env_table_inline_servers_and_comments(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = home.home / ".codex" / "config.toml"
+    path.parent.mkdir()
+    pinned = (
+        "[mcp_servers.decision-journal]\n"
+        'command = "decision-journal"  # mine\n'
+        'args = ["mcp"]\n'
+        "\n"
+        "# pinned by hand\n"
+        "[mcp_servers.decision-journal.env]\n"
+        'DECISION_JOURNAL_HOME = "/home/me/journal"\n'
+    )
+    path.write_text(pinned, encoding="utf-8")
+    setup(home, "codex", "--write", capsys=capsys)
+    text = path.read_text(encoding="utf-8")
+    entry = tomllib.loads(text)["mcp_servers"]["decision-journal"]
+    assert entry["env"]["DECISION_JOURNAL_HOME"] == "/home/me/journal"
+    assert "# pinned by hand\n[mcp_servers.decision-journal.env]\n" in text
+    assert "  # mine\n" in text
+
+    path.write_text('mcp_servers = { other = { command = "other-mcp" } }\n', encoding="utf-8")
+    out = setup(home, "codex", "--write", capsys=capsys)
+    servers = tomllib.loads(path.read_text(encoding="utf-8"))["mcp_servers"]
+    assert servers["other"] == {"command": "other-mcp"}
+    assert servers["decision-journal"]["tool_timeout_sec"] == 3600
+    assert "not valid TOML" not in out
+
+
+def test_gemini_gets_the_before_tool_hook_in_its_documented_shape(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, "gemini", "--write", capsys=capsys)
+    settings = json.loads((home.home / ".gemini" / "settings.json").read_text())
+    (group,) = settings["hooks"]["BeforeTool"]
+    assert group["matcher"] == ".*"
+    (handler,) = group["hooks"]
+    assert handler["type"] == "command"
+    assert handler["name"] == "decision-journal"
+    assert handler["command"].endswith(" hook gemini")
+    assert handler["timeout"] == 60_000
+    assert "trustedFolders.json" in out
+
+
+# --- --check, Gemini folder trust, Codex hook trust ----------------------------------------
+
+
+@pytest.mark.parametrize("client", ["claude-code", "cursor", "vscode"])
+def test_check_fails_until_written_then_passes(
+    home: Home, client: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_setup(home, client, "--check", capsys=capsys)
+    assert code == 1
+    assert "is not set up: --write would change it (added" in out
+    assert not any(path.exists() for path in user_files(home)[client])
+
+    setup(home, client, "--write", capsys=capsys)
+    code, out = run_setup(home, client, "--check", capsys=capsys)
+    assert (code, out.splitlines()[-1]) == (0, f"ok: {client} is set up")
+
+
+def trust_gemini_folders(home: Home, rules: dict[str, str]) -> None:
+    path = home.home / ".gemini" / "trustedFolders.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(rules), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("rules", "ok"),
+    [
+        ({}, False),
+        ({"{project}": "TRUST_FOLDER"}, True),
+        ({"{project}/any-child": "TRUST_PARENT"}, True),
+        ({"{tmp}": "TRUST_FOLDER", "{project}": "DO_NOT_TRUST"}, False),
+        ({"{project}-other": "TRUST_FOLDER"}, False),
+    ],
+)
+def test_gemini_check_needs_the_folder_trusted(
+    home: Home, rules: dict[str, str], ok: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup(home, "gemini", "--write", capsys=capsys)
+    names = {"project": str(home.project), "tmp": str(home.project.parent)}
+    trust_gemini_folders(home, {rule.format(**names): level for rule, level in rules.items()})
+
+    code, out = run_setup(home, "gemini", "--check", capsys=capsys)
+
+    assert code == (0 if ok else 1), out
+    assert (f"Gemini CLI will run no hooks in {home.project}" in out) is not ok
+
+
+def test_gemini_trust_from_the_environment_wins(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup(home, "gemini", "--write", capsys=capsys)
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    assert run_setup(home, "gemini", "--check", capsys=capsys)[0] == 0
+    trust_gemini_folders(home, {str(home.project): "TRUST_FOLDER"})
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "false")
+    code, out = run_setup(home, "gemini", "--check", capsys=capsys)
+    assert code == 1
+    assert "is told not to trust" in out
+
+
+def test_gemini_write_warns_about_an_untrusted_folder_without_failing(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, "gemini", "--write", capsys=capsys)
+    assert f"warning: Gemini CLI will run no hooks in {home.project}" in out
+
+
+def test_codex_check_without_codex_says_how_to_point_at_it(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PATH", str(home.home))
+    setup(home, "codex", "--write", capsys=capsys)
+    code, out = run_setup(home, "codex", "--check", capsys=capsys)
+    assert code == 1
+    assert "`codex` is not on PATH (pass --codex PROGRAM)" in out
+    code, out = run_setup(home, "codex", "--check", "--codex", "/nonexistent/codex", capsys=capsys)
+    assert code == 1
+    assert "cannot start /nonexistent/codex app-server" in out
+
+
+def test_trust_hook_goes_only_with_codex_write(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for args in (("codex", "--trust-hook"), ("gemini", "--write", "--trust-hook")):
+        code, out = run_setup(home, *args, capsys=capsys)
+        assert code != 0
+        assert "--trust-hook goes with `setup codex --write`" in out
+    assert not (home.home / ".codex").exists()
+
+
+@pytest.fixture(scope="session")
+def codex_program() -> Path:
+    """The pinned real Codex CLI (installed once into the shared client cache)."""
+    from tests.clients.support.npm_clients import CODEX, install
+
+    return install(CODEX)
+
+
+@pytest.mark.timeout(960)
+def test_codex_reports_an_untrusted_hook_and_trusts_it_on_request(
+    codex_program: Path, home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codex = str(codex_program)
+    setup(home, "codex", "--write", capsys=capsys)
+    hooks = home.home / ".codex" / "hooks.json"
+
+    code, out = run_setup(home, "codex", "--check", "--codex", codex, capsys=capsys)
+    assert code == 1
+    assert f"problem: Codex will not run the hook in {hooks}: it is not trusted yet" in out
+
+    out = setup(home, "codex", "--write", "--trust-hook", "--codex", codex, capsys=capsys)
+    assert f"ok: Codex runs the decision-journal hook from {hooks}" in out
+    state = tomllib.loads((home.home / ".codex" / "config.toml").read_text())["hooks"]["state"]
+    assert list(state) == [f"{hooks}:pre_tool_use:0:0"]
+    assert state[f"{hooks}:pre_tool_use:0:0"]["trusted_hash"].startswith("sha256:")
+    code, out = run_setup(home, "codex", "--check", "--codex", codex, capsys=capsys)
+    assert code == 0, out
+
+    moved = ["--journal", str(home.journal / "moved"), "setup", "codex"]
+    assert main([*moved, "--write"]) == 0
+    code = main([*moved, "--check", "--codex", codex])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert (
+        f"problem: Codex will not run the hook in {hooks}: it changed since you trusted it" in out
+    )
+
+
+@pytest.mark.timeout(960)
+def test_codex_project_hook_needs_the_project_trusted(
+    codex_program: Path, home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codex = str(codex_program)
+    subprocess.run(["git", "init", "-q", str(home.project)], check=True)
+    setup(home, "codex", "--write", "--scope", "project", capsys=capsys)
+
+    code, out = run_setup(
+        home, "codex", "--check", "--scope", "project", "--codex", codex, capsys=capsys
+    )
+    assert code == 1
+    assert f"trust the folder {home.project} when Codex asks" in out
+
+    config = home.home / ".codex" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(f'[projects."{home.project}"]\ntrust_level = "trusted"\n', encoding="utf-8")
+    out = setup(
+        home, "codex", "--write", "--scope", "project", "--trust-hook", "--codex", codex,
+        capsys=capsys,
+    )  # fmt: skip
+    assert "ok: Codex runs the decision-journal hook" in out
+    assert tomllib.loads(config.read_text())["projects"][str(home.project)]["trust_level"]

@@ -7,6 +7,7 @@ an inline `mcp_servers = { … }` table; a timeout the user raised is never lowe
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from typing import Any
 
@@ -74,6 +75,7 @@ def our_entries(draw: st.DrawFn) -> tuple[str, list[str], dict[str, Any]]:
         f"tool_timeout_sec = {timeout}",
         "autoApprove = true  # theirs",
         "",
+        "# pinned by hand, introducing the next table",
         "[mcp_servers.decision-journal.env]",
         'DECISION_JOURNAL_HOME = "/pinned"  # pinned by hand',
         "",
@@ -132,6 +134,10 @@ def test_every_foreign_byte_stays_and_a_second_write_is_a_no_op(
     lowered = ("tool_timeout_sec = 60", "mcp_servers.decision-journal.tool_timeout_sec = 60")
     untouched = [line for line in text.splitlines() if not line.startswith(replaced + lowered)]
     assert _is_subsequence(untouched, new.splitlines())
+    lines = text.splitlines()
+    for line, after in itertools.pairwise(lines):
+        if line.startswith("#") and not after.startswith(replaced + lowered):
+            assert f"{line}\n{after}\n" in new, "a comment was parted from what it introduces"
     assert transform(new) == (new, [])
 
 
