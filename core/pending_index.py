@@ -19,12 +19,11 @@ inside the other) written without the journal's imports; `project_id_of` is
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from core.text import go_trim
 
@@ -35,9 +34,10 @@ INDEX_MAX = 1024 * 1024
 """The most of the index the hook reads; a bigger one is doubt, and the full path decides."""
 
 
-@dataclass(frozen=True, slots=True)
-class IndexEntry:
-    """Whom one pending file blocks. `damaged`: its contents could not be fully read."""
+class IndexEntry(NamedTuple):
+    """Whom one pending file blocks. `damaged`: its contents could not be fully read.
+
+    NamedTuples, not dataclasses, keep `dataclasses` out of the hook's quick path."""
 
     decision_id: str
     session_id: str = ""
@@ -53,7 +53,7 @@ def is_pending_name(name: str) -> bool:
 
 def encode(entries: list[IndexEntry]) -> bytes:
     """The index file's bytes, entries sorted by decision id."""
-    items = [asdict(entry) for entry in sorted(entries, key=lambda e: e.decision_id)]
+    items = [entry._asdict() for entry in sorted(entries, key=lambda e: e.decision_id)]
     return json.dumps({"version": INDEX_VERSION, "entries": items}, ensure_ascii=False).encode()
 
 
@@ -102,7 +102,7 @@ def _decode(data: bytes) -> list[IndexEntry] | None:
 
 
 def _entry(item: object) -> IndexEntry | None:
-    if not isinstance(item, dict) or set(item) != set(IndexEntry.__slots__):
+    if not isinstance(item, dict) or set(item) != set(IndexEntry._fields):
         return None
     text_fields = ("decision_id", "session_id", "workspace", "project_id")
     if not all(isinstance(item[name], str) for name in text_fields):
@@ -130,6 +130,8 @@ def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> boo
 
 def project_id_of(workspace: str) -> str:
     """`core.identity.project_identity(workspace).project_id`, without its imports."""
+    import hashlib  # noqa: PLC0415  # only when something is pending elsewhere
+
     trimmed = go_trim(workspace)
     if not trimmed:
         canonical = ""

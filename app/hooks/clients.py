@@ -12,15 +12,13 @@ Light on purpose: the hook's quick path imports this before deciding to load any
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.agent_tools import SERVER_NAME, TOOL_NAMES, Client, allowed_while_pending, resume_call
 
 
-@dataclass(frozen=True, slots=True)
-class ClientHook:
-    """One client's tool hook.
+class ClientHook(NamedTuple):
+    """One client's tool hook (a NamedTuple: `dataclasses` costs the quick path too much).
 
     Args:
         client: the client, as `core.agent_tools` names it.

@@ -13,8 +13,8 @@ before and fails closed.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from app.hooks.clients import ClientHook
 from app.hooks.event import HookEvent, parse_event
@@ -27,8 +27,7 @@ ASK_TOOL = "AskUserQuestion"
 nothing is pending."""
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """`done`: exit 0 printing nothing. `stale_index`: files are pending but the index could
     not be trusted, so the full path should rewrite it for the next call."""
 
