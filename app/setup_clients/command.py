@@ -2,8 +2,10 @@
 
 User scope writes an absolute command: clients start servers and hooks with a minimal PATH and
 their own cwd, so a bare `decision-journal` or a relative path may not resolve. Preference: the
-frozen executable, then an installed `decision-journal` script, then this interpreter with
-`-m app.cli.main` (plus PYTHONPATH when the package is only importable from its source tree).
+frozen executable, then an installed `decision-journal` script (on PATH, or beside this
+interpreter in a virtualenv that is not activated), then this interpreter with
+`-m app.cli.main` (plus PYTHONPATH when the package is only importable from its source tree;
+Gemini CLI refuses to pass PYTHONPATH, so that last form suits the other clients only).
 Project scope writes files the team commits, so they name the bare `decision-journal`, which
 resolves on every teammate's machine where it is on PATH (the setup output says so).
 """
@@ -54,6 +56,12 @@ def _source_root() -> Path | None:
     return root
 
 
+def _beside_interpreter() -> str | None:
+    """The script installed next to this interpreter (a virtualenv that is not activated)."""
+    script = Path(sys.executable).parent / EXECUTABLE
+    return str(script) if script.is_file() and os.access(script, os.X_OK) else None
+
+
 def shared_launcher() -> Launcher:
     """The bare `decision-journal` on PATH: the same text on every machine."""
     return Launcher(EXECUTABLE)
@@ -67,7 +75,7 @@ def find_launcher() -> Launcher:
     """The absolute command that starts us on this machine (see the module docstring)."""
     if getattr(sys, "frozen", False):
         return Launcher(os.path.abspath(sys.executable))
-    script = shutil.which(EXECUTABLE)
+    script = shutil.which(EXECUTABLE) or _beside_interpreter()
     if script:
         return Launcher(os.path.abspath(script))
     root = _source_root()

@@ -1,7 +1,7 @@
-"""Whether Gemini CLI trusts a folder: without that it runs no hooks and no project servers.
+"""Whether Gemini CLI trusts a folder: without that it starts no MCP server and runs no hook.
 
-Gemini CLI 0.61 (folder trust on by default) loads a folder's `.gemini/settings.json` and runs
-any hook at all, those in `~/.gemini/settings.json` included, only in a trusted folder. Trust
+Gemini CLI 0.61 (folder trust on by default) shows every MCP server as "Disabled" and runs no
+hook in a folder it does not trust, those in `~/.gemini/settings.json` included. Trust
 is recorded in `~/.gemini/trustedFolders.json` (or `GEMINI_CLI_TRUSTED_FOLDERS_PATH`) as
 `{"<folder>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST"}`; the longest matching rule
 wins, and `TRUST_PARENT` trusts the folder's parent. `GEMINI_CLI_TRUST_WORKSPACE=true|false`
@@ -18,9 +18,10 @@ from typing import Any
 
 TRUSTED = ("TRUST_FOLDER", "TRUST_PARENT")
 HOW_TO_TRUST = (
-    "Gemini CLI runs hooks (also those in ~/.gemini/settings.json) and loads a project's "
-    "servers only in a trusted folder: start `gemini` in the project and choose to trust it "
-    "(or use /permissions); the choice is kept in ~/.gemini/trustedFolders.json."
+    "Gemini CLI starts MCP servers and runs hooks (also those in ~/.gemini/settings.json) only "
+    "in a folder you trust: start `gemini` in the project and choose to trust it (or use "
+    "/permissions; `gemini --skip-trust` trusts it for one session). Gemini keeps the choice in "
+    "~/.gemini/trustedFolders.json."
 )
 
 
@@ -76,6 +77,6 @@ def folder_problem(folder: Path, home: Path, env: Mapping[str, str]) -> str:
         return ""
     state = "marks it as not trusted" if level == "DO_NOT_TRUST" else "does not trust it"
     return (
-        f"Gemini CLI will run no hooks in {folder}: {path} {state}. Start `gemini` there and "
-        "choose to trust the folder (or /permissions)"
+        f"Gemini CLI will neither start our server nor run our hook in {folder}: {path} "
+        f"{state}. Start `gemini` there and choose to trust the folder (or /permissions)"
     )

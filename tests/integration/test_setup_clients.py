@@ -542,7 +542,9 @@ def test_gemini_check_needs_the_folder_trusted(
     code, out = run_setup(home, "gemini", "--check", capsys=capsys)
 
     assert code == (0 if ok else 1), out
-    assert (f"Gemini CLI will run no hooks in {home.project}" in out) is not ok
+    assert (
+        f"Gemini CLI will neither start our server nor run our hook in {home.project}" in out
+    ) is not ok
 
 
 def test_gemini_trust_from_the_environment_wins(
@@ -562,7 +564,10 @@ def test_gemini_write_warns_about_an_untrusted_folder_without_failing(
     home: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = setup(home, "gemini", "--write", capsys=capsys)
-    assert f"warning: Gemini CLI will run no hooks in {home.project}" in out
+    assert (
+        f"warning: Gemini CLI will neither start our server nor run our hook in {home.project}"
+        in out
+    )
 
 
 def test_codex_check_without_codex_says_how_to_point_at_it(
