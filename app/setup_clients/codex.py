@@ -8,6 +8,7 @@ config.toml (JSON keeps the merge simple). Codex runs it only once the user trus
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from app.setup_clients.codex_trust import HOOK_MARKER, HOW_TO_TRUST
@@ -29,7 +30,11 @@ NOTES = (
 
 
 def config_dir(ctx: SetupContext) -> Path:
-    return ctx.home / ".codex" if ctx.scope == "user" else ctx.project_dir / ".codex"
+    """`$CODEX_HOME` (default `~/.codex`) for user scope, where Codex itself reads it."""
+    if ctx.scope == "project":
+        return ctx.project_dir / ".codex"
+    codex_home = os.environ.get("CODEX_HOME")
+    return Path(codex_home) if codex_home and os.path.isabs(codex_home) else ctx.home / ".codex"
 
 
 def hooks_file(ctx: SetupContext) -> Path:

@@ -134,12 +134,12 @@ class TrustReport:
     problems: list[str]
 
 
-def unlisted(path: Path, home: Path) -> str:
+def unlisted(path: Path, *, project: bool) -> str:
     """Why Codex may not list a hook we configured in `path`, in words."""
-    if path.parent == home / ".codex":
+    if not project:
         return (
             f"Codex does not load the hook in {path}: check that hooks are not turned off "
-            "([features] hooks = false) and that CODEX_HOME does not point elsewhere"
+            "([features] hooks = false in config.toml or requirements.toml)"
         )
     return (
         f"Codex does not load the hook in {path}: trust the folder {path.parent.parent} when "

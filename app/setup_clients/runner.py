@@ -82,7 +82,7 @@ def codex_trust(ctx: SetupContext, options: CodexOptions, *, required: bool) -> 
             "cannot ask Codex whether it runs the hook: `codex` is not on PATH "
             "(pass --codex PROGRAM)"
         ]
-    configured = {hooks: unlisted(hooks, ctx.home)}
+    configured = {hooks: unlisted(hooks, project=ctx.scope == "project")}
     try:
         report = inspect(program, str(ctx.project_dir), configured, grant=options.grant)
     except CodexUnavailable as exc:

@@ -583,6 +583,17 @@ def test_codex_check_without_codex_says_how_to_point_at_it(
     assert "cannot start /nonexistent/codex app-server" in out
 
 
+def test_codex_user_scope_follows_codex_home(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    codex_home = home.home / "elsewhere"
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    setup(home, "codex", "--write", capsys=capsys)
+    assert (codex_home / "config.toml").is_file()
+    assert (codex_home / "hooks.json").is_file()
+    assert not (home.home / ".codex").exists()
+
+
 def test_trust_hook_goes_only_with_codex_write(
     home: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:
