@@ -11,17 +11,36 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from app.cli.exit_codes import CONFLICT, DAMAGED, INVALID, NOT_FOUND, OK, PENDING, UNEXPECTED
+from app.cli.exit_codes import (
+    CONFLICT,
+    DAMAGED,
+    INVALID,
+    NOT_FOUND,
+    OK,
+    PENDING,
+    UNEXPECTED,
+    report_error,
+)
 from app.cli.terminal_ask import TerminalAsker
 from app.frozen import child_env, self_command
 from core import __version__
 from core.capture import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
-from core.errors import InvalidDecision
-from core.ipc_client import AppNotRunning, IpcClient, RemoteError, app_is_running
+from core.errors import InvalidDecision, PendingConflict
+from core.ipc_client import (
+    AppNotRunning,
+    ConnectionLost,
+    IpcClient,
+    IpcTimeout,
+    RemoteError,
+    app_is_running,
+)
 from core.journal import Journal
+from core.models import Stage
 from core.pending import PendingStore, pending_items
-from core.protocol import ErrorCode
+from core.proposal import Selection, is_resume_request, parse_proposal, parse_resume
+from core.protocol import ErrorCode, error_from_exception
 from core.runtime_paths import socket_path
+from core.workspace_pending import other_pending_here
 
 APP_START_SECONDS = 15.0
 # A human may leave a question open for days; the call ends when they answer or cancel.
@@ -33,13 +52,39 @@ NO_APP_MESSAGE = (
 )
 
 
+PROPOSAL_FORMAT = "docs/agents.md#present_implementation_decision"
+OTHER_PENDING = (
+    "implementation decision {pending} is still pending in this workspace ({problem!r}); "
+    "answer it first (in the tray app, or `decision-journal ask` with "
+    '{{"decision_id": "{pending}"}}), then propose again if still needed'
+)
+APP_GONE_REASON = (
+    "the Decision Journal app closed before the human finished answering; resume with "
+    '`decision-journal ask` and {"decision_id": "%s"}'
+)
+
+
 def _emit(result: dict[str, Any]) -> int:
     print(json.dumps(result, ensure_ascii=False, indent=2))
     return OK if result.get("status") == "recorded" else PENDING
 
 
 def _read_request(source: str) -> Any:
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    """The proposal or resume request, from a file or (`-`) standard input.
+
+    Raises:
+        InvalidDecision: the file is missing or unreadable, or its text is not JSON.
+    """
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise InvalidDecision(f"proposal file {source} does not exist", field="file") from exc
+    except UnicodeDecodeError as exc:
+        raise InvalidDecision(f"proposal file {source} is not UTF-8 text", field="file") from exc
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        message = f"proposal file {source} cannot be read: {reason}"
+        raise InvalidDecision(message, field="file") from exc
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -85,13 +130,28 @@ def _present_params(request: Any, args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def _ask_app(journal: Journal, params: dict[str, Any]) -> int:
+def _ask_app(journal: Journal, params: dict[str, Any], decision_id: str) -> int:
     with IpcClient(socket_path(journal.root), timeout=10.0) as client:
         try:
             result = client.call("decision.present", params, timeout=HUMAN_WAIT_SECONDS)
         except RemoteError as exc:
             return _remote_failure(exc)
+        except (ConnectionLost, IpcTimeout):
+            return _after_app_gone(journal, decision_id)
     return _emit(result)
+
+
+def _after_app_gone(journal: Journal, decision_id: str) -> int:
+    """The app quit mid-question: the journal says whether the human finished (as MCP does)."""
+    if journal.store.exists(decision_id):
+        return _emit(outcome_to_result(Recorded(journal.store.get(decision_id))))
+    stage: Stage = "choice"
+    selection = Selection()
+    if journal.pending.exists(decision_id):
+        state = journal.pending.load(decision_id)
+        stage, selection = state.stage, state.selection or Selection()
+    pending = Pending(decision_id, stage, APP_GONE_REASON % decision_id, selection)
+    return _emit(outcome_to_result(pending))
 
 
 def _remote_failure(exc: RemoteError) -> int:
@@ -141,32 +201,73 @@ def _ask_locally(journal: Journal, request: Any, args: argparse.Namespace) -> in
         return _emit(outcome_to_result(TerminalAsker(reader, writer).ask(outcome.ticket)))
 
 
+def _preflight(journal: Journal, request: Any, args: argparse.Namespace) -> str:
+    """Validates locally and applies the one-pending-per-workspace rule; returns the id.
+
+    Raises:
+        InvalidDecision: the proposal or resume request breaks a rule.
+        PendingConflict: another decision is pending in this workspace.
+    """
+    workspace = os.path.abspath(args.workspace)
+    if is_resume_request(request):
+        decision_id = parse_resume(request)
+    else:
+        parsed = parse_proposal(
+            request, workspace=workspace, session_id=args.session, agent=args.agent
+        )
+        decision_id = parsed.decision_id
+    blocker = other_pending_here(journal.store, journal.pending, decision_id, workspace)
+    if blocker is not None:
+        message = OTHER_PENDING.format(pending=blocker.decision_id, problem=blocker.problem[:120])
+        raise PendingConflict(message, pending_id=blocker.decision_id)
+    return decision_id
+
+
+def _message_of(violation: Any) -> str:
+    return str(violation.message if hasattr(violation, "message") else violation)
+
+
+def _refused(exc: InvalidDecision | PendingConflict) -> int:
+    """What `ask` prints when it asks nobody: the shapes the app's refusals have, on stdout,
+    and one line on stderr (an invalid proposal's also names the proposal format)."""
+    payload: dict[str, Any]
+    if isinstance(exc, InvalidDecision):
+        found = getattr(exc, "violations", None) or ([exc] if exc.field else [])
+        violations = [
+            {"field": v.field, "message": _message_of(v), "limit": v.limit} for v in found
+        ]
+        payload = {"status": "invalid", "message": str(exc), "violations": violations}
+        payload["format"] = PROPOSAL_FORMAT
+    else:
+        error = error_from_exception(exc)
+        payload = {"status": "error", "code": int(error.code), "message": error.message}
+        payload.update(error.data)
+    print(json.dumps(payload, ensure_ascii=False, indent=2))
+    code = report_error(exc)
+    if isinstance(exc, InvalidDecision):
+        print(f"decision-journal: the proposal format is in {PROPOSAL_FORMAT}", file=sys.stderr)
+    return code
+
+
 def cmd_ask(journal: Journal, args: argparse.Namespace) -> int:
-    request = _read_request(args.file)
+    try:
+        request = _read_request(args.file)
+        decision_id = _preflight(journal, request, args)
+    except (InvalidDecision, PendingConflict) as exc:
+        return _refused(exc)
     params = _present_params(request, args)
     running = app_is_running(socket_path(journal.root))
     if not running and display_available() and not args.no_app:
         running = start_app(journal)
     if running:
         try:
-            return _ask_app(journal, params)
+            return _ask_app(journal, params, decision_id)
         except AppNotRunning:
             pass
     try:
         return _ask_locally(journal, request, args)
-    except InvalidDecision as exc:
-        violations = [
-            {"field": v.field, "message": v.message, "limit": v.limit}
-            for v in getattr(exc, "violations", ())
-        ]
-        print(
-            json.dumps(
-                {"status": "invalid", "message": str(exc), "violations": violations},
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
-        raise
+    except (InvalidDecision, PendingConflict) as exc:
+        return _refused(exc)
 
 
 def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
@@ -220,9 +321,44 @@ def cmd_pending(journal: Journal, args: argparse.Namespace) -> int:
     return OK
 
 
+ASK_DESCRIPTION = """\
+Ask the human to choose between 2 to 4 approaches, in the tray app's window (started when a
+display exists), else in this terminal; without either the decision is saved as pending.
+
+The input is one JSON object, either a new proposal:
+
+  {"problem": "How should records be stored?",
+   "decision_kind": "storage-layout",
+   "detector_confidence": 0.8,
+   "options": [
+     {"id": "per-record-json", "label": "One JSON file per record",
+      "description": "records/<id>.json, written atomically", "recommended": true},
+     {"id": "single-json", "label": "One JSON document",
+      "description": "every record in one file"}]}
+
+  required: problem (4,096 bytes), decision_kind, detector_confidence (0.65 to 1),
+  options (2 to 4, each with id, label and description; exactly one recommended);
+  optional: risk_level, header, domains, languages, evidence_refs, pros/cons per option
+
+or a resume of a decision that is still pending: {"decision_id": "decision-..."}.
+One decision may be pending per workspace: a new proposal there waits for it."""
+
+ASK_EPILOG = f"""\
+The result is JSON on stdout: status "recorded" (exit 0) with the choice and reasons, or
+"pending" (exit 3) with the decision id to resume with. An invalid proposal exits 2 and lists
+every violation; another decision pending in the workspace exits 3 with its id.
+Every field and limit: {PROPOSAL_FORMAT}"""
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("ask", help="ask the human to decide (a proposal or {decision_id})")
-    p.add_argument("file", nargs="?", default="-", help="JSON file, or - for stdin")
+    p = sub.add_parser(
+        "ask",
+        help="ask the human to decide (a proposal or {decision_id})",
+        description=ASK_DESCRIPTION,
+        epilog=ASK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", nargs="?", default="-", help="proposal JSON file, or - for stdin")
     p.add_argument("--workspace", default=os.getcwd(), help="project directory (default: cwd)")
     p.add_argument("--session", default=f"cli-{os.getppid()}", help="agent session id")
     p.add_argument("--agent", default="", help="who is asking, shown in the window")

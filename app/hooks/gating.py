@@ -9,67 +9,12 @@ servers' tools, fails closed.
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-
 from app.hooks.clients import ClientHook
-from core.filters import workspace_matches
-from core.identity import project_identity
-from core.pending import PendingIssue, PendingStore
-from core.text import go_trim
+from core.workspace_pending import Blocker, find_blockers
+
+__all__ = ["RUNBOOK", "Blocker", "deny_reason", "find_blockers"]
 
 RUNBOOK = "docs/runbook.md#decision-pending"
-
-
-@dataclass(frozen=True, slots=True)
-class Blocker:
-    """A pending decision (or an unreadable pending file) that blocks this agent."""
-
-    decision_id: str
-    problem: str = ""
-    damaged: bool = False
-
-
-def _same_place(pending_workspace: str, pending_project: str, workspace: str) -> bool:
-    """Same project, or one directory inside the other: an agent in a parent directory can
-    edit the pending project's files too, so it is blocked as well."""
-    if not workspace:
-        return False
-    if pending_project and pending_project == project_identity(workspace).project_id:
-        return True
-    return workspace_matches(pending_workspace, workspace)
-
-
-def _issue_blocks(issue: PendingIssue, session_id: str, workspace: str) -> bool:
-    """A damaged file blocks unless it is readably someone else's: fail closed."""
-    if issue.session_id and issue.session_id == session_id:
-        return True
-    if not (issue.workspace or issue.project_id):
-        return True
-    return _same_place(issue.workspace, issue.project_id, workspace)
-
-
-def find_blockers(pending: PendingStore, *, session_id: str, workspace: str) -> list[Blocker]:
-    """Every pending decision of this session or workspace, oldest first.
-
-    Raises:
-        OSError, JournalError: the pending directory itself cannot be listed; the caller
-            decides how to fail (the hooks block when the directory exists).
-    """
-    listing = pending.list()
-    wanted_session = go_trim(session_id)
-    blockers = [
-        Blocker(item.decision_id, item.proposal.problem)
-        for item in listing.items
-        if (wanted_session and item.session_id == wanted_session)
-        or _same_place(item.proposal.workspace, item.proposal.project_id, workspace)
-    ]
-    blockers.extend(
-        Blocker(issue.decision_id or os.path.basename(issue.path), damaged=True)
-        for issue in listing.issues
-        if _issue_blocks(issue, wanted_session, workspace)
-    )
-    return blockers
 
 
 def deny_reason(blockers: list[Blocker], tool_name: str, hook: ClientHook) -> str:

@@ -27,7 +27,6 @@ import anyio.to_thread
 from mcp.server.mcpserver.exceptions import ToolError
 
 from app.cli.capture_cmds import display_available, start_app
-from app.hooks.gating import find_blockers
 from app.mcp.results import (
     APP_GONE_REASON,
     NO_APP_REASON,
@@ -52,6 +51,7 @@ from core.journal import Journal
 from core.proposal import is_resume_request, parse_proposal, parse_resume
 from core.protocol import DECISION_PRESENT
 from core.runtime_paths import socket_path
+from core.workspace_pending import other_pending_here
 
 log = logging.getLogger(__name__)
 
@@ -128,20 +128,16 @@ class Presenter:
         return decision_id
 
     def _refuse_other_pending_here(self, decision_id: str, caller: Caller) -> None:
-        """One pending fork per workspace, across sessions: a restarted MCP server (new
-        session id) must not start a second fork while the first still blocks edits. The
-        match is the hooks' own (same project, or one directory inside the other)."""
-        if self.journal.store.exists(decision_id):
-            return
-        blockers = find_blockers(self.journal.pending, session_id="", workspace=caller.workspace)
-        for blocker in blockers:
-            if not blocker.damaged and blocker.decision_id != decision_id:
-                raise ToolError(
-                    f"implementation decision {blocker.decision_id} is still pending in this "
-                    f"workspace ({blocker.problem[:120]!r}); resume it first by calling "
-                    f'present_implementation_decision with only {{"decision_id": '
-                    f'"{blocker.decision_id}"}}, then propose again if still needed.'
-                )
+        """One pending fork per workspace, across sessions (`core.workspace_pending`)."""
+        journal = self.journal
+        blocker = other_pending_here(journal.store, journal.pending, decision_id, caller.workspace)
+        if blocker is not None:
+            raise ToolError(
+                f"implementation decision {blocker.decision_id} is still pending in this "
+                f"workspace ({blocker.problem[:120]!r}); resume it first by calling "
+                f'present_implementation_decision with only {{"decision_id": '
+                f'"{blocker.decision_id}"}}, then propose again if still needed.'
+            )
 
     def _app_available(self) -> bool:
         path = socket_path(self.journal.root)
