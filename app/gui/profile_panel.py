@@ -6,6 +6,11 @@ is a compare-and-swap against the profile revision on screen; when another write
 first the panel says so and reloads instead of guessing. Each rule lists the decisions that
 support and contradict it, and any of them opens in the fork view, so a rule can always be
 traced back to what the user actually decided.
+
+Why the layout: the rules table takes the height (about a dozen rows on a 1366 by 768 laptop),
+and the selected rule's evidence, the acceptance figures and the rule outcomes share the
+tabs below it. Statistics have plain names; what they are and how they are computed is in
+each header's tooltip. A rule has one short name ("R-1a2b3c"), used by every table here.
 """
 
 from __future__ import annotations
@@ -32,12 +37,13 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from app.gui.formatting import NO_VALUE, display_time, percent, short_id
-from app.gui.outcome_tables import OutcomeTables
+from app.gui.formatting import NO_VALUE, count_text, display_time, percent, short_id
+from app.gui.outcome_tables import HintedView, OutcomeTables
 from core.profile_model import (
     GLOBAL_KEY,
     SCOPE_GLOBAL,
@@ -52,11 +58,19 @@ from core.profile_query import wilson_lower_95
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 EXPLAINER = (
-    "Rules summarize repeated decisions. They are evidence for future agents, never commands: "
-    "pinning does not bypass evidence thresholds or force a rule. Only the overrides are "
-    "yours to change: whether a rule is enabled, whether it is pinned, and a private note."
+    "Rules summarize your repeated decisions. Agents read them as evidence, never as commands."
+)
+EXPLAINER_MORE = (
+    "Pinning does not bypass evidence thresholds or force a rule. Only the overrides are yours "
+    "to change: whether a rule is enabled, whether it is pinned, and a private note."
 )
 EMPTY_TEXT = "More repeated evidence is required"
+EMPTY_HINT = (
+    "No rules yet. A rule appears once you have made the same kind of decision the same way "
+    "several times; Rebuild now re-reads the journal."
+)
+NO_RULE_SELECTED = "Select a rule above to see the decisions behind it."
+NO_DECISIONS = "None."
 CONFLICT_TEXT = (
     "The profile changed elsewhere (now revision {revision}). It was reloaded; apply your "
     "change again."
@@ -89,19 +103,36 @@ class RuleModel(QAbstractTableModel):
 
     override_requested = Signal(object)
     HEADERS = (
+        "Rule",
         "Scope",
-        "Key",
-        "Criterion",
-        "Preferred option",
-        "Support",
-        "Contradictions",
+        "Applies to",
+        "Decision kind",
+        "Preferred approach",
+        "Supporting",
+        "Contradicting",
         "Confidence",
-        "Wilson strength",
+        "Strength",
         "Enabled",
         "Pinned",
         "Note",
     )
-    ENABLED, PINNED = 8, 9
+    TIPS = (
+        "The rule's short name; the rule outcomes use the same name",
+        "global: every project; project: the one project in the next column",
+        "The project a project rule is about (its full ID is in the cell's tooltip)",
+        "The kind of decision the rule is about",
+        "What you chose most often for this kind of decision",
+        "Decisions in which you chose the preferred approach",
+        "Decisions of this kind in which you chose something else",
+        "Supporting decisions as a share of all the decisions the rule is about",
+        "Wilson strength: the lower bound of the 95% Wilson interval of the support share, so "
+        "a rule with few decisions scores low even when they all agree (0 to 1)",
+        "Whether agents are told about the rule",
+        "Pinned rules are listed first for agents; pinning never forces a rule",
+        "Your private note (redacted when it looks sensitive)",
+    )
+    NUMERIC = (5, 6, 7, 8)
+    ENABLED, PINNED = 9, 10
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -150,20 +181,28 @@ class RuleModel(QAbstractTableModel):
             on = rule.enabled if column == self.ENABLED else rule.pinned
             return Qt.CheckState.Checked if on else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.DisplayRole:
-            if column == 1 and rule.scope == SCOPE_PROJECT and rule.scope_key in self._aliases:
+            if column == 2 and rule.scope == SCOPE_PROJECT and rule.scope_key in self._aliases:
                 return f"{self._aliases[rule.scope_key]} …{short_id(rule.scope_key)}"
             return self._display(rule, column)
-        if role == Qt.ItemDataRole.ToolTipRole and column == 1:
-            return rule.scope_key
-        if role == Qt.ItemDataRole.ToolTipRole and column == 7:
-            return "Lower bound of the 95% Wilson interval of support among relevant decisions"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {0: rule.id, 2: rule.scope_key}.get(column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def rule_names(self) -> dict[str, tuple[str, str]]:
+        """{rule id: (short name, preferred approach)} in table order, for the outcome table."""
+        return {
+            rule.id: (rule_name(rule.id), rule.preference_label or rule.preference)
+            for rule in self._rules
+        }
 
     @staticmethod
     def _display(rule: ProfileRule, column: int) -> str | None:
         support, against = len(rule.support_decision_ids), len(rule.contradiction_decision_ids)
         key = GLOBAL_KEY if rule.scope == SCOPE_GLOBAL else rule.scope_key
         values = (
+            rule_name(rule.id),
             rule.scope,
             key,
             rule.criterion,
@@ -200,9 +239,28 @@ class RuleModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.TIPS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in self.NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+
+def rule_name(rule_id: str) -> str:
+    """ "R-1a2b3c": the end of a rule's stable ID, short enough for a table cell."""
+    return f"R-{rule_id.removeprefix('preference-')[-6:]}"
+
+
+class HintTableView(HintedView, QTableView):
+    """The rules table, which says how rules come about while there are none."""
+
+
+class HintListView(HintedView, QListView):
+    """An evidence list that says what it would show while it is empty."""
 
 
 class EvidenceModel(QAbstractListModel):
@@ -266,6 +324,7 @@ class ProfilePanel(QWidget):
         self._profile = PreferenceProfile.empty()
         explainer = QLabel(EXPLAINER, self)
         explainer.setWordWrap(True)
+        explainer.setToolTip(EXPLAINER_MORE)
         self.state_label = QLabel(self)
         self.state_label.setObjectName("profile-state")
         self.state_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -277,13 +336,16 @@ class ProfilePanel(QWidget):
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.empty_label = QLabel(EMPTY_TEXT, self)
         self.empty_label.setObjectName("profile-empty")
-        self.table = QTableView(self)
+        self.empty_label.setToolTip(EMPTY_HINT)
+        self.table = HintTableView(self)
+        self.table.hint = EMPTY_HINT
         self.table.setObjectName("profile-rules")
         self.table.setAccessibleName("Preference rules")
         self.table.setModel(self.rules)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.support_view = self._evidence_view(self.support, "Supporting decisions")
         self.contradiction_view = self._evidence_view(
@@ -300,6 +362,9 @@ class ProfilePanel(QWidget):
         self.support_caption.setBuddy(self.support_view)
         self.contradiction_caption.setBuddy(self.contradiction_view)
         self.outcomes = OutcomeTables(self)
+        self.outcomes.rule_activated.connect(self.select_rule)
+        self.detail_tabs = QTabWidget(self)
+        self.detail_tabs.setObjectName("profile-detail-tabs")
         self._build(explainer)
         self.rebuild_button.clicked.connect(self.rebuild_requested)
         self.rules.override_requested.connect(self.override_requested)
@@ -309,8 +374,9 @@ class ProfilePanel(QWidget):
         self._set_rule_controls(None)
         self.set_status(None)
 
-    def _evidence_view(self, model: EvidenceModel, name: str) -> QListView:
-        view = QListView(self)
+    def _evidence_view(self, model: EvidenceModel, name: str) -> HintListView:
+        view = HintListView(self)
+        view.hint = NO_RULE_SELECTED
         view.setModel(model)
         view.setAccessibleName(name)
         view.setObjectName(name.lower().replace(" ", "-"))
@@ -333,18 +399,24 @@ class ProfilePanel(QWidget):
         note_row.addWidget(self.note_edit, 1)
         note_row.addWidget(self.save_note_button)
         grid.addLayout(note_row, 2, 0, 1, 2)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.addWidget(self.table)
-        splitter.addWidget(detail)
-        splitter.addWidget(self.outcomes)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        self.detail_tabs.addTab(detail, "&Evidence for the selected rule")
+        self.detail_tabs.addTab(self.outcomes.acceptance_page, "&Acceptance")
+        self.detail_tabs.addTab(self.outcomes.rules_page, "Rule &outcomes")
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("profile-splitter")
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail_tabs)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([640, 320])
+        self.splitter.setChildrenCollapsible(False)
+        self.detail_tabs.setMinimumHeight(self.fontMetrics().height() * 9)
         layout = QVBoxLayout(self)
         layout.addWidget(explainer)
         layout.addLayout(header)
         layout.addWidget(self.message)
         layout.addWidget(self.empty_label)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.splitter, 1)
 
     # inputs from the window --------------------------------------------------------------------
 
@@ -359,6 +431,7 @@ class ProfilePanel(QWidget):
         selected = self.selected_rule()
         self._profile = profile
         self.rules.set_profile(profile)
+        self.outcomes.set_rule_names(self.rules.rule_names())
         self.empty_label.setVisible(not profile.rules)
         self.table.resizeColumnsToContents()
         row = self.rules.row_of(selected.id) if selected is not None else -1
@@ -391,7 +464,8 @@ class ProfilePanel(QWidget):
         profile = self._profile
         generated = display_time(profile.generated_at) if profile.revision else NO_VALUE
         self.state_label.setText(
-            f"Profile {state} · revision {profile.revision} · {len(profile.rules)} rule(s) · "
+            f"Profile {state} · revision {profile.revision} · "
+            f"{count_text(len(profile.rules), 'rule')} · "
             f"generated {generated}"
         )
 
@@ -401,10 +475,14 @@ class ProfilePanel(QWidget):
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
         return self.rules.rule(rows[0].row()) if rows else None
 
+    @Slot(str)
     def select_rule(self, rule_id: str) -> None:
+        """Selects the rule and shows its evidence (a rule outcome row opened asks for this)."""
         row = self.rules.row_of(rule_id)
         if row >= 0:
             self.table.selectRow(row)
+            self.table.scrollTo(self.rules.index(row, 0))
+            self.detail_tabs.setCurrentIndex(0)
 
     @Slot(QItemSelection, QItemSelection)
     def _rule_selected(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
@@ -415,8 +493,12 @@ class ProfilePanel(QWidget):
         against = list(rule.contradiction_decision_ids) if rule else []
         self.support.set_ids(support)
         self.contradictions.set_ids(against)
-        self.support_caption.setText(f"&Supporting decisions ({len(support)})")
-        self.contradiction_caption.setText(f"C&ontradicting decisions ({len(against)})")
+        self.support_caption.setText(f"&Supporting decisions ({len(support):,})")
+        self.contradiction_caption.setText(f"C&ontradicting decisions ({len(against):,})")
+        hint = NO_DECISIONS if rule is not None else NO_RULE_SELECTED
+        for view in (self.support_view, self.contradiction_view):
+            view.hint = hint
+            view.viewport().update()
         self.note_edit.setEnabled(rule is not None)
         self.save_note_button.setEnabled(rule is not None)
         self.note_edit.setText(rule.user_note if rule else "")

@@ -11,9 +11,12 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal_window import JournalWindow
-from app.gui.profile_panel import EMPTY_TEXT, RuleModel
+from app.gui.outcome_tables import NO_RULE_FIGURES, RULE_HEADERS
+from app.gui.profile_panel import EMPTY_TEXT, NO_RULE_SELECTED, RuleModel, rule_name
 from core.journal import Journal
 from core.profile_model import ProfileRule
+from core.reward import INITIAL_PATTERN_SCORE
+from core.rule_outcomes import RuleOutcome
 from tests.app.journal_support import make_journal, open_window, press, record, shut_down
 
 pytestmark = [
@@ -71,13 +74,15 @@ def test_rules_show_scope_evidence_and_strength(
     panel = window.profile_panel
     qtmodeltester.check(panel.rules)
     row, rule = project_rule(window)
-    qtbot.waitUntil(lambda: panel.rules.index(row, 1).data() == "alpha …0000aa", timeout=5000)
-    assert panel.rules.index(row, 1).data(Qt.ItemDataRole.ToolTipRole) == rule.scope_key
-    values = [panel.rules.index(row, c).data() for c in range(8)]
-    assert values[:4] == ["project", "alpha …0000aa", "storage_backend", "Per-record JSON"]
-    assert values[4:6] == ["4", "1"]
-    assert values[6] == f"{rule.confidence:.0%}"
-    assert 0 < float(values[7]) < 1
+    qtbot.waitUntil(lambda: panel.rules.index(row, 2).data() == "alpha …0000aa", timeout=5000)
+    assert panel.rules.index(row, 2).data(Qt.ItemDataRole.ToolTipRole) == rule.scope_key
+    values = [panel.rules.index(row, c).data() for c in range(9)]
+    assert values[0] == rule_name(rule.id) and rule.id.endswith(values[0][2:])
+    assert panel.rules.index(row, 0).data(Qt.ItemDataRole.ToolTipRole) == rule.id
+    assert values[1:5] == ["project", "alpha …0000aa", "storage_backend", "Per-record JSON"]
+    assert values[5:7] == ["4", "1"]
+    assert values[7] == f"{rule.confidence:.0%}"
+    assert 0 < float(values[8]) < 1
     assert panel.rules.index(row, RuleModel.ENABLED).data(Qt.ItemDataRole.CheckStateRole) == (
         Qt.CheckState.Checked
     )
@@ -204,3 +209,55 @@ def test_a_refresh_without_outside_changes_does_not_rebuild(
         window.bridge.reconcile()
     assert not window.bridge.profile_worker.busy
     assert journal.profile.load().revision == 1
+
+
+def test_statistics_have_plain_names_explained_in_tooltips(window: JournalWindow) -> None:
+    rules = window.profile_panel.rules
+    headers = [rules.headerData(n, Qt.Orientation.Horizontal) for n in range(rules.columnCount())]
+    assert "Wilson strength" not in headers and "Strength" in headers
+    strength = headers.index("Strength")
+    tip = rules.headerData(strength, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Wilson strength: the lower bound of the 95% Wilson interval")
+    right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    for column in RuleModel.NUMERIC:
+        assert rules.index(0, column).data(Qt.ItemDataRole.TextAlignmentRole) == right
+    outcome_headers = window.profile_panel.outcomes.rules
+    titles = [outcome_headers.horizontalHeaderItem(n).text() for n in range(len(RULE_HEADERS))]
+    assert "Beta mean" not in titles and "Elo" not in titles
+    assert outcome_headers.horizontalHeaderItem(4).toolTip().startswith("Beta mean:")
+    assert outcome_headers.horizontalHeaderItem(5).toolTip().startswith("Elo rating:")
+
+
+def test_rule_outcomes_name_rules_as_the_rules_table_does(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    panel = window.profile_panel
+    row, rule = project_rule(window)
+    outcomes = panel.outcomes
+    outcomes.set_rule_outcomes({rule.id: RuleOutcome(rule.id, 4, 0, INITIAL_PATTERN_SCORE)})
+    table = outcomes.rules
+    assert table.item(0, 0).text() == panel.rules.index(row, 0).data() == rule_name(rule.id)
+    assert table.item(0, 0).toolTip() == rule.id
+    assert table.item(0, 1).text() == "Per-record JSON"
+    assert table.item(0, 4).textAlignment() == int(
+        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    )
+    panel.table.clearSelection()
+    panel.detail_tabs.setCurrentWidget(outcomes.rules_page)
+    table.cellActivated.emit(0, 0)
+    assert panel.selected_rule() is not None and panel.selected_rule().id == rule.id
+    assert panel.detail_tabs.currentIndex() == 0
+    outcomes.set_rule_outcomes({})
+    assert table.hint == NO_RULE_FIGURES and table.rowCount() == 0
+
+
+def test_the_panel_fits_a_laptop_screen(qtbot: QtBot, window: JournalWindow) -> None:
+    window.resize(1366, 740)  # 1366 by 768 less a title bar
+    qtbot.wait(50)
+    panel = window.profile_panel
+    table = panel.table
+    visible = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+    assert visible >= 12, visible
+    assert panel.detail_tabs.height() >= panel.fontMetrics().height() * 9
+    panel.table.clearSelection()
+    assert panel.support_view.hint == NO_RULE_SELECTED
