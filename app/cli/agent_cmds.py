@@ -7,7 +7,6 @@ runs before every tool call) would otherwise pay for loading them.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys
@@ -37,27 +36,10 @@ def cmd_mcp(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
-    """Opens the journal only when the quick check cannot answer (see `app.hooks.quick`)."""
-    from app.hooks.clients import HOOKS
-    from app.hooks.event import STDIN_MAX
-    from app.hooks.quick import decide
-    from core.location import resolve_journal_dir
+    """Opens the journal only when the quick check cannot answer (see `app.hooks.entry`)."""
+    from app.hooks.entry import run
 
-    event = sys.stdin.read(STDIN_MAX)
-    root = resolve_journal_dir(args.journal)
-    verdict = decide(root, event, HOOKS[args.client])
-    if verdict.done:
-        return OK
-    from app.hooks import claude_code, codex, gemini
-    from app.hooks.pretool import main_stdio
-    from core.journal import Journal
-
-    module = {"claude-code": claude_code, "codex": codex, "gemini": gemini}[args.client]
-    journal = Journal(root)
-    code = main_stdio(lambda _i, o, e: module.run(journal, io.StringIO(event), o, e))
-    if verdict.stale_index:  # so the next call of every agent is quick again
-        journal.pending.refresh_index()
-    return code
+    return run(args.journal, args.client)
 
 
 def cmd_setup(journal: Journal, args: argparse.Namespace) -> int:

@@ -60,6 +60,12 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if _command_word(arguments) == "hook":  # before every tool call: no parser (app.hooks.entry)
+        from app.hooks.entry import parse_argv, run
+
+        hook = parse_argv(arguments)
+        if hook is not None:
+            return guarded(lambda: run(*hook))
     module = _MODULE_OF.get(_command_word(arguments))
     parser = build_parser((module,) if module else COMMAND_MODULES)
     args = parser.parse_args(arguments)

@@ -121,3 +121,10 @@ def test_a_quick_hook_process_loads_none_of_the_journal_code(tmp_path: Path) -> 
     code, modules = modules_loaded_by(["--journal", str(tmp_path), "hook", "claude-code"], event)
     assert code == 0
     assert not modules & {"pydantic", "core.journal", "core.pending", "msgspec"}
+
+
+def test_a_hook_process_builds_no_parser_and_loads_no_platformdirs(tmp_path: Path) -> None:
+    event = json.dumps({"tool_name": "Edit", "tool_input": {}})
+    code, modules = modules_loaded_by(["--journal", str(tmp_path), "hook", "codex"], event)
+    assert code == 0
+    assert not modules & {"platformdirs", "shutil", "app.cli.agent_cmds", "core.location"}

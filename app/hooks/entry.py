@@ -1,0 +1,91 @@
+"""`decision-journal hook <client>`: the process every client starts before every tool call.
+
+Why it bypasses the CLI's parser and platformdirs: the hook's whole budget, when it has
+nothing to say, is a few milliseconds above the interpreter's own start, and building the
+argparse tree (with its terminal-size probe) and importing platformdirs each cost more than
+the quick check itself. `parse_argv` reads only the exact forms clients are configured with
+(`[--journal DIR] hook CLIENT`); anything else returns None and the CLI parses it as always.
+`journal_dir` answers the common case (Linux, an absolute HOME or XDG_DATA_HOME) as
+platformdirs does, and hands every other case to `core.location`; a test holds them equal.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.hooks.clients import HOOKS
+from app.hooks.event import STDIN_MAX
+from app.hooks.quick import decide
+
+ENV_HOME = "DECISION_JOURNAL_HOME"
+"""`core.location.ENV_HOME`; a test keeps the two equal."""
+APP_NAME = "decision-journal"
+"""`core.location.APP_NAME`."""
+COMMAND = "hook"
+
+
+def parse_argv(argv: Sequence[str]) -> tuple[str | None, str] | None:
+    """(the --journal value or None, the client) for `[--journal DIR] hook CLIENT`, else None."""
+    words = list(argv)
+    journal: str | None = None
+    while words and words[0] != COMMAND:
+        word = words.pop(0)
+        if word == "--journal" and words:
+            journal = words.pop(0)
+        elif word.startswith("--journal="):
+            journal = word.partition("=")[2]
+        else:
+            return None
+    if len(words) != 2 or words[1] not in HOOKS:
+        return None
+    return journal, words[1]
+
+
+def journal_dir(explicit: str | None) -> Path:
+    """`core.location.resolve_journal_dir(explicit)`, without platformdirs when it can."""
+    if explicit:
+        return Path(os.path.abspath(os.path.expanduser(explicit)))
+    env = os.environ.get(ENV_HOME, "").strip()
+    if env:
+        return Path(os.path.abspath(os.path.expanduser(env)))
+    if sys.platform.startswith("linux") and "ANDROID_DATA" not in os.environ:
+        data_home = os.environ.get("XDG_DATA_HOME", "")
+        if os.path.isabs(data_home):
+            return Path(os.path.join(data_home, APP_NAME))
+        home = os.environ.get("HOME", "")
+        if os.path.isabs(home):
+            return Path(os.path.join(home.rstrip("/") or "/", ".local/share", APP_NAME))
+    from core.location import resolve_journal_dir  # noqa: PLC0415  # loads platformdirs
+
+    return resolve_journal_dir(None)
+
+
+def run(journal: str | None, client: str) -> int:
+    """Reads the event on stdin and answers it; loads the journal only when it must."""
+    hook = HOOKS[client]
+    event = sys.stdin.read(STDIN_MAX)
+    root = journal_dir(journal)
+    verdict = decide(root, event, hook)
+    if verdict.done:
+        return 0
+    code = _full(root, client, event)
+    if verdict.stale_index:  # so the next call of every agent is quick again
+        from core.pending import PendingStore  # noqa: PLC0415
+
+        PendingStore(root).refresh_index()
+    return code
+
+
+def _full(root: Path, client: str, event: str) -> int:
+    """The full, fail-closed path: the journal's code decides (`app.hooks.pretool`)."""
+    from app.hooks import claude_code, codex, gemini  # noqa: PLC0415
+    from app.hooks.pretool import main_stdio  # noqa: PLC0415
+    from core.journal import Journal  # noqa: PLC0415
+
+    module = {"claude-code": claude_code, "codex": codex, "gemini": gemini}[client]
+    journal = Journal(root)
+    return main_stdio(lambda _i, o, e: module.run(journal, io.StringIO(event), o, e))
