@@ -6,10 +6,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.support.npm_clients import CLAUDE_CODE, install
+from tests.clients.support.npm_clients import CLAUDE_CODE, CODEX, GEMINI, install
 
 
 @pytest.fixture(scope="session")
 def claude_executable() -> Path:
     """The pinned (or `DJ_CLAUDE_CODE_VERSION`) `claude`; skips where Node is missing."""
     return install(CLAUDE_CODE)
+
+
+@pytest.fixture(scope="session")
+def codex_executable() -> Path:
+    """The pinned (or `DJ_CODEX_VERSION`) `codex`; skips where Node is missing."""
+    return install(CODEX)
+
+
+@pytest.fixture(scope="session")
+def gemini_executable() -> Path:
+    """The pinned (or `DJ_GEMINI_VERSION`) `gemini`; skips where Node is missing."""
+    return install(GEMINI)

@@ -1,0 +1,264 @@
+"""The real Codex CLI (`codex exec`) against a scripted model, with our setup, app and hooks.
+
+Why the real client: Codex spells our tools its own way (`namespace: "mcp__decision_journal"`
+beside the bare name), starts MCP servers with only a few environment variables, and runs
+hooks only once they are trusted; a model of the client cannot show any of that. The model
+is `fake_openai.FakeResponses` on 127.0.0.1; HOME is a temporary directory that our own
+`setup codex --write` configured; the human is a person at the real window under Xvfb.
+
+Codex runs with `--dangerously-bypass-approvals-and-sandbox`, so the only thing between a
+scripted edit and the disk is our hook. Codex runs a hook only once the user trusted it; the
+HOME here trusted it through `setup codex --write --trust-hook` (Codex's own trust record, no
+`--dangerously-bypass-hook-trust`), and `setup codex --check` must say when nobody has.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.agent_tools import (
+    CODEX_NAMESPACE,
+    PRESENT_TOOL,
+    RECENT_TOOL,
+    TOOL_NAMES,
+    client_tool_name,
+)
+from tests.clients.support.agent_desktop import (
+    CHOOSE_FIRST,
+    CLOSE,
+    Person,
+    configure,
+    desktop_for,
+    home_env,
+    run_setup,
+)
+from tests.clients.support.fake_openai import (
+    MODEL,
+    CustomCall,
+    FakeResponses,
+    FunctionCall,
+    Script,
+    ToolOutput,
+    namespace_tools,
+    tool_outputs,
+)
+from tests.factories import proposal_dict
+from tests.integration.agent_support import Desktop, short_runtime_dir
+
+pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(180)]
+
+RUN_TIMEOUT = 120.0
+MCP_GRACE_MS = 30000
+PATCH = (
+    "*** Begin Patch\n*** Add File: patched.txt\n+written while a decision was pending\n"
+    "*** End Patch\n"
+)
+
+
+@pytest.fixture(scope="module")
+def codex_home(tmp_path_factory: pytest.TempPathFactory, codex_executable: Path) -> Path:
+    """A HOME set up by `setup codex --write --trust-hook` (user scope), as a new user would."""
+    home = tmp_path_factory.mktemp("codex-home")
+    configure("codex", home, home, "--trust-hook", "--codex", str(codex_executable))
+    return home
+
+
+@pytest.fixture(scope="module")
+def codex_desktop(codex_home: Path) -> Iterator[Desktop]:
+    with desktop_for(codex_home) as desk:
+        yield desk
+
+
+def present(arguments: dict[str, Any]) -> FunctionCall:
+    """The model calls our present tool the way Codex's model does: namespace + bare name."""
+    return FunctionCall(PRESENT_TOOL, arguments, CODEX_NAMESPACE)
+
+
+def run_codex(
+    executable: Path,
+    env: dict[str, str],
+    workspace: Path,
+    fake: FakeResponses,
+    *,
+    wait_for_mcp: bool = True,
+) -> subprocess.CompletedProcess[str]:
+    """One `codex exec` session of `fake`'s script in `workspace`, bounded in time.
+
+    `wait_for_mcp` lets Codex wait for MCP servers before the first model request, so a test
+    of the window or the hook does not depend on how fast our server starts; the tool-list
+    test runs without it, with exactly the config our setup wrote.
+    """
+    provider = (
+        f'model_providers.fake={{name="fake",base_url="{fake.base_url}",'
+        'wire_api="responses",env_key="FAKE_KEY"}'
+    )
+    command = [
+        str(executable), "exec", "--skip-git-repo-check", "--color", "never",
+        "--dangerously-bypass-approvals-and-sandbox", "-C", str(workspace), "-m", MODEL,
+        "-c", 'model_provider="fake"', "-c", provider,
+        "-c", "check_for_update_on_startup=false", "-c", "analytics.enabled=false",
+        "--disable", "plugins",
+        *(["-c", f"mcp_optional_startup_grace_ms={MCP_GRACE_MS}"] if wait_for_mcp else []),
+        f"{fake.script.marker}: follow the scripted session.",
+    ]  # fmt: skip
+    try:
+        return subprocess.run(
+            command,
+            cwd=workspace,
+            env=env | {"FAKE_KEY": "test", "NO_COLOR": "1"},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired as timed_out:
+        return subprocess.CompletedProcess(
+            command, -9, _text(timed_out.stdout), _text(timed_out.stderr) + "\n[timed out]"
+        )
+
+
+def _text(value: bytes | str | None) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value or ""
+
+
+def log_tail(done: subprocess.CompletedProcess[str]) -> str:
+    return (done.stdout + done.stderr)[-6000:]
+
+
+def finished(
+    done: subprocess.CompletedProcess[str], fake: FakeResponses, person: Person | None = None
+) -> list[ToolOutput]:
+    """The session's tool outputs, after checking Codex exited cleanly and the person (if
+    any) answered every window; a failure carries Codex's log, the outputs and the person."""
+    outputs = outputs_of(fake)
+    trouble = "; ".join([*fake.errors, *([person.problem()] if person is not None else [])]).strip(
+        "; "
+    )
+    story = f"{trouble}\ntool outputs: {outputs}\ncodex ({done.returncode}):\n{log_tail(done)}"
+    assert done.returncode == 0 and not trouble, story
+    return outputs
+
+
+def outputs_of(fake: FakeResponses) -> list[ToolOutput]:
+    """The tool outputs of the scripted conversation's last request, oldest first."""
+    return tool_outputs(fake.main_requests[-1]["input"]) if fake.main_requests else []
+
+
+def structured(output: ToolOutput) -> dict[str, Any]:
+    """Our tool's structured result as Codex handed it to the model (JSON text)."""
+    value = output.json()
+    if isinstance(value, dict) and "structuredContent" in value:
+        value = value["structuredContent"]
+    assert isinstance(value, dict), output.text
+    return value
+
+
+def workspace_in(tmp_path: Path) -> Path:
+    path = tmp_path / "project"
+    path.mkdir()
+    return path
+
+
+def test_every_tool_reaches_the_model_request(
+    codex_executable: Path, codex_home: Path, tmp_path: Path
+) -> None:
+    workspace = workspace_in(tmp_path)
+    with (
+        short_runtime_dir() as runtime,
+        FakeResponses(Script("DJ-TOOLS", ["Nothing to do."])) as fake,
+    ):
+        env = home_env(codex_home, runtime)
+        finished(run_codex(codex_executable, env, workspace, fake, wait_for_mcp=False), fake)
+    first = namespace_tools(fake.main_requests[0])
+    ours = first.get(CODEX_NAMESPACE, {})
+    assert sorted(ours) == sorted(TOOL_NAMES), (
+        f"namespace {CODEX_NAMESPACE} offers {sorted(ours)}; all namespaces: {sorted(first)}"
+    )
+    for name, tool in ours.items():
+        assert tool["parameters"].get("properties"), f"{name} reaches the model without fields"
+    fields = ours[PRESENT_TOOL]["parameters"]["properties"]
+    assert {"decision_id", "options", "problem"} <= set(fields), sorted(fields)
+
+
+def test_present_is_answered_in_the_window_and_reaches_the_next_request(
+    codex_executable: Path, codex_desktop: Desktop, tmp_path: Path
+) -> None:
+    workspace = workspace_in(tmp_path)
+    script = Script("DJ-PRESENT", [present(proposal_dict()), "The human chose; proceeding."])
+    with FakeResponses(script) as fake, Person(codex_desktop, CHOOSE_FIRST) as person:
+        done = run_codex(codex_executable, codex_desktop.env, workspace, fake)
+        outputs = finished(done, fake, person)
+    assert len(outputs) == 1, outputs
+    answer = structured(outputs[0])
+    assert answer["status"] == "recorded", answer
+    assert answer["selection"]["option_id"] == "per-record-json"
+    assert answer["rationales"]["selected"] == "independent files never lose updates"
+    assert answer["rationales"]["rejected"][0]["reason"] == "one document is a rewrite bottleneck"
+    assert len(fake.main_requests) == 2
+
+
+def test_pending_blocks_shell_and_patch_but_not_our_tools(
+    codex_executable: Path, codex_desktop: Desktop, tmp_path: Path
+) -> None:
+    workspace = workspace_in(tmp_path)
+
+    def pending_id(outputs: list[ToolOutput]) -> str:
+        return str(structured(outputs[0])["decision_id"])
+
+    def resume(outputs: list[ToolOutput]) -> FunctionCall:
+        return present({"decision_id": pending_id(outputs)})
+
+    script = Script(
+        "DJ-GATING",
+        [
+            present(proposal_dict()),
+            FunctionCall("exec_command", {"cmd": "touch shell-ran.txt"}),
+            CustomCall("apply_patch", PATCH),
+            FunctionCall(RECENT_TOOL, {}, CODEX_NAMESPACE),
+            resume,
+            resume,
+            "Resumed with the human's answer.",
+        ],
+    )
+    with FakeResponses(script) as fake, Person(codex_desktop, CLOSE, CHOOSE_FIRST) as person:
+        done = run_codex(codex_executable, codex_desktop.env, workspace, fake)
+        outputs = finished(done, fake, person)
+    assert len(outputs) == 6, outputs
+    first = structured(outputs[0])
+    assert first["status"] == "pending", first
+    decision_id = first["decision_id"]
+    for blocked, tool in ((outputs[1], "exec_command"), (outputs[2], "apply_patch")):
+        assert decision_id in blocked.text, f"{tool} was not blocked: {blocked.text}"
+        assert client_tool_name("codex", PRESENT_TOOL) in blocked.text, blocked.text
+    assert not (workspace / "shell-ran.txt").exists()
+    assert not (workspace / "patched.txt").exists()
+    assert not re.search(r"blocked|denied", outputs[3].text, re.IGNORECASE), outputs[3].text
+    assert decision_id in outputs[3].text
+    resumed, again = structured(outputs[4]), structured(outputs[5])
+    assert resumed["status"] == "recorded", resumed
+    assert resumed["decision_id"] == decision_id
+    assert resumed["selection"]["option_id"] == "per-record-json"
+    assert again == resumed
+
+
+def test_setup_check_tells_whether_codex_trusts_the_hook(
+    codex_executable: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    codex = ("--codex", str(codex_executable))
+    configure("codex", home, home)
+    untrusted = run_setup("codex", home, home, "--check", *codex)
+    report = untrusted.stdout + untrusted.stderr
+    assert untrusted.returncode == 1, report
+    assert re.search(r"hook.*not trusted", report, re.IGNORECASE), report
+    configure("codex", home, home, "--trust-hook", *codex)
+    trusted = run_setup("codex", home, home, "--check", *codex)
+    assert trusted.returncode == 0, trusted.stdout + trusted.stderr
+    assert not re.search(r"not trusted", trusted.stdout + trusted.stderr, re.IGNORECASE)
