@@ -2,7 +2,10 @@
 
 Why a banner and not a dialog: healthy records stay browsable while a file is damaged, so the
 window keeps working and the banner keeps saying which file is wrong, why export and rebuild
-refuse to run, and where the runbook explains the repair.
+refuse to run, and where the runbook explains the repair. It says each error once, names files
+without their folders, and offers what helps: "Show file" opens the folder that holds it,
+"Move aside" puts the damaged files in the journal's quarantine folder. While a file is
+unreadable a profile rebuild cannot succeed, so the banner does not offer one then.
 """
 
 from __future__ import annotations
@@ -23,11 +26,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.formatting import count_text
 from core.profile_model import STATE_ERROR, STATE_REBUILDING, STATE_STALE, ProfileStatus
 
 RUNBOOK_UNREADABLE = "docs/runbook.md#unreadable-record"
 MAX_LISTED_FILES = 5
 REBUILDING_TEXT = "Preference profile is rebuilding"
+CONSEQUENCE = (
+    "The other decisions are available. Export and profile rebuilds wait until {it} is "
+    "repaired or moved aside (see {runbook})."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,18 +45,29 @@ class FileIssue:
     path: str
     error: str
 
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
+
+    def reason(self) -> str:
+        """The error without the file's path or a repeat of its name: the line names it."""
+        text = self.error.replace(self.path, self.name)
+        for prefix in (f"parse {self.name}: ", f"{self.name}: "):
+            text = text.removeprefix(prefix)
+        return text.rstrip(".")
+
 
 def issue_lines(issues: Sequence[FileIssue]) -> list[str]:
+    """A headline saying how many files, one line per file (name: reason), what it means."""
     if not issues:
         return []
-    lines = [f"{len(issues)} journal file(s) could not be read (see {RUNBOOK_UNREADABLE})"]
+    lines = [f"{count_text(len(issues), 'decision file')} could not be read"]
     for issue in issues[:MAX_LISTED_FILES]:
-        lines.append(
-            f"{os.path.basename(issue.path)}: {issue.error}. Healthy records remain available; "
-            "repair or remove the damaged file before profile rebuild or export."
-        )
+        lines.append(f"{issue.name}: {issue.reason()}.")
     if len(issues) > MAX_LISTED_FILES:
-        lines.append(f"…and {len(issues) - MAX_LISTED_FILES} more.")
+        lines.append(f"…and {len(issues) - MAX_LISTED_FILES:,} more.")
+    it = "the file" if len(issues) == 1 else "each file"
+    lines.append(CONSEQUENCE.format(it=it, runbook=RUNBOOK_UNREADABLE))
     return lines
 
 
@@ -75,9 +94,13 @@ class Banner(QFrame):
 
     Signals:
         rebuild_requested(): the banner's "Rebuild profile" button was pressed.
+        show_file_requested(str): "Show file": the path of the first damaged file.
+        move_aside_requested(list): "Move aside": the paths of every damaged file listed.
     """
 
     rebuild_requested = Signal()
+    show_file_requested = Signal(str)
+    move_aside_requested = Signal(list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,12 +117,26 @@ class Banner(QFrame):
         self.rebuild_button = QPushButton("Rebuild profile", self)
         self.rebuild_button.setObjectName("banner-rebuild")
         self.rebuild_button.clicked.connect(self.rebuild_requested)
+        self.show_file_button = QPushButton("Show &file", self)
+        self.show_file_button.setObjectName("banner-show-file")
+        self.show_file_button.clicked.connect(self._show_file)
+        self.move_aside_button = QPushButton("&Move aside", self)
+        self.move_aside_button.setObjectName("banner-move-aside")
+        self.move_aside_button.setToolTip(
+            "Move the damaged files into the journal's quarantine folder; nothing is deleted"
+        )
+        self.move_aside_button.clicked.connect(self._move_aside)
         text_column = QVBoxLayout()
         text_column.addWidget(self.label)
+        buttons = QVBoxLayout()
+        for button in (self.show_file_button, self.move_aside_button, self.rebuild_button):
+            button.setAutoDefault(False)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
         layout = QHBoxLayout(self)
         layout.addWidget(self._icon, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(text_column, 1)
-        layout.addWidget(self.rebuild_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(buttons)
         self.hide()
 
     @property
@@ -114,13 +151,30 @@ class Banner(QFrame):
         self._status = status
         self._refresh()
 
+    @property
+    def issues(self) -> list[FileIssue]:
+        return list(self._issues)
+
+    def _show_file(self) -> None:
+        if self._issues:
+            self.show_file_requested.emit(self._issues[0].path)
+
+    def _move_aside(self) -> None:
+        if self._issues:
+            self.move_aside_requested.emit([issue.path for issue in self._issues])
+
     def _refresh(self) -> None:
         lines = issue_lines(self._issues)
-        profile = profile_line(self._status)
+        # A damaged file is why a profile cannot be rebuilt: saying so again adds nothing.
+        profile = "" if self._issues else profile_line(self._status)
         if profile:
             lines.append(profile)
         self.label.setText("\n".join(lines))
         self.rebuild_button.setVisible(bool(profile) and profile != REBUILDING_TEXT)
+        self.show_file_button.setVisible(bool(self._issues))
+        self.move_aside_button.setVisible(bool(self._issues))
+        if self._issues:
+            self.show_file_button.setToolTip(f"Open the folder holding {self._issues[0].path}")
         serious = bool(self._issues) or (
             self._status is not None and self._status.state == STATE_ERROR
         )

@@ -14,6 +14,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
@@ -38,6 +39,7 @@ from core.pending import pending_items
 from core.profile_model import PreferenceProfile, ProfileConflict, ProfileStatus
 from core.profile_store import describe_error
 from core.profile_worker import ProfileRebuildWorker, start_profile_worker
+from core.quarantine import move_aside
 from core.snapshots import SnapshotCache, SnapshotExpired, SnapshotTooLarge
 from core.store import ListIssue
 
@@ -77,6 +79,14 @@ class MutationResult:
     error: str = ""
     warning: str = ""
     """Set beside `record` when the revision was saved but its correction note was not."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovedAside:
+    """What "Move aside" did: (file, where it went) and (file, why it stayed)."""
+
+    moved: list[tuple[str, str]]
+    failed: list[tuple[str, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +149,7 @@ class JournalBridge(QObject):
     notes_loaded(str, object, int): (project ID, notes newest first, damaged lines).
     export_progressed(int, int): (records written, records in total), throttled.
     export_finished(object): an `ExportOutcome`.
+    moved_aside(object): a `MovedAside` after damaged files were moved to quarantine.
     """
 
     scope_loaded = Signal(object)
@@ -162,6 +173,7 @@ class JournalBridge(QObject):
     notes_loaded = Signal(str, object, int)
     export_progressed = Signal(int, int)
     export_finished = Signal(object)
+    moved_aside = Signal(object)
 
     def __init__(
         self,
@@ -318,6 +330,22 @@ class JournalBridge(QObject):
             lambda: catch_up(self.index, self.profile_worker, self.index_progressed.emit),
             self.reconciled.emit,
         )
+
+    def move_aside(self, paths: list[str]) -> None:
+        """Moves damaged files into the journal's quarantine folder, then catches up the index."""
+
+        def work() -> MovedAside:
+            moved, failed = [], []
+            for path in paths:
+                try:
+                    target = move_aside(self.journal.root, Path(path))
+                    moved.append((path, str(target)))
+                except (JournalError, OSError) as exc:
+                    failed.append((path, describe_error(exc)))
+            catch_up(self.index, self.profile_worker, self.index_progressed.emit)
+            return MovedAside(moved, failed)
+
+        self._write(work, self.moved_aside.emit)
 
     def load_labels(self, ids: list[str]) -> None:
         def work() -> dict[str, str]:

@@ -65,7 +65,7 @@ from app.gui.formatting import count_text
 from app.gui.icons import app_icon, icon
 from app.gui.import_actions import ImportActions
 from app.gui.inspector import Inspector
-from app.gui.journal_bridge import Catalog, JournalBridge, ProfileView
+from app.gui.journal_bridge import Catalog, JournalBridge, MovedAside, ProfileView
 from app.gui.profile_panel import ProfilePanel
 from app.gui.waiting_panel import WaitingPanel
 from core.gotime import GoTime
@@ -343,6 +343,9 @@ class JournalWindow(QMainWindow):
         self.inspector.evidence_requested.connect(self.open_evidence)
         self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
         self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
+        self.banner.show_file_requested.connect(self.show_file)
+        self.banner.move_aside_requested.connect(self.bridge.move_aside)
+        b.moved_aside.connect(self._moved_aside)
         self.profile_panel.rebuild_requested.connect(self.bridge.request_rebuild)
         self.profile_panel.override_requested.connect(self.bridge.save_override)
         self.profile_panel.decision_requested.connect(self.open_decision)
@@ -656,6 +659,25 @@ class JournalWindow(QMainWindow):
         """Shows the record the user asked for last; a late answer for an older pick is dropped."""
         if record.id == self._wanted_id or self.is_shown(record.id):
             self.show_record(record)
+
+    @Slot(str)
+    def show_file(self, path: str) -> None:
+        """Opens the folder that holds a damaged file, in the file manager."""
+        self.open_url(QUrl.fromLocalFile(str(Path(path).parent)))
+
+    @Slot(object)
+    def _moved_aside(self, result: MovedAside) -> None:
+        if self._shut_down:
+            return
+        parts = []
+        if result.moved:
+            where = Path(result.moved[0][1]).parent.parent
+            names = ", ".join(Path(path).name for path, _target in result.moved)
+            parts.append(f"Moved {names} to {where}.")
+        parts.extend(f"Could not move {Path(path).name}: {why}" for path, why in result.failed)
+        self.show_notice(" ".join(parts))
+        self.bridge.load_catalog()
+        self.reload_scope()
 
     @Slot(QUrl)
     def open_evidence(self, url: QUrl) -> None:

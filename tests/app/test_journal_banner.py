@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QUrl
 from pytestqt.qtbot import QtBot
 
 from app.gui.banner import REBUILDING_TEXT, RUNBOOK_UNREADABLE, Banner, FileIssue
@@ -37,20 +38,43 @@ def test_unreadable_record_is_named_with_the_runbook_entry(
     qtbot: QtBot, window: JournalWindow
 ) -> None:
     qtbot.waitUntil(lambda: "could not be read" in window.banner.text, timeout=5000)
-    text = window.banner.text
-    assert text.startswith(f"1 journal file(s) could not be read (see {RUNBOOK_UNREADABLE})")
-    assert "decision-broken.json: " in text
-    assert "Healthy records remain available" in text
+    lines = window.banner.text.splitlines()
+    assert lines[0] == "1 decision file could not be read"
+    assert lines[1] == (
+        "decision-broken.json: Expecting property name enclosed in double quotes at line 1."
+    )
+    assert lines[2] == (
+        "The other decisions are available. Export and profile rebuilds wait until the file is "
+        f"repaired or moved aside (see {RUNBOOK_UNREADABLE})."
+    )
+    assert str(window.journal.root) not in window.banner.text
+    assert window.banner.text.count("Expecting property name") == 1
     assert window.model.rowCount() == 2
 
 
-def test_profile_needs_attention_while_a_record_is_unreadable(
-    qtbot: QtBot, window: JournalWindow
+def test_the_banner_offers_what_helps_and_not_a_rebuild_that_cannot(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
-    qtbot.waitUntil(lambda: "Preference profile" in window.banner.text, timeout=5000)
-    assert "Use Rebuild profile" in window.banner.text
-    assert window.banner.rebuild_button.isVisible()
-    assert window.profile_label.text() in ("Profile: error", "Profile: stale")
+    qtbot.waitUntil(lambda: "could not be read" in window.banner.text, timeout=5000)
+    qtbot.waitUntil(lambda: window.profile_label.text() != "", timeout=5000)
+    banner = window.banner
+    assert "Preference profile" not in banner.text
+    assert not banner.rebuild_button.isVisible()
+    assert banner.show_file_button.isVisible() and banner.move_aside_button.isVisible()
+    broken = journal.store.records_dir / "decision-broken.json"
+    banner.show_file_button.click()
+    assert window.open_url.urls == [QUrl.fromLocalFile(str(journal.store.records_dir))]
+
+    with qtbot.waitSignal(window.bridge.moved_aside, timeout=10_000):
+        banner.move_aside_button.click()
+    assert not broken.exists()
+    moved = list((journal.root / "quarantine").rglob("decision-broken.json"))
+    assert len(moved) == 1 and moved[0].read_text() == "{not json"
+    assert moved[0].parent.name == "records"
+    qtbot.waitUntil(lambda: not banner.issues, timeout=5000)
+    assert "could not be read" not in banner.text
+    assert window.notice.text().startswith("Moved decision-broken.json to ")
+    assert window.model.rowCount() == 2
 
 
 def test_banner_repairs_itself_after_the_file_is_removed(
@@ -77,5 +101,6 @@ def test_banner_texts_for_each_profile_state(qtbot: QtBot) -> None:
         "Preference profile needs attention: profile.json is corrupt. Use Rebuild profile to retry."
     )
     banner.set_issues([FileIssue(f"/j/records/decision-{n}.json", "bad") for n in range(7)])
-    assert "7 journal file(s)" in banner.text
-    assert "…and 2 more." in banner.text
+    assert banner.text.startswith("7 decision files could not be read\n")
+    assert "…and 2 more." in banner.text and "until each file is repaired" in banner.text
+    assert "/j/records" not in banner.text
