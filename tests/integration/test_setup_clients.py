@@ -293,25 +293,17 @@ def test_what_setup_writes_starts_the_server_and_the_hook(
 # --- what each scope writes -----------------------------------------------------------------
 
 
-def user_files(home: Home) -> dict[str, list[Path]]:
-    h = home.home
+def written_files(home: Home, scope: str) -> dict[str, list[Path]]:
+    """The files `setup CLIENT --write --scope SCOPE` merges into, per client."""
+    base = home.home if scope == "user" else home.project
+    vscode = home.home / ".config" / "Code" / "User" if scope == "user" else base / ".vscode"
+    claude = [base / ".claude.json"] if scope == "user" else [base / ".mcp.json"]
     return {
-        "claude-code": [h / ".claude.json", h / ".claude" / "settings.json"],
-        "codex": [h / ".codex" / "config.toml", h / ".codex" / "hooks.json"],
-        "gemini": [h / ".gemini" / "settings.json"],
-        "cursor": [h / ".cursor" / "mcp.json"],
-        "vscode": [h / ".config" / "Code" / "User" / "mcp.json"],
-    }
-
-
-def project_files(home: Home) -> dict[str, list[Path]]:
-    p = home.project
-    return {
-        "claude-code": [p / ".mcp.json", p / ".claude" / "settings.json"],
-        "codex": [p / ".codex" / "config.toml", p / ".codex" / "hooks.json"],
-        "gemini": [p / ".gemini" / "settings.json"],
-        "cursor": [p / ".cursor" / "mcp.json"],
-        "vscode": [p / ".vscode" / "mcp.json"],
+        "claude-code": [*claude, base / ".claude" / "settings.json"],
+        "codex": [base / ".codex" / "config.toml", base / ".codex" / "hooks.json"],
+        "gemini": [base / ".gemini" / "settings.json"],
+        "cursor": [base / ".cursor" / "mcp.json"],
+        "vscode": [vscode / "mcp.json"],
     }
 
 
@@ -342,7 +334,7 @@ def test_project_scope_writes_the_bare_command_every_teammate_has(
     code = main(args)
     out = capsys.readouterr().out
     assert code == 0, out
-    for path in project_files(home)[client]:
+    for path in written_files(home, "project")[client]:
         commands = commands_in(path)
         assert commands, path
         for command in commands:
@@ -357,7 +349,7 @@ def test_user_scope_writes_the_absolute_command_of_this_machine(
     home: Home, client: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = setup(home, client, "--write", capsys=capsys)
-    for path in user_files(home)[client]:
+    for path in written_files(home, "user")[client]:
         commands = commands_in(path)
         assert commands, path
         for command in commands:
@@ -509,7 +501,7 @@ def test_check_fails_until_written_then_passes(
     code, out = run_setup(home, client, "--check", capsys=capsys)
     assert code == 1
     assert "is not set up: --write would change it (added" in out
-    assert not any(path.exists() for path in user_files(home)[client])
+    assert not any(path.exists() for path in written_files(home, "user")[client])
 
     setup(home, client, "--write", capsys=capsys)
     code, out = run_setup(home, client, "--check", capsys=capsys)
@@ -665,3 +657,16 @@ def test_codex_project_hook_needs_the_project_trusted(
     )  # fmt: skip
     assert "ok: Codex runs the decision-journal hook" in out
     assert tomllib.loads(config.read_text())["projects"][str(home.project)]["trust_level"]
+
+
+@pytest.mark.timeout(960)
+def test_codex_write_warns_when_codex_on_path_would_skip_the_hook(
+    codex_program: Path,
+    home: Home,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("PATH", f"{codex_program.parent}{os.pathsep}{os.environ['PATH']}")
+    out = setup(home, "codex", "--write", capsys=capsys)
+    assert "warning: Codex will not run the hook in" in out
+    assert "it is not trusted yet, so edits are not blocked while a decision is pending" in out
