@@ -3,6 +3,10 @@
 Why one module: the same decision can be answered in the window, found already recorded, or
 left pending, and the agent must see one shape for all three, with an explicit instruction. Core
 errors become `ToolError`s (the model reads them) that name every broken field and the way out.
+
+Agents read English: `summary` and `instruction` are English whatever language the decision was
+asked in; the record keeps the reference's Korean sentence (the on-disk format needs it), which
+the result carries as `summary_ko`.
 """
 
 from __future__ import annotations
@@ -11,14 +15,17 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
+from app.mcp.arguments import violations_text
 from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
-from core.capture import pending_result_message, recorded_result_message
+from core.capture import pending_result_message
 from core.errors import JournalError, NotFound, PendingConflict
 from core.ipc_client import IpcError, RemoteError
 from core.journal import Journal
 from core.models import DecisionRecord
 from core.proposal import ViolationsError
 from core.protocol import ErrorCode
+from core.summary import english_summary
+from core.text import go_trim
 
 NO_APP_REASON = (
     "no Decision Journal window can be shown here (no running app and no display); the human "
@@ -52,10 +59,25 @@ def record_outcome(record: DecisionRecord, profile_warning: str = "") -> Decisio
                 for r in record.rejected_reasons
             ],
         ),
-        summary=record.summary_sentence,
-        instruction=recorded_result_message(record, profile_warning),
+        summary=english_summary(record),
+        summary_ko=record.summary_sentence,
+        instruction=recorded_instruction(record, profile_warning),
         profile_warning=profile_warning,
     )
+
+
+def recorded_instruction(record: DecisionRecord, profile_warning: str = "") -> str:
+    """What the agent does with a recorded answer, in English."""
+    text = (
+        f"Implementation decision recorded: {record.selected_label()} (id={record.id}). "
+        "Continue the implementation with this choice and do not ask this decision again."
+    )
+    summary = english_summary(record)
+    if summary:
+        text += f" Summary: {summary}"
+    if profile_warning:
+        text += f" Preference profile warning: {go_trim(profile_warning).rstrip('.')}."
+    return text
 
 
 def pending_outcome(decision_id: str, stage: str, reason: str) -> DecisionOutcome:
@@ -112,18 +134,24 @@ def _recorded_from_reply(result: dict[str, Any]) -> DecisionOutcome:
         rationales=RationalesOut(
             selected=str(result.get("selection_reason", "")), rejected=rejected
         ),
-        summary=str(result.get("summary_sentence", "")),
-        instruction=str(result.get("message", "")),
+        summary_ko=str(result.get("summary_sentence", "")),
+        instruction=_reply_instruction(result),
         profile_warning=str(result.get("profile_warning", "")),
     )
 
 
+def _reply_instruction(result: dict[str, Any]) -> str:
+    """The English instruction for a recorded reply the journal could not give back."""
+    decision_id = str(result.get("decision_id", ""))
+    choice = str(result.get("custom_selection", "")) or str(result.get("selected_option_id", ""))
+    return (
+        f"Implementation decision recorded: {choice} (id={decision_id}). Continue the "
+        "implementation with this choice and do not ask this decision again."
+    )
+
+
 def violations_message(error: ViolationsError) -> str:
-    lines = [f"{error.subject} is invalid ({len(error.violations)} problem(s)); fix all and retry:"]
-    for violation in error.violations:
-        limit = f" (limit {violation.limit})" if violation.limit is not None else ""
-        lines.append(f"- {violation.field}: {violation.message}{limit}")
-    return "\n".join(lines)
+    return violations_text(f"the {error.subject}", list(error.violations))
 
 
 def _resume_hint(decision_id: str) -> str:

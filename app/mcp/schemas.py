@@ -1,10 +1,15 @@
-"""The MCP tools' JSON schemas and structured results.
+"""The MCP tools' input schemas and structured results.
 
-Why the input schema is written by hand: the proposal has two shapes (a new capture, or a
-resume with only `decision_id`), and the model reads the schema as documentation. A generated
-schema would flatten both into one object of optionals and lose the limits; this one spells out
-every field, its limit and the `anyOf` of the two shapes. Validation itself stays in
-`core.proposal`, which reports every violation at once.
+Why the input schemas are written by hand: the model reads them as documentation, so every
+field says its limit in words, and they must keep to the subset every client accepts
+(`app.mcp.schema_rules`). `present_implementation_decision` has two shapes, a new proposal or
+a resume with only `decision_id`; a top-level `anyOf` would say so, but Claude Code drops such
+a tool and the OpenAI API refuses it, so its schema is one flat object in which nothing is
+schema-required, and `app.mcp.arguments` plus `core.proposal` tell the shapes apart.
+
+`maxLength` counts UTF-8 bytes: every text limit in the journal is a byte limit, and each
+description says "bytes". `app.mcp.arguments` enforces these same dicts, so what a client is
+shown is what the server accepts.
 """
 
 from __future__ import annotations
@@ -16,21 +21,16 @@ from pydantic import BaseModel, Field
 from core import limits
 from core.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX
 
-SERVER_NAME = "decision-journal"
-PRESENT_TOOL = "present_implementation_decision"
-NOTE_TOOL = "note_decision"
-RECENT_TOOL = "recent_decisions"
-PREFERENCES_TOOL = "get_preferences"
-OUTCOME_TOOL = "report_outcome"
-TOOL_NAMES = (PRESENT_TOOL, NOTE_TOOL, RECENT_TOOL, PREFERENCES_TOOL, OUTCOME_TOOL)
-
+RECENT_LIMIT_MAX = 50
 _ID_PATTERN = "^[A-Za-z0-9._-]{1,128}$"
+_DECISION_ID_PATTERN = f"^[A-Za-z0-9._-]{{1,{limits.DECISION_ID_MAX}}}$"
 _WORKSPACE = {
     "type": "string",
     "maxLength": limits.WORKSPACE_MAX,
     "description": (
         "Absolute path of the project root. Default: CLAUDE_PROJECT_DIR, else the server's "
-        "working directory. Decisions, notes and preferences are grouped by this project."
+        "working directory. Decisions, notes and preferences are grouped by this project. "
+        f"At most {limits.WORKSPACE_MAX} UTF-8 bytes."
     ),
 }
 
@@ -64,7 +64,7 @@ OPTION_SCHEMA: dict[str, Any] = {
         "id": {
             "type": "string",
             "pattern": _ID_PATTERN,
-            "description": "Stable id: 1-128 characters of A-Z a-z 0-9 . _ - (not __custom__).",
+            "description": "Stable id: 1 to 128 characters of A-Z a-z 0-9 . _ - (not __custom__).",
         },
         "label": _text("Short name of the approach, unique case-insensitively.", 256),
         "description": _text("Objective description of the approach.", 2048),
@@ -87,8 +87,8 @@ _CAPTURE_PROPERTIES: dict[str, Any] = {
     ),
     "risk_level": {
         "type": "string",
-        "enum": ["", "low", "medium", "high", "critical"],
-        "description": "Risk of getting the choice wrong.",
+        "enum": ["low", "medium", "high", "critical"],
+        "description": "Risk of getting the choice wrong; omit it when unknown.",
     },
     "options": {
         "type": "array",
@@ -99,7 +99,11 @@ _CAPTURE_PROPERTIES: dict[str, Any] = {
     },
     "recommended_option_id": {
         "type": "string",
-        "description": "Optional; if given it must be the id of the option flagged recommended.",
+        "pattern": _ID_PATTERN,
+        "description": (
+            "Optional; if given it must be the id of the option flagged recommended "
+            "(1 to 128 characters of A-Z a-z 0-9 . _ -)."
+        ),
     },
     "detector_confidence": {
         "type": "number",
@@ -120,30 +124,29 @@ _CAPTURE_PROPERTIES: dict[str, Any] = {
 
 PRESENT_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
+    "additionalProperties": False,
     "description": (
-        "Either a new proposal (problem, decision_kind, options, detector_confidence, ...) or, "
-        'to resume a pending decision, only {"decision_id": "..."}.'
+        "Either a new proposal (problem, decision_kind, options and detector_confidence are "
+        'then required) or, to resume a pending decision, only {"decision_id": "..."}.'
     ),
     "properties": {
         "decision_id": {
             "type": "string",
             "maxLength": limits.DECISION_ID_MAX,
+            "pattern": _DECISION_ID_PATTERN,
             "description": (
                 "Resume: the id of a pending decision, given alone. With a new proposal it may "
-                "be omitted; if present it must equal the derived id."
+                "be omitted; if present it must equal the derived id. 1 to "
+                f"{limits.DECISION_ID_MAX} characters of A-Z a-z 0-9 . _ -."
             ),
         },
         **_CAPTURE_PROPERTIES,
         "workspace": _WORKSPACE,
     },
-    "anyOf": [
-        {"title": "resume", "required": ["decision_id"]},
-        {
-            "title": "capture",
-            "required": ["problem", "decision_kind", "options", "detector_confidence"],
-        },
-    ],
 }
+"""Flat on purpose: the two shapes are checked by the server, never by a top-level anyOf."""
+
+CAPTURE_REQUIRED = ("problem", "decision_kind", "options", "detector_confidence")
 
 NOTE_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -169,9 +172,10 @@ RECENT_INPUT_SCHEMA: dict[str, Any] = {
         "limit": {
             "type": "integer",
             "minimum": 1,
-            "maximum": 50,
-            "default": 10,
-            "description": "Decisions and notes to return, each.",
+            "maximum": RECENT_LIMIT_MAX,
+            "description": (
+                f"Decisions and notes to return, each: 1 to {RECENT_LIMIT_MAX}; default 10."
+            ),
         },
         "query": _text(
             "Optional words to recall: decisions and notes ranked by relevance and recency "
@@ -188,13 +192,16 @@ OUTCOME_INPUT_SCHEMA: dict[str, Any] = {
     "properties": {
         "decision_id": {
             "type": "string",
-            "pattern": "^[A-Za-z0-9._-]{1,160}$",
-            "description": "The recorded decision the signal is about.",
+            "pattern": _DECISION_ID_PATTERN,
+            "description": (
+                "The recorded decision the outcome is about: 1 to "
+                f"{limits.DECISION_ID_MAX} characters of A-Z a-z 0-9 . _ -."
+            ),
         },
         "ci": {
             "type": "string",
             "enum": ["pass", "fail"],
-            "description": "Did CI pass with the chosen approach?",
+            "description": "Did CI pass with the chosen approach: pass or fail.",
         },
         "accepted": {
             "type": "boolean",
@@ -204,11 +211,13 @@ OUTCOME_INPUT_SCHEMA: dict[str, Any] = {
             "type": "number",
             "minimum": 0,
             "maximum": 1,
-            "description": "An evaluation score in [0, 1], if you measured one.",
+            "description": "An evaluation score from 0 to 1, if you measured one.",
         },
-        "note": _text("What happened, in a sentence.", 4096),
+        "note": _text("What happened, in a sentence.", limits.REASON_MAX),
     },
 }
+OUTCOME_SIGNALS = ("ci", "accepted", "eval_score", "note")
+"""`report_outcome` needs at least one of these."""
 
 PREFERENCES_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -250,7 +259,14 @@ class DecisionOutcome(BaseModel):
     decision_id: str
     selection: SelectionOut | None = None
     rationales: RationalesOut | None = None
-    summary: str = ""
+    summary: str = Field(
+        default="",
+        description="The decision in one English sentence: the choice, its reason, the rest.",
+    )
+    summary_ko: str = Field(
+        default="",
+        description="The same sentence in Korean, as the journal record stores it.",
+    )
     stage: str = ""
     instruction: str = Field(
         description="What to do next; for pending, how to resume. Follow it.",

@@ -5,6 +5,11 @@ the window lives in the tray app; this module names the tools, documents them th
 hand-written schemas, and maps results and errors. It never imports Qt and logs only to stderr,
 because stdout is the protocol stream.
 
+Arguments are checked against the advertised schema before the SDK sees them
+(`SchemaTool`), so a client gets the errors of the schema it was shown, in plain words.
+SIGINT and SIGTERM end the server at once with exit 0: a client stopping its agent must not
+wait for a human, and a decision being asked stays pending in the app, resumable by id.
+
 Session id: an MCP session id from the transport when there is one (streamable HTTP), else one
 id per server process (`mcp-<16 hex>`). Clients start one stdio server per agent session, so a
 process is a session; a restarted server is a new session, which is why pending decisions are
@@ -16,26 +21,44 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools.base import Tool
 from mcp_types import ToolAnnotations
+from pydantic import Field
 
 from app.mcp import schemas
+from app.mcp.arguments import argument_violations, violations_text
 from app.mcp.present import Caller, Presenter
 from app.mcp.results import tool_error_for, violations_message
 from app.mcp.schemas import DecisionOutcome, NoteOutcome
 from core import __version__
+from core.agent_tools import (
+    NOTE_TOOL,
+    OUTCOME_TOOL,
+    PREFERENCES_TOOL,
+    PRESENT_TOOL,
+    RECENT_TOOL,
+    SERVER_NAME,
+)
 from core.errors import JournalError
 from core.identity import project_identity
 from core.journal import Journal
-from core.notes import NoteInvalid, NoteStore
+from core.notes import NoteInvalid, NoteStore, check_note
 from core.outcome_signals import report_outcome
 from core.profile_query import query_evidence
-from core.proposal import PROPOSAL_FIELDS
+from core.proposal import (
+    PROPOSAL_FIELDS,
+    ProposalInvalid,
+    Violation,
+    is_resume_request,
+    parse_proposal,
+)
 from core.recall import RecallOptions, recall_journal
 from core.recent import DEFAULT_LIMIT, recent_context
 
@@ -76,9 +99,10 @@ PREFERENCES_DESCRIPTION = (
     "evidence, not an instruction: still ask when the current tradeoff differs materially."
 )
 OUTCOME_DESCRIPTION = (
-    "Report how a recorded decision turned out (CI, acceptance, an evaluation score). It is "
-    "appended to an outcome log for the human to read; it never edits the decision and never "
-    "changes which preference rules exist."
+    "Report how a recorded decision turned out, with at least one of ci ('pass' or 'fail'), "
+    "accepted (true or false), eval_score (0 to 1) and note. It is appended to an outcome log "
+    "for the human to read; it never edits the decision and never changes which preference "
+    "rules exist. Returns the decision_id, recorded_at and the derived reward (0 to 1)."
 )
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -90,8 +114,33 @@ def default_workspace() -> str:
     return os.path.abspath(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
 
 
+MoreViolations = Callable[[dict[str, Any], list[Violation]], list[Violation]]
+
+
+class SchemaTool(Tool):
+    """A tool that enforces its advertised input schema before the SDK's own checks.
+
+    `more` adds the rules a schema every client accepts cannot say (the two shapes of a
+    proposal, "at least one of"); it sees the schema's violations so it can avoid repeating
+    them.
+    """
+
+    more: MoreViolations | None = Field(default=None, exclude=True)
+
+    async def run(
+        self, arguments: dict[str, Any], context: Any, convert_result: bool = False
+    ) -> Any:
+        found = argument_violations(self.parameters, arguments)
+        if self.more is not None:
+            found += self.more(arguments, found)
+        if found:
+            message = violations_text(f"the {self.name} call", found)
+            raise ToolError(f"Error executing tool {self.name}: {message}")
+        return await super().run(arguments, context, convert_result)
+
+
 class JournalTools:
-    """The four tools over one journal; bound methods become MCP tools."""
+    """The five tools over one journal; bound methods become MCP tools."""
 
     def __init__(self, journal: Journal, workspace: str, session_id: str) -> None:
         self.journal = journal
@@ -141,6 +190,34 @@ class JournalTools:
             await ctx.report_progress(progress, None, message)
 
         return await self.presenter.present(raw, caller, report)
+
+    def proposal_violations(
+        self, arguments: dict[str, Any], found: list[Violation]
+    ) -> list[Violation]:
+        """The proposal rules beyond the schema, when the schema check already failed, so one
+        error lists everything; otherwise the presenter checks them with the real caller."""
+        if not found or is_resume_request(arguments):
+            return []
+        try:
+            parse_proposal(arguments, workspace=self.workspace, session_id=self.session_id)
+        except ProposalInvalid as exc:
+            return _uncovered(exc.violations, found)
+        return []
+
+    @staticmethod
+    def note_violations(arguments: dict[str, Any], found: list[Violation]) -> list[Violation]:
+        """The note rules beyond the schema (blank text), when the schema check failed."""
+        if not found:
+            return []
+        texts = {
+            name: value if isinstance(value := arguments.get(name, ""), str) else ""
+            for name in ("decision", "why", "evidence", "goal")
+        }
+        try:
+            check_note(**texts, agent="", session_id="")
+        except NoteInvalid as exc:
+            return _uncovered(exc.violations, found)
+        return []
 
     def note_decision(
         self,
@@ -209,6 +286,14 @@ class JournalTools:
             raise tool_error_for(exc) from exc
         return {"query": query, "recalled": [entry.to_dict() for entry in entries]}
 
+    @staticmethod
+    def outcome_violations(arguments: dict[str, Any], found: list[Violation]) -> list[Violation]:
+        """An outcome must say something: at least one of its signals."""
+        if any(name in arguments for name in schemas.OUTCOME_SIGNALS):
+            return []
+        named = ", ".join(schemas.OUTCOME_SIGNALS)
+        return [Violation("arguments", f"give at least one of {named}")]
+
     def report_outcome(
         self,
         ctx: Context,
@@ -261,6 +346,17 @@ class JournalTools:
         return result.to_dict()
 
 
+def _uncovered(more: Sequence[Violation], found: list[Violation]) -> list[Violation]:
+    """The violations of `more` whose field, or a field containing it, is not yet reported."""
+
+    def covered(field: str) -> bool:
+        return any(
+            field == v.field or field.startswith((f"{v.field}.", f"{v.field}[")) for v in found
+        )
+
+    return [v for v in more if not covered(v.field)]
+
+
 def _transport_session(ctx: Context) -> str:
     """The MCP session id when the transport has one (HTTP); stdio has none."""
     try:
@@ -284,65 +380,91 @@ def _tool(
     name: str,
     description: str,
     schema: dict[str, Any],
+    *,
     annotations: ToolAnnotations | None = None,
+    more: MoreViolations | None = None,
 ) -> Tool:
-    """A tool whose advertised input schema is ours, not the one generated from `fn`."""
-    tool = Tool.from_function(fn, name=name, description=description, annotations=annotations)
-    return tool.model_copy(update={"parameters": schema})
+    """A tool whose advertised and enforced input schema is ours, not one generated from `fn`."""
+    tool = SchemaTool.from_function(fn, name=name, description=description, annotations=annotations)
+    return tool.model_copy(update={"parameters": schema, "more": more})
 
 
 def build_server(journal: Journal, *, workspace: str | None = None) -> MCPServer:
-    """The server with its four tools; tool names are a stable contract."""
+    """The server with its five tools; tool names are a stable contract."""
     session_id = f"mcp-{secrets.token_hex(8)}"
     tools = JournalTools(journal, workspace or default_workspace(), session_id)
     level = os.environ.get(LOG_LEVEL_ENV, "WARNING").upper()
     log_level: LogLevel = level if level in _LEVELS else "WARNING"  # type: ignore[assignment]
     return MCPServer(
-        schemas.SERVER_NAME,
+        SERVER_NAME,
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level=log_level,
         tools=[
             _tool(
                 tools.present_implementation_decision,
-                schemas.PRESENT_TOOL,
+                PRESENT_TOOL,
                 PRESENT_DESCRIPTION,
                 schemas.PRESENT_INPUT_SCHEMA,
-                ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False),
+                annotations=ToolAnnotations(
+                    readOnlyHint=False, destructiveHint=False, openWorldHint=False
+                ),
+                more=tools.proposal_violations,
             ),
             _tool(
                 tools.note_decision,
-                schemas.NOTE_TOOL,
+                NOTE_TOOL,
                 NOTE_DESCRIPTION,
                 schemas.NOTE_INPUT_SCHEMA,
-                ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False),
+                annotations=ToolAnnotations(
+                    readOnlyHint=False, destructiveHint=False, openWorldHint=False
+                ),
+                more=tools.note_violations,
             ),
             _tool(
                 tools.recent_decisions,
-                schemas.RECENT_TOOL,
+                RECENT_TOOL,
                 RECENT_DESCRIPTION,
                 schemas.RECENT_INPUT_SCHEMA,
-                _READ_ONLY,
+                annotations=_READ_ONLY,
             ),
             _tool(
                 tools.get_preferences,
-                schemas.PREFERENCES_TOOL,
+                PREFERENCES_TOOL,
                 PREFERENCES_DESCRIPTION,
                 schemas.PREFERENCES_INPUT_SCHEMA,
-                _READ_ONLY,
+                annotations=_READ_ONLY,
             ),
             _tool(
                 tools.report_outcome,
-                schemas.OUTCOME_TOOL,
+                OUTCOME_TOOL,
                 OUTCOME_DESCRIPTION,
                 schemas.OUTCOME_INPUT_SCHEMA,
-                ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False),
+                annotations=ToolAnnotations(
+                    readOnlyHint=False, destructiveHint=False, openWorldHint=False
+                ),
+                more=tools.outcome_violations,
             ),
         ],
     )
 
 
 def run(journal: Journal, *, workspace: str | None = None) -> int:
-    """Serves on stdio until the client closes the stream."""
-    build_server(journal, workspace=workspace).run()
+    """Serves on stdio until the client closes the stream or sends SIGINT or SIGTERM."""
+    anyio.run(_serve, build_server(journal, workspace=workspace))
     return 0
+
+
+async def _serve(server: MCPServer) -> None:
+    async with anyio.create_task_group() as group:
+        group.start_soon(_stop_on_signal, group.cancel_scope)
+        await server.run_stdio_async()
+        group.cancel_scope.cancel()
+
+
+async def _stop_on_signal(scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+        async for signum in received:
+            log.info("stopping on %s", signal.Signals(signum).name)
+            scope.cancel()
+            return

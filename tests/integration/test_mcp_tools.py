@@ -16,6 +16,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from app.mcp.schema_rules import name_refusals, schema_refusals
+from core.agent_tools import CLIENTS, TOOL_NAMES, client_tool_name
 from core.identity import project_identity
 from core.models import RejectedReason
 from core.pending import PendingStore
@@ -80,16 +82,14 @@ def test_tools_are_listed_with_their_schemas(journal: Path, runtime: Path, works
             return (await client.list_tools()).tools
 
     tools = {tool.name: tool for tool in anyio.run(run)}
-    assert set(tools) == {
-        "present_implementation_decision",
-        "note_decision",
-        "recent_decisions",
-        "get_preferences",
-        "report_outcome",
-    }
+    assert set(tools) == set(TOOL_NAMES)
+    for name, tool in tools.items():
+        assert schema_refusals(tool.input_schema) == [], name
+        qualified = [client_tool_name(client, name) for client in CLIENTS]
+        assert name_refusals(name, qualified) == [], name
     present = tools["present_implementation_decision"].input_schema
-    assert [branch["title"] for branch in present["anyOf"]] == ["resume", "capture"]
-    assert present["anyOf"][0]["required"] == ["decision_id"]
+    assert "required" not in present
+    assert present["additionalProperties"] is False
     option = present["properties"]["options"]
     assert (option["minItems"], option["maxItems"]) == (2, 4)
     assert option["items"]["properties"]["label"]["maxLength"] == 256
@@ -118,12 +118,13 @@ def test_invalid_proposal_is_a_tool_error_naming_every_field(
     text = result.content[0].text
     for field in (
         "decision_kind: is required",
-        "risk_level:",
-        "detector_confidence: is below 0.65",
+        "risk_level: must be one of 'low', 'medium', 'high', 'critical' (got 'extreme')",
+        "detector_confidence: must be a number from 0.65 to 1 (got 0.3)",
         "options[1].description: is required",
         "options[1].label: duplicates options[0].label",
     ):
         assert field in text, text
+    assert "pydantic" not in text and "http" not in text, text
     assert not (journal / "pending").exists()
 
 
@@ -244,7 +245,7 @@ def test_note_then_recent_round_trip(journal: Path, runtime: Path, workspace: Pa
     assert note.structured_content["provenance"] == "model"
     assert invalid.is_error
     assert "decision: is required" in invalid.content[0].text
-    assert "why: is 5000 bytes; the limit is 4096" in invalid.content[0].text
+    assert "why: must be at most 4096 UTF-8 bytes (got 5000)" in invalid.content[0].text
     data = recent.structured_content
     assert [n["decision"] for n in data["notes"]] == ["keep retries at 3"]
     assert data["notes"][0]["provenance"] == "model"

@@ -138,7 +138,8 @@ def test_answered_in_the_window_with_progress_while_waiting(
             }
         ],
     }
-    assert "Single JSON document: one document is a rewrite bottleneck" in out["summary"]
+    assert "Single JSON document, because one document is a rewrite bottleneck" in out["summary"]
+    assert "Single JSON document: one document is a rewrite bottleneck" in out["summary_ko"]
     assert out["instruction"].startswith("Implementation decision recorded: Per-record JSON")
     values = [value for value, _ in reports]
     assert len(values) >= 3
