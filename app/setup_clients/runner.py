@@ -141,7 +141,8 @@ def run_setup(journal: Path | None, args: argparse.Namespace) -> int:
         problems = check(edits) or hook_problems(ctx, args, required=True)
     else:
         show(edits, print)
-    for line in [*(f"note: {n}" for n in notes), *(f"warning: {w}" for w in warnings)]:
+    shown_notes = [] if args.mode == "check" else [f"note: {note}" for note in notes]
+    for line in [*shown_notes, *(f"warning: {warning}" for warning in warnings)]:
         print(line)
     for problem in problems:
         print(f"problem: {problem}")
