@@ -71,6 +71,12 @@ def setup(home: Home, *args: str, capsys: pytest.CaptureFixture[str]) -> str:
     return out
 
 
+def place(path: Path, text: str) -> None:
+    """Someone else's config file, already there before `setup` runs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
 def backups(path: Path) -> list[Path]:
     return sorted(path.parent.glob(path.name + ".bak-*"))
 
@@ -164,8 +170,7 @@ def test_write_merges_keeps_the_rest_backs_up_and_is_idempotent(
     home: Home, case: Case, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = case.path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(case.original, encoding="utf-8")
+    place(path, case.original)
     before = case.theirs(case.original)
 
     out = setup(home, case.client, "--write", "--scope", case.scope, capsys=capsys)
@@ -426,9 +431,8 @@ def test_a_timeout_the_user_raised_is_never_lowered(
     home: Home, case: Raised, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = case.path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
     original = case.original(home)
-    path.write_text(original, encoding="utf-8")
+    place(path, original)
 
     setup(home, case.client, "--write", capsys=capsys)
 
