@@ -11,18 +11,19 @@ server-sent events like the real API (`response.created`, `response.output_item.
 The conversation is stateless on our side: Codex sends the whole history each time, so the
 next turn is chosen by how many model turns the request's `input` already holds, and a retried
 request gets the same answer. A step may be a function of the tool outputs so far, so a script
-can react to what our tools or hooks said. Unknown paths get a JSON 404; all are recorded.
+can react to what our tools or hooks said. Unknown paths get a JSON 404; all are recorded
+(`fake_http.RecordingServer`).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.clients.support.fake_http import Recorded, RecordingServer, Reply, sse
 
 MODEL = "gpt-5.5"
 """A model in Codex 0.171's own catalog, so it offers `apply_patch` (unknown models do not)."""
@@ -175,73 +176,40 @@ def sse_events(item: Item, response_id: str, index: int, model: str) -> bytes:
     wire = _wire_item(item, index)
     head = {"id": response_id, "object": "response", "model": model, "status": "in_progress"}
     done = head | {"status": "completed", "output": [wire], "usage": USAGE}
-    events: list[tuple[str, dict[str, Any]]] = [
-        ("response.created", {"response": head}),
-        ("response.output_item.added", {"output_index": 0, "item": wire}),
-        ("response.output_item.done", {"output_index": 0, "item": wire}),
-        ("response.completed", {"response": done}),
-    ]
-    return b"".join(
-        f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n".encode()
-        for name, data in events
+    return sse(
+        [
+            (name, {"type": name, **data})
+            for name, data in (
+                ("response.created", {"response": head}),
+                ("response.output_item.added", {"output_index": 0, "item": wire}),
+                ("response.output_item.done", {"output_index": 0, "item": wire}),
+                ("response.completed", {"response": done}),
+            )
+        ]
     )
 
 
-@dataclass
-class Recorded:
-    """One HTTP request as the client sent it."""
-
-    method: str
-    path: str
-    body: Any
-
-
-class FakeResponses:
+class FakeResponses(RecordingServer):
     """The fake API on 127.0.0.1, serving until `close()`; `base_url` ends in `/v1`.
 
-    Attributes:
-        requests: every request received, in order.
-        unknown: the requests answered with 404 (paths we do not serve).
-        errors: what a scripted step raised; that request got a message naming it, which
-            ends the session instead of leaving the client retrying a broken stream.
+    A scripted step that raises ends the session with a message naming the error (kept in
+    `errors`), instead of leaving the client retrying a broken stream.
     """
 
     def __init__(self, script: Script) -> None:
         self.script = script
-        self.requests: list[Recorded] = []
-        self.unknown: list[Recorded] = []
-        self.errors: list[str] = []
-        self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
+        super().__init__()
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)
+        return f"{self.origin}/v1"
 
     def __enter__(self) -> FakeResponses:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def record(self, request: Recorded, *, served: bool) -> None:
-        with self._lock:
-            self.requests.append(request)
-            if not served:
-                self.unknown.append(request)
-
-    def next_index(self) -> int:
-        with self._lock:
-            return next(self._ids)
 
     @property
     def main_requests(self) -> list[dict[str, Any]]:
@@ -260,9 +228,18 @@ class FakeResponses:
         try:
             return self.script.next_item(body)
         except Exception as exc:  # a step that cannot read the output it expected
-            with self._lock:
-                self.errors.append(f"{type(exc).__name__}: {exc}")
-            return f"The script failed: {exc}"
+            return self.record_error(exc)
+
+    def route(self, request: Recorded) -> Reply | None:
+        body = request.body
+        if request.method != "POST" or request.path.split("?", 1)[0] != "/v1/responses":
+            return None
+        if not isinstance(body, dict):
+            return None
+        index = next(self._ids)
+        model = str(body.get("model") or MODEL)
+        events = sse_events(self.answer(body), f"resp_{index:04d}", index, model)
+        return Reply(200, events, "text/event-stream")
 
 
 def namespace_tools(body: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
@@ -275,49 +252,3 @@ def namespace_tools(body: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]
         elif "name" in tool:
             found[""][str(tool["name"])] = tool
     return found
-
-
-def _handler_for(fake: FakeResponses) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: the recorded requests are the log."""
-
-        def _read_body(self) -> Any:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                return json.loads(raw) if raw else None
-            except ValueError:
-                return raw.decode("utf-8", "replace")
-
-        def _send(self, status: int, payload: bytes, content_type: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def _serve(self, method: str) -> None:
-            path = self.path.split("?", 1)[0]
-            body = self._read_body() if method == "POST" else None
-            served = method == "POST" and path == "/v1/responses" and isinstance(body, dict)
-            fake.record(Recorded(method, self.path, body), served=served)
-            if not served or not isinstance(body, dict):
-                error = {"message": f"{method} {path} is not served", "type": "not_found"}
-                self._send(404, json.dumps({"error": error}).encode(), "application/json")
-                return
-            index = fake.next_index()
-            item = fake.answer(body)
-            model = str(body.get("model") or MODEL)
-            events = sse_events(item, f"resp_{index:04d}", index, model)
-            self._send(200, events, "text/event-stream")
-
-        def do_POST(self) -> None:
-            self._serve("POST")
-
-        def do_GET(self) -> None:
-            self._serve("GET")
-
-    return Handler

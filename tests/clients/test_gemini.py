@@ -1,0 +1,234 @@
+"""The real Gemini CLI (`gemini -p`) against a scripted model, with our setup, app and hook.
+
+Why the real client: Gemini spells our tools `mcp_decision-journal_<tool>`, loads servers and
+runs hooks only in a folder the user trusted, and offers its edit and shell tools to the model
+only when it will run them; a model of the client cannot show any of that. The model is
+`fake_gemini.FakeGemini` on 127.0.0.1 (`GOOGLE_GEMINI_BASE_URL`); HOME is a temporary
+directory with a user's settings (API-key auth, no telemetry or update checks) that our own
+`setup gemini --write` then configured, and a trustedFolders.json trusting each project, as a
+user who chose to trust it has; the human is a person at the real window under Xvfb.
+
+Gemini runs with `--approval-mode yolo`, so the only thing between a scripted edit and the
+disk is our BeforeTool hook.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.agent_tools import PRESENT_TOOL, RECENT_TOOL, TOOL_NAMES, client_tool_name
+from tests.clients.support.agent_desktop import (
+    CHOOSE_FIRST,
+    CLOSE,
+    Person,
+    configure,
+    desktop_for,
+    home_env,
+    run_setup,
+)
+from tests.clients.support.fake_gemini import (
+    MODEL,
+    FakeGemini,
+    FunctionCall,
+    FunctionResponse,
+    Script,
+    declared_tools,
+    function_responses,
+    parameters_of,
+)
+from tests.factories import proposal_dict
+from tests.integration.agent_support import Desktop, short_runtime_dir
+
+pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(180)]
+
+RUN_TIMEOUT = 120.0
+USER_SETTINGS = {
+    "security": {"auth": {"selectedType": "gemini-api-key"}},
+    "privacy": {"usageStatisticsEnabled": False},
+    "telemetry": {"enabled": False},
+    "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+}
+
+
+def ours(tool: str) -> str:
+    return client_tool_name("gemini", tool)
+
+
+@pytest.fixture(scope="module")
+def gemini_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A user's HOME (API key auth, no telemetry), then `setup gemini --write` (user scope)."""
+    home = tmp_path_factory.mktemp("gemini-home")
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps(USER_SETTINGS, indent=2), encoding="utf-8")
+    configure("gemini", home, home)
+    return home
+
+
+@pytest.fixture(scope="module")
+def gemini_desktop(gemini_home: Path) -> Iterator[Desktop]:
+    with desktop_for(gemini_home) as desk:
+        yield desk
+
+
+def trusted_project(home: Path, tmp_path: Path) -> Path:
+    """A project folder the user chose to trust (Gemini's trustedFolders.json)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    trust = home / ".gemini" / "trustedFolders.json"
+    rules = json.loads(trust.read_text(encoding="utf-8")) if trust.exists() else {}
+    rules[str(project)] = "TRUST_FOLDER"
+    trust.write_text(json.dumps(rules, indent=2), encoding="utf-8")
+    return project
+
+
+def run_gemini(
+    executable: Path, env: dict[str, str], workspace: Path, fake: FakeGemini
+) -> subprocess.CompletedProcess[str]:
+    """One headless `gemini -p` session of `fake`'s script in `workspace`, bounded in time."""
+    command = [
+        str(executable), "-p", f"{fake.script.marker}: follow the scripted session.",
+        "--output-format", "json", "-m", MODEL, "--approval-mode", "yolo",
+    ]  # fmt: skip
+    extra = {"GEMINI_API_KEY": "test", "GOOGLE_GEMINI_BASE_URL": fake.base_url, "NO_COLOR": "1"}
+    try:
+        return subprocess.run(
+            command,
+            cwd=workspace,
+            env=env | extra,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired as timed_out:
+        return subprocess.CompletedProcess(
+            command, -9, _text(timed_out.stdout), _text(timed_out.stderr) + "\n[timed out]"
+        )
+
+
+def _text(value: bytes | str | None) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value or ""
+
+
+def finished(
+    done: subprocess.CompletedProcess[str], fake: FakeGemini, person: Person | None = None
+) -> list[FunctionResponse]:
+    """The session's function responses, after checking Gemini exited cleanly and the person
+    (if any) answered every window; a failure carries Gemini's log, the responses and the
+    person."""
+    responses = function_responses(fake.main_requests[-1]["contents"]) if fake.main_requests else []
+    problems = [*fake.errors, *([person.problem()] if person is not None else [])]
+    trouble = "; ".join(p for p in problems if p)
+    log = (done.stdout + done.stderr)[-6000:]
+    story = f"{trouble}\nfunction responses: {responses}\ngemini ({done.returncode}):\n{log}"
+    assert done.returncode == 0 and not trouble, story
+    return responses
+
+
+def structured(response: FunctionResponse) -> dict[str, Any]:
+    """Our tool's structured result as Gemini handed it to the model (JSON text)."""
+    value = response.json()
+    assert isinstance(value, dict), response.text
+    return value
+
+
+def test_every_tool_reaches_the_model_request(
+    gemini_executable: Path, gemini_home: Path, tmp_path: Path
+) -> None:
+    workspace = trusted_project(gemini_home, tmp_path)
+    with short_runtime_dir() as runtime, FakeGemini(Script("DJ-TOOLS", ["Nothing to do."])) as fake:
+        finished(
+            run_gemini(gemini_executable, home_env(gemini_home, runtime), workspace, fake), fake
+        )
+    offered = declared_tools(fake.main_requests[0])
+    missing = [ours(name) for name in TOOL_NAMES if ours(name) not in offered]
+    assert not missing, f"missing {missing}; offered {sorted(offered)}"
+    for name in TOOL_NAMES:
+        assert parameters_of(offered[ours(name)]).get("properties"), f"{name} has no fields"
+    fields = parameters_of(offered[ours(PRESENT_TOOL)])["properties"]
+    assert {"decision_id", "options", "problem"} <= set(fields), sorted(fields)
+    assert {"write_file", "run_shell_command"} <= set(offered), sorted(offered)
+
+
+def test_present_is_answered_in_the_window_and_reaches_the_next_request(
+    gemini_executable: Path, gemini_desktop: Desktop, gemini_home: Path, tmp_path: Path
+) -> None:
+    workspace = trusted_project(gemini_home, tmp_path)
+    script = Script(
+        "DJ-PRESENT",
+        [FunctionCall(ours(PRESENT_TOOL), proposal_dict()), "The human chose; proceeding."],
+    )
+    with FakeGemini(script) as fake, Person(gemini_desktop, CHOOSE_FIRST) as person:
+        done = run_gemini(gemini_executable, gemini_desktop.env, workspace, fake)
+        responses = finished(done, fake, person)
+    assert len(responses) == 1, responses
+    answer = structured(responses[0])
+    assert answer["status"] == "recorded", answer
+    assert answer["selection"]["option_id"] == "per-record-json"
+    assert answer["rationales"]["selected"] == "independent files never lose updates"
+    assert answer["rationales"]["rejected"][0]["reason"] == "one document is a rewrite bottleneck"
+
+
+def test_pending_blocks_shell_and_write_but_not_our_tools(
+    gemini_executable: Path, gemini_desktop: Desktop, gemini_home: Path, tmp_path: Path
+) -> None:
+    workspace = trusted_project(gemini_home, tmp_path)
+
+    def resume(responses: list[FunctionResponse]) -> FunctionCall:
+        return FunctionCall(
+            ours(PRESENT_TOOL), {"decision_id": structured(responses[0])["decision_id"]}
+        )
+
+    written = workspace / "written.txt"
+    script = Script(
+        "DJ-GATING",
+        [
+            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
+            FunctionCall("run_shell_command", {"command": "touch shell-ran.txt"}),
+            FunctionCall("write_file", {"file_path": str(written), "content": "pending\n"}),
+            FunctionCall(ours(RECENT_TOOL), {}),
+            resume,
+            resume,
+            "Resumed with the human's answer.",
+        ],
+    )
+    with FakeGemini(script) as fake, Person(gemini_desktop, CLOSE, CHOOSE_FIRST) as person:
+        done = run_gemini(gemini_executable, gemini_desktop.env, workspace, fake)
+        responses = finished(done, fake, person)
+    assert len(responses) == 6, responses
+    first = structured(responses[0])
+    assert first["status"] == "pending", first
+    decision_id = first["decision_id"]
+    for blocked in responses[1:3]:
+        assert decision_id in blocked.text, f"{blocked.name} was not blocked: {blocked.text}"
+        assert ours(PRESENT_TOOL) in blocked.text, blocked.text
+    assert not (workspace / "shell-ran.txt").exists()
+    assert not written.exists()
+    assert not re.search(r"blocked|denied", responses[3].text, re.IGNORECASE), responses[3].text
+    assert decision_id in responses[3].text
+    resumed, again = structured(responses[4]), structured(responses[5])
+    assert resumed["status"] == "recorded", resumed
+    assert resumed["decision_id"] == decision_id
+    assert resumed["selection"]["option_id"] == "per-record-json"
+    assert again == resumed
+
+
+def test_setup_check_tells_whether_gemini_trusts_the_folder(
+    gemini_home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "untrusted"
+    project.mkdir()
+    untrusted = run_setup("gemini", gemini_home, project, "--check")
+    report = untrusted.stdout + untrusted.stderr
+    assert untrusted.returncode == 1, report
+    assert str(project) in report and "trust" in report, report
+    trusted = run_setup("gemini", gemini_home, trusted_project(gemini_home, tmp_path), "--check")
+    assert trusted.returncode == 0, trusted.stdout + trusted.stderr
