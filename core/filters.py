@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from core.errors import InvalidDecision, NotFound
 from core.models import DecisionRecord
 from core.text import go_lower, go_trim
 
@@ -20,6 +22,46 @@ class ListFilter:
     query: str = ""
     include_deleted: bool = False
     limit: int = 0
+
+
+_NAMED_MAX = 10
+"""The most project names an unknown-project error lists."""
+
+
+def resolve_project(wanted: str, aliases: Mapping[str, str]) -> str:
+    """The project id that `wanted` names: its id, or the alias lists show for it.
+
+    Both compare case-insensitively, as the filter does. Why aliases: the list and the window
+    show a project by its alias (`payments-api`), and the `project-…` id is hidden.
+
+    Args:
+        aliases: every project id of the journal and the alias shown for it.
+
+    Raises:
+        NotFound: no project has that id or alias.
+        InvalidDecision: the alias is shown for several projects; the id tells them apart.
+    """
+    key = go_lower(go_trim(wanted))
+    if not key:
+        return ""
+    for project_id in aliases:
+        if go_lower(project_id) == key:
+            return project_id
+    named = sorted(pid for pid, alias in aliases.items() if go_lower(go_trim(alias)) == key)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise InvalidDecision(
+            f"project {wanted!r} names {len(named)} projects ({', '.join(named)}); "
+            "give one of their ids",
+            field="project",
+        )
+    known = sorted({alias for alias in aliases.values() if alias}, key=go_lower)
+    shown = ", ".join(known[:_NAMED_MAX])
+    if len(known) > _NAMED_MAX:
+        shown += f" and {len(known) - _NAMED_MAX:,} more"
+    listed = f"; the journal's projects: {shown}" if known else "; the journal has none"
+    raise NotFound(f"no project has the id or name {wanted!r}{listed}")
 
 
 def search_text(record: DecisionRecord) -> str:

@@ -40,6 +40,7 @@ from core.pending import PendingStore, pending_items
 from core.proposal import Selection, is_resume_request, parse_proposal, parse_resume
 from core.protocol import ErrorCode, error_from_exception
 from core.runtime_paths import socket_path
+from core.wording import number
 from core.workspace_pending import other_pending_here
 
 APP_START_SECONDS = 15.0
@@ -286,7 +287,7 @@ def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
     state = "running" if status["app_running"] else "not running"
     print(f"Decision Journal {__version__}: app {state}")
     print(f"Journal: {journal.root}\nSocket:  {path}")
-    print(f"Pending decisions: {len(items)}")
+    print(f"Pending decisions: {number(len(items))}")
     return OK
 
 

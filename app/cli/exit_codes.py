@@ -22,6 +22,16 @@ PENDING = 3
 CONFLICT = 4
 NOT_FOUND = 5
 DAMAGED = 6
+WRONG_STATE = 7
+"""The decision is not in the state the command needs: `restore` of one that is not deleted,
+`delete` of one that already is. Nothing was changed."""
+
+EXIT_CODES_HELP = (
+    "exit codes: 0 ok, 1 unexpected error, 2 invalid input or usage, 3 decision pending, "
+    "4 revision conflict, 5 not found, 6 journal damaged (fail-closed, see docs/runbook.md), "
+    "7 the decision is not in the state the command needs (restore of one that is not deleted, "
+    "delete of one that already is)"
+)
 
 RUNBOOK_URL = "docs/runbook.md"
 

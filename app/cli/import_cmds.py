@@ -23,6 +23,7 @@ from core.importers.detect import detect_kind
 from core.importers.engine import run_import
 from core.importers.watch import DEFAULT_INTERVAL, watch
 from core.journal import Journal
+from core.wording import number
 
 _BAR = 24
 _SHOWN = 10
@@ -51,9 +52,10 @@ class ProgressBar:
         fraction = tick.fraction
         filled = int(_BAR * fraction) if fraction is not None else 0
         bar = "#" * filled + "-" * (_BAR - filled)
-        of = f"/{tick.total}" if tick.total is not None else ""
+        of = f"/{number(tick.total)}" if tick.total is not None else ""
         self.stream.write(
-            f"\r{tick.kind} [{bar}] {tick.done}{of}  read {tick.read}, imported {tick.imported}"
+            f"\r{tick.kind} [{bar}] {number(tick.done)}{of}  read {number(tick.read)}, "
+            f"imported {number(tick.imported)}"
         )
         self.stream.flush()
         self.drawn = True
@@ -63,12 +65,12 @@ class ProgressBar:
 
 
 def _summary(report: ImportReport) -> str:
-    written = ", ".join(f"{n} {k}" for k, n in sorted(report.written.items()) if n)
+    written = ", ".join(f"{number(n)} {k}" for k, n in sorted(report.written.items()) if n)
     prefix = "dry run: would have " if report.dry_run else ""
     line = (
-        f"{report.kind}: {prefix}read {report.read}, imported {report.imported}, "
-        f"unchanged {report.unchanged}, skipped {len(report.skipped)}, "
-        f"conflicts {len(report.conflicts)}, errors {len(report.errors)}"
+        f"{report.kind}: {prefix}read {number(report.read)}, imported {number(report.imported)}, "
+        f"unchanged {number(report.unchanged)}, skipped {number(len(report.skipped))}, "
+        f"conflicts {number(len(report.conflicts))}, errors {number(len(report.errors))}"
     )
     suffix = " (cancelled)" if report.cancelled else ""
     return line + (f" ({written})" if written else "") + suffix
@@ -83,14 +85,14 @@ def print_report(report: ImportReport, out: TextIO, err: TextIO) -> None:
             file=out,
         )
     for reason, count in report.skipped_by_reason():
-        print(f"  skipped {count}: {reason}", file=out)
+        print(f"  skipped {number(count)}: {reason}", file=out)
     for conflict in report.conflicts[:_SHOWN]:
         print(f"conflict: {conflict.key}: {conflict.message}", file=err)
     for error in report.errors[:_SHOWN]:
         print(f"error: {error.where}: {error.message}", file=err)
     hidden = max(0, len(report.conflicts) - _SHOWN) + max(0, len(report.errors) - _SHOWN)
     if hidden:
-        print(f"... and {hidden} more (use --json for every item)", file=err)
+        print(f"... and {number(hidden)} more (use --json for every item)", file=err)
 
 
 def _policy(args: argparse.Namespace) -> ExclusionPolicy:
@@ -210,8 +212,8 @@ def cmd_confirm(journal: Journal, args: argparse.Namespace) -> int:
         )
     else:
         print(
-            f"confirmed {len(report.confirmed)}, already confirmed {len(report.already)}, "
-            f"failed {len(report.failed)}"
+            f"confirmed {number(len(report.confirmed))}, already confirmed "
+            f"{number(len(report.already))}, failed {number(len(report.failed))}"
         )
         for record_id, error in report.failed:
             print(f"failed: {record_id}: {error}", file=sys.stderr)

@@ -1,64 +1,36 @@
-"""Journal commands: list, show, history, edit, delete, restore, export, doctor.
+"""Journal commands: list, show, history, edit, delete, restore, doctor.
 
-`import` lives in `import_cmds` (every source kind, canonical JSON arrays included)."""
+`import` lives in `import_cmds` (every source kind, canonical JSON arrays included), `export`
+in `export_cmds`."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from app.cli import render
 from app.cli.app_notice import tell_app_records_changed
-from app.cli.exit_codes import DAMAGED, INVALID, OK
+from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
+from app.cli.filter_args import LIMIT_MAX, add_filters, filter_from, limit
 from core.corrections import Correction, apply_correction, precheck
 from core.doctor import WriteProbe, check_journal, probe_capture_writes, write_findings
-from core.exporters import FORMATS, export, render_single
-from core.filters import ListFilter
 from core.gojson import dumps_indented
-from core.gotime import GoTime
 from core.index_filter import IndexFilter
 from core.journal import Journal
-from core.wording import join_words
+from core.wording import count, join_words, number
 
 
 def _print_json(value: object) -> None:
     sys.stdout.write(dumps_indented(value))
 
 
-def _add_filters(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--project", default="", help="project ID (project-…)")
-    parser.add_argument("--domain", default="")
-    parser.add_argument("--kind", default="", help="decision kind")
-    parser.add_argument("--status", default="", choices=["", "completed", "corrected", "deleted"])
-    parser.add_argument(
-        "--query",
-        default="",
-        help="words in the problem, options, reasons, summary, tags or domains; all must match, "
-        "the last one as a prefix",
-    )
-    parser.add_argument("--include-deleted", action="store_true")
-
-
-def _filter_from(args: argparse.Namespace, limit: int = 0) -> ListFilter:
-    return ListFilter(
-        project_id=args.project,
-        domain=args.domain,
-        decision_kind=args.kind,
-        status=args.status,
-        query=args.query,
-        include_deleted=args.include_deleted or args.status == "deleted",
-        limit=limit,
-    )
-
-
 def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
-    records = index.records(
-        index.query_ids(IndexFilter.from_list_filter(_filter_from(args, args.limit)))
-    )
+    ids = index.query_ids(IndexFilter.from_list_filter(filter_from(journal, args)))
+    shown = ids[: args.limit] if args.limit else ids
+    records = index.records(shown)
     for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
@@ -69,6 +41,8 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
         _print_json([r.to_go_dict() for r in records])
     elif records:
         print(render.table(render.LIST_HEADERS, render.list_rows(records)))
+        if len(shown) < len(ids):
+            print(f"\n{number(len(shown))} of {count(len(ids), 'decision')}, newest first.")
     else:
         print("No decisions match.")
     return OK
@@ -109,16 +83,19 @@ def _split(value: str | None) -> list[str] | None:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def _rejections(pairs: list[str]) -> dict[str, str] | None:
-    if not pairs:
-        return None
-    out = {}
-    for pair in pairs:
-        option_id, sep, reason = pair.partition("=")
-        if not sep:
-            raise argparse.ArgumentTypeError(f"--reject expects OPTION_ID=TEXT, got {pair!r}")
-        out[option_id.strip()] = reason
-    return out
+def _rejection(text: str) -> tuple[str, str]:
+    """One `--reject OPTION_ID=TEXT`; argparse reports a value without `=` as a usage error."""
+    option_id, sep, reason = text.partition("=")
+    if not sep or not option_id.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected OPTION_ID=TEXT (the rejected option's id, '=', why it was not chosen), "
+            f"got {text!r}"
+        )
+    return option_id.strip(), reason
+
+
+def _rejections(pairs: list[tuple[str, str]]) -> dict[str, str] | None:
+    return dict(pairs) if pairs else None
 
 
 def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
@@ -143,6 +120,8 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
+    if journal.store.get(args.id).is_deleted:
+        return _wrong_state(f"decision {args.id} is already deleted; nothing to delete")
     record = journal.store.soft_delete(args.id, args.expected_revision)
     print(f"Deleted {record.id} (revision {record.revision}); restore it with `restore`.")
     tell_app_records_changed(journal)
@@ -150,37 +129,21 @@ def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
+    current = journal.store.get(args.id)
+    if not current.is_deleted:
+        return _wrong_state(
+            f"decision {args.id} is not deleted ({current.status}, revision "
+            f"{current.revision}); only a deleted decision can be restored"
+        )
     record = journal.store.restore(args.id, args.expected_revision)
     print(f"Restored {record.id} as revision {record.revision}.")
     tell_app_records_changed(journal)
     return OK
 
 
-def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
-    records = journal.index.list_records(IndexFilter.from_list_filter(_filter_from(args)))
-    stamp = GoTime.now().compact_stamp()
-    if args.format == "madr":
-        if args.output == "-":
-            print("decision-journal: error: madr writes a folder; give -o DIR", file=sys.stderr)
-            return INVALID
-        written = export(
-            "madr", records, Path(args.output or f"decisions-{stamp}"), include_private=args.private
-        )
-        print(f"{os.path.abspath(written[-1].parent)} ({len(written) - 1} decisions)")
-        return OK
-    if args.output == "-":
-        sys.stdout.buffer.write(render_single(args.format, records, include_private=args.private))
-        return OK
-    default = f"decisions-{stamp}.{_EXTENSIONS[args.format]}"
-    target = Path(args.output or default)
-    written = export(
-        args.format, records, target.parent, file_name=target.name, include_private=args.private
-    )
-    print(os.path.abspath(written[0]))
-    return OK
-
-
-_EXTENSIONS = {"json": "json", "markdown": "md", "csv": "csv"}
+def _wrong_state(message: str) -> int:
+    print(f"decision-journal: error: {message}", file=sys.stderr)
+    return WRONG_STATE
 
 
 def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
@@ -193,7 +156,8 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
         return DAMAGED if report.unreadable else OK
     for issue in report.unreadable:
         print(f"{issue.path}: {issue.error} (see docs/runbook.md#unreadable-record)")
-    print(f"Reindexed {report.added + report.changed} record(s) in {report.seconds:.2f} s.")
+    indexed = count(report.added + report.changed, "record")
+    print(f"Reindexed {indexed} in {report.seconds:.2f} s.")
     return DAMAGED if report.unreadable else OK
 
 
@@ -234,8 +198,14 @@ def _capture_line(probes: list[WriteProbe]) -> str:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list decisions, newest first")
-    _add_filters(p)
-    p.add_argument("--limit", type=int, default=0)
+    add_filters(p)
+    p.add_argument(
+        "--limit",
+        type=limit,
+        default=0,
+        metavar="N",
+        help=f"list at most N decisions (1 to {LIMIT_MAX:,}; default: all)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_list)
 
@@ -256,7 +226,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     choice.add_argument("--select", metavar="OPTION_ID")
     choice.add_argument("--custom", metavar="TEXT")
     p.add_argument("--reason")
-    p.add_argument("--reject", action="append", default=[], metavar="OPTION_ID=TEXT")
+    p.add_argument(
+        "--reject",
+        action="append",
+        default=[],
+        type=_rejection,
+        metavar="OPTION_ID=TEXT",
+        help="why an option was not chosen (repeat per option)",
+    )
     p.add_argument("--kind")
     p.add_argument("--risk")
     p.add_argument("--domains", metavar="A,B")
@@ -272,19 +249,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p.add_argument("id")
         p.add_argument("--expected-revision", type=int, required=True)
         p.set_defaults(handler=handler)
-
-    p = sub.add_parser("export", help="export decisions (JSON, MADR, Markdown log or CSV)")
-    p.add_argument("--private", action="store_true", help="keep private local metadata")
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="json",
-        help="json: one array; madr: a folder of MADR 4.0 files; markdown: one decisions.md log; "
-        "csv: one row per decision",
-    )
-    _add_filters(p)
-    p.add_argument("-o", "--output", help="file to write ('-' for stdout); a folder for madr")
-    p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("doctor", help="check records, history chains, permissions and locks")
     p.add_argument("--json", action="store_true")

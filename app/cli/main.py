@@ -7,12 +7,13 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from app.cli.exit_codes import INVALID, guarded
+from app.cli.exit_codes import EXIT_CODES_HELP, INVALID, guarded
 from core import __version__
 
 # Each module exposes register(subparsers); handlers take (journal, args) and return an exit code.
 COMMANDS = {
-    "journal_cmds": ("list", "show", "history", "edit", "delete", "restore", "export", "doctor"),
+    "journal_cmds": ("list", "show", "history", "edit", "delete", "restore", "doctor"),
+    "export_cmds": ("export",),
     "profile_cmds": ("profile",),
     "app_cmds": ("app",),
     "capture_cmds": ("ask", "pending", "status"),
@@ -45,6 +46,7 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
     parser = argparse.ArgumentParser(
         prog="decision-journal",
         description="Ask the human at implementation forks; keep a private journal of decisions.",
+        epilog=EXIT_CODES_HELP,
     )
     parser.add_argument(
         "--journal",

@@ -17,6 +17,7 @@ from core.outcome_signals import OutcomeLog, latest_by_decision, report_outcome
 from core.outcomes import acceptance_by_kind, record_outcome
 from core.recall import RecallOptions, entries_json, recall_journal
 from core.rule_outcomes import journal_rule_outcomes
+from core.wording import count
 
 
 def _yes_no(text: str) -> bool:
@@ -82,7 +83,7 @@ def _show_outcome(journal: Journal, args: argparse.Namespace) -> int:
         f"Signals: ci {merged.ci or '-'}, accepted "
         f"{'-' if merged.accepted is None else ('yes' if merged.accepted else 'no')}, eval "
         f"{'-' if merged.eval_score is None else merged.eval_score}; reward {reward} "
-        f"({merged.reports} report(s))"
+        f"({count(merged.reports, 'report')})"
     )
     return OK
 

@@ -14,6 +14,7 @@ from core.profile_model import PreferenceProfile, ProfileRule, ProfileStatus
 from core.profile_query import EvidenceResult, RuleEvidence, query_evidence
 from core.redaction import looks_sensitive
 from core.text import go_trim
+from core.wording import count
 
 _SHOWN_IDS = 10
 SHOW_HEADERS = (
@@ -68,7 +69,8 @@ def _profile_header(profile: PreferenceProfile, status: ProfileStatus) -> str:
     generated = profile.generated_at.format() if profile.generated_at else "-"
     return (
         f"Profile revision {profile.revision}, generated {generated}, "
-        f"{profile.record_count} records, {len(profile.rules)} rules; state: {_state_text(status)}"
+        f"{count(profile.record_count, 'record')}, {count(len(profile.rules), 'rule')}; "
+        f"state: {_state_text(status)}"
     )
 
 
@@ -97,8 +99,8 @@ def cmd_rebuild(journal: Journal, args: argparse.Namespace) -> int:
     result = journal.profile.rebuild()
     profile = result.profile
     print(
-        f"Rebuilt profile revision {profile.revision}: {len(profile.rules)} rules from "
-        f"{profile.record_count} records in {result.seconds:.2f} s."
+        f"Rebuilt profile revision {profile.revision}: {count(len(profile.rules), 'rule')} from "
+        f"{count(profile.record_count, 'record')} in {result.seconds:.2f} s."
     )
     return OK
 
@@ -155,7 +157,8 @@ def _print_matches(result: EvidenceResult) -> None:
     if not result.matches:
         print(f"No enabled rule matches kind {result.kind!r}.")
         return
-    print(f"{len(result.matches)} enabled rule(s) for kind {result.kind!r}, project first:")
+    rules = count(len(result.matches), "enabled rule")
+    print(f"{rules} for kind {result.kind!r}, project first:")
     for index, match in enumerate(result.matches, start=1):
         print("\n".join(_match_lines(index, match)))
     print(f"({result.strength_note})")

@@ -26,7 +26,7 @@ def test_json_export_is_the_store_export(journal: Path, tmp_path: Path) -> None:
     target = tmp_path / "out" / "all.json"
     result = run_cli(journal, "export", "--format", "json", "-o", str(target))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == str(target)
+    assert result.stdout == f"Exported 2 decisions to {target}\n"
     assert target.read_bytes() == DecisionStore(journal).export()
     stdout = run_cli(journal, "export", "--private", "-o", "-")
     assert stdout.stdout.encode() == DecisionStore(journal).export(include_private=True)
@@ -36,7 +36,7 @@ def test_madr_export_writes_a_folder(journal: Path, tmp_path: Path) -> None:
     target = tmp_path / "adr"
     result = run_cli(journal, "export", "--format", "madr", "-o", str(target))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"{target} (2 decisions)"
+    assert result.stdout == f"Exported 2 decisions to {target}\n"
     names = sorted(p.name for p in target.iterdir())
     assert names == [
         "0001-choose-the-canonical-cross-project-decision-storage-layout.md",
@@ -45,9 +45,20 @@ def test_madr_export_writes_a_folder(journal: Path, tmp_path: Path) -> None:
     ]
     first = (target / names[0]).read_text("utf-8")
     assert first.startswith('---\nstatus: "accepted"\ndate: ')
-    refused = run_cli(journal, "export", "--format", "madr", "-o", "-")
-    assert refused.returncode == 2
-    assert "give -o DIR" in refused.stderr
+    for to_stdout in (("-o", "-"), ()):
+        refused = run_cli(journal, "export", "--format", "madr", *to_stdout)
+        assert refused.returncode == 2
+        assert (
+            "madr writes a folder, not standard output; give -o FOLDER (e.g. -o "
+            + ("decision-journal-madr-")
+            in refused.stderr
+        )
+    again = run_cli(journal, "export", "--format", "madr", "-o", str(target))
+    assert again.returncode == 2
+    assert f"{target} is not empty; add --force to replace its files" in again.stderr
+    (target / "index.md").write_text("mine")
+    forced = run_cli(journal, "export", "--format", "madr", "-o", str(target), "--force")
+    assert forced.returncode == 0 and (target / "index.md").read_text() != "mine"
 
 
 def test_markdown_and_csv_exports(journal: Path, tmp_path: Path) -> None:
@@ -90,7 +101,7 @@ def test_list_uses_the_index_with_word_search(journal: Path) -> None:
 def test_doctor_reindex(journal: Path) -> None:
     result = run_cli(journal, "doctor", "--reindex")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("Reindexed 2 record(s) in ")
+    assert result.stdout.startswith("Reindexed 2 records in ")
     (journal / "records" / "broken.json").write_text("{")
     damaged = run_cli(journal, "doctor", "--reindex", "--json")
     assert damaged.returncode == 6

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,31 @@ def test_list_query_and_limit(journal: Path) -> None:
     listed = json.loads(run_cli(journal, "list", "--json", "--query", "invalidation").stdout)
     assert [r["id"] for r in listed] == ["decision-test-2"]
     assert len(json.loads(run_cli(journal, "list", "--json", "--limit", "1").stdout)) == 1
+    limited = run_cli(journal, "list", "--limit", "1").stdout.splitlines()
+    assert limited[-1] == "1 of 2 decisions, newest first."
+    assert "of 2 decisions" not in run_cli(journal, "list", "--limit", "2").stdout
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "1000001", "ten"])
+def test_a_limit_outside_its_range_is_refused(journal: Path, value: str) -> None:
+    result = run_cli(journal, "list", "--limit", value)
+    assert result.returncode == 2 and result.stdout == ""
+    assert (
+        f"decision-journal list: error: argument --limit: must be a whole number from 1 to "
+        f"1,000,000 (got '{value}')"
+    ) in result.stderr
+
+
+def test_a_project_is_found_by_the_name_the_list_shows_or_by_its_id(journal: Path) -> None:
+    for name in ("other", "OTHER", "project-other"):
+        listed = json.loads(run_cli(journal, "list", "--json", "--project", name).stdout)
+        assert [r["id"] for r in listed] == ["decision-test-2"], name
+    unknown = run_cli(journal, "list", "--project", "payments-api")
+    assert unknown.returncode == 5
+    assert unknown.stderr == (
+        "decision-journal: error: no project has the id or name 'payments-api'; the journal's "
+        "projects: kernforge, other\n"
+    )
 
 
 def test_show_json_is_the_file(journal: Path) -> None:
@@ -91,6 +117,40 @@ def test_edit_delete_restore_history(journal: Path) -> None:
     ]
 
 
+def test_restore_of_a_decision_that_is_not_deleted_says_so(journal: Path) -> None:
+    result = run_cli(journal, "restore", "decision-test-1", "--expected-revision", "1")
+    assert result.returncode == 7
+    assert result.stderr == (
+        "decision-journal: error: decision decision-test-1 is not deleted (completed, revision "
+        "1); only a deleted decision can be restored\n"
+    )
+    assert run_cli(journal, "delete", "decision-test-1", "--expected-revision", "1").returncode == 0
+    again = run_cli(journal, "delete", "decision-test-1", "--expected-revision", "2")
+    assert again.returncode == 7 and "is already deleted; nothing to delete" in again.stderr
+    history = json.loads(run_cli(journal, "history", "decision-test-1", "--json").stdout)
+    assert len(history) == 2  # neither refusal wrote a revision
+
+
+def test_a_rejection_without_its_text_is_a_usage_error(journal: Path) -> None:
+    result = run_cli(
+        journal, "edit", "decision-test-1", "--expected-revision", "1", "--reject", "foo"
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "decision-journal edit: error: argument --reject: expected OPTION_ID=TEXT (the rejected "
+        "option's id, '=', why it was not chosen), got 'foo'"
+    )
+
+
+def test_help_documents_every_exit_code() -> None:
+    from app.cli.main import build_parser
+
+    text = " ".join(build_parser().format_help().split())
+    for code in range(8):
+        assert f" {code} " in text.split("exit codes:", 1)[1] + " "
+
+
 def test_invalid_edit_names_field_and_exit_codes(journal: Path) -> None:
     too_long = run_cli(
         journal, "edit", "decision-test-1", "--expected-revision", "1", "--kind", "k" * 200
@@ -103,19 +163,39 @@ def test_invalid_edit_names_field_and_exit_codes(journal: Path) -> None:
     assert usage.returncode == 2
 
 
-def test_export_modes_and_default_name(journal: Path, tmp_path: Path) -> None:
+def test_export_goes_to_stdout_unless_told_and_never_overwrites(
+    journal: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     out.mkdir()
     result = run_cli(journal, "export", cwd=out)
     assert result.returncode == 0, result.stderr
-    written = Path(result.stdout.strip())
-    assert written.parent == out and written.name.startswith("decisions-")
-    assert oct(os.stat(written).st_mode & 0o777) == "0o600"
-    public = json.loads(written.read_text())
+    public = json.loads(result.stdout)
     assert {"session_id", "workspace", "project_alias", "evidence_refs"}.isdisjoint(public[0])
+    assert os.listdir(out) == []  # nothing lands in the current folder
+    into_folder = run_cli(journal, "export", "--format", "csv", "-o", str(out))
+    [written] = out.iterdir()
+    assert re.fullmatch(r"decision-journal-csv-\d{8}-\d{6}\.csv", written.name)
+    assert into_folder.stdout == f"Exported 2 decisions to {written}\n"
+    assert oct(os.stat(written).st_mode & 0o777) == "0o600"
     private_path = tmp_path / "private.json"
     run_cli(journal, "export", "--private", "-o", str(private_path))
     assert json.loads(private_path.read_text())[0]["session_id"] == "session-1"
+    private_path.write_text("mine")
+    refused = run_cli(journal, "export", "-o", str(private_path))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"decision-journal: error: {private_path} exists; add --force to replace it\n"
+    )
+    assert private_path.read_text() == "mine"
+    forced = run_cli(journal, "export", "-o", str(private_path), "--force")
+    assert forced.returncode == 0 and json.loads(private_path.read_text())[0]["id"]
+
+
+def test_one_decision_is_counted_in_the_singular(journal: Path, tmp_path: Path) -> None:
+    target = tmp_path / "one.json"
+    result = run_cli(journal, "export", "--kind", "cache_policy", "-o", str(target))
+    assert result.stdout == f"Exported 1 decision to {target}\n"
 
 
 def test_export_fails_closed_and_doctor_names_runbook(journal: Path, tmp_path: Path) -> None:

@@ -1,0 +1,104 @@
+"""`export`: decisions as JSON, a MADR folder, a decisions.md log or CSV.
+
+Where it writes: standard output unless `-o` names a target, so nothing lands in the current
+folder by surprise. `-o FOLDER` (an existing one) writes inside it under the name the window's
+export uses too (`core.exporters.naming`). An existing file, or a MADR folder that already
+holds files, is replaced only with `--force`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from app.cli.exit_codes import INVALID, OK
+from app.cli.filter_args import add_filters, filter_from
+from core.exporters import FORMATS, export, render_single
+from core.exporters.naming import export_name
+from core.index_filter import IndexFilter
+from core.journal import Journal
+from core.models import DecisionRecord
+from core.wording import count
+
+
+def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
+    records = journal.index.list_records(IndexFilter.from_list_filter(filter_from(journal, args)))
+    if args.format == "madr":
+        return _export_folder(records, args)
+    if args.output in (None, "-"):
+        sys.stdout.buffer.write(render_single(args.format, records, include_private=args.private))
+        return OK
+    target = Path(args.output)
+    if target.is_dir():
+        target = target / export_name(args.format, private=args.private)
+    if _refuse_existing(target, args.force, "file"):
+        return INVALID
+    written = export(
+        args.format, records, target.parent, file_name=target.name, include_private=args.private
+    )
+    _say_written(len(records), written[0])
+    return OK
+
+
+def _export_folder(records: list[DecisionRecord], args: argparse.Namespace) -> int:
+    """MADR: one file per decision and an index, into a folder that is new, empty, or forced."""
+    if args.output in (None, "-"):
+        example = export_name("madr", private=args.private)
+        _error(f"madr writes a folder, not standard output; give -o FOLDER (e.g. -o {example})")
+        return INVALID
+    target = Path(args.output)
+    if target.exists() and not target.is_dir():
+        _error(f"{target} is a file; madr writes a folder")
+        return INVALID
+    if target.is_dir() and any(target.iterdir()) and _refuse_existing(target, args.force, "folder"):
+        return INVALID
+    written = export("madr", records, target, include_private=args.private)
+    _say_written(len(records), written[-1].parent)
+    return OK
+
+
+def _refuse_existing(target: Path, force: bool, kind: str) -> bool:
+    """True (after saying so) when target exists and --force was not given."""
+    if force or not os.path.lexists(target):
+        return False
+    what = "is not empty" if kind == "folder" else "exists"
+    _error(f"{target} {what}; add --force to replace {'its files' if kind == 'folder' else 'it'}")
+    return True
+
+
+def _error(message: str) -> None:
+    print(f"decision-journal: error: {message}", file=sys.stderr)
+
+
+def _say_written(records: int, path: Path) -> None:
+    print(f"Exported {count(records, 'decision')} to {os.path.abspath(path)}")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "export",
+        help="export decisions (JSON, MADR, Markdown log or CSV)",
+        description="Export decisions. Without -o, single-file formats go to standard output.",
+    )
+    p.add_argument("--private", action="store_true", help="keep private local metadata")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="json",
+        help="json: one array; madr: a folder of MADR 4.0 files; markdown: one decisions.md log; "
+        "csv: one row per decision",
+    )
+    add_filters(p)
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="file to write ('-' or none: standard output), or an existing folder to write "
+        "decision-journal-<format>-<stamp>.<ext> into; for madr, the folder to write",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="replace an existing file (or a madr folder's files)"
+    )
+    p.set_defaults(handler=cmd_export)
