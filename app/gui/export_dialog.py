@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.export_formats import FORMATS, ExportFormat, ExportOutcome
+from app.gui.formatting import count_text
 from app.gui.palette import adopt, warning_colour
 from core.gotime import GoTime
 from core.index_filter import IndexFilter
@@ -61,7 +62,7 @@ class ExportRequest:
     flt: IndexFilter
     fmt: ExportFormat
     directory: Path
-    stamp: str
+    when: GoTime
     cancel: threading.Event
 
 
@@ -153,8 +154,9 @@ class ExportDialog(QDialog):
     def _build(self, explainer: QLabel, count: int) -> None:
         layout = QVBoxLayout(self)
         layout.addWidget(explainer)
-        noun = "decision" if count == 1 else "decisions"
-        self.scope_label.setText(f"Scope: the {count} {noun} matching the journal's filter.")
+        self.scope_label.setText(
+            f"Scope: the {count_text(count, 'decision')} matching the journal's filter."
+        )
         layout.addWidget(self.scope_label)
         layout.addWidget(self.include_deleted)
         format_caption = QLabel("Format", self)
@@ -206,8 +208,10 @@ class ExportDialog(QDialog):
     def choose(self, key: str) -> None:
         self.format_buttons[key].setChecked(True)
 
-    def target_path(self, stamp: str = "YYYYMMDD-HHMMSS") -> Path:
-        return Path(self.folder.text()).expanduser() / self.selected_format().target_name(stamp)
+    def target_path(self, when: GoTime | None = None) -> Path:
+        """Where an export started now would go (the name's stamp is the export's time)."""
+        name = self.selected_format().target_name(when or GoTime.now())
+        return Path(self.folder.text()).expanduser() / name
 
     @Slot()
     def _refresh(self) -> None:
@@ -222,7 +226,10 @@ class ExportDialog(QDialog):
         )
         self.export_button.setEnabled(allowed and not self._running)
         kind = "folder" if fmt.folder else "file"
-        self.target_label.setText(f"Writes the {kind} {self.target_path()}")
+        now = GoTime.now()
+        shown = fmt.target_name(now).replace(now.compact_stamp(), "<UTC date-time>")
+        folder = Path(self.folder.text()).expanduser()
+        self.target_label.setText(f"Writes a new {kind}, {shown}, in {folder}")
 
     @Slot()
     def _choose_folder(self) -> None:
@@ -251,7 +258,7 @@ class ExportDialog(QDialog):
             flt,
             fmt,
             Path(self.folder.text()).expanduser(),
-            GoTime.now().compact_stamp(),
+            GoTime.now(),
             self._cancel,
         )
         self._running = True
@@ -287,7 +294,9 @@ class ExportDialog(QDialog):
         if outcome.ok:
             self.progress.setRange(0, 1)
             self.progress.setValue(1)
-            self.status.setText(f"Exported {outcome.count} decision(s) to {outcome.path}")
+            self.status.setText(
+                f"Exported {count_text(outcome.count, 'decision')} to {outcome.path}"
+            )
             self.open_button.show()
             self._open_folder()
         else:

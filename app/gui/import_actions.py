@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app.gui import palette
 from app.gui.decision_dialogs import NOTICE_MS, TITLE
+from app.gui.formatting import count_text
 from app.gui.import_dialog import ImportDialog
 from core.importers.base import ImportReport
 from core.importers.confirm import ConfirmReport, confirm_batch, is_unconfirmed_import
@@ -100,7 +101,7 @@ class ImportActions(QObject):
     def _imported(self, report: ImportReport) -> None:
         verb = "Dry run: would import" if report.dry_run else "Imported"
         self._window.statusBar().showMessage(
-            f"{verb} {report.imported} of {report.read} item(s).", NOTICE_MS
+            f"{verb} {report.imported:,} of {count_text(report.read, 'item')}.", NOTICE_MS
         )
         if not report.dry_run:
             self.refresh()
@@ -164,12 +165,12 @@ class ImportActions(QObject):
 
         def done(report: ConfirmReport) -> None:
             self._confirming = False
-            text = f"Confirmed {len(report.confirmed)} imported decision(s)"
+            text = f"Confirmed {count_text(len(report.confirmed), 'imported decision')}"
             if report.already:
-                text += f"; {len(report.already)} already confirmed"
+                text += f"; {len(report.already):,} already confirmed"
             if report.failed:
                 first_id, message = report.failed[0]
-                text += f"; {len(report.failed)} failed (first: {first_id}: {message})"
+                text += f"; {len(report.failed):,} failed (first: {first_id}: {message})"
             window.show_notice(text + ".")
             self.refresh()
             if window.record is not None:

@@ -4,7 +4,9 @@ Why the dialog owns no thread: detection and the import itself run in the bridge
 (`WorkerPool.submit`), so nothing touches the disk on the GUI thread. The engine reports
 progress on the worker thread; the dialog re-emits it through its own signal with a queued
 connection, so the bar is only ever updated on the GUI thread. One dialog lives as long as
-the window, so a late result always finds it.
+the window, so a late result always finds it. Kinds are listed by what they are ("MADR or ADR
+folder"), never by their internal ids; "Auto-detect" is the default and decides when the
+import starts, so a source typed by hand needs no detour through the list.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from PySide6.QtWidgets import (
 from app.gui.palette import adopt
 from core.importers import KINDS, make_importer
 from core.importers.base import ImportOptions, ImportProgress, ImportReport
-from core.importers.detect import detect_kind
+from core.importers.detect import UnknownSource, detect_kind
 from core.importers.engine import run_import
 from core.profile_store import describe_error
 
@@ -46,7 +48,41 @@ EXPLAINER = (
     "same import again adds nothing."
 )
 DETECTING = "Detecting the kind of source…"
-UNDETECTED = "Could not tell the kind of this source; choose it below."
+UNDETECTED = "Could not tell the kind of this source; choose it in Kind."
+AUTO = ""
+AUTO_TEXT = "Auto-detect"
+KIND_NAMES = {
+    "json": (
+        "Decision Journal export (JSON array)",
+        "A JSON array of our own records, such as a private export",
+    ),
+    "claude-code": (
+        "Claude Code sessions",
+        "Answered AskUserQuestion questions in ~/.claude/projects session logs",
+    ),
+    "decisions-md": (
+        "decisions.md decision log",
+        "A Markdown decision log with Date / Decision / Reason tables",
+    ),
+    "madr": ("MADR or ADR folder", "A folder of MADR 2/3/4 or Nygard architecture decisions"),
+    "goal-jsonl": (
+        "Agent goal journal (JSON lines)",
+        "Agents' goal decision journals: decision, why, evidence, goal, time; become notes",
+    ),
+    "memory-journal": (
+        "Learning-journal events (NDJSON)",
+        "Outcome signals on the decisions the events name; other events become notes",
+    ),
+    "decider": ("Owner-decision ledger (SQLite)", "The decider SQLite ledger, v1 and v2 rows"),
+    "kernforge": ("Another journal folder", "A journal directory in the KernForge format"),
+}
+"""Each import kind's name in the dialog and its tooltip; the ids stay in the CLI."""
+
+
+def kind_name(kind: str) -> str:
+    return KIND_NAMES.get(kind, (kind, ""))[0]
+
+
 SKIPS_SHOWN = 20
 REPORT_HEIGHT = 180
 
@@ -55,22 +91,22 @@ def report_text(report: ImportReport) -> str:
     """The report as the user reads it: every count, then why items were skipped or failed."""
     verb = "Would import" if report.dry_run else "Imported"
     written = ", ".join(
-        f"{count} {name}" for name, count in sorted(report.written.items()) if count
+        f"{count:,} {name}" for name, count in sorted(report.written.items()) if count
     )
     lines = [
         f"{'Dry run: nothing was written. ' if report.dry_run else ''}"
         f"{'Cancelled before the end. ' if report.cancelled else ''}".strip(),
-        f"Read: {report.read}",
-        f"{verb}: {report.imported}" + (f" ({written})" if written else ""),
-        f"Unchanged: {report.unchanged}",
-        f"Skipped: {len(report.skipped)}",
+        f"Read: {report.read:,}",
+        f"{verb}: {report.imported:,}" + (f" ({written})" if written else ""),
+        f"Unchanged: {report.unchanged:,}",
+        f"Skipped: {len(report.skipped):,}",
     ]
     for reason, count in report.skipped_by_reason()[:SKIPS_SHOWN]:
-        lines.append(f"  {count} × {reason}")
-    lines.append(f"Conflicts: {len(report.conflicts)}")
+        lines.append(f"  {count:,} × {reason}")
+    lines.append(f"Conflicts: {len(report.conflicts):,}")
     for conflict in report.conflicts[:SKIPS_SHOWN]:
         lines.append(f"  {conflict.target or conflict.key}: {conflict.message}")
-    lines.append(f"Errors: {len(report.errors)}")
+    lines.append(f"Errors: {len(report.errors):,}")
     for error in report.errors[:SKIPS_SHOWN]:
         lines.append(f"  {error.where}: {error.message}")
     return "\n".join(line for line in lines if line)
@@ -112,7 +148,15 @@ class ImportDialog(QDialog):
         self.kind = QComboBox(self)
         self.kind.setObjectName("import-kind")
         self.kind.setAccessibleName("Kind of source")
-        self.kind.addItems(list(KINDS))
+        self.kind.addItem(AUTO_TEXT, AUTO)
+        self.kind.setItemData(
+            0, "Decide from the source when the import starts", Qt.ItemDataRole.ToolTipRole
+        )
+        for kind in KINDS:
+            name, tip = KIND_NAMES.get(kind, (kind, ""))
+            self.kind.addItem(name, kind)
+            self.kind.setItemData(self.kind.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.detected_kind = ""
         self.detected = QLabel(self)
         self.detected.setObjectName("import-detected")
         self.detected.setWordWrap(True)
@@ -224,11 +268,12 @@ class ImportDialog(QDialog):
         def done(kind: str) -> None:
             if text != self._detect_for:
                 return
-            self.kind.setCurrentText(kind)
-            self.detected.setText(f"Detected: {kind}")
+            self.detected_kind = kind
+            self.detected.setText(f"Detected: {kind_name(kind)}")
 
         def failed(exc: BaseException) -> None:
             if text == self._detect_for:
+                self.detected_kind = ""
                 self.detected.setText(f"{UNDETECTED} ({describe_error(exc)})")
 
         self._bridge.writes.submit(lambda: detect_kind(path), done, failed)
@@ -244,7 +289,7 @@ class ImportDialog(QDialog):
         if self._running or not self.start_button.isEnabled():
             return
         source = Path(self.source.text().strip()).expanduser()
-        kind = self.kind.currentText()
+        chosen = str(self.kind.currentData() or AUTO)
         cancel = threading.Event()
         options = ImportOptions(
             dry_run=self.dry_run.isChecked(), progress=self.progressed.emit, cancel=cancel
@@ -259,11 +304,13 @@ class ImportDialog(QDialog):
         self.report_view.hide()
         self.cancel_button.show()
         self.cancel_button.setEnabled(True)
-        self.status.setText(f"Importing {kind} from {source}…")
+        what = kind_name(chosen) if chosen else "decisions"
+        self.status.setText(f"Importing {what} from {source.name or source}…")
         self._refresh()
         self.cancel_button.setFocus(Qt.FocusReason.OtherFocusReason)  # the inputs are disabled
 
         def work() -> ImportReport:
+            kind = chosen or detect_kind(source)
             return run_import(journal, make_importer(kind), source, options)
 
         self._bridge.writes.submit(
@@ -290,7 +337,7 @@ class ImportDialog(QDialog):
         elif tick.finished:
             self.progress.setRange(0, 100)
             self.progress.setValue(100)
-        self.status.setText(f"Read {tick.read}, imported {tick.imported}…")
+        self.status.setText(f"Read {tick.read:,}, imported {tick.imported:,}…")
 
     def _stop(self, cancel: threading.Event) -> bool:
         if not self._running or cancel is not self._cancel:
@@ -319,7 +366,8 @@ class ImportDialog(QDialog):
         if not self._stop(cancel):
             return
         self.progress.hide()
-        message = f"Import failed: {describe_error(exc)}"
+        reason = UNDETECTED if isinstance(exc, UnknownSource) else describe_error(exc)
+        message = f"Import failed: {reason}"
         self.status.setText(message)
         self.import_failed.emit(message)
 

@@ -513,7 +513,7 @@ class JournalBridge(QObject):
                 records = self.index.list_records(request.flt)
                 self.export_progressed.emit(0, len(records))
                 path = request.fmt.run(
-                    records, request.directory, request.stamp, progress, request.cancel
+                    records, request.directory, request.when, progress, request.cancel
                 )
                 return ExportOutcome(request.cancel, path, len(records), ok=True)
             except ExportCancelled:

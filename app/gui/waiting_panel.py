@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.formatting import short_id
+from app.gui.formatting import count_text, short_id
 from core.gotime import GoTime
 from core.notes import AgentNote
 
@@ -165,7 +165,7 @@ class WaitingPanel(QWidget):
         self.pending.set_items(items)
         count = len(items)
         self.pending_caption.setText(
-            f"Waiting for you ({count})" if count else "No decisions are waiting for you."
+            f"Waiting for you ({count:,})" if count else "No decisions are waiting for you."
         )
         self.answer_button.setEnabled(bool(count))
         if count:
@@ -187,7 +187,7 @@ class WaitingPanel(QWidget):
         self.notes.set_notes(notes)
         text = "" if notes else "No agent notes recorded for this project."
         if damaged_lines:
-            text += f" {damaged_lines} damaged line(s) were skipped."
+            text += f" {count_text(damaged_lines, 'damaged line')} skipped."
         self.notes_status.setText(text.strip())
 
     def current_project(self) -> str:

@@ -17,6 +17,8 @@ from app.gui.export_dialog import ExportDialog
 from app.gui.export_formats import FORMATS
 from app.gui.journal_window import JournalWindow
 from core import exporters
+from core.exporters.naming import export_name
+from core.gotime import GoTime
 from core.journal import Journal
 from tests.app.journal_support import (
     UrlSpy,
@@ -83,11 +85,11 @@ def test_privacy_reduced_json(
     assert dialog.scope_label.text() == "Scope: the 2 decisions matching the journal's filter."
     assert not dialog.warning.isVisible()
     run_export(qtbot, dialog)
-    path = only(tmp_path / "out", "kernforge-decisions-*.json")
+    path = only(tmp_path / "out", "decision-journal-json-2*.json")
     data = json.loads(path.read_text())
     assert [item["id"] for item in data] == ["decision-test-0002", "decision-test-0001"]
     assert "workspace" not in data[0] and "session_id" not in data[0]
-    assert dialog.status.text() == f"Exported 2 decision(s) to {path}"
+    assert dialog.status.text() == f"Exported 2 decisions to {path}"
     assert [url.toLocalFile() for url in spy.urls] == [str(tmp_path / "out")]
     assert dialog.progress.value() == dialog.progress.maximum()
 
@@ -104,7 +106,7 @@ def test_private_json_needs_an_explicit_acknowledgement(
     assert dialog.export_button.isEnabled()
     dialog.include_deleted.setChecked(True)
     run_export(qtbot, dialog)
-    data = json.loads(only(tmp_path / "out", "kernforge-decisions-*-private.json").read_text())
+    data = json.loads(only(tmp_path / "out", "decision-journal-json-private-*.json").read_text())
     assert len(data) == 3
     assert data[0]["workspace"] == "/home/user/src/alpha"
 
@@ -112,9 +114,11 @@ def test_private_json_needs_an_explicit_acknowledgement(
 def test_madr_folder(qtbot: QtBot, window: JournalWindow, tmp_path: Path, spy: UrlSpy) -> None:
     dialog = open_dialog(qtbot, window, tmp_path / "out")
     dialog.choose("madr")
-    assert "Writes the folder" in dialog.target_label.text()
+    assert "Writes a new folder, decision-journal-madr-<UTC date-time>, in " in (
+        dialog.target_label.text()
+    )
     run_export(qtbot, dialog)
-    folder = only(tmp_path / "out", "decisions-madr-*")
+    folder = only(tmp_path / "out", "decision-journal-madr-*")
     markdown = sorted(p.name for p in folder.glob("*.md"))
     assert len(markdown) >= 2
     assert spy.urls[-1].toLocalFile() == str(folder)
@@ -124,7 +128,7 @@ def test_decisions_md(qtbot: QtBot, window: JournalWindow, tmp_path: Path) -> No
     dialog = open_dialog(qtbot, window, tmp_path / "out")
     dialog.choose("markdown")
     run_export(qtbot, dialog)
-    text = only(tmp_path / "out", "decisions-*.md").read_text()
+    text = only(tmp_path / "out", "decision-journal-markdown-*.md").read_text()
     assert "Choose the storage layout number 2" in text
 
 
@@ -132,7 +136,7 @@ def test_csv(qtbot: QtBot, window: JournalWindow, tmp_path: Path) -> None:
     dialog = open_dialog(qtbot, window, tmp_path / "out")
     dialog.choose("csv")
     run_export(qtbot, dialog)
-    with only(tmp_path / "out", "decisions-*.csv").open(newline="") as handle:
+    with only(tmp_path / "out", "decision-journal-csv-*.csv").open(newline="") as handle:
         rows = list(csv.reader(handle))
     assert len(rows) == 3  # header and two decisions
 
@@ -178,3 +182,17 @@ def test_export_fails_closed_on_an_unreadable_record(
     assert dialog.status.text().startswith("Export failed: ")
     assert "unreadable record" in dialog.status.text()
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_names_come_from_the_shared_builder_and_never_replace_a_file(tmp_path: Path) -> None:
+    when = GoTime(1_760_000_000 * 1_000_000_000)
+    formats = {fmt.key: fmt for fmt in FORMATS}
+    for key, fmt in formats.items():
+        assert fmt.target_name(when) == export_name(fmt.exporter, when, private=fmt.private), key
+    json_format = formats["json"]
+    taken = tmp_path / json_format.target_name(when)
+    taken.write_text("[]")
+    assert json_format.free_name(tmp_path, when) == taken.name.replace(".json", "-2.json")
+    madr = formats["madr"]
+    (tmp_path / madr.target_name(when)).mkdir()
+    assert madr.free_name(tmp_path, when) == f"{madr.target_name(when)}-2"

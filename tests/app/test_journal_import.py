@@ -12,10 +12,11 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from app.gui.filter_bar import SCOPE_ALL, FilterState
-from app.gui.import_dialog import ImportDialog
+from app.gui.import_dialog import AUTO_TEXT, ImportDialog, kind_name
 from app.gui.journal_window import JournalWindow
 from app.gui.outcome_tables import COUNTING, NO_FIGURES
 from core.filters import ListFilter
+from core.importers import KINDS
 from core.importers.base import ImportReport
 from core.journal import Journal
 from tests.app.journal_support import make_journal, open_window, press, record, shut_down
@@ -64,8 +65,9 @@ def open_dialog(qtbot: QtBot, window: JournalWindow) -> ImportDialog:
 
 def choose_source(qtbot: QtBot, dialog: ImportDialog, source: Path, kind: str) -> None:
     dialog.set_source(str(source))
-    qtbot.waitUntil(lambda: dialog.detected.text() == f"Detected: {kind}", timeout=5000)
-    assert dialog.kind.currentText() == kind
+    qtbot.waitUntil(lambda: dialog.detected_kind == kind, timeout=5000)
+    assert dialog.detected.text() == f"Detected: {kind_name(kind)}"
+    assert dialog.kind.currentText() == AUTO_TEXT
 
 
 def run(qtbot: QtBot, dialog: ImportDialog) -> ImportReport:
@@ -131,7 +133,8 @@ def test_dry_run_writes_nothing(qtbot: QtBot, window: JournalWindow, journal: Jo
 def test_kind_can_be_overridden(qtbot: QtBot, window: JournalWindow, journal: Journal) -> None:
     dialog = open_dialog(qtbot, window)
     choose_source(qtbot, dialog, MADR, "madr")
-    dialog.kind.setCurrentText("decider")
+    dialog.kind.setCurrentIndex(dialog.kind.findData("decider"))
+    assert dialog.kind.currentText() == "Owner-decision ledger (SQLite)"
     with qtbot.waitSignal(dialog.import_finished, timeout=10_000) as blocker:
         dialog.start_button.click()
     report = blocker.args[0]
@@ -275,3 +278,19 @@ def test_outcome_figures_of_a_journal_without_recommendations(qtbot: QtBot, tmp_
         assert not outcomes.message.isHidden() and outcomes.acceptance.rowCount() == 0
     finally:
         shut_down(qtbot, window)
+
+
+def test_kinds_are_listed_by_name_with_auto_detect_first(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    dialog = open_dialog(qtbot, window)
+    names = [dialog.kind.itemText(n) for n in range(dialog.kind.count())]
+    assert names[0] == AUTO_TEXT and dialog.kind.currentIndex() == 0
+    assert not any(kind in names for kind in KINDS)
+    assert len(names) == len(KINDS) + 1
+    assert all(dialog.kind.itemData(n, Qt.ItemDataRole.ToolTipRole) for n in range(len(names)))
+    dialog.source.setText(str(MADR))  # typed, never detected: Auto-detect decides at start
+    report = run(qtbot, dialog)
+    assert report.kind == "madr" and report.imported == 5
+    press(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible())
