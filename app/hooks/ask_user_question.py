@@ -100,12 +100,13 @@ def journal_answers(
     journal: Journal, event: HookEvent, params: QuestionsAskParams, answers: list[Answer]
 ) -> None:
     """One record per question; a failure is logged, never allowed to lose the answer."""
-    for question, answer in zip(params.questions, answers, strict=True):
+    for index, (question, answer) in enumerate(zip(params.questions, answers, strict=True)):
         try:
             record = build_record(
                 question,
                 answer,
-                workspace=event.workspace,
+                index=index,
+                cwd=event.cwd or event.workspace,
                 session_id=event.session_id,
                 tool_use_id=event.tool_use_id,
             )

@@ -1,4 +1,10 @@
-"""Journals each answered AskUserQuestion question as a decision record.
+"""Journals each AskUserQuestion question answered in the window as a decision record.
+
+The record itself is built by `core.importers.agent_questions`, the builder the Claude Code
+transcript importer uses too, so a later import of the same session finds this record (same
+id, same kind) and keeps it. The window's answer is read as the transcript will show it: the
+text Claude Code receives (`answer_text`) is matched to the options exactly as the importer
+matches a transcript's answer.
 
 Provenance, and why it is never preference evidence:
 - options come from the agent (`model`); the selection is the human's (`user`);
@@ -8,44 +14,21 @@ Provenance, and why it is never preference evidence:
   human typed a reason) and each rejection's source `runtime`;
 - `detector_confidence` is 0: AskUserQuestion reports no material-fork confidence, and the
   profile only counts records at 0.80 or above. The record is audit history, not evidence.
-- decision_kind `agent-question` and tag `ask-user-question` make these easy to filter.
+- decision_kind is the question's header as a slug (`agent_question` without one), and the
+  tag `ask-user-question` marks every record answered in the window.
 """
 
 from __future__ import annotations
 
-import re
-
 from app.hooks.questions_wire import Answer, Question
-from core import limits
-from core.identity import decision_id, evidence_fingerprint, project_identity, task_fingerprint
-from core.models import (
-    SCHEMA_VERSION,
-    STATUS_COMPLETED,
-    DecisionRecord,
-    Option,
-    Provenance,
-    RejectedReason,
-)
-from core.text import equal_fold, go_trim
-
-KIND = "agent-question"
-TAG = "ask-user-question"
-NO_REASON = "(no reason given)"
-NOT_CHOSEN = "(not chosen; no reason given)"
-ALSO_CHOSEN = "(also chosen in a multi-select answer)"
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def option_ids(question: Question) -> list[str]:
-    """Readable, unique ids from the labels (`use-sqlite`), `option-N` when a label has none."""
-    ids: list[str] = []
-    for number, option in enumerate(question.options, start=1):
-        base = _SLUG.sub("-", option.label.lower()).strip("-")[:64] or f"option-{number}"
-        candidate, suffix = base, 2
-        while candidate in ids:
-            candidate, suffix = f"{base}-{suffix}", suffix + 1
-        ids.append(candidate)
-    return ids
+from core.identity import project_identity
+from core.importers.agent_questions import AnsweredQuestion, window_record
+from core.importers.answers import answer_parts, selection
+from core.importers.base import Skip
+from core.importers.shaping import SourceOption
+from core.models import DecisionRecord
+from core.outcomes import extends_label, is_recommended_label
+from core.text import go_trim
 
 
 def answer_text(answer: Answer) -> str:
@@ -56,95 +39,48 @@ def answer_text(answer: Answer) -> str:
     return ", ".join(parts)
 
 
-def _clip_bytes(text: str, limit: int) -> str:
-    data = text.encode("utf-8")
-    if len(data) <= limit:
-        return text
-    return data[: limit - 3].decode("utf-8", "ignore") + "…"
-
-
 def build_record(
     question: Question,
     answer: Answer,
     *,
-    workspace: str,
+    index: int,
+    cwd: str,
     session_id: str,
     tool_use_id: str,
 ) -> DecisionRecord:
-    """The record of one answered question; its id is stable for one tool call."""
-    identity = project_identity(workspace)
-    ids = option_ids(question)
-    options = [
-        Option(
-            id=option_id,
-            label=option.label,
-            description=option.description,
-            order=order,
-            source="model",
+    """The record of one answered question; the same question always gets the same id.
+
+    Args:
+        index: the question's position in the AskUserQuestion call.
+        cwd: the working directory the question was asked in (the event's `cwd`, as the
+            transcript records it), which names the record's project.
+
+    Raises:
+        ValueError: the question cannot be a record (the reason says why).
+    """
+    labels = [option.label for option in question.options]
+    parts = answer_parts(answer_text(answer), labels, question.multi_select)
+    chosen, custom, also = selection(parts, labels)
+    amended = tuple(i for i, label in enumerate(labels) if custom and extends_label(custom, label))
+    built = window_record(
+        AnsweredQuestion(
+            session_id=session_id,
+            tool_use_id=tool_use_id,
+            index=index,
+            question=question.question,
+            header=question.header,
+            options=tuple(
+                SourceOption(o.label, o.description, recommended=is_recommended_label(o.label))
+                for o in question.options
+            ),
+            identity=project_identity(cwd),
+            chosen=chosen,
+            custom=custom,
+            also_chosen=also,
+            amended=amended,
+            reason=answer.reason,
         )
-        for order, (option_id, option) in enumerate(zip(ids, question.options, strict=True), 1)
-    ]
-    selected, custom = _selection(answer, options)
-    chosen_labels = set(answer.labels)
-    rejected = [
-        RejectedReason(
-            option_id=option.id,
-            reason=ALSO_CHOSEN if option.label in chosen_labels else NOT_CHOSEN,
-            source="runtime",
-        )
-        for option in options
-        if option.id != selected
-    ]
-    reason = go_trim(answer.reason)
-    task_fp = task_fingerprint(f"{session_id}\x00{tool_use_id}", question.question)
-    evidence_fp = evidence_fingerprint(options, [])  # type: ignore[arg-type]
-    return DecisionRecord(
-        schema_version=SCHEMA_VERSION,
-        id=decision_id(
-            project_id=identity.project_id,
-            task_fp=task_fp,
-            evidence_fp=evidence_fp,
-            problem=question.question,
-            options=options,  # type: ignore[arg-type]
-        ),
-        session_id=session_id,
-        project_id=identity.project_id,
-        project_alias=identity.alias,
-        workspace=identity.workspace,
-        workspace_hash=identity.workspace_hash,
-        decision_kind=KIND,
-        tags=[TAG] + ([go_trim(question.header)] if go_trim(question.header) else []),
-        problem=question.question,
-        task_fingerprint=task_fp,
-        evidence_fingerprint=evidence_fp,
-        options=options,
-        selected_option_id=selected,
-        custom_selection=custom,
-        selection_reason_raw=reason or NO_REASON,
-        rejected_reasons=rejected,
-        detector_confidence=0.0,
-        status=STATUS_COMPLETED,
-        provenance=Provenance(
-            options="model",
-            selection="user",
-            rationale="user" if reason else "runtime",
-            summary="runtime",
-        ),
     )
-
-
-def _selection(answer: Answer, options: list[Option]) -> tuple[str, str]:
-    """(selected option id, custom text): one listed label, or Other text matching a label,
-    selects that option; anything else (several labels, free text) is a custom selection."""
-    other = go_trim(answer.other)
-    if len(answer.labels) == 1 and not other:
-        return _id_of(answer.labels[0], options), ""
-    if not answer.labels and other:
-        for option in options:
-            if equal_fold(other, option.label):
-                return option.id, ""
-    return "", _clip_bytes(answer_text(answer), limits.CUSTOM_SELECTION_MAX)
-
-
-def _id_of(label: str, options: list[Option]) -> str:
-    return next(option.id for option in options if option.label == label)
+    if isinstance(built, Skip):
+        raise ValueError(f"question {question.question[:80]!r} not journaled: {built.reason}")
+    return built.record

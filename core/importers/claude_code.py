@@ -2,7 +2,9 @@
 
 Source: `~/.claude/projects/<project>/<session>.jsonl` and subagent transcripts below
 `<session>/subagents/`. One record per question of a call, keyed
-`claude-code:<session>:<tool_use_id>` (later questions of the same call add `#<n>`).
+`claude-code:<session>:<tool_use_id>` (later questions of the same call add `#<n>`), built by
+`core.importers.agent_questions` as the hook builds the record of a question answered in the
+Decision Journal window: such a question is already journaled, and its record is kept as is.
 
 Why the selection is `imported`, not `user`: the answers in a transcript can be supplied by a
 hook or the SDK (`updatedInput`), and the file is editable; the journal cannot prove the user
@@ -16,10 +18,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.errors import JournalError
 from core.gotime import GoTime
 from core.identity import ProjectIdentity, project_identity
+from core.importers.agent_questions import (
+    AnsweredQuestion,
+    answered_in_window,
+    question_key,
+    transcript_record,
+)
 from core.importers.answers import answer_parts, selection
-from core.importers.base import ImportContext, Item, Skip
+from core.importers.base import ImportContext, Item, RecordItem, Skip
 from core.importers.claude_transcript import (
     Answered,
     Asked,
@@ -29,12 +38,13 @@ from core.importers.claude_transcript import (
     read_events,
 )
 from core.importers.locate import named_identity
-from core.importers.shaping import SourceDecision, SourceOption, build_record, kind_slug
+from core.importers.shaping import SourceOption
+from core.models import DecisionRecord
 from core.outcomes import extends_label, is_recommended_label
+from core.store import DecisionStore
 from core.text import collapse_spaces, go_trim
 
 KIND = "claude-code"
-DEFAULT_KIND = "agent_question"
 REJECTED = "rejected by the user (the question was dismissed)"
 
 
@@ -72,8 +82,10 @@ class ClaudeCodeImporter:
         self.incremental = incremental
         self._cursors: dict[Path, FileCursor] = {}
         self._identities: dict[str, ProjectIdentity] = {}
+        self._store: DecisionStore | None = None
 
     def items(self, source: Path, ctx: ImportContext) -> Iterator[Item]:
+        self._store = ctx.journal.store
         files = transcript_files(source)
         ctx.set_total(len(files))
         for path in files:
@@ -126,6 +138,7 @@ class ClaudeCodeImporter:
                     note=_note(notes, question),
                     response=extra,
                     key=key,
+                    index=index,
                     subagent=subagent,
                     folder=_project_folder(path),
                 )
@@ -139,6 +152,7 @@ class ClaudeCodeImporter:
         note: str,
         response: str,
         key: str,
+        index: int,
         subagent: bool,
         folder: str,
     ) -> Item:
@@ -158,25 +172,39 @@ class ClaudeCodeImporter:
         )
         meta = event.meta
         cwd = meta.cwd or event.asked.meta.cwd
-        return build_record(
-            SourceDecision(
-                importer=KIND,
-                key=key,
-                problem=text,
-                decision_kind=kind_slug(str(question.get("header") or ""), DEFAULT_KIND),
+        built = transcript_record(
+            AnsweredQuestion(
+                session_id=meta.session_id,
+                tool_use_id=event.asked.tool_use_id,
+                index=index,
+                question=text,
+                header=str(question.get("header") or ""),
                 options=tuple(listed),
                 identity=self._identity(cwd, folder),
                 chosen=chosen,
                 custom=custom,
                 also_chosen=also,
-                amended=amended if not also else (),
+                amended=amended,
                 reason="\n".join(part for part in (note, response) if part),
                 when=parse_time(meta.timestamp) or parse_time(event.asked.meta.timestamp),
-                session_id=meta.session_id,
                 tags=("subagent",) if subagent or meta.sidechain else (),
-                evidence_refs=(key,),
             )
         )
+        if isinstance(built, RecordItem):
+            answered = self._answered_in_window(built.record.id)
+            if answered is not None:  # the window journaled it: keep that record as it is
+                return RecordItem(built.key, answered, built.when)
+        return built
+
+    def _answered_in_window(self, record_id: str) -> DecisionRecord | None:
+        """The hook's record of this very question, when the human answered it in our window."""
+        if self._store is None or not self._store.exists(record_id):
+            return None
+        try:
+            record = self._store.get(record_id)
+        except (JournalError, OSError):
+            return None  # the engine's write reports the damage
+        return record if answered_in_window(record) else None
 
     def _identity(self, cwd: str, project_dir: str) -> ProjectIdentity:
         """The project of `cwd`; without one, a stable project named after the folder."""
@@ -197,8 +225,7 @@ def _project_folder(path: Path) -> str:
 
 
 def _key(asked: Asked, index: int) -> str:
-    base = f"{KIND}:{asked.meta.session_id}:{asked.tool_use_id}"
-    return base if index == 0 else f"{base}#{index}"
+    return question_key(asked.meta.session_id, asked.tool_use_id, index)
 
 
 def _not_answered(event: Answered) -> str:

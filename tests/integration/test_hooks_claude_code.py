@@ -11,7 +11,13 @@ from typing import Any
 
 import pytest
 
-from app.hooks.question_records import ALSO_CHOSEN, KIND, NO_REASON, NOT_CHOSEN
+from core.importers.agent_questions import (
+    ALSO_CHOSEN,
+    NO_REASON,
+    NOT_CHOSEN,
+    WINDOW_TAG,
+    question_kind,
+)
 from core.protocol import ErrorCode, ProtocolError
 from core.store import DecisionStore
 from tests.integration.agent_support import FakeApp, method_not_found, short_runtime_dir
@@ -153,7 +159,11 @@ def test_ask_one_question_answered_in_the_app(place: Place) -> None:
     assert params["workspace"] == str(place.workspace)
     assert params["session_id"] == place.session
     (record,) = DecisionStore(place.journal).list()
-    assert (record.decision_kind, record.problem) == (KIND, "Which database should the cache use?")
+    assert (record.decision_kind, record.problem) == (
+        question_kind("Cache DB"),
+        "Which database should the cache use?",
+    )
+    assert record.tags == [WINDOW_TAG, "Cache DB"]
     assert record.selected_label() == "SQLite"
     assert record.selection_reason_raw == NO_REASON
     assert (record.provenance.selection, record.provenance.rationale) == ("user", "runtime")
