@@ -28,6 +28,11 @@ NOT_ON_PATH_NOTE = (
     "before starting the client here."
 )
 
+PINNED_JOURNAL_NOTE = (
+    "--journal {journal} is written into these project files; leave --journal out for files "
+    "the team commits, so each teammate's own journal is used."
+)
+
 
 def plan(client: str, ctx: SetupContext) -> tuple[list[FileEdit], tuple[str, ...]]:
     """The files to merge and the notes to print for one client."""
@@ -36,4 +41,6 @@ def plan(client: str, ctx: SetupContext) -> tuple[list[FileEdit], tuple[str, ...
     notes = tuple(module.NOTES)
     if ctx.scope == "project":
         notes += (PROJECT_NOTE,) if on_path() else (PROJECT_NOTE, NOT_ON_PATH_NOTE)
+        if ctx.journal:
+            notes += (PINNED_JOURNAL_NOTE.format(journal=ctx.journal),)
     return edits(ctx), notes

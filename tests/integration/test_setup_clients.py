@@ -347,6 +347,14 @@ def test_project_scope_writes_the_bare_command_every_teammate_has(
         assert sys.executable not in path.read_text(encoding="utf-8")
     assert "run the bare `decision-journal` command" in out
     assert "`decision-journal` is on PATH" in out
+    assert "--journal" not in out
+
+
+def test_project_scope_with_a_pinned_journal_says_it_is_machine_specific(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, "cursor", "--write", "--scope", "project", capsys=capsys)
+    assert f"--journal {home.journal} is written into these project files" in out
 
 
 @pytest.mark.parametrize("client", SETUP_CLIENTS)
