@@ -1,0 +1,146 @@
+"""Every client's hook while a decision is pending: our tools as that client spells them and
+its read-only tools run, its editing tools are denied in its own answer shape with its own
+resume call, and events other than its pre-tool event get no answer at all."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.hooks.clients import HOOKS
+from core.agent_tools import TOOL_NAMES, client_tool_name
+from tests.integration.agent_support import short_runtime_dir
+from tests.integration.hook_support import Place, make_pending, run_hook, run_hook_inline
+
+pytestmark = pytest.mark.timeout(120)
+
+EDITING = {
+    "claude-code": ["Write", "Edit", "Bash", "NotebookEdit", "Agent", "mcp__filesystem__write"],
+    "codex": ["Bash", "apply_patch", "mcp__filesystem__write_file", "exec_command"],
+    "gemini": ["write_file", "replace", "run_shell_command", "mcp_filesystem_write_file"],
+}
+READ_ONLY = {
+    "claude-code": ["Read", "ToolSearch", "WebFetch", "WebSearch", "Glob", "Grep", "TaskList"],
+    "codex": ["view_image", "read_mcp_resource", "list_mcp_resources"],
+    "gemini": ["read_file", "read_many_files", "glob", "grep_search", "list_directory"],
+}
+STALE_NAMES = ["LS", "TodoWrite", "NotebookRead"]
+
+
+@pytest.fixture
+def pending(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Place]:
+    workspace = tmp_path / "repo"
+    workspace.mkdir()
+    with short_runtime_dir() as runtime:
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+        monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+        place = Place(tmp_path / "journal", workspace, runtime, session="agent-session")
+        yield dataclasses.replace(place, decision_id=make_pending(place.journal, workspace))
+
+
+def event(place: Place, client: str, tool: str, **extra: Any) -> str:
+    value = {
+        "session_id": place.session,
+        "cwd": str(place.workspace),
+        "hook_event_name": HOOKS[client].event,
+        "tool_name": tool,
+        "tool_input": {},
+        "tool_use_id": "call-1",
+        **extra,
+    }
+    return json.dumps(value)
+
+
+def reason_of(client: str, stdout: str) -> str:
+    output = json.loads(stdout)
+    if client == "gemini":
+        assert set(output) == {"decision", "reason"}
+        assert output["decision"] == "deny"
+        return str(output["reason"])
+    assert set(output) == {"hookSpecificOutput"}
+    specific = output["hookSpecificOutput"]
+    assert (specific["hookEventName"], specific["permissionDecision"]) == ("PreToolUse", "deny")
+    return str(specific["permissionDecisionReason"])
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+def test_our_tools_as_the_client_spells_them_run_while_pending(pending: Place, client: str) -> None:
+    for tool in TOOL_NAMES:
+        name = client_tool_name(client, tool)  # type: ignore[arg-type]
+        run = run_hook_inline(pending, client, event(pending, client, name))
+        assert (run.returncode, run.stdout) == (0, ""), name
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+def test_read_only_tools_run_while_pending(pending: Place, client: str) -> None:
+    for tool in READ_ONLY[client]:
+        run = run_hook_inline(pending, client, event(pending, client, tool))
+        assert (run.returncode, run.stdout) == (0, ""), tool
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+def test_editing_tools_are_denied_naming_the_clients_resume_call(
+    pending: Place, client: str
+) -> None:
+    resume = client_tool_name(client, "present_implementation_decision")  # type: ignore[arg-type]
+    for tool in EDITING[client]:
+        run = run_hook_inline(pending, client, event(pending, client, tool))
+        reason = reason_of(client, run.stdout)
+        assert f'{resume} with only {{"decision_id": "{pending.decision_id}"}}' in reason
+        assert all(f"{name}," not in reason and f"{name})" not in reason for name in STALE_NAMES)
+        for named in HOOKS[client].named:
+            assert named in READ_ONLY[client] or named in HOOKS[client].read_only
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+def test_a_real_hook_process_denies_an_edit_and_lets_our_read_through(
+    pending: Place, client: str
+) -> None:
+    denied = run_hook(pending, client, event(pending, client, EDITING[client][0]))
+    assert denied.returncode == 0, denied.stderr
+    assert pending.decision_id in reason_of(client, denied.stdout)
+    ours = client_tool_name(client, "recent_decisions")  # type: ignore[arg-type]
+    allowed = run_hook(pending, client, event(pending, client, ours))
+    assert (allowed.returncode, allowed.stdout, allowed.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+@pytest.mark.parametrize(
+    "name", ["PostToolUse", "PermissionRequest", "AfterTool", "Notification", "Stop"]
+)
+def test_other_events_get_no_answer_even_while_pending(
+    pending: Place, client: str, name: str
+) -> None:
+    text = event(pending, client, "Edit", hook_event_name=name, tool_response={"ok": True})
+    run = run_hook_inline(pending, client, text)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+
+
+def test_other_events_in_a_real_process(pending: Place) -> None:
+    text = event(pending, "claude-code", "Write", hook_event_name="PostToolUse")
+    run = run_hook(pending, "claude-code", text)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    text = event(pending, "codex", "Bash", hook_event_name="PermissionRequest")
+    run = run_hook(pending, "codex", text)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+
+
+def test_gemini_mcp_context_names_our_server(pending: Place) -> None:
+    """Gemini also sends the server as configured and the tool's own name."""
+    context = {"server_name": "decision-journal", "tool_name": "recent_decisions"}
+    ours = event(pending, "gemini", "mcp_decision-journal_recent_decisions", mcp_context=context)
+    assert run_hook_inline(pending, "gemini", ours).stdout == ""
+    other = {"server_name": "filesystem", "tool_name": "recent_decisions"}
+    theirs = event(pending, "gemini", "mcp_filesystem_recent_decisions", mcp_context=other)
+    assert reason_of("gemini", run_hook_inline(pending, "gemini", theirs).stdout)
+
+
+def test_gemini_hook_failure_blocks_with_exit_2_and_the_reason_on_stderr(pending: Place) -> None:
+    run = run_hook(pending, "gemini", '{"hook_event_name": "BeforeTool", "tool_name": 7}')
+    assert run.returncode == 2
+    assert "mcp_decision-journal_present_implementation_decision" in run.stderr
