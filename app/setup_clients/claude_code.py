@@ -27,7 +27,10 @@ NOTES = (
     "(CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS, default 120000); the hook keeps edits blocked while "
     'the decision is pending either way. Set it to 0 in settings.json "env" to keep the agent '
     "waiting in the foreground.",
-    "Project scope: Claude Code asks each user to approve servers from .mcp.json once.",
+    "Project scope: Claude Code starts a server from .mcp.json only once each user approved it "
+    "(`claude mcp list` shows it as 'Pending approval' until then, and the agent gets none of "
+    'its tools): approve it when `claude` asks, or add "enabledMcpjsonServers": '
+    '["decision-journal"] to ~/.claude/settings.json.',
 )
 
 
