@@ -256,6 +256,7 @@ class ParsedProposal:
             )
             for position, option in enumerate(self.options, start=1)
         ]
+        check_new_options(options)
         rejected = [
             RejectedReason(
                 option_id=option.id,
@@ -603,6 +604,45 @@ def _read_option(index: int, item: dict[Any, Any], found: _Violations) -> _Draft
         else:
             found.wrong_type(where, "a string", value)
     return option
+
+
+def order_violations(orders: Sequence[int]) -> list[Violation]:
+    """The rule for the options of a decision that is new: no two share a position.
+
+    Positions are read as every write normalizes them (`order` 0 or less becomes the option's
+    1-based place in the list), so `[0, 1]` repeats position 1. The window, the exports and
+    the history show options by position, and two at one place read as if one were missing.
+    Stored records are not held to it (`core.validation` leaves `order` alone), so a record
+    some older tool wrote with repeated orders stays readable.
+    """
+    found: list[Violation] = []
+    first: dict[int, int] = {}
+    for index, order in enumerate(orders):
+        position = order if order > 0 else index + 1
+        if position in first:
+            found.append(
+                Violation(
+                    f"options[{index}].order",
+                    f"position {position} is already options[{first[position]}]'s; "
+                    "each option needs its own",
+                )
+            )
+        first.setdefault(position, index)
+    return found
+
+
+def check_new_options(options: Sequence[Option]) -> None:
+    """Refuses a new decision's options when two share a position.
+
+    For every path that writes a decision for the first time: capture (`to_record`),
+    imports and generated data.
+
+    Raises:
+        ProposalInvalid: one violation per option at a position an earlier one holds.
+    """
+    violations = order_violations([option.order for option in options])
+    if violations:
+        raise ProposalInvalid(violations)
 
 
 # --- rules, in the reference's order -----------------------------------------------------------

@@ -17,13 +17,14 @@ from core.proposal import (
     Rationales,
     Selection,
     Violation,
+    check_new_options,
     is_resume_request,
     parse_proposal,
     parse_resume,
     parse_stored_proposal,
 )
 from core.store import DecisionStore
-from tests.factories import proposal_dict
+from tests.factories import make_record, proposal_dict
 
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
 GH_SECRET = "ghp_" + "a" * 36
@@ -496,3 +497,16 @@ def test_header_is_not_part_of_the_record() -> None:
     assert "Very special header" not in record.model_dump_json()
     assert record.custom_selection == "Something else"
     assert len(record.rejected_reasons) == 2
+
+
+def test_a_stored_record_with_repeated_option_orders_is_read_and_listed(tmp_path: Path) -> None:
+    """New decisions may not repeat an order (`check_new_options`); stored ones still load."""
+    store = DecisionStore(tmp_path / "journal")
+    record = make_record()
+    for option in record.options:
+        option.order = 1
+    with pytest.raises(ProposalInvalid, match=r"options\[1\]\.order: position 1 is already"):
+        check_new_options(record.options)
+    store.put(record)
+    assert [o.order for o in store.get(record.id).options] == [1, 1]
+    assert [r.id for r in store.list()] == [record.id]

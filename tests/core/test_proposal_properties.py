@@ -5,18 +5,26 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.models import Option, RejectedReason
+from core.normalize import normalize_record
 from core.proposal import (
     OPTION_FIELDS,
     PROPOSAL_FIELDS,
     ParsedProposal,
     ProposalInvalid,
+    Rationales,
+    Selection,
+    check_new_options,
+    order_violations,
     parse_proposal,
     parse_stored_proposal,
 )
-from tests.factories import proposal_dict
+from core.validation import validate_record
+from tests.factories import make_record, proposal_dict
 
 WORKSPACE = "/srv/projects/kernforge"
 
@@ -149,3 +157,55 @@ def test_nul_and_surrogates_in_caller_fields() -> None:
         raise AssertionError("a NUL in the workspace must be refused")
     parsed = parse_proposal(proposal_dict(), workspace="/srv/\ud800", session_id="s\udc00")
     assert (parsed.workspace, parsed.session_id) == ("/srv/\ufffd", "s\ufffd")
+
+
+option_orders = st.lists(st.integers(min_value=-3, max_value=6), min_size=2, max_size=4)
+
+
+def _positions(orders: list[int]) -> list[int]:
+    """Each option's position as a write normalizes it: order 0 or less is its place."""
+    return [order if order > 0 else index + 1 for index, order in enumerate(orders)]
+
+
+@given(option_orders)
+def test_new_options_are_refused_exactly_when_two_share_a_position(orders: list[int]) -> None:
+    positions = _positions(orders)
+    violations = order_violations(orders)
+    assert (not violations) == (len(set(positions)) == len(positions))
+    repeats = [i for i, p in enumerate(positions) if p in positions[:i]]
+    assert [v.field for v in violations] == [f"options[{i}].order" for i in repeats]
+
+
+@given(option_orders)
+def test_a_stored_record_with_repeated_orders_stays_readable(orders: list[int]) -> None:
+    record = make_record()
+    extra = [
+        Option(id=f"extra-{n}", label=f"Extra {n}", description="another approach")
+        for n in range(len(orders) - len(record.options))
+    ]
+    record.options = [*record.options, *extra]
+    record.rejected_reasons.extend(
+        RejectedReason(option_id=option.id, reason="not this one", source="user")
+        for option in extra
+    )
+    for option, order in zip(record.options, orders, strict=True):
+        option.order = order
+    stored = normalize_record(record)
+    validate_record(stored)  # the record rules do not look at order
+    if order_violations(orders):
+        with pytest.raises(ProposalInvalid, match=r"options\[\d\]\.order: position \d+ is"):
+            check_new_options(record.options)
+    else:
+        check_new_options(record.options)
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_proposals(), st.data())
+def test_a_captured_decision_numbers_its_options_once_each(raw: dict[str, Any], data: Any) -> None:
+    parsed = parse_or_invalid(raw)
+    if parsed is None:
+        return
+    chosen = data.draw(st.sampled_from([o.id for o in parsed.options]))
+    reasons = Rationales("because", {o.id: "not this one" for o in parsed.options})
+    record = parsed.to_record(Selection(option_id=chosen), reasons)
+    assert [o.order for o in record.options] == list(range(1, len(parsed.options) + 1))
