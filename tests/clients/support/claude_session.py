@@ -1,32 +1,36 @@
 """Runs the real `claude -p` once against the fake Anthropic API, in a home set up by us.
 
-Why a fake home configured by our own `decision-journal setup claude-code --write`: the test
-then checks what a user gets after following the README, not a config the test wrote to suit
-itself. Everything the client could reach outside loopback is switched off (telemetry,
-auto-update, error reports, non-essential traffic), and a dead loopback proxy catches anything
-that still tries.
+Why a HOME configured by our own `decision-journal setup claude-code --write`
+(`agent_desktop.configure`): the test then checks what a user gets after following the
+README, not a config the test wrote to suit itself. Everything the client could reach outside
+loopback is switched off (telemetry, auto-update, error reports, non-essential traffic), and a
+dead loopback proxy catches anything that still tries.
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from core.agent_tools import TOOL_NAMES, client_tool_name
+from tests.clients.support.agent_desktop import configure, home_journal
 from tests.clients.support.fake_anthropic import FakeAnthropic, Script
-from tests.integration.agent_support import ROOT, agent_env
 
 RUN_TIMEOUT = 120.0
 """Seconds one scripted session may take before the test fails."""
+TIMED_OUT = -1
+"""The exit code a run reports when it was killed at RUN_TIMEOUT."""
 PROMPT_MARKER = "DJ-SCRIPTED-SESSION"
 """Starts every prompt, so the fake knows the main conversation from side requests."""
 OUR_TOOLS = tuple(client_tool_name("claude-code", tool) for tool in TOOL_NAMES)
-QUIET = {
+SESSION_ENV = {
+    # Connect MCP servers before the first model request: in -p mode Claude Code otherwise
+    # sends it while a server still starts, and what the test sees would race the machine load.
+    "MCP_CONNECTION_NONBLOCKING": "0",
     "DISABLE_TELEMETRY": "1",
     "DISABLE_AUTOUPDATER": "1",
     "DISABLE_ERROR_REPORTING": "1",
@@ -42,50 +46,24 @@ _FOREIGN_PREFIXES = ("ANTHROPIC_", "CLAUDE_", "HTTP_PROXY", "HTTPS_PROXY", "NO_P
 
 @dataclass(frozen=True)
 class ClaudeHome:
-    """A user's machine in miniature: home, journal, project folder, runtime dir, display."""
+    """A user's HOME configured by `setup claude-code --write`, and the project they work in."""
 
     home: Path
-    journal: Path
     workspace: Path
-    runtime: Path
-    display: str = ""
+
+    @property
+    def journal(self) -> Path:
+        """Where every process of this user finds the journal: the HOME's default."""
+        return home_journal(self.home)
 
     @classmethod
-    def create(cls, root: Path, runtime: Path, display: str = "") -> ClaudeHome:
-        """Makes the folders and runs our setup in the new home."""
-        place = cls(root / "home", root / "journal", root / "repo", runtime, display)
+    def create(cls, root: Path) -> ClaudeHome:
+        """Makes the folders under `root` and runs our setup as that user, in the project."""
+        place = cls(root / "home", root / "repo")
         place.home.mkdir(parents=True)
         place.workspace.mkdir()
-        place.setup()
+        configure("claude-code", place.home, place.workspace)
         return place
-
-    def env(self, **extra: str) -> dict[str, str]:
-        """The environment of a process started by this user, with no real home in sight."""
-        base = agent_env(self.runtime, **({"DISPLAY": self.display} if self.display else {}))
-        env = {k: v for k, v in base.items() if not k.upper().startswith(_FOREIGN_PREFIXES)}
-        env.update(
-            HOME=str(self.home),
-            XDG_CONFIG_HOME=str(self.home / ".config"),
-            XDG_DATA_HOME=str(self.home / ".local" / "share"),
-            XDG_CACHE_HOME=str(self.home / ".cache"),
-            XDG_STATE_HOME=str(self.home / ".local" / "state"),
-        )
-        env.update(extra)
-        return env
-
-    def setup(self) -> None:
-        """`decision-journal --journal J setup claude-code --write`, as the README says."""
-        command = [sys.executable, "-m", "app.cli.main", "--journal", str(self.journal)]
-        result = subprocess.run(
-            [*command, "setup", "claude-code", "--write"],
-            env=self.env(),
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        if result.returncode != 0:
-            raise AssertionError(f"setup claude-code --write failed:\n{result.stderr}")
 
 
 @dataclass(frozen=True)
@@ -114,37 +92,43 @@ class ClaudeRun:
 def run_claude(
     claude: Path,
     place: ClaudeHome,
+    env: dict[str, str],
     fake: FakeAnthropic,
-    prompt: str,
     *,
     allowed_tools: Sequence[str],
-    log_name: str = "debug.log",
 ) -> ClaudeRun:
-    """One `claude -p` session in `place.workspace`, talking only to `fake`.
+    """One `claude -p` session of `fake`'s script in `place.workspace`, talking only to `fake`.
 
     Args:
         claude: the client's executable (`npm_clients.install(CLAUDE_CODE)`).
         place: the configured home.
-        fake: the model; its script's marker must start `prompt`.
-        prompt: the user's message.
+        env: the user's environment (`agent_desktop.home_env`, or a desktop's), without the
+            client's own settings, which this adds.
+        fake: the model.
         allowed_tools: tool names allowed without asking (root may not bypass permissions).
-        log_name: the debug log's file name beside the home.
     """
-    debug_file = place.home.parent / log_name
-    env = place.env(ANTHROPIC_BASE_URL=fake.base_url, ANTHROPIC_API_KEY="test", **QUIET)
+    debug_file = place.home.parent / "claude-debug.log"
+    prompt = f"{fake.script.marker} Follow the scripted session."
+    env = {k: v for k, v in env.items() if not k.upper().startswith(_FOREIGN_PREFIXES)}
+    env |= {"ANTHROPIC_BASE_URL": fake.base_url, "ANTHROPIC_API_KEY": "test", **SESSION_ENV}
     command = [
         str(claude), "-p", prompt, "--output-format", "json",
         "--debug-file", str(debug_file), "--allowedTools", ",".join(allowed_tools),
     ]  # fmt: skip
-    completed = subprocess.run(
-        command,
-        env=env,
-        cwd=place.workspace,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=RUN_TIMEOUT,
-    )
+    try:
+        completed = subprocess.run(
+            command,
+            env=env,
+            cwd=place.workspace,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired as expired:
+        completed = subprocess.CompletedProcess(
+            command, TIMED_OUT, _text(expired.stdout), f"timed out after {RUN_TIMEOUT:.0f} s"
+        )
     debug_log = debug_file.read_text(encoding="utf-8") if debug_file.exists() else ""
     return ClaudeRun(
         completed.returncode,
@@ -153,6 +137,12 @@ def run_claude(
         completed.stderr,
         debug_log,
     )
+
+
+def _text(output: str | bytes | None) -> str:
+    if isinstance(output, bytes):
+        return output.decode("utf-8", "replace")
+    return output or ""
 
 
 def _last_json(stdout: str) -> dict[str, Any]:
@@ -171,4 +161,4 @@ def scripted(steps: list[Any]) -> Script:
     return Script(PROMPT_MARKER, steps)
 
 
-__all__ = ["OUR_TOOLS", "PROMPT_MARKER", "ClaudeHome", "ClaudeRun", "run_claude", "scripted"]
+__all__ = ["OUR_TOOLS", "ClaudeHome", "ClaudeRun", "run_claude", "scripted"]

@@ -10,8 +10,8 @@ The conversation is stateless on our side: the next turn is chosen by how many a
 the request already carries, so a retried request gets the same answer. A turn may be a
 function of the `tool_result`s the client sent back (the last one first of all), so a script
 can react to what our tools or hooks said. Requests that are not the main conversation
-(titles, summaries, quota checks) get a short text reply, and unknown paths a JSON 404; both
-are recorded.
+(titles, summaries, quota checks) get a short text reply, and unknown paths a JSON 404; all
+are recorded (`fake_http.RecordingServer`).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from typing import Any
+
+from tests.clients.support.fake_http import Recorded, RecordingServer, Reply, sse
 
 MODEL = "claude-sonnet-4-5-20250929"
 
@@ -97,16 +97,6 @@ Step = Turn | Callable[[Exchange], Turn]
 """A turn, or a function of the request (above all its last tool result) that returns one."""
 
 
-@dataclass
-class Recorded:
-    """One HTTP request as the client sent it."""
-
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
-
-
 def _block_text(block: Any) -> str:
     if isinstance(block, str):
         return block
@@ -166,13 +156,17 @@ def _message_text(message: dict[str, Any]) -> str:
     return "".join(_block_text(b) for b in content if isinstance(b, dict | str))
 
 
+def tool_use_id(turn: int, call: int = 0) -> str:
+    """The id the script gives the `call`-th tool call of its `turn`-th turn, when it has none."""
+    return f"toolu_{turn:02d}_{call:02d}"
+
+
 @dataclass
 class Script:
     """The assistant turns for the one conversation whose first user message holds `marker`."""
 
     marker: str
     steps: list[Step]
-    ids: Iterator[int] = field(default_factory=itertools.count)
 
     def is_main(self, body: dict[str, Any]) -> bool:
         users = [m for m in body.get("messages", []) if m.get("role") == "user"]
@@ -188,11 +182,12 @@ class Script:
         return self._with_ids(turn, done)
 
     def _with_ids(self, turn: Turn, index: int) -> Turn:
+        uses = itertools.count()
         blocks = tuple(
-            ToolUse(b.name, b.input, b.id or f"toolu_{index:02d}_{n:02d}")
+            ToolUse(b.name, b.input, b.id or tool_use_id(index, next(uses)))
             if isinstance(b, ToolUse)
             else b
-            for n, b in enumerate(turn.blocks)
+            for b in turn.blocks
         )
         return Turn(blocks)
 
@@ -240,39 +235,25 @@ def sse_events(turn: Turn, message_id: str, model: str) -> bytes:
     stop = {"stop_reason": turn.stop_reason, "stop_sequence": None}
     events.append(("message_delta", {"delta": stop, "usage": {"output_tokens": 20}}))
     events.append(("message_stop", {}))
-    return b"".join(
-        f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n".encode()
-        for name, data in events
-    )
+    return sse([(name, {"type": name, **data}) for name, data in events])
 
 
-class FakeAnthropic:
-    """The fake API on 127.0.0.1:`port`, serving until `close()`.
+class FakeAnthropic(RecordingServer):
+    """The fake Messages API on 127.0.0.1, serving until `close()` (see fake_http).
 
-    Attributes:
-        requests: every request received, in order.
-        unknown: the requests answered with 404 (paths we do not serve).
+    Serves `POST /v1/messages` (streamed or not), `POST /v1/messages/count_tokens` and the
+    model listing; anything else is a recorded JSON 404.
     """
 
     def __init__(self, script: Script) -> None:
         self.script = script
-        self.requests: list[Recorded] = []
-        self.unknown: list[Recorded] = []
-        self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
+        super().__init__()
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)
+        """What ANTHROPIC_BASE_URL names: the client appends `/v1/messages` itself."""
+        return self.origin
 
     def __enter__(self) -> FakeAnthropic:
         return self
@@ -280,99 +261,64 @@ class FakeAnthropic:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def record(self, request: Recorded) -> None:
-        with self._lock:
-            self.requests.append(request)
-
-    def message_id(self) -> str:
-        with self._lock:
-            return f"msg_fake_{next(self._ids):04d}"
-
     @property
     def main_requests(self) -> list[dict[str, Any]]:
         """The bodies of the scripted conversation's /v1/messages requests, in order."""
         return [
             r.body
             for r in self.requests
-            if r.path.startswith("/v1/messages")
-            and not r.path.startswith("/v1/messages/count_tokens")
+            if r.path.split("?", 1)[0] == "/v1/messages"
             and isinstance(r.body, dict)
             and self.script.is_main(r.body)
         ]
 
-    def offered_tools(self) -> set[str]:
-        """Every tool name the client offered in any main-conversation request."""
-        return {t.get("name", "") for body in self.main_requests for t in body.get("tools", [])}
+    def results(self) -> dict[str, ToolResult]:
+        """Every tool result the client sent in the main conversation, by tool_use id."""
+        found: dict[str, ToolResult] = {}
+        for body in self.main_requests:
+            found.update((r.tool_use_id, r) for r in tool_results(body.get("messages", [])))
+        return found
+
+    def offered_tools(self) -> dict[str, dict[str, Any]]:
+        """Every tool the main conversation's requests carried with its schema, by name."""
+        return {
+            str(t.get("name", "")): t for body in self.main_requests for t in body.get("tools", [])
+        }
+
+    def named_tools(self) -> set[str]:
+        """Every tool the model was told of: offered with a schema, or named as deferred."""
+        deferred = {name for body in self.main_requests for name in deferred_tools(body)}
+        return set(self.offered_tools()) | deferred
 
     def answer(self, body: dict[str, Any]) -> Turn:
-        if self.script.is_main(body):
+        """The scripted turn for the main conversation, a short reply to anything else."""
+        if not self.script.is_main(body):
+            return say("ok")
+        try:
             return self.script.next_turn(body)
-        return say("ok")
+        except Exception as exc:  # the test reads it from `errors`
+            return say(self.record_error(exc))
 
-
-def _handler_for(fake: FakeAnthropic) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: the recorded requests are the log."""
-
-        def _read_body(self) -> Any:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                return json.loads(raw) if raw else None
-            except ValueError:
-                return raw.decode("utf-8", "replace")
-
-        def _send(self, status: int, payload: bytes, content_type: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("request-id", "req_fake")
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def _json(self, status: int, value: Any) -> None:
-            self._send(status, json.dumps(value).encode(), "application/json")
-
-        def _serve(self, method: str) -> None:
-            path = self.path.split("?", 1)[0]
-            body = self._read_body() if method == "POST" else None
-            recorded = Recorded(method, self.path, dict(self.headers.items()), body)
-            fake.record(recorded)
-            if method == "POST" and path == "/v1/messages/count_tokens":
-                self._json(200, {"input_tokens": 100})
-            elif method == "POST" and path == "/v1/messages" and isinstance(body, dict):
-                self._messages(body)
-            elif method in ("GET", "HEAD") and path == "/v1/models":
-                self._json(200, _models())
-            elif method in ("GET", "HEAD") and path.startswith("/v1/models/"):
-                self._json(200, _model(path.rsplit("/", 1)[1]))
-            else:
-                fake.unknown.append(recorded)
-                error = {"type": "not_found_error", "message": f"{method} {path} is not served"}
-                self._json(404, {"type": "error", "error": error})
-
-        def _messages(self, body: dict[str, Any]) -> None:
-            turn = fake.answer(body)
-            model = str(body.get("model") or MODEL)
-            message_id = fake.message_id()
-            if body.get("stream"):
-                self._send(200, sse_events(turn, message_id, model), "text/event-stream")
-            else:
-                self._json(200, message_json(turn, message_id, model))
-
-        def do_POST(self) -> None:
-            self._serve("POST")
-
-        def do_GET(self) -> None:
-            self._serve("GET")
-
-        def do_HEAD(self) -> None:
-            self._serve("HEAD")
-
-    return Handler
+    def route(self, request: Recorded) -> Reply | None:
+        path, body = request.path.split("?", 1)[0], request.body
+        if request.method == "GET" and path == "/v1/models":
+            return Reply.json(
+                {"data": [_model(MODEL)], "has_more": False, "first_id": MODEL, "last_id": MODEL}
+            )
+        if request.method == "GET" and path.startswith("/v1/models/"):
+            return Reply.json(_model(path.rsplit("/", 1)[1]))
+        if request.method != "POST" or not isinstance(body, dict):
+            return None
+        if path == "/v1/messages/count_tokens":
+            return Reply.json({"input_tokens": 100})
+        if path != "/v1/messages":
+            return None
+        turn = self.answer(body)
+        model = str(body.get("model") or MODEL)
+        message_id = f"msg_fake_{next(self._ids):04d}"
+        if body.get("stream"):
+            return Reply(200, sse_events(turn, message_id, model), "text/event-stream")
+        return Reply.json(message_json(turn, message_id, model))
 
 
 def _model(model_id: str) -> dict[str, Any]:
@@ -382,7 +328,3 @@ def _model(model_id: str) -> dict[str, Any]:
         "display_name": model_id,
         "created_at": "2025-09-29T00:00:00Z",
     }
-
-
-def _models() -> dict[str, Any]:
-    return {"data": [_model(MODEL)], "has_more": False, "first_id": MODEL, "last_id": MODEL}

@@ -1,0 +1,351 @@
+"""The real Claude Code (`claude -p`, from npm) with our MCP server and hook, as a user has it.
+
+Why the real client: our other tests talk to our own model of Claude Code, and passed while the
+real one silently dropped our main tool. Here the HOME is configured by our own
+`decision-journal setup claude-code --write`, the model is a scripted fake of the Messages API
+on 127.0.0.1 (`support/fake_anthropic`), and under Xvfb a person answers the real capture
+window with xdotool keystrokes (`support/agent_desktop`). Every assertion is on what the model
+receives (the tools a request offers, the tool results it reads back), on the project's files,
+or on the client's own debug log.
+
+Root may not bypass permissions, so the session allows the tools it uses with
+`--allowedTools`: whatever is refused while a decision is pending is refused by our hook.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.agent_tools import PRESENT_TOOL, RECENT_TOOL, RESUME_TOOL, client_tool_name, resume_call
+from core.store import DecisionStore
+from tests.clients.support.agent_desktop import CHOOSE_FIRST, CLOSE, Person, desktop_for, home_env
+from tests.clients.support.claude_session import (
+    OUR_TOOLS,
+    ClaudeHome,
+    ClaudeRun,
+    run_claude,
+    scripted,
+)
+from tests.clients.support.fake_anthropic import (
+    Exchange,
+    FakeAnthropic,
+    ToolResult,
+    Turn,
+    call,
+    say,
+    tool_use_id,
+)
+from tests.factories import proposal_dict
+from tests.integration.agent_support import short_runtime_dir
+
+pytestmark = pytest.mark.timeout(180)
+
+PRESENT = client_tool_name("claude-code", PRESENT_TOOL)
+RESUME = client_tool_name("claude-code", RESUME_TOOL)
+RECENT = client_tool_name("claude-code", RECENT_TOOL)
+TOP_LEVEL_REFUSED = ("anyOf", "oneOf", "allOf", "not", "enum")
+"""Schema keywords the Anthropic API refuses at the top of a tool's input schema."""
+HANGUL = re.compile("[\uac00-\ud7a3]")
+TOOL_LIST = re.compile(r"\(((?:[A-Z][A-Za-z]+, )+[A-Z][A-Za-z]+)\)")
+"""A parenthesised list of tool names in a deny text, e.g. "(Read, Grep, Glob)"."""
+CHOOSE_SECOND = (
+    ("key", "2"),
+    ("key", "Return"),
+    ("type", "one file is simpler to back up"),
+    ("key", "Tab"),
+    ("type", "thousands of small files"),
+    ("key", "ctrl+Return"),
+)
+
+
+@dataclass(frozen=True)
+class Session:
+    """One finished scripted session: the run, the fake that played the model, the home."""
+
+    run: ClaudeRun
+    fake: FakeAnthropic
+    place: ClaudeHome
+    person_problem: str = ""
+
+    def describe(self) -> str:
+        """The run, the script's own errors and the paths the fake did not serve."""
+        unknown = [f"{r.method} {r.path}" for r in self.fake.unknown]
+        extra = [
+            self.person_problem,
+            *self.fake.errors,
+            *(["unserved: ", *unknown] if unknown else []),
+        ]
+        return "\n".join([*filter(None, extra), self.run.describe()])
+
+    def result(self, turn: int) -> ToolResult:
+        """The tool result answering the scripted `turn`'s tool call."""
+        results = self.fake.results()
+        wanted = tool_use_id(turn)
+        assert wanted in results, f"turn {turn} got no tool result\n{self.describe()}"
+        return results[wanted]
+
+
+# --- every tool reaches the model -------------------------------------------------------------
+
+
+def _load_our_tools(exchange: Exchange) -> Turn:
+    """Asks ToolSearch for those of our tools the client only named (deferred), if any."""
+    missing = [
+        t for t in OUR_TOOLS if t in exchange.deferred_names and t not in exchange.tool_names
+    ]
+    if not missing:
+        return say("Every tool is loaded.")
+    query = {"query": "select:" + ",".join(missing), "max_results": len(missing)}
+    return call("ToolSearch", query, "Loading the decision tools.")
+
+
+@pytest.fixture(scope="module")
+def claude_tool_listing(
+    claude_executable: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Session]:
+    """A session that only loads our tools, with neither a display nor an app."""
+    place = ClaudeHome.create(tmp_path_factory.mktemp("claude-tools"))
+    with short_runtime_dir() as runtime, FakeAnthropic(scripted([_load_our_tools])) as fake:
+        run = run_claude(
+            claude_executable,
+            place,
+            home_env(place.home, runtime),
+            fake,
+            allowed_tools=["ToolSearch"],
+        )
+        yield Session(run, fake, place)
+
+
+def test_every_one_of_our_tools_reaches_the_model_request(claude_tool_listing: Session) -> None:
+    session = claude_tool_listing
+    assert session.run.returncode == 0, session.describe()
+    offered = session.fake.offered_tools()
+    missing = [tool for tool in OUR_TOOLS if tool not in offered]
+    assert not missing, f"never offered to the model with a schema: {missing}\n{session.describe()}"
+    for name in OUR_TOOLS:
+        schema = offered[name].get("input_schema", {})
+        assert schema.get("type") == "object", (name, schema)
+        assert not [k for k in TOP_LEVEL_REFUSED if k in schema], (name, sorted(schema))
+
+
+def test_the_client_neither_skips_nor_rewrites_our_schemas(claude_tool_listing: Session) -> None:
+    run = claude_tool_listing.run
+    refused = run.debug_lines('"decision-journal"', "Skipping tool")
+    rewritten = run.debug_lines('"decision-journal"', "Normalized input schema")
+    assert not refused + rewritten, "\n".join(refused + rewritten)
+
+
+def test_our_mcp_server_exits_on_the_clients_sigint(claude_tool_listing: Session) -> None:
+    run = claude_tool_listing.run
+    assert run.debug_lines('"decision-journal"', "Sending SIGINT"), claude_tool_listing.describe()
+    assert not run.debug_lines('"decision-journal"', "SIGINT failed"), run.describe()
+
+
+# --- the real window under Xvfb ---------------------------------------------------------------
+
+
+def window_session(
+    claude: Path,
+    root: Path,
+    steps: Callable[[Path], list[Any]],
+    answers: Sequence[Sequence[tuple[str, str]]],
+    *,
+    files: dict[str, str] | None = None,
+) -> Session:
+    """Runs a scripted session while the real app shows its windows and a person answers.
+
+    Args:
+        claude: the client's executable.
+        root: an empty folder for the HOME and the project.
+        steps: the script, made from the project folder's path.
+        answers: the keystrokes for each window, in order.
+        files: files (name: text) the project holds before the session.
+    """
+    place = ClaudeHome.create(root)
+    for name, text in (files or {}).items():
+        (place.workspace / name).write_text(text, encoding="utf-8")
+    with (
+        desktop_for(place.home) as desk,
+        FakeAnthropic(scripted(steps(place.workspace))) as fake,
+        Person(desk, *answers) as person,
+    ):
+        run = run_claude(
+            claude,
+            place,
+            desk.env,
+            fake,
+            allowed_tools=["Read", "Write", "Edit", "Bash", "ToolSearch", *OUR_TOOLS],
+        )
+        return Session(run, fake, place, person.problem())
+
+
+def _no_person_problem(session: Session) -> None:
+    assert not session.person_problem, session.describe()
+
+
+@pytest.fixture(scope="module")
+def claude_answered_session(
+    claude_executable: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Session:
+    def steps(workspace: Path) -> list[Any]:
+        return [call(PRESENT, proposal_dict(), "I will ask the human."), say("Recorded.")]
+
+    return window_session(
+        claude_executable, tmp_path_factory.mktemp("claude-answer"), steps, [CHOOSE_FIRST]
+    )
+
+
+@pytest.mark.xvfb
+def test_an_answer_in_the_window_reaches_the_agents_next_request(
+    claude_answered_session: Session,
+) -> None:
+    session = claude_answered_session
+    _no_person_problem(session)
+    answer = session.result(0)
+    assert not answer.is_error, answer.text
+    out = answer.json()
+    assert out["status"] == "recorded", out
+    record = DecisionStore(session.place.journal).get(out["decision_id"])
+    assert record.selected_option_id == "per-record-json"
+    assert out["selection"] == {
+        "option_id": "per-record-json",
+        "label": "Per-record JSON",
+        "custom": "",
+    }
+    assert out["rationales"]["selected"] == "independent files never lose updates"
+    assert out["rationales"]["rejected"][0]["reason"] == "one document is a rewrite bottleneck"
+    assert out["instruction"].startswith("Implementation decision recorded: Per-record JSON")
+    assert session.run.result.get("is_error") is False, session.describe()
+
+
+@pytest.mark.xvfb
+def test_the_agent_reads_the_answer_in_english(claude_answered_session: Session) -> None:
+    out = claude_answered_session.result(0).json()
+    assert "Per-record JSON" in out["summary"], out["summary"]
+    assert "independent files never lose updates" in out["summary"], out["summary"]
+    assert not HANGUL.search(out["summary"]), out["summary"]
+    assert not HANGUL.search(out["instruction"]), out["instruction"]
+
+
+# --- a pending decision gates edits, never our own tools --------------------------------------
+
+PENDING_TURNS = {"Write": 1, "Read": 2, "Edit": 3, "Bash": 4, "ToolSearch": 5, RECENT: 6}
+RESUME_TURN, WRITE_AFTER_TURN = 7, 8
+
+
+def _pending_steps(workspace: Path) -> list[Any]:
+    """Present (the person closes the window), try each tool, resume, then write."""
+
+    def decision_id(exchange: Exchange) -> str:
+        return str(exchange.results[0].json()["decision_id"])
+
+    def tool_search(exchange: Exchange) -> Turn:
+        if "ToolSearch" in exchange.tool_names:
+            return call("ToolSearch", {"query": f"select:{RECENT}", "max_results": 1})
+        return call("Read", {"file_path": str(workspace / "notes.txt")})
+
+    notes = str(workspace / "notes.txt")
+    return [
+        call(PRESENT, proposal_dict()),
+        call("Write", {"file_path": str(workspace / "blocked.txt"), "content": "x\n"}),
+        call("Read", {"file_path": notes}),
+        call("Edit", {"file_path": notes, "old_string": "hello", "new_string": "bye"}),
+        call("Bash", {"command": f"touch {workspace / 'bash.txt'}", "description": "Touch"}),
+        tool_search,
+        call(RECENT, {}),
+        lambda exchange: call(RESUME, {"decision_id": decision_id(exchange)}),
+        call("Write", {"file_path": str(workspace / "after.txt"), "content": "x\n"}),
+        say("Done."),
+    ]
+
+
+@pytest.fixture(scope="module")
+def claude_pending_session(
+    claude_executable: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Session:
+    """The window is closed (pending), the agent tries tools, then resumes and it is answered."""
+    return window_session(
+        claude_executable,
+        tmp_path_factory.mktemp("claude-pending"),
+        _pending_steps,
+        [CLOSE, CHOOSE_SECOND],
+        files={"notes.txt": "hello\n"},
+    )
+
+
+def _pending_id(session: Session) -> str:
+    first = session.result(0).json()
+    assert first["status"] == "pending", first
+    return str(first["decision_id"])
+
+
+@pytest.mark.xvfb
+@pytest.mark.parametrize(
+    ("tool", "name", "text"),
+    [("Write", "blocked.txt", None), ("Edit", "notes.txt", "hello\n"), ("Bash", "bash.txt", None)],
+)
+def test_edits_and_commands_are_blocked_while_a_decision_is_pending(
+    claude_pending_session: Session, tool: str, name: str, text: str | None
+) -> None:
+    session = claude_pending_session
+    decision_id = _pending_id(session)
+    result = session.result(PENDING_TURNS[tool])
+    assert result.is_error, result.text
+    assert "blocked" in result.text.lower() and decision_id in result.text, result.text
+    path = session.place.workspace / name
+    assert (path.read_text(encoding="utf-8") if path.exists() else None) == text
+
+
+@pytest.mark.xvfb
+def test_the_deny_text_names_the_resume_call_and_only_tools_that_exist(
+    claude_pending_session: Session,
+) -> None:
+    session = claude_pending_session
+    decision_id = _pending_id(session)
+    text = session.result(PENDING_TURNS["Write"]).text
+    assert resume_call("claude-code", decision_id) in text, text
+    named = {name for match in TOOL_LIST.findall(text) for name in match.split(", ")}
+    unknown = sorted(named - session.fake.named_tools())
+    assert not unknown, f"the deny text recommends tools this client lacks: {unknown}\n{text}"
+
+
+@pytest.mark.xvfb
+@pytest.mark.parametrize("tool", ["Read", "ToolSearch", RECENT])
+def test_reading_and_our_own_tools_are_not_blocked_while_pending(
+    claude_pending_session: Session, tool: str
+) -> None:
+    session = claude_pending_session
+    decision_id = _pending_id(session)
+    if tool not in session.fake.named_tools():
+        pytest.skip(f"this Claude Code version does not offer {tool}")
+    result = session.result(PENDING_TURNS[tool])
+    assert not result.is_error, result.text
+    assert "blocked" not in result.text.lower(), result.text
+    if tool == RECENT:
+        pending = [item["decision_id"] for item in result.json()["pending"]]
+        assert pending == [decision_id], result.text
+
+
+@pytest.mark.xvfb
+def test_resume_by_id_returns_the_recorded_answer_and_lifts_the_gate(
+    claude_pending_session: Session,
+) -> None:
+    session = claude_pending_session
+    _no_person_problem(session)
+    decision_id = _pending_id(session)
+    resumed = session.result(RESUME_TURN)
+    assert not resumed.is_error, resumed.text
+    out = resumed.json()
+    assert (out["status"], out["decision_id"]) == ("recorded", decision_id), out
+    assert out["selection"]["option_id"] == "single-json", out
+    record = DecisionStore(session.place.journal).get(decision_id)
+    assert record.selected_option_id == "single-json"
+    after = session.result(WRITE_AFTER_TURN)
+    assert not after.is_error, after.text
+    assert (session.place.workspace / "after.txt").read_text(encoding="utf-8") == "x\n"
