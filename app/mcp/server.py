@@ -18,10 +18,13 @@ also checked per workspace.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import secrets
 import signal
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -65,6 +68,7 @@ from core.recent import DEFAULT_LIMIT, recent_context
 log = logging.getLogger(__name__)
 
 LOG_LEVEL_ENV = "DECISION_JOURNAL_LOG_LEVEL"
+STOP_GRACE_SECONDS = 0.3
 INSTRUCTIONS = (
     "Decision Journal asks the human at material implementation forks and remembers the "
     "answers. After inspecting the relevant code and before editing, if 2-4 materially "
@@ -467,4 +471,25 @@ async def _stop_on_signal(scope: anyio.CancelScope) -> None:
         async for signum in received:
             log.info("stopping on %s", signal.Signals(signum).name)
             scope.cancel()
+            _exit_after(STOP_GRACE_SECONDS)
             return
+
+
+def _exit_after(seconds: float) -> None:
+    """Ends the process with 0 once the cancelled tasks had `seconds` to unwind.
+
+    The SDK reads stdin in a worker thread that no cancellation can interrupt, so the event
+    loop would otherwise wait for the client's next line; everything else (a present call
+    closing its socket, leaving the decision pending in the app) finishes well within.
+    """
+
+    def finish() -> None:
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, finish)
+    timer.daemon = True
+    timer.start()

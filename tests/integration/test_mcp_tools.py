@@ -6,6 +6,7 @@ itself part of the contract. The window cases live in test_mcp_window.py under X
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -22,10 +23,12 @@ from core.identity import project_identity
 from core.models import RejectedReason
 from core.pending import PendingStore
 from core.store import DecisionStore
+from core.summary import english_summary, korean_summary
 from tests.factories import make_record, proposal_dict
 from tests.integration.agent_support import ROOT, agent_env, cli_command, short_runtime_dir
 
 pytestmark = pytest.mark.timeout(60)
+HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
 @pytest.fixture
@@ -339,3 +342,71 @@ def test_report_outcome_appends_a_signal_and_recall_ranks(
         for entry in recalled.structured_content["recalled"]
     ]
     assert ids[0] == "decision-cache"
+
+
+def test_schema_rules_are_enforced_in_plain_words(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    results = calls(
+        journal,
+        runtime,
+        workspace,
+        ("recent_decisions", {"limit": 0}),
+        ("recent_decisions", {"limit": 51}),
+        ("recent_decisions", {"limit": "ten", "since": "yesterday"}),
+        ("note_decision", {"decision": ["a"], "why": "because"}),
+        ("report_outcome", {"decision_id": "decision-x"}),
+        ("report_outcome", {"decision_id": "decision-x", "ci": "green", "eval_score": 2}),
+        ("present_implementation_decision", {"decision_id": "decision-x", "resume": True}),
+    )
+    texts = [result.content[0].text for result in results]
+    assert all(result.is_error for result in results), texts
+    expected = [
+        ["limit: must be an integer from 1 to 50 (got 0)"],
+        ["limit: must be an integer from 1 to 50 (got 51)"],
+        [
+            "limit: must be an integer from 1 to 50 (got 'ten')",
+            "since: unknown field; accepted: workspace, goal, limit, query",
+        ],
+        ["decision: must be a string (got a list)"],
+        ["arguments: give at least one of ci, accepted, eval_score, note"],
+        [
+            "ci: must be one of 'pass', 'fail' (got 'green')",
+            "eval_score: must be a number from 0 to 1 (got 2)",
+        ],
+        ["resume: unknown field; accepted: decision_id, problem"],
+    ]
+    for text, lines in zip(texts, expected, strict=True):
+        for line in lines:
+            assert f"- {line}" in text, text
+        for leak in ("pydantic", "validation error", "Arguments", "http", "--"):
+            assert leak not in text, text
+
+
+def test_resume_of_a_recorded_decision_answers_in_english(
+    journal: Path, runtime: Path, workspace: Path
+) -> None:
+    record = make_record(
+        id="decision-answered",
+        project_id=project_identity(str(workspace)).project_id,
+        workspace=str(workspace),
+    )
+    record.summary_sentence = korean_summary(record)
+    DecisionStore(journal).put(record)
+    result = call(
+        journal,
+        runtime,
+        workspace,
+        "present_implementation_decision",
+        {"decision_id": "decision-answered"},
+    )
+    assert not result.is_error, result.content
+    out = result.structured_content
+    assert out["status"] == "recorded"
+    assert out["summary"] == english_summary(record)
+    assert "the user chose Per-record JSON because independent files" in out["summary"]
+    assert out["summary_ko"] == record.summary_sentence
+    assert HANGUL.search(out["summary_ko"])
+    for field in ("summary", "instruction"):
+        assert not HANGUL.search(out[field]), out[field]
+    assert out["instruction"].startswith("Implementation decision recorded: Per-record JSON")
