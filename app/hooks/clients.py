@@ -1,10 +1,12 @@
 """What each client's tool hook receives and answers: its event, read-only tools, deny shape.
 
 Why per client: each client names its built-in tools and its pre-tool event differently, and
-reads a different answer. The names below were checked in the installed clients (Claude Code
-2.1.332's tool list and binary, Codex 0.171.0's hook schemas and tool list, Gemini CLI 0.61.0's
-bundled sources). A tool not listed as read-only is blocked while a decision is pending:
-unknown tools fail closed. Our own MCP tools are recognised under every client's spelling by
+reads a different answer. The names below were checked in the installed clients: the tool
+lists each sends its model (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI 0.61.0, against a
+local stand-in for the model API), Claude Code's binary, Codex's hook schemas and Gemini's
+bundled sources, and real sessions of all three ran this hook while a decision was pending. A
+tool not listed as read-only is blocked while a decision is pending: unknown tools fail
+closed. Our own MCP tools are recognised under every client's spelling by
 `core.agent_tools`.
 
 Light on purpose: the hook's quick path imports this before deciding to load anything else.
@@ -128,6 +130,8 @@ GEMINI = ClientHook(
             "read_mcp_resource",
             "tracker_get_task",
             "tracker_list_tasks",
+            "list_background_processes",
+            "read_background_output",
         }
     ),
     named=("read_file", "read_many_files", "glob", "grep_search", "list_directory", "web_fetch"),
