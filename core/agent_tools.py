@@ -11,7 +11,9 @@ the installed clients:
   (`mcp__decision_journal__recent_decisions`); its model's function call carries the
   prefix separately as `namespace: "mcp__decision_journal"` and the bare tool name.
 - Gemini CLI: `mcp_<server>_<tool>` (`mcp_decision-journal_recent_decisions`).
-- Cursor: its hooks pass the MCP tool's own name, unqualified.
+- Cursor: its `beforeMCPExecution` hook passes `MCP:<server>:<tool>` (newer releases) or the
+  tool's own name (older ones), by third-party descriptions of its hooks; no Cursor client
+  could be run here, so both are recognised.
 
 Pure data and string work, so the hook's quick path can import it without loading the
 journal's code.
@@ -55,6 +57,8 @@ _PREFIXES: Final[dict[Client, str]] = {
     "gemini": f"mcp_{SERVER_NAME}_",
     "cursor": "",
 }
+_HOOK_ONLY_PREFIXES: Final = (f"MCP:{SERVER_NAME}:",)
+"""Spellings seen only in hook events, never offered to a model (Cursor's)."""
 CODEX_NAMESPACE: Final = f"mcp__{codex_server_name()}"
 """The `namespace` Codex sends beside the bare tool name in the model's function call."""
 
@@ -86,7 +90,7 @@ def own_tool(tool_name: str, namespace: str = "") -> str | None:
         if namespace.rstrip("_") != CODEX_NAMESPACE:
             return None
         return tool_name if tool_name in TOOL_NAMES else None
-    for prefix in dict.fromkeys(_PREFIXES.values()):
+    for prefix in dict.fromkeys((*_PREFIXES.values(), *_HOOK_ONLY_PREFIXES)):
         if tool_name.startswith(prefix) and tool_name[len(prefix) :] in TOOL_NAMES:
             return tool_name[len(prefix) :]
     return None

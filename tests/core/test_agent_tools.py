@@ -17,6 +17,8 @@ from core import agent_tools as at
         ),
         ("mcp_decision-journal_report_outcome", "report_outcome"),
         ("note_decision", "note_decision"),
+        ("MCP:decision-journal:recent_decisions", "recent_decisions"),
+        ("MCP:other:recent_decisions", None),
         ("mcp__other__recent_decisions", None),
         ("mcp__decision-journal__delete_everything", None),
         ("mcp__decision_journal__", None),
