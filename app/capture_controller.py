@@ -4,6 +4,11 @@ Every disk step (pending save, record write) runs in the worker pool; windows an
 handled on the GUI thread. A decision has at most one window; every connection waiting for it
 (an agent that resumed, a second `ask`) gets the same answer. `questions.ask` (Claude Code's
 AskUserQuestion, via the hook) opens one window per call and touches no disk.
+
+Why windows wait their turn: a window an agent opens while the person types in another of our
+windows appears without the keyboard and flashes; once the window in use closes, the oldest
+waiting one comes forward. What the person types is kept as a private draft (`core.drafts`),
+saved in order with the decision's other disk steps, so a draft can never outlive its record.
 """
 
 from __future__ import annotations
@@ -14,10 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.gui.capture_window import CaptureRequest, CaptureWindow
 from app.gui.questions_window import QuestionsWindow
+from app.gui.window_behaviour import keyboard_busy_elsewhere
 from app.hooks.questions_wire import (
     QUESTIONS_ASK,
     Answer,
@@ -34,6 +40,7 @@ from core.capture import (
     Recorded,
     outcome_to_result,
 )
+from core.drafts import Draft
 from core.errors import InvalidDecision
 from core.pending import PendingStore, pending_items
 from core.protocol import (
@@ -51,6 +58,9 @@ from core.protocol import (
 )
 
 log = logging.getLogger(__name__)
+
+
+_Window = CaptureWindow | QuestionsWindow
 
 
 @dataclass(slots=True)
@@ -81,7 +91,8 @@ class CaptureController(QObject):
 
     Signals:
         pending_changed(): the set of waiting decisions may have changed (tray refresh).
-        decision_asked(str, str): (project alias, problem) an agent asked a new question.
+        decision_asked(str, str): (project alias, problem) an agent asked a new question and
+            its window is on screen; never for a decision the person opened themselves.
         journal_requested(): a client asked to show the journal window.
         journal_changed(): another process changed records (`journal.changed`).
     """
@@ -104,6 +115,7 @@ class CaptureController(QObject):
         self._workers = workers
         self._open: dict[str, _OpenCapture] = {}
         self._asked: list[_OpenQuestions] = []
+        self._waiting_turn: list[_Window] = []
 
     # --- socket requests -----------------------------------------------------------------------
 
@@ -135,18 +147,20 @@ class CaptureController(QObject):
             params.proposal if params.proposal is not None else {"decision_id": params.decision_id}
         )
 
-        def begin() -> Any:
-            return self._capture.begin(
-                dict(raw),
-                workspace=params.workspace,
-                session_id=params.session_id,
-                agent=params.agent,
+        def begin() -> tuple[object, Draft | None]:
+            return with_draft(
+                self._capture.begin(
+                    dict(raw),
+                    workspace=params.workspace,
+                    session_id=params.session_id,
+                    agent=params.agent,
+                )
             )
 
         waiter = _Waiter(connection, request.id)
         self._workers.submit(
             begin,
-            lambda outcome: self._on_begun(waiter, outcome, params.agent),
+            lambda begun: self._on_begun(waiter, begun[0], begun[1], params.agent),
             lambda exc: self._reply_error(waiter, exc),
         )
 
@@ -182,7 +196,7 @@ class CaptureController(QObject):
         asked.on_closed = lambda: self._questions_withdrawn(asked)
         connection.closed.connect(asked.on_closed)
         if asked in self._asked:
-            asked.window.present()
+            self._bring_up(asked.window, user_asked=False)
             workspace = PurePath(params.workspace).name if params.workspace else ""
             self.decision_asked.emit(workspace, params.questions[0].question)
 
@@ -211,6 +225,7 @@ class CaptureController(QObject):
         self._asked.remove(asked)
         asked.waiter.connection.closed.disconnect(asked.on_closed)
         asked.window.deleteLater()
+        self._next_turn_soon()
         return True
 
     # --- windows -------------------------------------------------------------------------------
@@ -219,28 +234,33 @@ class CaptureController(QObject):
         """Raises the decision's window, resuming it from the journal if none is open."""
         current = self._open.get(decision_id)
         if current is not None:
-            current.window.present()
+            self._bring_up(current.window, user_asked=True)
             return
 
-        def resume() -> Any:
+        def resume() -> tuple[object, Draft | None]:
             state = self._pending.load(decision_id)
-            return self._capture.begin(
-                {"decision_id": decision_id},
-                workspace=state.proposal.workspace,
-                session_id=state.session_id,
-                agent=state.proposal.agent,
+            return with_draft(
+                self._capture.begin(
+                    {"decision_id": decision_id},
+                    workspace=state.proposal.workspace,
+                    session_id=state.session_id,
+                    agent=state.proposal.agent,
+                )
             )
 
         self._workers.submit(
             resume,
-            lambda outcome: self._on_begun(None, outcome, ""),
+            lambda begun: self._on_begun(None, begun[0], begun[1], ""),
             lambda exc: log.warning("cannot open pending decision %s: %s", decision_id, exc),
         )
 
     def open_windows(self) -> list[CaptureWindow]:
         return [capture.window for capture in self._open.values()]
 
-    def _on_begun(self, waiter: _Waiter | None, outcome: object, agent: str) -> None:
+    def _on_begun(
+        self, waiter: _Waiter | None, outcome: object, draft: Draft | None, agent: str
+    ) -> None:
+        """An agent's request (`waiter`) or the person's own (`None`) is ready to show."""
         if isinstance(outcome, Recorded):
             if waiter is not None:
                 self._reply(waiter, outcome_to_result(outcome))
@@ -248,15 +268,51 @@ class CaptureController(QObject):
         assert isinstance(outcome, NeedsHuman)
         ticket = outcome.ticket
         current = self._open.get(ticket.decision_id)
+        opened = current is None
         if current is None:
-            current = self._open_window(ticket, agent or ticket.proposal.agent)
+            current = self._open_window(ticket, agent or ticket.proposal.agent, draft)
         if waiter is not None:
             current.waiters.append(waiter)
             waiter.connection.closed.connect(lambda: self._forget_waiter(waiter))
-        current.window.present()
+        self._bring_up(current.window, user_asked=waiter is None)
+        if opened and waiter is not None:
+            proposal = ticket.proposal
+            self.decision_asked.emit(proposal.project_alias, proposal.problem)
 
-    def _open_window(self, ticket: CaptureTicket, agent: str) -> _OpenCapture:
-        window = CaptureWindow(capture_request(ticket, agent))
+    def _bring_up(self, window: _Window, *, user_asked: bool) -> None:
+        """To the front with the keyboard, unless an agent asked while the person types in
+        another of our windows: then it waits its turn behind, flashing."""
+        if user_asked or not keyboard_busy_elsewhere(window):
+            if window in self._waiting_turn:
+                self._waiting_turn.remove(window)
+            window.present()
+            return
+        if window not in self._waiting_turn:
+            self._waiting_turn.append(window)
+        window.present(activate=False)
+
+    def waiting_turn(self) -> list[_Window]:
+        """Windows shown without the keyboard, oldest first."""
+        return list(self._waiting_turn)
+
+    def _next_turn_soon(self) -> None:
+        """After the event loop settles focus: the oldest waiting window comes forward."""
+        QTimer.singleShot(0, self, self._next_turn)
+
+    def _next_turn(self) -> None:
+        self._waiting_turn = [w for w in self._waiting_turn if self._still_open(w)]
+        if not self._waiting_turn or keyboard_busy_elsewhere(self._waiting_turn[0]):
+            return
+        self._waiting_turn.pop(0).present()
+
+    def _still_open(self, window: _Window) -> bool:
+        windows: list[_Window] = [*self.open_windows(), *self.question_windows()]
+        return any(window is open_window for open_window in windows) and window.isVisible()
+
+    def _open_window(
+        self, ticket: CaptureTicket, agent: str, draft: Draft | None = None
+    ) -> _OpenCapture:
+        window = CaptureWindow(capture_request(ticket, agent, draft))
         capture = _OpenCapture(ticket, window, agent)
         self._open[ticket.decision_id] = capture
         window.choice_made.connect(lambda sel, custom: self._choose(capture, sel, custom))
@@ -264,9 +320,23 @@ class CaptureController(QObject):
             lambda reason, rejections: self._submit(capture, reason, rejections)
         )
         window.cancelled.connect(lambda stage: self._cancel(capture, stage))
+        window.draft_changed.connect(lambda typed: self._keep_draft(capture, typed))
         self.pending_changed.emit()
-        self.decision_asked.emit(ticket.proposal.project_alias, ticket.proposal.problem)
         return capture
+
+    def _keep_draft(self, capture: _OpenCapture, draft: Draft) -> None:
+        """Saved in order with choose/submit/cancel, so a late draft never follows a record."""
+        self._workers.submit_in_order(
+            capture.ticket.decision_id,
+            lambda: capture.ticket.save_draft(draft),
+            lambda _stored: None,
+            lambda exc: self._draft_failed(capture, exc),
+        )
+
+    def _draft_failed(self, capture: _OpenCapture, exc: BaseException) -> None:
+        log.warning("draft of %s not kept: %s", capture.ticket.decision_id, exc)
+        if capture.window.isVisible():
+            capture.window.show_error(f"Your typing is not kept as a draft yet: {exc}")
 
     def _choose(self, capture: _OpenCapture, selected: str, custom: str) -> None:
         self._workers.submit_in_order(
@@ -286,6 +356,7 @@ class CaptureController(QObject):
 
     def _cancel(self, capture: _OpenCapture, stage: str) -> None:
         self._open.pop(capture.ticket.decision_id, None)
+        self._next_turn_soon()
         self._workers.submit_in_order(
             capture.ticket.decision_id,
             lambda: capture.ticket.cancel(stage),
@@ -297,6 +368,7 @@ class CaptureController(QObject):
         self._open.pop(capture.ticket.decision_id, None)
         if isinstance(outcome, Recorded):
             capture.window.close_after_record()
+            self._next_turn_soon()
         result = outcome_to_result(outcome)
         for waiter in capture.waiters:
             self._reply(waiter, result)
@@ -333,7 +405,17 @@ class CaptureController(QObject):
             waiter.connection.reply_error(waiter.request_id, error_from_exception(exc))
 
 
-def capture_request(ticket: CaptureTicket, agent: str) -> CaptureRequest:
+def with_draft(outcome: object) -> tuple[object, Draft | None]:
+    """The outcome and, for a decision that needs the person, its kept draft (read from disk,
+    so this runs in a worker)."""
+    if isinstance(outcome, NeedsHuman):
+        return outcome, outcome.ticket.draft()
+    return outcome, None
+
+
+def capture_request(
+    ticket: CaptureTicket, agent: str, draft: Draft | None = None
+) -> CaptureRequest:
     proposal = ticket.proposal
     selection = ticket.selection
     return CaptureRequest(
@@ -351,4 +433,5 @@ def capture_request(ticket: CaptureTicket, agent: str) -> CaptureRequest:
         stage=ticket.stage,
         selected_option_id=selection.option_id if selection else "",
         custom_selection=selection.custom if selection else "",
+        draft=draft,
     )

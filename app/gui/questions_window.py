@@ -33,8 +33,9 @@ from PySide6.QtWidgets import (
 from app.gui import palette
 from app.gui.capture_window import MessageBar
 from app.gui.choice_page import plain_label
+from app.gui.focus_ring import FocusRing
 from app.gui.question_panel import QuestionPanel
-from app.gui.window_behaviour import bring_to_front, passive_button
+from app.gui.window_behaviour import KeyGuard, bring_to_front, passive_button, show_without_focus
 from app.hooks.questions_wire import Answer, QuestionsAskParams
 from core.text import collapse_spaces
 
@@ -104,6 +105,8 @@ class QuestionsWindow(QWidget):
         self._message = MessageBar(self)
         self._dismiss = self._button("&Dismiss", "Close without answering (Esc)")
         self._send = self._button("&Send answers", "Send every answer (Ctrl+Enter)")
+        self.key_guard = KeyGuard(self)
+        self.focus_ring = FocusRing(self)
         self._build()
         self._bind_keys()
         self.apply_color_scheme()
@@ -119,8 +122,16 @@ class QuestionsWindow(QWidget):
     def params(self) -> QuestionsAskParams:
         return self._params
 
-    def present(self) -> None:
-        """Show the window in front of the others with keyboard focus, even if minimized."""
+    def present(self, *, activate: bool = True) -> None:
+        """Show the window, even if minimized.
+
+        Args:
+            activate: bring it to the front with keyboard focus; False shows it behind the
+                window in use and flashes it in the taskbar (see `window_behaviour`).
+        """
+        if not activate:
+            show_without_focus(self)
+            return
         bring_to_front(self)
         self._focus_current()
 

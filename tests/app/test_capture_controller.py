@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QPlainTextEdit
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QRadioButton
 from pytestqt.qtbot import QtBot
 
 from app.capture_controller import CaptureController
@@ -60,6 +60,7 @@ def _activate(qtbot: QtBot, window: CaptureWindow) -> None:
     qtbot.waitExposed(window)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    qtbot.waitUntil(lambda: not window.key_guard.is_quiet())  # keys right away are ignored
 
 
 def _press(key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
@@ -143,7 +144,7 @@ def test_escape_answers_pending_and_resume_reopens_at_rationale(
     assert reopened.stage == "rationale"
     _activate(qtbot, reopened)
     fields = _visible_fields(reopened)
-    assert fields and all(not f.toPlainText() for f in fields)  # partial text is never kept
+    assert fields and all(not f.toPlainText() for f in fields)  # nothing typed, nothing kept
     _fill_and_record(reopened)
     _finish(qtbot, resume)
     assert resume.result is not None and resume.result["status"] == "recorded"
@@ -188,3 +189,98 @@ def test_journal_changed_refuses_parameters(
     qtbot.waitUntil(lambda: call.error is not None or call.result is not None, timeout=10_000)
     assert isinstance(call.error, RemoteError)
     assert call.error.code == ErrorCode.INVALID_PARAMS
+
+
+def _type(text: str) -> None:
+    target = QApplication.focusWidget()
+    assert target is not None
+    QTest.keyClicks(target, text)
+
+
+def _draft_path(journal: Path, decision_id: str) -> Path:
+    return journal / "drafts" / f"{decision_id}.json"
+
+
+def test_typed_reasons_survive_escape_and_come_back_on_resume(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    call = _Call(journal, _params("session-e"))
+    call.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    decision_id = window.request.decision_id
+    _activate(qtbot, window)
+    _press(Qt.Key.Key_2)
+    _press(Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.stage == "rationale", timeout=5000)
+    _type("one file is simpler to back up")
+    _press(Qt.Key.Key_Escape)
+    _finish(qtbot, call)
+    assert call.result is not None and call.result["status"] == "pending"
+    assert "one file is simpler" not in str(call.result)  # the agent never sees the draft
+    qtbot.waitUntil(lambda: _draft_path(journal, decision_id).exists(), timeout=5000)
+    assert "one file is simpler" not in PendingStore(journal).path(decision_id).read_text()
+
+    controller.open_pending(decision_id)
+    (reopened,) = _window_for(qtbot, controller, 1)
+    qtbot.waitUntil(lambda: reopened.stage == "rationale", timeout=5000)
+    fields = _visible_fields(reopened)
+    assert fields[0].toPlainText() == "one file is simpler to back up"
+    assert all(not f.toPlainText() for f in fields[1:])
+    _activate(qtbot, reopened)
+    for index, field in enumerate(fields[1:]):
+        field.setPlainText(f"reason {index}")
+    _press(Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: len(list((journal / "records").glob("*.json"))) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: not _draft_path(journal, decision_id).exists(), timeout=5000)
+
+
+def test_a_second_agent_waits_while_the_person_types_then_comes_forward(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    """The offscreen platform activates every shown window, so that the new window really
+    stays behind is checked under Xvfb with a window manager (test_focus_xvfb); here: it is
+    queued, announced once, and comes forward with its key guard when the first one closes."""
+    journal, controller = harness
+    first = _Call(journal, _params("session-f"))
+    first.start()
+    (typing_in,) = _window_for(qtbot, controller, 1)
+    _activate(qtbot, typing_in)
+    _press(Qt.Key.Key_O)
+    _type("my own")
+    asked: list[str] = []
+    controller.decision_asked.connect(lambda _project, problem: asked.append(problem))
+    second = _Call(journal, _params("session-g", problem="Pick the cache eviction policy"))
+    second.start()
+    qtbot.waitUntil(lambda: len(controller.open_windows()) == 2, timeout=10_000)
+    (waiting,) = [w for w in controller.open_windows() if w is not typing_in]
+    qtbot.waitExposed(waiting)
+    assert controller.waiting_turn() == [waiting]
+    assert asked == ["Pick the cache eviction policy"]
+
+    _activate(qtbot, typing_in)
+    _press(Qt.Key.Key_Escape)
+    qtbot.waitUntil(waiting.isActiveWindow, timeout=5000)
+    assert controller.waiting_turn() == []
+    assert waiting.key_guard.is_quiet()
+    _press(Qt.Key.Key_2)  # inside the new window's key guard: ignored
+    assert not any(b.isChecked() for b in waiting.findChildren(QRadioButton))
+    _finish(qtbot, first)
+    assert first.result is not None and first.result["status"] == "pending"
+
+
+def test_a_decision_the_person_opens_is_not_announced(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    call = _Call(journal, _params("session-h"))
+    call.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    decision_id = window.request.decision_id
+    _activate(qtbot, window)
+    _press(Qt.Key.Key_Escape)
+    _finish(qtbot, call)
+    with qtbot.assertNotEmitted(controller.decision_asked, wait=300):
+        controller.open_pending(decision_id)
+        (reopened,) = _window_for(qtbot, controller, 1)
+        qtbot.waitUntil(reopened.isActiveWindow, timeout=5000)

@@ -80,6 +80,7 @@ def _window(qtbot: QtBot, controller: CaptureController) -> QuestionsWindow:
     (window,) = controller.question_windows()
     qtbot.waitExposed(window)
     qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    qtbot.waitUntil(lambda: not window.key_guard.is_quiet())  # keys right away are ignored
     return window
 
 
@@ -144,6 +145,7 @@ def test_two_calls_get_two_windows_and_their_own_answers(
     for window, key in zip(controller.question_windows(), (KEY.Key_1, KEY.Key_2), strict=True):
         window.present()
         qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+        qtbot.waitUntil(lambda w=window: not w.key_guard.is_quiet())
         _press(key)
         _press(KEY.Key_Return, MOD.ControlModifier)
     _finish(qtbot, first)

@@ -87,6 +87,7 @@ def open_window(qtbot: QtBot, params: QuestionsAskParams) -> QuestionsWindow:
     shown.present()
     qtbot.waitExposed(shown)
     qtbot.waitUntil(shown.isActiveWindow)
+    qtbot.waitUntil(lambda: not shown.key_guard.is_quiet())  # keys right away are ignored
     return shown
 
 
