@@ -18,7 +18,10 @@ back. What each side is documented or reported to refuse:
   MCP tools by Codex, so its rules are not ours.
 - Codex CLI rewrites an MCP tool's schema into its own small JSON Schema model before sending
   it; a nested `anyOf` becomes a plain string (openai/codex#13768), so we use no combinators
-  anywhere, and say every bound in the property's description too, where any model reads it.
+  anywhere. Codex 0.171.0, recorded by a fake Responses API, sends our tools with `strict:
+  false` and keeps `type`, `description`, `properties`, `required`, `additionalProperties`,
+  `items` and `enum`, but drops `maxLength`, `pattern`, `minimum`, `maximum`, `minItems` and
+  `maxItems`: every bound is therefore stated in the property's description too.
 - Gemini: the `functionDeclarations[].parameters` field takes only an OpenAPI 3.0 subset
   (no `$schema`, `$ref`, combinators, type lists or `const`; enums of strings). Gemini CLI
   0.61.0 does not sanitize MCP schemas: `mcpToGeminiTool` passes `inputSchema` unchanged as

@@ -24,7 +24,6 @@ import os
 import secrets
 import signal
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -68,7 +67,7 @@ from core.recent import DEFAULT_LIMIT, recent_context
 log = logging.getLogger(__name__)
 
 LOG_LEVEL_ENV = "DECISION_JOURNAL_LOG_LEVEL"
-STOP_GRACE_SECONDS = 0.3
+STOP_GRACE_SECONDS = 0.02
 INSTRUCTIONS = (
     "Decision Journal asks the human at material implementation forks and remembers the "
     "answers. After inspecting the relevant code and before editing, if 2-4 materially "
@@ -471,25 +470,21 @@ async def _stop_on_signal(scope: anyio.CancelScope) -> None:
         async for signum in received:
             log.info("stopping on %s", signal.Signals(signum).name)
             scope.cancel()
-            _exit_after(STOP_GRACE_SECONDS)
-            return
+            with anyio.CancelScope(shield=True):
+                await anyio.sleep(STOP_GRACE_SECONDS)
+            _exit_now()
 
 
-def _exit_after(seconds: float) -> None:
-    """Ends the process with 0 once the cancelled tasks had `seconds` to unwind.
+def _exit_now() -> None:
+    """Ends the process with 0 once the cancelled tasks have unwound.
 
     The SDK reads stdin in a worker thread that no cancellation can interrupt, so the event
-    loop would otherwise wait for the client's next line; everything else (a present call
-    closing its socket, leaving the decision pending in the app) finishes well within.
+    loop would otherwise wait for the client's next line; Claude Code sends SIGTERM 100 ms
+    after SIGINT. The rest (a present call closing its socket, which leaves the decision
+    pending in the app) unwinds within the grace.
     """
-
-    def finish() -> None:
-        logging.shutdown()
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                stream.flush()
-        os._exit(0)
-
-    timer = threading.Timer(seconds, finish)
-    timer.daemon = True
-    timer.start()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(0)

@@ -34,7 +34,7 @@ from tests.integration.agent_support import (
 )
 
 pytestmark = pytest.mark.timeout(60)
-PROMPT_EXIT_SECONDS = 1.0
+PROMPT_EXIT_SECONDS = 0.5
 
 
 @pytest.fixture
