@@ -9,9 +9,13 @@ from __future__ import annotations
 import io
 import json
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from app.hooks import claude_code, codex, gemini
 from core.capture import CaptureService, NeedsHuman
@@ -19,7 +23,7 @@ from core.journal import Journal
 from core.pending import PendingStore
 from core.store import DecisionStore
 from tests.factories import proposal_dict
-from tests.integration.agent_support import ROOT, agent_env, cli_command
+from tests.integration.agent_support import ROOT, agent_env, cli_command, short_runtime_dir
 
 DATA = ROOT / "tests" / "data" / "hooks"
 
@@ -46,6 +50,20 @@ class Place:
 
     def golden_text(self, name: str) -> str:
         return self.fill((DATA / name).read_text(encoding="utf-8"))
+
+
+@contextmanager
+def hook_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, session: str = "claude-session-1"
+) -> Iterator[Place]:
+    """A workspace, a journal and a private runtime directory (the app's socket lives there),
+    with no CLAUDE_PROJECT_DIR inherited from whoever runs the tests."""
+    workspace = tmp_path / "repo"
+    workspace.mkdir()
+    with short_runtime_dir() as runtime:
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+        monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+        yield Place(tmp_path / "journal", workspace, runtime, session=session)
 
 
 def run_hook(place: Place, client: str, stdin: str) -> subprocess.CompletedProcess[str]:

@@ -14,20 +14,16 @@ import pytest
 from core.importers import make_importer
 from core.importers.engine import run_import
 from core.journal import Journal
-from tests.integration.agent_support import FakeApp, method_not_found, short_runtime_dir
-from tests.integration.hook_support import Place, run_hook
+from tests.integration.agent_support import FakeApp, method_not_found
+from tests.integration.hook_support import Place, hook_place, run_hook
 
 pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
 def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Place]:
-    workspace = tmp_path / "repo"
-    workspace.mkdir()
-    with short_runtime_dir() as runtime:
-        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-        yield Place(tmp_path / "journal", workspace, runtime)
+    with hook_place(tmp_path, monkeypatch) as place:
+        yield place
 
 
 def answered_in_the_window(place: Place, event_name: str, reply_name: str) -> dict[str, Any]:

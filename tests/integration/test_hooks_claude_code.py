@@ -20,8 +20,14 @@ from core.importers.agent_questions import (
 )
 from core.protocol import ErrorCode, ProtocolError
 from core.store import DecisionStore
-from tests.integration.agent_support import FakeApp, method_not_found, short_runtime_dir
-from tests.integration.hook_support import Place, make_pending, run_hook, run_hook_inline
+from tests.integration.agent_support import FakeApp, method_not_found
+from tests.integration.hook_support import (
+    Place,
+    hook_place,
+    make_pending,
+    run_hook,
+    run_hook_inline,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -36,12 +42,8 @@ READ_ONLY = ["claude_read.input.json", "claude_own_mcp.input.json"]
 
 @pytest.fixture
 def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Place]:
-    workspace = tmp_path / "repo"
-    workspace.mkdir()
-    with short_runtime_dir() as runtime:
-        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-        yield Place(tmp_path / "journal", workspace, runtime)
+    with hook_place(tmp_path, monkeypatch) as place:
+        yield place
 
 
 @pytest.fixture

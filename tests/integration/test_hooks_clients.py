@@ -14,8 +14,13 @@ import pytest
 
 from app.hooks.clients import HOOKS
 from core.agent_tools import TOOL_NAMES, client_tool_name
-from tests.integration.agent_support import short_runtime_dir
-from tests.integration.hook_support import Place, make_pending, run_hook, run_hook_inline
+from tests.integration.hook_support import (
+    Place,
+    hook_place,
+    make_pending,
+    run_hook,
+    run_hook_inline,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,13 +39,8 @@ STALE_NAMES = ["LS", "TodoWrite", "NotebookRead"]
 
 @pytest.fixture
 def pending(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Place]:
-    workspace = tmp_path / "repo"
-    workspace.mkdir()
-    with short_runtime_dir() as runtime:
-        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-        place = Place(tmp_path / "journal", workspace, runtime, session="agent-session")
-        yield dataclasses.replace(place, decision_id=make_pending(place.journal, workspace))
+    with hook_place(tmp_path, monkeypatch, session="agent-session") as place:
+        yield dataclasses.replace(place, decision_id=make_pending(place.journal, place.workspace))
 
 
 def event(place: Place, client: str, tool: str, **extra: Any) -> str:

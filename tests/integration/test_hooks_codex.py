@@ -11,8 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.agent_support import short_runtime_dir
-from tests.integration.hook_support import Place, make_pending, run_hook, run_hook_inline
+from tests.integration.hook_support import (
+    Place,
+    hook_place,
+    make_pending,
+    run_hook,
+    run_hook_inline,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -26,12 +31,8 @@ CODEX_INPUTS = [
 
 @pytest.fixture
 def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Place]:
-    workspace = tmp_path / "repo"
-    workspace.mkdir()
-    with short_runtime_dir() as runtime:
-        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-        yield Place(tmp_path / "journal", workspace, runtime, session="codex-session-1")
+    with hook_place(tmp_path, monkeypatch, session="codex-session-1") as place:
+        yield place
 
 
 @pytest.fixture
