@@ -292,7 +292,8 @@ class JournalTools:
     @staticmethod
     def outcome_violations(arguments: dict[str, Any], found: list[Violation]) -> list[Violation]:
         """An outcome must say something: at least one of its signals."""
-        if any(name in arguments for name in schemas.OUTCOME_SIGNALS):
+        values = [arguments.get(name) for name in schemas.OUTCOME_SIGNALS]
+        if any(v.strip() if isinstance(v, str) else v is not None for v in values):
             return []
         named = ", ".join(schemas.OUTCOME_SIGNALS)
         return [Violation("arguments", f"give at least one of {named}")]

@@ -356,6 +356,7 @@ def test_schema_rules_are_enforced_in_plain_words(
         ("recent_decisions", {"limit": "ten", "since": "yesterday"}),
         ("note_decision", {"decision": ["a"], "why": "because"}),
         ("report_outcome", {"decision_id": "decision-x"}),
+        ("report_outcome", {"decision_id": "decision-x", "note": "  "}),
         ("report_outcome", {"decision_id": "decision-x", "ci": "green", "eval_score": 2}),
         ("present_implementation_decision", {"decision_id": "decision-x", "resume": True}),
     )
@@ -369,6 +370,7 @@ def test_schema_rules_are_enforced_in_plain_words(
             "since: unknown field; accepted: workspace, goal, limit, query",
         ],
         ["decision: must be a string (got a list)"],
+        ["arguments: give at least one of ci, accepted, eval_score, note"],
         ["arguments: give at least one of ci, accepted, eval_score, note"],
         [
             "ci: must be one of 'pass', 'fail' (got 'green')",
