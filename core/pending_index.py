@@ -113,11 +113,12 @@ def _entry(item: object) -> IndexEntry | None:
 
 
 def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> bool:
-    """Any entry blocks this session or workspace; a damaged entry always counts (doubt)."""
+    """Any entry blocks this session or workspace, as `app.hooks.gating` decides: a damaged
+    file blocks everyone unless it is readably someone else's."""
     session = go_trim(session_id)
     project = project_id_of(workspace) if workspace else ""
     for entry in entries:
-        if entry.damaged:
+        if entry.damaged and not (entry.workspace or entry.project_id):
             return True
         if session and entry.session_id == session:
             return True

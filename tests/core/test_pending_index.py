@@ -92,7 +92,7 @@ def test_same_project_through_a_link_is_blocked(store: PendingStore, repo: Path)
     assert blocks(entries, session_id="x", workspace=str(link))
 
 
-def test_a_damaged_file_is_a_damaged_entry_and_always_blocks(
+def test_an_unreadable_file_is_a_damaged_entry_that_blocks_everyone(
     store: PendingStore, repo: Path
 ) -> None:
     decision = pend(store, repo, "s-1")
@@ -100,8 +100,24 @@ def test_a_damaged_file_is_a_damaged_entry_and_always_blocks(
     path.write_text("{not json")
     store.refresh_index()
     (entry,) = read_current(store.directory) or []
-    assert (entry.decision_id, entry.damaged) == (decision, True)
+    assert (entry.decision_id, entry.damaged, entry.workspace) == (decision, True, "")
     assert blocks([entry], session_id="anyone", workspace="/anywhere")
+
+
+def test_a_damaged_file_that_is_readably_someone_elses_blocks_only_them(
+    store: PendingStore, repo: Path
+) -> None:
+    decision = pend(store, repo, "s-1")
+    path = store.path(decision)
+    data = json.loads(path.read_text())
+    data["proposal"]["options"] = []
+    path.write_text(json.dumps(data))
+    store.refresh_index()
+    (entry,) = read_current(store.directory) or []
+    assert (entry.damaged, entry.session_id, entry.workspace) == (True, "s-1", str(repo))
+    assert blocks([entry], session_id="s-1", workspace="/anywhere")
+    assert blocks([entry], session_id="other", workspace=str(repo / "src"))
+    assert not blocks([entry], session_id="other", workspace="/anywhere")
 
 
 def test_no_index_or_a_broken_one_is_doubt(store: PendingStore, repo: Path) -> None:
