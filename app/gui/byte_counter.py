@@ -28,12 +28,14 @@ class ByteCounter(QLabel):
     """Shows how many UTF-8 bytes a field holds; red with "too long" once over the limit.
 
     The words "too long" are there as well as the colour so the state does not rely on colour
-    alone.
+    alone. With `grouped` the numbers have thousands separators ("4,096"), as the journal
+    window writes every number.
     """
 
-    def __init__(self, limit: int, parent: QWidget | None = None) -> None:
+    def __init__(self, limit: int, parent: QWidget | None = None, *, grouped: bool = False) -> None:
         super().__init__(parent)
         self._limit = limit
+        self._grouped = grouped
         self._count = 0
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -64,7 +66,11 @@ class ByteCounter(QLabel):
             self._render()
 
     def _render(self) -> None:
-        plain = f"{self._count} / {self._limit} bytes"
+        plain = (
+            f"{self._count:,} / {self._limit:,} bytes"
+            if self._grouped
+            else f"{self._count} / {self._limit} bytes"
+        )
         if not self.is_over:
             self.setTextFormat(Qt.TextFormat.PlainText)
             self.setText(plain)

@@ -170,6 +170,7 @@ class DecisionDetails(QWidget):
         self.values: dict[str, QLabel] = {}
         self._refs: list[str] = []
         self._workspace = ""
+        self._record: DecisionRecord | None = None
         self._summary_first = SUMMARY_ENGLISH
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -189,11 +190,11 @@ class DecisionDetails(QWidget):
             key.setBuddy(value)
             forms[section].addRow(key, value)
             self.values[name] = value
-        self._summary_form = forms["Summary"]
-        self._summary_keys = {
-            name: forms["Summary"].labelForField(self.values[name])
-            for name in ("summary-en", "summary-ko")
-        }
+        form = forms["Summary"]
+        self._summary_rows = [
+            (form.labelForField(self.values[name]), self.values[name])
+            for name in ("summary-ko", "summary-en")
+        ]
         evidence = self.values["evidence"]
         evidence.setTextFormat(Qt.TextFormat.RichText)
         evidence.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
@@ -207,28 +208,30 @@ class DecisionDetails(QWidget):
         return self._summary_first
 
     def set_summary_first(self, language: str) -> None:
-        """Puts the English rendering or the stored Korean sentence at the top of the summary."""
+        """Puts the English rendering or the stored Korean sentence at the top of the summary.
+
+        The two rows stay where they are; their captions and texts trade places.
+        """
         self._summary_first = SUMMARY_KOREAN if language == SUMMARY_KOREAN else SUMMARY_ENGLISH
-        order = ["summary-en", "summary-ko"]
+        order = [("summary-en", "English"), ("summary-ko", "Korean")]
         if self._summary_first == SUMMARY_KOREAN:
             order.reverse()
-        form = self._summary_form
-        for name in order:
-            form.takeRow(self.values[name])
-        for row, name in enumerate(order):
-            form.insertRow(row, self._summary_keys[name], self.values[name])
-            self._summary_keys[name].show()
-            self.values[name].show()
+        for (key, value), (name, caption) in zip(self._summary_rows, order, strict=True):
+            if isinstance(key, QLabel):
+                key.setText(caption)
+            value.setObjectName(f"detail-{name}")
+            value.setAccessibleName(f"{caption} summary")
+            self.values[name] = value
+        self.show_record(self._record)
 
     def summary_order(self) -> list[str]:
         """The summary rows' names top to bottom (tests and screenshots check it)."""
-        form = self._summary_form
-        found: list[str] = []
-        for row in range(form.rowCount()):
-            item = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
-            widget = item.widget() if item is not None else None
-            found.extend(name for name, label in self.values.items() if label is widget)
-        return found
+        return [
+            name
+            for _key, value in self._summary_rows
+            for name, label in self.values.items()
+            if label is value and name.startswith("summary-")
+        ]
 
     def _evidence_link(self, href: str) -> None:
         number = href.removeprefix("evidence:")
@@ -248,6 +251,7 @@ class DecisionDetails(QWidget):
         return self.values[name].text()
 
     def show_record(self, record: DecisionRecord | None) -> None:
+        self._record = record
         if record is None:
             self._refs, self._workspace = [], ""
             for label in self.values.values():

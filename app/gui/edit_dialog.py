@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -231,7 +231,7 @@ class EditDialog(QDialog):
         column.setSpacing(2)
         field.setParent(host)
         column.addWidget(field)
-        counter = ByteCounter(limit, host)
+        counter = ByteCounter(limit, host, grouped=True)
         counter.setObjectName(f"{field.objectName()}-bytes")
         column.addWidget(counter)
         self.counters[field] = counter
@@ -275,7 +275,9 @@ class EditDialog(QDialog):
         self._custom_label.setVisible(is_custom)
         for option_id, edit in self.rejections.items():
             rejected = option_id != chosen
-            edit.setVisible(rejected)
+            host = edit.parentWidget()  # the field with its byte counter
+            if host is not None:
+                host.setVisible(rejected)
             edit.setEnabled(rejected)
             self._rejection_labels[option_id].setVisible(rejected)
 
@@ -376,7 +378,13 @@ class EditDialog(QDialog):
         for problem in problems:
             field = problem.field
             field.setProperty("invalid", True)
-            field.setStyleSheet(f"border: 2px solid {colour}; border-radius: 3px;")
+            # A style sheet replaces the palette's colours unless it names them: keep them.
+            base = field.palette().color(QPalette.ColorRole.Base).name()
+            text = field.palette().color(QPalette.ColorRole.Text).name()
+            field.setStyleSheet(
+                f"border: 2px solid {colour}; border-radius: 3px; "
+                f"background-color: {base}; color: {text};"
+            )
             field.setAccessibleDescription(problem.message)
             self._marked.append(field)
         problems[0].field.setFocus(Qt.FocusReason.OtherFocusReason)

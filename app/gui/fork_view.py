@@ -5,12 +5,15 @@ selected branch is the thick highlighted one, a recommendation the user did not 
 still visibly marked, rejected branches are muted and carry their rejection reason, and a
 user-provided "Other" answer grows as its own branch. Every state also has a text marker
 ("Selected", "Recommended", "Rejected", "Other"), so nothing depends on colour alone, and the
-same facts are in the accessible description for screen readers.
+same facts are in the accessible description for screen readers. System themes (a dark GTK
+theme, for one) may give lines the colour of the cards and badge text the colour of its fill,
+so lines too close to the card are drawn nearer the text colour and badge text is whichever of
+the card colour, black or white reads on its fill.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
@@ -27,7 +30,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from app.gui.formatting import display_time
-from app.gui.palette import ForkColors, fork_colors
+from app.gui.palette import ForkColors, contrast_ratio, fork_colors, readable_on
 from core.models import DecisionRecord
 from core.text import go_trim
 
@@ -37,6 +40,34 @@ RECOMMENDED_TEXT = "★ Recommended"
 OTHER_TEXT = "Other · user-provided"
 NO_REASON = "no reason recorded"
 _WRAP = int(Qt.TextFlag.TextWordWrap)
+LINE_CONTRAST = 1.8
+"""A line or border at least this far from the card colour is visible; closer ones are mixed
+with the text colour until they are."""
+
+
+def _visible(colour: QColor, background: QColor, text: QColor) -> QColor:
+    """`colour`, or a mix towards `text` that stands out from `background`."""
+    mixed = QColor(colour)
+    for step in range(1, 6):
+        if contrast_ratio(mixed, background) >= LINE_CONTRAST:
+            return mixed
+        share = step / 6
+        mixed = QColor.fromRgbF(
+            colour.redF() * (1 - share) + text.redF() * share,
+            colour.greenF() * (1 - share) + text.greenF() * share,
+            colour.blueF() * (1 - share) + text.blueF() * share,
+        )
+    return mixed
+
+
+def legible_colors(colors: ForkColors) -> ForkColors:
+    """The palette's fork colours with trunk, borders and rejected lines kept visible."""
+    return replace(
+        colors,
+        trunk=_visible(colors.trunk, colors.card, colors.text),
+        card_border=_visible(colors.card_border, colors.card, colors.text),
+        rejected=_visible(colors.rejected, colors.card, colors.text),
+    )
 
 
 class BranchState(Enum):
@@ -279,7 +310,7 @@ class ForkView(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        colors = fork_colors(self.palette())
+        colors = legible_colors(fork_colors(self.palette()))
         layout = self._current_layout()
         if layout is None or self._tree is None:
             painter.setPen(colors.rejected_text)
@@ -429,7 +460,7 @@ class ForkView(QWidget):
             painter.setPen(QPen(colour, 1.2))
             painter.setBrush(colour if solid else Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect, height / 2, height / 2)
-            painter.setPen(colors.card if solid else colour)
+            painter.setPen(readable_on(colour, colors.card) if solid else colour)
             painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), text)
             x += width + layout.unit * 0.4
         return origin.y() + layout.unit * 1.4

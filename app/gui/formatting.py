@@ -27,6 +27,9 @@ def _local(value: GoTime | None) -> datetime | None:
 
 def _locale_text(moment: datetime, *, seconds: bool) -> str:
     locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        # The C locale's short date is "1 12 2026": without a real locale, ISO reads best.
+        return moment.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
     day = locale.toString(
         QDate(moment.year, moment.month, moment.day), QLocale.FormatType.ShortFormat
     )

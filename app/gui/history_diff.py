@@ -65,7 +65,8 @@ REJECTION_PARTS = {"reason": "", "source": "written by", "option_id": "option id
 _ITEM = re.compile(r"^(?P<list>options|rejected_reasons)\[(?P<key>[^\]]+)\]\.(?P<part>.+)$")
 _TIME_FIELDS = ("created_at", "updated_at", "deleted_at")
 _OPTION_FIELDS = ("selected_option_id", "recommended_option_id")
-_WORDS = re.compile(r"\s+|[^\s]+")
+_WORDS = re.compile(r"\s+|\w+(?:['’-]\w+)*|[^\w\s]")
+"""Runs of space, words (with inner apostrophes and hyphens) and single punctuation marks."""
 
 
 def option_name(option_id: str, *records: DecisionRecord) -> str:

@@ -373,6 +373,7 @@ class ProfilePanel(QWidget):
         self.note_edit.returnPressed.connect(self._save_note)
         self._set_rule_controls(None)
         self.set_status(None)
+        self.message.hide()
 
     def _evidence_view(self, model: EvidenceModel, name: str) -> HintListView:
         view = HintListView(self)
@@ -448,9 +449,10 @@ class ProfilePanel(QWidget):
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)
+        self.message.setVisible(bool(text))
 
     def show_conflict(self, revision: int) -> None:
-        self.message.setText(CONFLICT_TEXT.format(revision=revision))
+        self.show_message(CONFLICT_TEXT.format(revision=revision))
 
     def set_labels(self, labels: dict[str, str]) -> None:
         self.support.set_labels(labels)

@@ -249,3 +249,15 @@ def test_the_summary_language_shown_first_is_a_remembered_setting(
         assert again.summary_actions[SUMMARY_KOREAN].isChecked()
     finally:
         shut_down(qtbot, again)
+
+
+def test_without_a_locale_times_are_iso() -> None:
+    previous = QLocale()
+    QLocale.setDefault(QLocale.c())
+    try:
+        moment = GoTime(BASE_NS)
+        local = moment.to_datetime().astimezone()
+        assert display_time(moment) == local.strftime("%Y-%m-%d %H:%M")
+        assert display_time_precise(moment) == local.strftime("%Y-%m-%d %H:%M:%S %Z").rstrip()
+    finally:
+        QLocale.setDefault(previous)

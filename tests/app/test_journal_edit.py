@@ -201,7 +201,10 @@ def test_byte_counters_follow_the_text_and_name_the_limit(
 ) -> None:
     dialog = open_editor(qtbot, window)
     counter = dialog.counters[dialog.reason]
-    assert counter.text() == "36 / 4096 bytes"
+    assert counter.text() == "36 / 4,096 bytes"
+    selected = dialog.counters[dialog.rejections["per-record"]]  # the selected option's
+    assert not selected.isVisibleTo(dialog)
+    assert dialog.counters[dialog.rejections["single"]].isVisibleTo(dialog)
     dialog.reason.setPlainText("결정")
     assert counter.count == 6  # two Hangul syllables are six UTF-8 bytes
     dialog.kind.setText("k" * 130)

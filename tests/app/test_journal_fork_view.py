@@ -16,11 +16,13 @@ from pytestqt.qtbot import QtBot
 from app.gui.decision_details import DecisionDetails
 from app.gui.fork_view import (
     CUSTOM_KEY,
+    LINE_CONTRAST,
     BranchState,
     ForkView,
     fork_tree,
+    legible_colors,
 )
-from app.gui.palette import build_palette, fork_colors
+from app.gui.palette import ForkColors, build_palette, contrast_ratio, fork_colors, readable_on
 from core.gotime import GoTime
 from tests.app.journal_support import record
 
@@ -168,3 +170,25 @@ def test_details_show_ledger_evidence_provenance_redaction_and_summaries(
     assert details.text("summary-en").startswith("To solve “Choose the storage layout")
     assert details.text("status") == "completed"
     assert details.palette().color(QPalette.ColorRole.Window).isValid()
+
+
+def test_lines_and_badges_stay_visible_when_a_theme_blends_them() -> None:
+    card, text = QColor("#242424"), QColor("#ffffff")
+    blended = ForkColors(
+        trunk=QColor("#2a2a2a"),
+        selected=QColor("#3584e4"),
+        selected_fill=QColor("#3584e4"),
+        recommended=QColor("#f0b429"),
+        rejected=QColor("#262626"),
+        rejected_text=QColor("#9a9a9a"),
+        custom=QColor("#2dd4bf"),
+        deleted=QColor("#fb7185"),
+        card=card,
+        card_border=QColor("#252525"),
+        text=text,
+    )
+    legible = legible_colors(blended)
+    for colour in (legible.trunk, legible.card_border, legible.rejected):
+        assert contrast_ratio(colour, card) >= LINE_CONTRAST
+    assert legible.selected == blended.selected  # colours that were visible are kept
+    assert contrast_ratio(readable_on(blended.selected, card), blended.selected) >= 4.5
