@@ -28,8 +28,10 @@ from tests.clients.support.fake_http import Recorded, RecordingServer, Reply, ss
 MODEL = "gpt-5.5"
 """A model in Codex 0.171's own catalog, so it offers `apply_patch` (unknown models do not)."""
 
-MODEL_ITEMS = frozenset({"function_call", "custom_tool_call", "message", "reasoning"})
-OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
+MODEL_ITEMS = frozenset(
+    {"function_call", "custom_tool_call", "tool_search_call", "message", "reasoning"}
+)
+OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output", "tool_search_output"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,16 @@ class CustomCall:
     input: str
 
 
-Item = str | FunctionCall | CustomCall
+@dataclass(frozen=True, slots=True)
+class ToolSearch:
+    """A `tool_search_call` item: the model asks Codex to load deferred tools (Codex lists a
+    catalog model's MCP tools only by namespace until the model searches for them)."""
+
+    query: str
+    limit: int = 8
+
+
+Item = str | FunctionCall | CustomCall | ToolSearch
 """One output item; a plain string is an assistant message."""
 
 
@@ -86,9 +97,15 @@ def _output_text(output: Any) -> str:
 
 
 def tool_outputs(items: Sequence[dict[str, Any]]) -> list[ToolOutput]:
-    """Every function or custom tool output in a request's input, oldest first."""
+    """Every tool output in a request's input, oldest first (a tool search's found tools as
+    JSON)."""
     return [
-        ToolOutput(str(item.get("call_id", "")), _output_text(item.get("output")))
+        ToolOutput(
+            str(item.get("call_id", "")),
+            json.dumps(item.get("tools", []))
+            if item.get("type") == "tool_search_output"
+            else _output_text(item.get("output")),
+        )
         for item in items
         if item.get("type") in OUTPUT_ITEMS
     ]
@@ -144,6 +161,15 @@ def _wire_item(item: Item, index: int) -> dict[str, Any]:
             "status": "completed",
         }
         return wire | ({"namespace": item.namespace} if item.namespace else {})
+    if isinstance(item, ToolSearch):
+        return {
+            "type": "tool_search_call",
+            "id": f"tsc_{index}",
+            "call_id": f"call_{index}",
+            "execution": "client",
+            "arguments": {"query": item.query, "limit": item.limit},
+            "status": "completed",
+        }
     if isinstance(item, CustomCall):
         return {
             "type": "custom_tool_call",
