@@ -14,7 +14,10 @@ Root may not bypass permissions, so the session allows the tools it uses with
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +45,7 @@ from tests.clients.support.fake_anthropic import (
     tool_use_id,
 )
 from tests.factories import proposal_dict
-from tests.integration.agent_support import short_runtime_dir
+from tests.integration.agent_support import ROOT, Desktop, short_runtime_dir
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -54,6 +57,8 @@ TOP_LEVEL_REFUSED = ("anyOf", "oneOf", "allOf", "not", "enum")
 HANGUL = re.compile("[\uac00-\ud7a3]")
 TOOL_LIST = re.compile(r"\(((?:[A-Z][A-Za-z]+, )+[A-Z][A-Za-z]+)\)")
 """A parenthesised list of tool names in a deny text, e.g. "(Read, Grep, Glob)"."""
+SESSION_TOOLS = ("Read", "Write", "Edit", "Bash", "ToolSearch", "AskUserQuestion")
+"""Allowed without asking, so that anything refused is refused by our hook."""
 CHOOSE_SECOND = (
     ("key", "2"),
     ("key", "Return"),
@@ -111,7 +116,10 @@ def claude_tool_listing(
 ) -> Iterator[Session]:
     """A session that only loads our tools, with neither a display nor an app."""
     place = ClaudeHome.create(tmp_path_factory.mktemp("claude-tools"))
-    with short_runtime_dir() as runtime, FakeAnthropic(scripted([_load_our_tools])) as fake:
+    with (
+        short_runtime_dir() as runtime,
+        FakeAnthropic(scripted([_load_our_tools, say("Done.")])) as fake,
+    ):
         run = run_claude(
             claude_executable,
             place,
@@ -157,6 +165,7 @@ def window_session(
     answers: Sequence[Sequence[tuple[str, str]]],
     *,
     files: dict[str, str] | None = None,
+    questions: bool = False,
 ) -> Session:
     """Runs a scripted session while the real app shows its windows and a person answers.
 
@@ -166,6 +175,8 @@ def window_session(
         steps: the script, made from the project folder's path.
         answers: the keystrokes for each window, in order.
         files: files (name: text) the project holds before the session.
+        questions: the windows are AskUserQuestion's, and the client runs in SDK mode, the
+            only `-p` mode that offers that tool.
     """
     place = ClaudeHome.create(root)
     for name, text in (files or {}).items():
@@ -173,16 +184,43 @@ def window_session(
     with (
         desktop_for(place.home) as desk,
         FakeAnthropic(scripted(steps(place.workspace))) as fake,
-        Person(desk, *answers) as person,
+        Person(QuestionsDesk.of(desk) if questions else desk, *answers) as person,
     ):
         run = run_claude(
             claude,
             place,
             desk.env,
             fake,
-            allowed_tools=["Read", "Write", "Edit", "Bash", "ToolSearch", *OUR_TOOLS],
+            allowed_tools=[*SESSION_TOOLS, *OUR_TOOLS],
+            sdk=questions,
         )
         return Session(run, fake, place, person.problem())
+
+
+class QuestionsDesk(Desktop):
+    """The same screen, where the person looks for AskUserQuestion's window instead."""
+
+    TITLE = "^Question: "
+
+    @classmethod
+    def of(cls, desk: Desktop) -> QuestionsDesk:
+        return cls(desk.display, desk.env, desk.journal)
+
+    def find_window(self, timeout: float = 20.0) -> str:
+        found = self.xdotool(
+            "search", "--sync", "--onlyvisible", "--name", self.TITLE, timeout=timeout
+        )
+        return found.split()[0]
+
+    def window_gone(self) -> bool:
+        run = subprocess.run(
+            ["xdotool", "search", "--onlyvisible", "--name", self.TITLE],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        return not run.stdout.strip()
 
 
 def _no_person_problem(session: Session) -> None:
@@ -349,3 +387,75 @@ def test_resume_by_id_returns_the_recorded_answer_and_lifts_the_gate(
     after = session.result(WRITE_AFTER_TURN)
     assert not after.is_error, after.text
     assert (session.place.workspace / "after.txt").read_text(encoding="utf-8") == "x\n"
+
+
+# --- AskUserQuestion answered in our window ---------------------------------------------------
+
+QUESTION = "Which database should the cache use?"
+ASK = {
+    "questions": [
+        {
+            "question": QUESTION,
+            "header": "Database",
+            "multiSelect": False,
+            "options": [
+                {"label": "Postgres", "description": "We already run it."},
+                {"label": "SQLite", "description": "Embedded, nothing to operate."},
+            ],
+        }
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def claude_question_session(
+    claude_executable: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Session:
+    def steps(workspace: Path) -> list[Any]:
+        return [call("AskUserQuestion", ASK), say("Postgres it is.")]
+
+    return window_session(
+        claude_executable,
+        tmp_path_factory.mktemp("claude-question"),
+        steps,
+        [(("key", "1"), ("key", "ctrl+Return"))],
+        questions=True,
+    )
+
+
+@pytest.mark.xvfb
+def test_a_question_answered_in_our_window_reaches_the_model_once_journaled(
+    claude_question_session: Session,
+) -> None:
+    session = claude_question_session
+    _no_person_problem(session)
+    result = session.result(0)
+    assert not result.is_error, f"{result.text}\n{session.describe()}"
+    assert f'"{QUESTION}"="Postgres"' in result.text, result.text
+    records = [r for r in DecisionStore(session.place.journal).list() if r.problem == QUESTION]
+    assert [r.custom_selection or r.selected_label() for r in records] == ["Postgres"], records
+
+
+@pytest.mark.xvfb
+def test_importing_the_clients_transcript_after_the_window_adds_nothing(
+    claude_question_session: Session,
+) -> None:
+    session = claude_question_session
+    place = session.place
+    transcripts = list((place.home / ".claude" / "projects").rglob("*.jsonl"))
+    assert transcripts, "Claude Code wrote no transcript"
+    before = sorted((r.id, r.decision_kind) for r in DecisionStore(place.journal).list())
+    with short_runtime_dir() as runtime:
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli.main", "import", "--from", "claude-code", "--json"],
+            env=home_env(place.home, runtime, PYTHONPATH=str(ROOT)),
+            cwd=place.workspace,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert (report["read"], report["imported"]) == (1, 0), report
+    after = sorted((r.id, r.decision_kind) for r in DecisionStore(place.journal).list())
+    assert after == before, done.stdout

@@ -31,6 +31,9 @@ SESSION_ENV = {
     # Connect MCP servers before the first model request: in -p mode Claude Code otherwise
     # sends it while a server still starts, and what the test sees would race the machine load.
     "MCP_CONNECTION_NONBLOCKING": "0",
+    # Tool search as a user of Anthropic's own endpoint has it: some versions switch it off for
+    # any other ANTHROPIC_BASE_URL, and then defer nothing and offer no ToolSearch.
+    "ENABLE_TOOL_SEARCH": "true",
     "DISABLE_TELEMETRY": "1",
     "DISABLE_AUTOUPDATER": "1",
     "DISABLE_ERROR_REPORTING": "1",
@@ -41,6 +44,10 @@ SESSION_ENV = {
     "HTTP_PROXY": "http://127.0.0.1:9",
     "NO_PROXY": "127.0.0.1,localhost",
 }
+SDK_MODE = (
+    "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+    "--permission-prompt-tool", "stdio",
+)  # fmt: skip
 _FOREIGN_PREFIXES = ("ANTHROPIC_", "CLAUDE_", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
 
 
@@ -96,6 +103,7 @@ def run_claude(
     fake: FakeAnthropic,
     *,
     allowed_tools: Sequence[str],
+    sdk: bool = False,
 ) -> ClaudeRun:
     """One `claude -p` session of `fake`'s script in `place.workspace`, talking only to `fake`.
 
@@ -106,13 +114,19 @@ def run_claude(
             client's own settings, which this adds.
         fake: the model.
         allowed_tools: tool names allowed without asking (root may not bypass permissions).
+        sdk: talk stream-json on stdin and stdout, as the Agent SDK does, with permission
+            prompts on stdio; only then does `-p` offer AskUserQuestion.
     """
     debug_file = place.home.parent / "claude-debug.log"
     prompt = f"{fake.script.marker} Follow the scripted session."
     env = {k: v for k, v in env.items() if not k.upper().startswith(_FOREIGN_PREFIXES)}
     env |= {"ANTHROPIC_BASE_URL": fake.base_url, "ANTHROPIC_API_KEY": "test", **SESSION_ENV}
+    mode, stdin = ["--output-format", "json"], ""
+    if sdk:
+        message = {"type": "user", "message": {"role": "user", "content": prompt}}
+        mode, stdin = [*SDK_MODE], json.dumps(message) + "\n"
     command = [
-        str(claude), "-p", prompt, "--output-format", "json",
+        str(claude), "-p", *([] if sdk else [prompt]), *mode,
         "--debug-file", str(debug_file), "--allowedTools", ",".join(allowed_tools),
     ]  # fmt: skip
     try:
@@ -120,7 +134,7 @@ def run_claude(
             command,
             env=env,
             cwd=place.workspace,
-            stdin=subprocess.DEVNULL,
+            input=stdin,
             capture_output=True,
             text=True,
             timeout=RUN_TIMEOUT,
