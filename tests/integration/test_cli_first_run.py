@@ -153,3 +153,21 @@ def test_first_start_of_the_app_logs_nothing_alarming(home: Path, runtime_dir: P
     assert (config / "decision-journal" / "Decision Journal.conf").is_file()
     assert not (home / ".config").exists()
     assert _mode(home / ".local") == 0o700 and _mode(journal) == 0o700
+
+
+def test_tests_run_in_a_private_home_that_reaches_qt_settings(private_home: Path) -> None:
+    """The autouse fixture: HOME and every XDG folder are the test's own, and a process it
+    starts keeps its QSettings there (Qt reads XDG_CONFIG_HOME on Linux)."""
+    assert os.environ["HOME"] == str(private_home)
+    for name in _XDG:
+        assert Path(os.environ[name]).is_relative_to(private_home), name
+    assert "DECISION_JOURNAL_HOME" not in os.environ
+    code = (
+        "from PySide6.QtCore import QSettings; "
+        "print(QSettings('decision-journal', 'Decision Journal').fileName())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    config = Path(os.environ["XDG_CONFIG_HOME"])
+    assert result.stdout.strip() == str(config / "decision-journal" / "Decision Journal.conf")
