@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import signal
 import sys
 import traceback
@@ -19,11 +21,12 @@ from app.frozen import report_startup
 from app.gui.icons import app_icon
 from app.ipc.server import IpcServer
 from app.transcript_watch import TranscriptWatcher
-from app.tray import TrayController, WaitingItem
+from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
 from core.capture import CaptureService
 from core.ipc_client import IpcClient
 from core.journal import Journal, catch_up, warm_up
+from core.location import default_journal_dir
 from core.pending import PendingStore, pending_items
 from core.profile_worker import start_profile_worker
 from core.runtime_paths import socket_path
@@ -35,6 +38,10 @@ log = logging.getLogger(__name__)
 
 TRAY_WAIT_MS = 5000
 WATCH_SETTING = "tray/import_claude_code_answers"
+APP_ID = "decision-journal"
+"""Program name, WM_CLASS (instance and class) and desktop file name, however we started."""
+NOTIFY_SETTLE_MS = 300
+"""How long a new window has to become active before we decide whether to notify."""
 
 
 def app_settings() -> QSettings:
@@ -66,6 +73,18 @@ def _install_excepthook() -> None:
 
 
 _keep: list[QObject] = []
+
+
+def journal_name(root: Path) -> str:
+    """How the tray names a journal other than the default one ("" for the default): its
+    folder with the home folder as "~", so two journals named alike still differ."""
+    path = Path(os.path.abspath(root))
+    if path == Path(os.path.abspath(default_journal_dir())):
+        return ""
+    home = Path.home()
+    with contextlib.suppress(ValueError):
+        return str(Path("~") / path.relative_to(home))
+    return str(path)
 
 
 class TrayApp(QObject):
@@ -117,14 +136,18 @@ class TrayApp(QObject):
 
     def _create_tray(self) -> None:
         watching = bool(app_settings().value(WATCH_SETTING, False, type=bool))
+        root = self.journal.root
         tray = TrayController(
-            autostart_enabled=autostart.is_enabled(),
+            autostart_enabled=autostart.is_enabled(root),
             transcript_watch_enabled=watching,
+            journal_name=journal_name(root),
             parent=self,
         )
         tray.transcript_watch_toggled.connect(self._set_transcript_watch)
         tray.decision_requested.connect(self.controller.open_pending)
-        tray.autostart_toggled.connect(autostart.set_enabled)
+        tray.autostart_toggled.connect(
+            lambda enabled: autostart.set_enabled(enabled, journal_root=root)
+        )
         tray.quit_requested.connect(self.quit)
         tray.journal_requested.connect(self.show_journal)
         tray.rebuild_requested.connect(self.profile_worker.request_rebuild)
@@ -142,7 +165,8 @@ class TrayApp(QObject):
     @Slot(int)
     def _notify_imported(self, count: int) -> None:
         if self.tray is not None:
-            self.tray.notify("Imported from Claude Code", f"{count} answered question(s) added")
+            added = plural(count, "answered question")
+            self.tray.notify("Imported from Claude Code", f"{added} added")
 
     @Slot()
     def refresh_waiting(self) -> None:
@@ -198,8 +222,15 @@ class TrayApp(QObject):
 
     @Slot(str, str)
     def _notify_asked(self, project: str, problem: str) -> None:
-        if self.tray is not None:
-            self.tray.notify(f"Decision needed{f' in {project}' if project else ''}", problem)
+        """Once the new window had time to become active: the tray tells only if the person
+        is not looking at one of our windows (the new one, or one they type in)."""
+        title = f"Decision needed{f' in {project}' if project else ''}"
+
+        def tell() -> None:
+            if self.tray is not None:
+                self.tray.notify(title, problem)
+
+        QTimer.singleShot(NOTIFY_SETTLE_MS, self, tell)
 
     @Slot()
     def quit(self) -> None:
@@ -219,10 +250,13 @@ def forward_show(journal_root: Path) -> None:
 
 
 def run_app(journal: Journal, *, show: bool = False) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # argv[0] becomes the WM_CLASS instance on X11 and the application name its class, so
+    # `python -m app.cli.main app`, the frozen binary and the autostart entry all group as
+    # one program whose desktop file is decision-journal.desktop.
+    app = QApplication.instance() or QApplication([APP_ID])
     assert isinstance(app, QApplication)
-    app.setApplicationName("Decision Journal")
-    app.setDesktopFileName("decision-journal")
+    app.setApplicationName(APP_ID)
+    app.setDesktopFileName(APP_ID)
     app.setQuitOnLastWindowClosed(False)
     app.setWindowIcon(app_icon())
     signal.signal(signal.SIGINT, signal.SIG_DFL)

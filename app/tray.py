@@ -1,16 +1,35 @@
-"""The tray icon and its menu: waiting decisions, the journal, the profile, autostart, quit."""
+"""The tray icon and its menu: waiting decisions, the journal, the profile, autostart, quit.
+
+Why it is careful about notifications: a balloon that covers the window the person is reading
+is worse than none. The tray tells only when no window of ours is in use, through the desktop's
+notification service where one runs (`desktop_notifications`), else through the balloon. The
+icon shows how many decisions wait, and its tooltip names the journal when it is not the
+default one, so two apps on two journals can be told apart.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
+from app.desktop_notifications import DesktopNotifier
 from app.gui.icons import tray_icon
 
 MENU_LABEL_WIDTH = 60
+APP_TITLE = "Decision Journal"
+BALLOON_MS = 8000
+
+
+class Notified(Enum):
+    """What `TrayController.notify` did."""
+
+    DESKTOP = "desktop"
+    BALLOON = "balloon"
+    SKIPPED = "skipped"
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +38,17 @@ class WaitingItem:
     problem: str
     project_alias: str
     stage: str
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 decision", "2 decisions", "1,024 decisions"."""
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def tray_tooltip(count: int, journal_name: str = "") -> str:
+    """ "Decision Journal", with the journal's name when it is not the default, and the count."""
+    title = f"{APP_TITLE} — {journal_name}" if journal_name else APP_TITLE
+    return f"{title}: {plural(count, 'decision')} waiting" if count else title
 
 
 def _menu_label(item: WaitingItem) -> str:
@@ -53,13 +83,26 @@ class TrayController(QObject):
         *,
         autostart_enabled: bool,
         transcript_watch_enabled: bool = False,
+        journal_name: str = "",
+        notifier: DesktopNotifier | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """
+        Args:
+            autostart_enabled: whether "Start at login" starts checked.
+            transcript_watch_enabled: whether "Import Claude Code answers" starts checked.
+            journal_name: how the tooltip names a journal that is not the default; "" for
+                the default journal.
+            notifier: the desktop notification sender (default: one of our own).
+            parent: the owning QObject.
+        """
         super().__init__(parent)
         self._waiting: list[WaitingItem] = []
+        self._journal_name = journal_name
+        self.notifier = notifier if notifier is not None else DesktopNotifier(self)
         self.menu = QMenu()
-        self.icon = QSystemTrayIcon(tray_icon(waiting=False), self)
-        self.icon.setToolTip("Decision Journal")
+        self.icon = QSystemTrayIcon(tray_icon(0), self)
+        self.icon.setToolTip(tray_tooltip(0, journal_name))
         self.waiting_header = QAction("No decisions waiting", self)
         self.waiting_header.setEnabled(False)
         self.open_journal_action = QAction("Open journal…", self)
@@ -95,17 +138,33 @@ class TrayController(QObject):
         return list(self._waiting)
 
     def set_waiting(self, items: list[WaitingItem]) -> None:
+        changed = len(items) != len(self._waiting)
         self._waiting = list(items)
         count = len(items)
-        self.icon.setIcon(tray_icon(waiting=count > 0))
-        self.icon.setToolTip(
-            "Decision Journal" if not count else f"Decision Journal: {count} decision(s) waiting"
-        )
+        if changed:
+            self.icon.setIcon(tray_icon(count))
+        self.icon.setToolTip(tray_tooltip(count, self._journal_name))
         self._rebuild_menu()
 
-    def notify(self, title: str, message: str) -> None:
+    def notify(self, title: str, message: str) -> Notified:
+        """Tell the person something, unless they are looking at one of our windows.
+
+        Returns:
+            How it was told: through the desktop's notification service, the tray balloon,
+            or not at all (a window of ours is active, or neither way is available).
+        """
+        if QApplication.activeWindow() is not None:
+            return Notified.SKIPPED
+        if self._journal_name:
+            title = f"{title} ({self._journal_name})"
+        if self.notifier.notify(title, message):
+            return Notified.DESKTOP
         if QSystemTrayIcon.supportsMessages() and self.icon.isVisible():
-            self.icon.showMessage(title, message, QSystemTrayIcon.MessageIcon.Information, 8000)
+            self.icon.showMessage(
+                title, message, QSystemTrayIcon.MessageIcon.Information, BALLOON_MS
+            )
+            return Notified.BALLOON
+        return Notified.SKIPPED
 
     def _rebuild_menu(self) -> None:
         self.menu.clear()
