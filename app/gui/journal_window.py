@@ -439,6 +439,10 @@ class JournalWindow(QMainWindow):
         splitter = self.settings.value(self._key("splitter"))
         if not isinstance(splitter, QByteArray) or not self.splitter.restoreState(splitter):
             self.splitter.setSizes([440, 700])
+        for name, restore in self._layout_states():
+            state = self.settings.value(self._key(name))
+            if isinstance(state, QByteArray):
+                restore(state)
         self.filter_bar.set_state(
             FilterState.from_settings(self.settings.value(self._key("filters")))
         )
@@ -449,9 +453,22 @@ class JournalWindow(QMainWindow):
         self.settings.setValue("journal/geometry", self.saveGeometry())
         self.settings.setValue(self._key("path"), str(self.journal.root))
         self.settings.setValue(self._key("splitter"), self.splitter.saveState())
+        panel = self.profile_panel
+        self.settings.setValue(self._key("profile_splitter"), panel.splitter.saveState())
+        self.settings.setValue(
+            self._key("rule_columns"), panel.table.horizontalHeader().saveState()
+        )
         self.settings.setValue(self._key("filters"), self.filter_bar.state.to_settings())
         self.settings.setValue(SUMMARY_SETTING, self.inspector.details.summary_first)
         self.settings.sync()
+
+    def _layout_states(self) -> list[tuple[str, Callable[[QByteArray], object]]]:
+        """Per-journal layout kept besides the filters: the profile's splitter and columns."""
+        panel = self.profile_panel
+        return [
+            ("profile_splitter", panel.splitter.restoreState),
+            ("rule_columns", panel.restore_columns),
+        ]
 
     @Slot(QAction)
     def _summary_chosen(self, action: QAction) -> None:

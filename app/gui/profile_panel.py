@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractListModel,
     QAbstractTableModel,
+    QByteArray,
     QItemSelection,
     QModelIndex,
     QPersistentModelIndex,
@@ -322,6 +323,8 @@ class ProfilePanel(QWidget):
         self.support = EvidenceModel(self)
         self.contradictions = EvidenceModel(self)
         self._profile = PreferenceProfile.empty()
+        self._columns_chosen = False
+        """Column widths came from settings or the first rules: later profiles keep them."""
         explainer = QLabel(EXPLAINER, self)
         explainer.setWordWrap(True)
         explainer.setToolTip(EXPLAINER_MORE)
@@ -434,7 +437,9 @@ class ProfilePanel(QWidget):
         self.rules.set_profile(profile)
         self.outcomes.set_rule_names(self.rules.rule_names())
         self.empty_label.setVisible(not profile.rules)
-        self.table.resizeColumnsToContents()
+        if not self._columns_chosen and profile.rules:
+            self.table.resizeColumnsToContents()
+            self._columns_chosen = True
         row = self.rules.row_of(selected.id) if selected is not None else -1
         if row >= 0:
             self.table.selectRow(row)
@@ -446,6 +451,11 @@ class ProfilePanel(QWidget):
         self._status = status
         self.rebuild_button.setEnabled(status is None or status.state != STATE_REBUILDING)
         self._describe_state()
+
+    def restore_columns(self, state: QByteArray) -> bool:
+        """Restores the rules table's column widths (kept per journal by the window)."""
+        self._columns_chosen = self.table.horizontalHeader().restoreState(state)
+        return self._columns_chosen
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)

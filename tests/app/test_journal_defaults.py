@@ -120,8 +120,14 @@ def test_settings_are_kept_per_journal(qtbot: QtBot, tmp_path: Path) -> None:
     try:
         assert again.filter_bar.search.text() == "retry"
         assert problems(again) == ["Choose the retry schedule"]
+        again.profile_panel.table.horizontalHeader().resizeSection(3, 333)
     finally:
         shut_down(qtbot, again)
+    third = open_window(qtbot, first_journal, settings)
+    try:
+        assert third.profile_panel.table.horizontalHeader().sectionSize(3) == 333
+    finally:
+        shut_down(qtbot, third)
     stored = settings_at(settings)
     group = journal_settings_group(first_journal.root)
     assert stored.value(f"{group}/path") == str(first_journal.root)

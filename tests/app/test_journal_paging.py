@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 import app.gui.journal_window
 from app.gui.decision_list_model import EXPIRED_NOTICE, PAGE_SIZE
+from app.gui.filter_bar import SORT_OLDEST
 from app.gui.journal_window import JournalWindow
 from core.journal import Journal
 from core.parallel_read import CHUNK
@@ -155,3 +156,29 @@ def test_a_large_first_build_shows_its_progress_in_the_caption(
         "Reading the journal: 300 of 300 decisions…",
     ]
     shut_down(qtbot, window)
+
+
+def test_a_chosen_order_pages_through_every_match(qtbot: QtBot, window: JournalWindow) -> None:
+    sort = window.filter_bar.sort
+    with qtbot.waitSignal(window.scope_counted, timeout=5000):
+        sort.setCurrentIndex(sort.findData(SORT_OLDEST))
+        sort.activated.emit(sort.currentIndex())
+    assert window.model.list_row(0).id == "decision-test-0001"
+    while window.model.loaded < COUNT:
+        _fetch_next_page(qtbot, window)
+    ids = [window.model.list_row(n).id for n in range(COUNT)]
+    assert ids == [f"decision-test-{n:04d}" for n in range(1, COUNT + 1)]
+
+
+def test_a_row_deleted_here_does_not_shift_the_next_page(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
+    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000):
+        window.bridge.soft_delete(f"decision-test-{COUNT:04d}", 1)
+    assert window.model.loaded == PAGE_SIZE - 1 and window.model.total == COUNT - 1
+    assert window.caption.text() == f"99 of {COUNT - 1} decisions loaded"
+    _fetch_next_page(qtbot, window)
+    ids = [window.model.list_row(n).id for n in range(window.model.loaded)]
+    assert ids == [f"decision-test-{n:04d}" for n in range(COUNT - 1, COUNT - 200, -1)]
+    assert len(set(ids)) == len(ids)

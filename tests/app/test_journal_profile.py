@@ -261,3 +261,11 @@ def test_the_panel_fits_a_laptop_screen(qtbot: QtBot, window: JournalWindow) -> 
     assert panel.detail_tabs.height() >= panel.fontMetrics().height() * 9
     panel.table.clearSelection()
     assert panel.support_view.hint == NO_RULE_SELECTED
+
+
+def test_column_widths_survive_a_reloaded_profile(qtbot: QtBot, window: JournalWindow) -> None:
+    header = window.profile_panel.table.horizontalHeader()
+    header.resizeSection(4, 321)
+    with qtbot.waitSignal(window.bridge.profile_loaded, timeout=5000):
+        window.bridge.load_profile()
+    assert header.sectionSize(4) == 321
