@@ -20,6 +20,7 @@ from core.ipc_client import app_is_running
 from core.runtime_paths import socket_path
 from tests.factories import proposal_dict
 from tests.integration.cli_runner import ROOT
+from tests.integration.desktop import _wait_for  # the one polling helper of these tests
 
 _XDG = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
 
@@ -114,15 +115,6 @@ def test_doctor_reports_a_folder_capture_cannot_write(home: Path, runtime_dir: P
     report = json.loads(_cli(_fresh_env(home, runtime_dir), "--journal", str(journal), "doctor",
                              "--json").stdout)  # fmt: skip
     assert [p["writable"] for p in report["capture"]] == [False, True, True]
-
-
-def _wait_for(predicate: object, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():  # type: ignore[operator]
-            return
-        time.sleep(0.1)
-    raise TimeoutError("condition not met in time")
 
 
 def test_first_start_of_the_app_logs_nothing_alarming(home: Path, runtime_dir: Path) -> None:
