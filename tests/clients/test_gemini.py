@@ -90,12 +90,16 @@ def trusted_project(home: Path, tmp_path: Path) -> Path:
 
 
 def run_gemini(
-    executable: Path, env: dict[str, str], workspace: Path, fake: FakeGemini
+    executable: Path,
+    env: dict[str, str],
+    workspace: Path,
+    fake: FakeGemini,
+    approval: str = "yolo",
 ) -> subprocess.CompletedProcess[str]:
     """One headless `gemini -p` session of `fake`'s script in `workspace`, bounded in time."""
     command = [
         str(executable), "-p", f"{fake.script.marker}: follow the scripted session.",
-        "--output-format", "json", "-m", MODEL, "--approval-mode", "yolo",
+        "--output-format", "json", "-m", MODEL, "--approval-mode", approval,
     ]  # fmt: skip
     extra = {"GEMINI_API_KEY": "test", "GOOGLE_GEMINI_BASE_URL": fake.base_url, "NO_COLOR": "1"}
     try:
@@ -156,6 +160,20 @@ def test_every_tool_reaches_the_model_request(
     fields = parameters_of(offered[ours(PRESENT_TOOL)])["properties"]
     assert {"decision_id", "options", "problem"} <= set(fields), sorted(fields)
     assert {"write_file", "run_shell_command"} <= set(offered), sorted(offered)
+
+
+def test_our_tools_reach_the_model_without_yolo(
+    gemini_executable: Path, gemini_home: Path, tmp_path: Path
+) -> None:
+    """Headless Gemini offers the model only tools it may run without asking; in the default
+    approval mode ours must still be there (they only ask the human or read the journal)."""
+    workspace = trusted_project(gemini_home, tmp_path)
+    with short_runtime_dir() as runtime, FakeGemini(Script("DJ-DEFAULT", ["Nothing."])) as fake:
+        env = home_env(gemini_home, runtime)
+        finished(run_gemini(gemini_executable, env, workspace, fake, "default"), fake)
+    offered = declared_tools(fake.main_requests[0])
+    missing = [ours(name) for name in TOOL_NAMES if ours(name) not in offered]
+    assert not missing, f"missing {missing}; offered {sorted(offered)}"
 
 
 def test_present_is_answered_in_the_window_and_reaches_the_next_request(
