@@ -277,6 +277,32 @@ def test_pending_blocks_shell_and_patch_but_not_our_tools(
     assert again == resumed
 
 
+def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
+    codex_executable: Path, codex_home: Path, tmp_path: Path
+) -> None:
+    """A user who pins DECISION_JOURNAL_HOME in their shell: Codex hands hooks the whole
+    environment but MCP servers only a few variables, and both must still use that journal.
+    No app runs for it, so the present call stays pending, and the shell call must be blocked."""
+    workspace = workspace_in(tmp_path)
+    pinned = tmp_path / "pinned-journal"
+    script = Script(
+        "DJ-PINNED",
+        [
+            present(proposal_dict()),
+            FunctionCall("exec_command", {"cmd": "touch shell-ran.txt"}),
+            "Stopped.",
+        ],
+    )
+    with short_runtime_dir() as runtime, FakeResponses(script) as fake:
+        env = home_env(codex_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
+        outputs = finished(run_codex(codex_executable, env, workspace, fake), fake)
+    assert len(outputs) == 2, outputs
+    decision_id = structured(outputs[0])["decision_id"]
+    assert (pinned / "pending" / f"{decision_id}.json").exists(), sorted(pinned.rglob("*"))
+    assert decision_id in outputs[1].text, outputs[1].text
+    assert not (workspace / "shell-ran.txt").exists()
+
+
 def test_setup_check_tells_whether_codex_trusts_the_hook(
     codex_executable: Path, tmp_path: Path
 ) -> None:
