@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -60,34 +61,37 @@ def encode(entries: list[IndexEntry]) -> bytes:
 def read_current(directory: Path) -> list[IndexEntry] | None:
     """The index's entries when they describe `directory` exactly as it is now, else None.
 
-    Never raises: every failure (no directory, no index, a listing or stat error, bad JSON)
-    is doubt, answered with None.
+    Never raises: every failure (no directory, no index, a listing or stat error, bad JSON,
+    an index that is a link or too big) is doubt, answered with None.
     """
     try:
         names = [name for name in os.listdir(directory) if is_pending_name(name)]
-        index_stat = os.stat(directory / INDEX_NAME, follow_symlinks=False)
-        if index_stat.st_size > INDEX_MAX or not _is_regular(index_stat.st_mode):
-            return None
-        with open(directory / INDEX_NAME, "rb") as handle:
-            data = handle.read(INDEX_MAX + 1)
-        entries = _decode(data)
+        data, index_mtime = _read_index(directory / INDEX_NAME)
+        entries = _decode(data) if data is not None else None
         if entries is None or sorted(e.decision_id for e in entries) != sorted(
             name[: -len(".json")] for name in names
         ):
             return None
         for name in names:
-            if (
-                os.stat(directory / name, follow_symlinks=False).st_mtime_ns
-                > index_stat.st_mtime_ns
-            ):
+            if os.stat(directory / name, follow_symlinks=False).st_mtime_ns > index_mtime:
                 return None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return entries
 
 
-def _is_regular(mode: int) -> bool:
-    return (mode & 0o170000) == 0o100000
+def _read_index(path: Path) -> tuple[bytes | None, int]:
+    """(the bytes, the modification time) of a regular file of at most INDEX_MAX bytes, read
+    without following a link; (None, 0) for anything else."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > INDEX_MAX:
+            return None, 0
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(INDEX_MAX + 1), info.st_mtime_ns
+    finally:
+        os.close(fd)
 
 
 def _decode(data: bytes) -> list[IndexEntry] | None:

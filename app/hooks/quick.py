@@ -50,18 +50,22 @@ def nothing_pending(journal_root: Path) -> bool:
 
 
 def decide(journal_root: Path, event_text: str, hook: ClientHook) -> Verdict:
-    """Whether the hook may exit 0 at once, printing nothing."""
+    """Whether the hook may exit 0 at once, printing nothing.
+
+    Never raises: whatever goes wrong here (input nested too deep, a working directory that
+    is gone) is left to the full path, which blocks when something may be pending.
+    """
     try:
         event = parse_event(event_text, hook)
-    except ValueError:
+        if event is None:
+            return Verdict(done=True)
+        if hook.answers_questions and event.tool_name == ASK_TOOL:
+            return Verdict(done=False)
+        if hook.allows_while_pending(event.tool_name, event.mcp_server, event.mcp_tool):
+            return Verdict(done=True)
+        return _pending_for(journal_root, event)
+    except Exception:  # doubt: the full path decides and fails closed
         return Verdict(done=False)
-    if event is None:
-        return Verdict(done=True)
-    if hook.answers_questions and event.tool_name == ASK_TOOL:
-        return Verdict(done=False)
-    if hook.allows_while_pending(event.tool_name, event.mcp_server, event.mcp_tool):
-        return Verdict(done=True)
-    return _pending_for(journal_root, event)
 
 
 def _pending_for(journal_root: Path, event: HookEvent) -> Verdict:

@@ -12,6 +12,7 @@ from app.hooks import ask_user_question
 from app.hooks.clients import CLAUDE_CODE, CODEX, GEMINI, HOOKS, ClientHook
 from app.hooks.quick import ASK_TOOL, PENDING_DIR, decide, nothing_pending
 from core import pending
+from core.pending_index import read_current
 from tests.app.cli_imports import modules_loaded_by
 
 
@@ -128,3 +129,29 @@ def test_a_hook_process_builds_no_parser_and_loads_no_platformdirs(tmp_path: Pat
     code, modules = modules_loaded_by(["--journal", str(tmp_path), "hook", "codex"], event)
     assert code == 0
     assert not modules & {"platformdirs", "shutil", "app.cli.agent_cmds", "core.location"}
+
+
+def test_input_nested_too_deep_is_left_to_the_full_path(tmp_path: Path) -> None:
+    deep = '{"tool_name": "Edit", "tool_input": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    assert not decide(tmp_path, deep, CLAUDE_CODE).done
+
+
+def test_a_working_directory_that_is_gone_is_left_to_the_full_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / PENDING_DIR).mkdir()
+    (tmp_path / PENDING_DIR / "decision-1.json").write_text("{}")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    assert not decide(tmp_path, json.dumps({"tool_name": "Edit"}), CLAUDE_CODE).done
+
+
+def test_a_deeply_nested_index_is_doubt(tmp_path: Path) -> None:
+    pending_dir = tmp_path / PENDING_DIR
+    pending_dir.mkdir()
+    (pending_dir / "decision-1.json").write_text("{}")
+    (pending_dir / ".index.json").write_text("[" * 200_000)
+    assert read_current(pending_dir) is None
