@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.gui.filter_bar import SCOPE_ALL, FilterState
 from app.gui.icons import app_icon
-from app.gui.journal_window import JournalWindow
+from app.gui.journal_window import JournalWindow, remember_filters
 from core.journal import Journal
 
 WIDTH, HEIGHT = 1240, 760
@@ -30,7 +30,7 @@ def open_demo(journal: Journal, *, dark: bool, view: str) -> int:
     settings_path = Path(tempfile.mkdtemp(prefix="dj-settings-")) / "journal.ini"
     settings = QSettings(str(settings_path), QSettings.Format.IniFormat)
     state = FilterState(scope=SCOPE_ALL, include_deleted=view == "deleted")
-    settings.setValue("journal/filters", state.to_settings())
+    remember_filters(settings, journal.root, state)
     scheme = Qt.ColorScheme.Dark if dark else Qt.ColorScheme.Light
     window = JournalWindow(journal, settings=settings, color_scheme=scheme, open_url=print)
     window.resize(WIDTH, HEIGHT)

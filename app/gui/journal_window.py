@@ -97,6 +97,11 @@ def journal_settings_group(root: Path) -> str:
     return f"journals/{digest}"
 
 
+def remember_filters(settings: QSettings, root: Path, state: FilterState) -> None:
+    """Stores the filters a window of the journal at `root` opens with (benchmarks, demos)."""
+    settings.setValue(f"{journal_settings_group(root)}/filters", state.to_settings())
+
+
 class JournalWindow(QMainWindow):
     """One per app; closing hides it, `shutdown` ends it.
 

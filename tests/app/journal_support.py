@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.gui.filter_bar import FilterState
-from app.gui.journal_window import JournalWindow, journal_settings_group
+from app.gui.journal_window import JournalWindow
+from app.gui.journal_window import remember_filters as store_filters
 from core.codec import encode_record
 from core.gotime import GoTime
 from core.journal import Journal
@@ -114,7 +115,7 @@ def settings_at(path: Path) -> QSettings:
 def remember_filters(path: Path, journal: Journal, state: FilterState) -> Path:
     """Writes the filters a window of this journal would have saved; returns the file."""
     settings = settings_at(path)
-    settings.setValue(f"{journal_settings_group(journal.root)}/filters", state.to_settings())
+    store_filters(settings, journal.root, state)
     settings.sync()
     return path
 
