@@ -239,6 +239,32 @@ def test_pending_blocks_shell_and_write_but_not_our_tools(
     assert again == resumed
 
 
+def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
+    gemini_executable: Path, gemini_home: Path, tmp_path: Path
+) -> None:
+    """A user who pins DECISION_JOURNAL_HOME in their shell: Gemini's MCP server and hook must
+    both use that journal. No app runs for it, so the present call stays pending, and the
+    shell call must be blocked."""
+    workspace = trusted_project(gemini_home, tmp_path)
+    pinned = tmp_path / "pinned-journal"
+    script = Script(
+        "DJ-PINNED",
+        [
+            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
+            FunctionCall("run_shell_command", {"command": "touch shell-ran.txt"}),
+            "Stopped.",
+        ],
+    )
+    with short_runtime_dir() as runtime, FakeGemini(script) as fake:
+        env = home_env(gemini_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
+        responses = finished(run_gemini(gemini_executable, env, workspace, fake), fake)
+    assert len(responses) == 2, responses
+    decision_id = structured(responses[0])["decision_id"]
+    assert (pinned / "pending" / f"{decision_id}.json").exists(), sorted(pinned.rglob("*"))
+    assert decision_id in responses[1].text, responses[1].text
+    assert not (workspace / "shell-ran.txt").exists()
+
+
 def test_setup_check_tells_whether_gemini_trusts_the_folder(
     gemini_home: Path, tmp_path: Path
 ) -> None:
