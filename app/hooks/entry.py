@@ -67,7 +67,7 @@ def journal_dir(explicit: str | None) -> Path:
 def run(journal: str | None, client: str) -> int:
     """Reads the event on stdin and answers it; loads the journal only when it must."""
     hook = HOOKS[client]
-    event = sys.stdin.read(STDIN_MAX)
+    event = _stdin_text()
     root = journal_dir(journal)
     verdict = decide(root, event, hook)
     if verdict.done:
@@ -78,6 +78,15 @@ def run(journal: str | None, client: str) -> int:
 
         PendingStore(root).refresh_index()
     return code
+
+
+def _stdin_text() -> str:
+    """The event; bytes that are not UTF-8 are replaced, so the gate still reads the rest
+    (a strict decode error would end the process with a code clients treat as "run it")."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:
+        return sys.stdin.read(STDIN_MAX)
+    return bytes(raw.read(STDIN_MAX)).decode("utf-8", "replace")
 
 
 def _full(root: Path, client: str, event: str) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 
 from app.hooks.clients import HOOKS
 from core.agent_tools import TOOL_NAMES, client_tool_name
+from tests.integration.agent_support import ROOT, agent_env, cli_command
 from tests.integration.hook_support import (
     Place,
     hook_place,
@@ -144,3 +146,21 @@ def test_gemini_hook_failure_blocks_with_exit_2_and_the_reason_on_stderr(pending
     run = run_hook(pending, "gemini", '{"hook_event_name": "BeforeTool", "tool_name": 7}')
     assert run.returncode == 2
     assert "mcp_decision-journal_present_implementation_decision" in run.stderr
+
+
+def test_bytes_that_are_not_utf8_still_get_the_gate(pending: Place) -> None:
+    """With a UTF-8 locale's strict decoding, a stray byte must not end the hook with exit 1,
+    which clients read as "run the tool"."""
+    text = event(pending, "claude-code", "Edit", tool_input={"content": "\udcff"})
+    raw = text.encode("utf-8", "surrogateescape").replace(b"\\udcff", b"\xff")
+    run = subprocess.run(
+        cli_command(pending.journal, "hook", "claude-code"),
+        input=raw,
+        env={**agent_env(pending.runtime), "PYTHONIOENCODING": "utf-8:strict"},
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert pending.decision_id in reason_of("claude-code", run.stdout.decode())
