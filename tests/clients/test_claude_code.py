@@ -59,14 +59,6 @@ TOOL_LIST = re.compile(r"\(((?:[A-Z][A-Za-z]+, )+[A-Z][A-Za-z]+)\)")
 """A parenthesised list of tool names in a deny text, e.g. "(Read, Grep, Glob)"."""
 SESSION_TOOLS = ("Read", "Write", "Edit", "Bash", "ToolSearch", "AskUserQuestion")
 """Allowed without asking, so that anything refused is refused by our hook."""
-CHOOSE_SECOND = (
-    ("key", "2"),
-    ("key", "Return"),
-    ("type", "one file is simpler to back up"),
-    ("key", "Tab"),
-    ("type", "thousands of small files"),
-    ("key", "ctrl+Return"),
-)
 
 
 @dataclass(frozen=True)
@@ -244,9 +236,9 @@ def test_an_answer_in_the_window_reaches_the_agents_next_request(
     claude_answered_session: Session,
 ) -> None:
     session = claude_answered_session
-    _no_person_problem(session)
     answer = session.result(0)
-    assert not answer.is_error, answer.text
+    assert not answer.is_error, f"{answer.text}\n{session.describe()}"
+    _no_person_problem(session)
     out = answer.json()
     assert out["status"] == "recorded", out
     record = DecisionStore(session.place.journal).get(out["decision_id"])
@@ -312,13 +304,15 @@ def claude_pending_session(
         claude_executable,
         tmp_path_factory.mktemp("claude-pending"),
         _pending_steps,
-        [CLOSE, CHOOSE_SECOND],
+        [CLOSE, CHOOSE_FIRST],
         files={"notes.txt": "hello\n"},
     )
 
 
 def _pending_id(session: Session) -> str:
-    first = session.result(0).json()
+    present = session.result(0)
+    assert not present.is_error, f"{present.text}\n{session.describe()}"
+    first = present.json()
     assert first["status"] == "pending", first
     return str(first["decision_id"])
 
@@ -375,15 +369,16 @@ def test_resume_by_id_returns_the_recorded_answer_and_lifts_the_gate(
     claude_pending_session: Session,
 ) -> None:
     session = claude_pending_session
-    _no_person_problem(session)
     decision_id = _pending_id(session)
     resumed = session.result(RESUME_TURN)
-    assert not resumed.is_error, resumed.text
+    assert not resumed.is_error, f"{resumed.text}\n{session.describe()}"
+    _no_person_problem(session)
     out = resumed.json()
     assert (out["status"], out["decision_id"]) == ("recorded", decision_id), out
-    assert out["selection"]["option_id"] == "single-json", out
+    assert out["selection"]["option_id"] == "per-record-json", out
+    assert out["rationales"]["selected"] == "independent files never lose updates", out
     record = DecisionStore(session.place.journal).get(decision_id)
-    assert record.selected_option_id == "single-json"
+    assert record.selected_option_id == "per-record-json"
     after = session.result(WRITE_AFTER_TURN)
     assert not after.is_error, after.text
     assert (session.place.workspace / "after.txt").read_text(encoding="utf-8") == "x\n"
