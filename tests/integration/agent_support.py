@@ -31,6 +31,9 @@ from core.protocol import (
 )
 from core.runtime_paths import ensure_runtime_dir, socket_path
 
+KEY_GUARD_MS = 400
+"""`app.gui.window_behaviour.KEY_GUARD_MS` (this module imports no Qt); a test keeps them equal."""
+
 ROOT = Path(__file__).resolve().parents[2]
 _DROPPED = ("DISPLAY", "WAYLAND_DISPLAY", "DECISION_JOURNAL_HOME", "CLAUDE_PROJECT_DIR")
 
@@ -93,8 +96,14 @@ class Desktop:
         return not run.stdout.strip()
 
     def answer(self, window: str, *steps: tuple[str, str]) -> None:
-        """Focus the window, then type like a person: ("key", "2"), ("type", "text")."""
+        """Focus the window, then type like a person: ("key", "2"), ("type", "text").
+
+        A person reads the window before typing: keys in its first moments after it appears
+        or gains focus are ignored on purpose (`app.gui.window_behaviour.KEY_GUARD_MS`), so
+        the first key waits past that guard.
+        """
         self.xdotool("windowfocus", "--sync", window)
+        time.sleep(KEY_GUARD_MS / 1000 + 0.3)
         for kind, value in steps:
             if kind == "key":
                 self.xdotool("key", "--delay", "30", value)
