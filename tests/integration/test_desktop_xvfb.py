@@ -6,10 +6,12 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from app.main_app import APP_ID
 from tests.factories import proposal_dict
 from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import app_env, running_app, xdotool, xvfb_with_tray
@@ -18,7 +20,8 @@ pytestmark = pytest.mark.xvfb
 
 
 def _tray_embeds_our_icon(env: dict[str, str]) -> bool:
-    """trayer's 'panel' window must hold a child window named like our app."""
+    """trayer's 'panel' window must hold a child window named like our app (its
+    application name, which is also its window class)."""
     tree = subprocess.run(
         ["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, timeout=10
     ).stdout.splitlines()
@@ -29,7 +32,7 @@ def _tray_embeds_our_icon(env: dict[str, str]) -> bool:
         for child in tree[index + 1 :]:
             if child.strip() and len(child) - len(child.lstrip()) <= depth:
                 break
-            if '"Decision Journal"' in child:
+            if f'"{APP_ID}"' in child:
                 return True
     return False
 
@@ -79,6 +82,7 @@ def test_tray_icon_embedded_and_decision_answered_by_keys(
             )
             window = _wait_window(env, "Decision: Choose the canonical")
             xdotool(env, "windowactivate", "--sync", window)
+            time.sleep(0.6)  # keys in the window's first moments are ignored (the key guard)
             xdotool(env, "key", "--clearmodifiers", "Return")  # nothing chosen: must not continue
             xdotool(env, "key", "--clearmodifiers", "2", "Return")
             xdotool(env, "type", "--delay", "5", "one file is simpler to back up")

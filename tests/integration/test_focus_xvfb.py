@@ -1,0 +1,229 @@
+"""Two agents ask at once on a real X desktop with a window manager: no keystroke goes astray.
+
+Why a real window manager: whether a window takes the keyboard when it appears is decided by
+the window manager (openbox here, as on many lightweight desktops), not by Qt; the offscreen
+platform activates every window it shows. Keys are real X key events from xdotool, sent to
+whichever window has the focus, as a person's keyboard would. The same run checks the window
+class the desktop groups our windows by, for the app started as a module and from its
+autostart entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app import autostart
+from core.ipc_client import app_is_running
+from core.runtime_paths import socket_path
+from tests.factories import proposal_dict
+from tests.integration.agent_support import start_xvfb, stop
+from tests.integration.cli_runner import ROOT
+from tests.integration.desktop import app_env, running_app, xdotool
+
+pytestmark = pytest.mark.xvfb
+
+GUARD_WAIT = 0.6
+"""Longer than the windows' key guard, as a person who reads before pressing a key."""
+
+
+@contextlib.contextmanager
+def xvfb_with_window_manager() -> Iterator[dict[str, str]]:
+    """An Xvfb screen managed by openbox; yields the environment that points at it."""
+    for tool in ("Xvfb", "openbox", "xdotool", "xprop"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed (make test installs it)")
+    xvfb, display = start_xvfb()
+    env = dict(os.environ, DISPLAY=display)
+    env.pop("QT_QPA_PLATFORM", None)
+    manager = subprocess.Popen(
+        ["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not _wm_running(env):
+            time.sleep(0.1)
+        yield env
+    finally:
+        stop(manager)
+        stop(xvfb)
+
+
+def _wm_running(env: dict[str, str]) -> bool:
+    result = subprocess.run(
+        ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    return "window id" in result.stdout
+
+
+def _window(env: dict[str, str], title_prefix: str) -> str:
+    found = xdotool(
+        env, "search", "--sync", "--onlyvisible", "--name", f"^{re.escape(title_prefix)}"
+    )
+    assert found, f"no window titled {title_prefix!r}"
+    return found.splitlines()[0]
+
+
+def _active(env: dict[str, str]) -> str:
+    return xdotool(env, "getactivewindow")
+
+
+def _wm_class(env: dict[str, str], window: str) -> str:
+    result = subprocess.run(
+        ["xprop", "-id", window, "WM_CLASS"], env=env, capture_output=True, text=True, timeout=10
+    )
+    return result.stdout.strip()
+
+
+def _ask(
+    journal: Path, env: dict[str, str], proposal: Path, session: str, workspace: Path = ROOT
+) -> subprocess.Popen[str]:
+    """`decision-journal ask` as an agent runs it; each agent works in its own workspace."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app.cli.main",
+            "--journal",
+            str(journal),
+            "ask",
+            str(proposal),
+            "--session",
+            session,
+            "--workspace",
+            str(workspace),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _keys(env: dict[str, str], *keys: str) -> None:
+    xdotool(env, "key", "--clearmodifiers", *keys)
+
+
+def _type(env: dict[str, str], text: str) -> None:
+    xdotool(env, "type", "--delay", "5", text)
+
+
+def _result(ask: subprocess.Popen[str], returncode: int = 0) -> dict[str, object]:
+    """The JSON `ask` printed; 0 means recorded, 3 pending (docs/agents.md)."""
+    out, err = ask.communicate(timeout=60)
+    assert ask.returncode == returncode, err
+    result = json.loads(out)
+    assert isinstance(result, dict)
+    return result
+
+
+def _proposals(tmp_path: Path) -> tuple[Path, Path]:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(json.dumps(proposal_dict()))
+    second.write_text(
+        json.dumps(proposal_dict(problem="Pick the cache eviction policy for the profile store"))
+    )
+    return first, second
+
+
+def test_a_second_window_never_takes_the_keys_typed_into_the_first(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    journal = tmp_path / "journal"
+    first_proposal, second_proposal = _proposals(tmp_path)
+    with xvfb_with_window_manager() as display_env:
+        env = app_env(runtime_dir, {**display_env, "QT_QPA_PLATFORM": "xcb"})
+        with running_app(journal, env):
+            first_ask = _ask(journal, env, first_proposal, "xvfb-first")
+            first = _window(env, "Decision: Choose the canonical")
+            xdotool(env, "windowactivate", "--sync", first)
+            time.sleep(GUARD_WAIT)
+            assert (
+                _wm_class(env, first) == 'WM_CLASS(STRING) = "decision-journal", "decision-journal"'
+            )
+            _keys(env, "o")
+            _type(env, "my own layout")
+
+            other_workspace = tmp_path / "other-project"
+            other_workspace.mkdir()
+            second_ask = _ask(journal, env, second_proposal, "xvfb-second", other_workspace)
+            second = _window(env, "Decision: Pick the cache eviction")
+            time.sleep(GUARD_WAIT)
+            assert _active(env) == first, "the new window took the keyboard"
+            _type(env, ", one file per 2 projects")
+            _keys(env, "Return")
+            time.sleep(GUARD_WAIT)
+            _type(env, "it fits our sync tool")
+            for _ in range(2):
+                _keys(env, "Tab")
+                _type(env, "not what we need")
+            _keys(env, "ctrl+Return")
+            first_result = _result(first_ask)
+
+            deadline = time.monotonic() + 10
+            while _active(env) != second and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert _active(env) == second, "the waiting window did not come forward"
+            _keys(env, "1", "Return")  # at once: inside the key guard, so nothing is chosen
+            time.sleep(GUARD_WAIT)
+            _keys(env, "2", "Return")
+            time.sleep(0.3)
+            _type(env, "one document is easy to back up")
+            _keys(env, "Tab")
+            _type(env, "thousands of small files")
+            _keys(env, "ctrl+Return")
+            second_result = _result(second_ask)
+    assert first_result["status"] == "recorded"
+    assert first_result.get("custom_selection") == "my own layout, one file per 2 projects"
+    assert second_result["status"] == "recorded"
+    assert second_result["selected_option_id"] == "single-json"
+    assert second_result["selection_reason"] == "one document is easy to back up"
+
+
+def test_the_autostart_entry_starts_the_app_with_its_journal_and_window_class(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    journal = tmp_path / "work journal"
+    proposal, _ = _proposals(tmp_path)
+    entry = autostart._desktop_entry(autostart.launch_command(journal), journal)
+    command = autostart.entry_command(entry)
+    assert command[-3:] == ["--journal", str(journal), "app"]
+    with xvfb_with_window_manager() as display_env:
+        env = app_env(runtime_dir, {**display_env, "QT_QPA_PLATFORM": "xcb"})
+        log = open(tmp_path / "autostart-app.log", "w", encoding="utf-8")  # noqa: SIM115
+        app = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 20
+            while not app_is_running(socket_path(journal)) and time.monotonic() < deadline:
+                assert app.poll() is None, (tmp_path / "autostart-app.log").read_text()
+                time.sleep(0.1)
+            ask = _ask(journal, env, proposal, "xvfb-autostart")
+            window = _window(env, "Decision: Choose the canonical")
+            assert (
+                _wm_class(env, window)
+                == 'WM_CLASS(STRING) = "decision-journal", "decision-journal"'
+            )
+            xdotool(env, "windowactivate", "--sync", window)
+            time.sleep(GUARD_WAIT)
+            _keys(env, "Escape")
+            result = _result(ask, returncode=3)
+        finally:
+            stop(app)
+            log.close()
+    assert result["status"] == "pending"
+    assert (journal / "pending").is_dir()
