@@ -102,22 +102,25 @@ def _load_our_tools(exchange: Exchange) -> Turn:
     return call("ToolSearch", query, "Loading the decision tools.")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", params=["user", "project"])
 def claude_tool_listing(
-    claude_executable: Path, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    claude_executable: Path,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Session]:
-    """A session that only loads our tools, with neither a display nor an app."""
-    place = ClaudeHome.create(tmp_path_factory.mktemp("claude-tools"))
+    """A session that reads the journal and loads our tools, with neither a display nor an
+    app, after setup in either scope."""
+    place = ClaudeHome.create(tmp_path_factory.mktemp("claude-tools"), request.param)
     with (
         short_runtime_dir() as runtime,
-        FakeAnthropic(scripted([_load_our_tools, say("Done.")])) as fake,
+        FakeAnthropic(scripted([call(RECENT, {}), _load_our_tools, say("Done.")])) as fake,
     ):
         run = run_claude(
             claude_executable,
             place,
             home_env(place.home, runtime),
             fake,
-            allowed_tools=["ToolSearch"],
+            allowed_tools=["ToolSearch", RECENT],
         )
         yield Session(run, fake, place)
 
@@ -139,6 +142,15 @@ def test_the_client_neither_skips_nor_rewrites_our_schemas(claude_tool_listing: 
     refused = run.debug_lines('"decision-journal"', "Skipping tool")
     rewritten = run.debug_lines('"decision-journal"', "Normalized input schema")
     assert not refused + rewritten, "\n".join(refused + rewritten)
+
+
+def test_our_tool_runs_and_our_hook_sees_the_call(claude_tool_listing: Session) -> None:
+    session = claude_tool_listing
+    recent = session.result(0)
+    assert not recent.is_error, f"{recent.text}\n{session.describe()}"
+    assert recent.json()["workspace"] == str(session.place.workspace), recent.text
+    ran = session.run.debug_lines(f"Hooks: PreToolUse:{RECENT}", "hook claude-code", "status 0")
+    assert ran, session.describe()
 
 
 def test_our_mcp_server_exits_on_the_clients_sigint(claude_tool_listing: Session) -> None:

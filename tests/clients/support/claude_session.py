@@ -10,7 +10,9 @@ dead loopback proxy catches anything that still tries.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +59,7 @@ class ClaudeHome:
 
     home: Path
     workspace: Path
+    scope: str = "user"
 
     @property
     def journal(self) -> Path:
@@ -64,13 +67,25 @@ class ClaudeHome:
         return home_journal(self.home)
 
     @classmethod
-    def create(cls, root: Path) -> ClaudeHome:
-        """Makes the folders under `root` and runs our setup as that user, in the project."""
-        place = cls(root / "home", root / "repo")
+    def create(cls, root: Path, scope: str = "user") -> ClaudeHome:
+        """Makes the folders under `root` and runs our setup as that user, in the project.
+
+        Project scope writes the bare `decision-journal` command (the files are committed for
+        the whole team), so `env` then puts our installed script's folder on PATH, as an
+        install does.
+        """
+        place = cls(root / "home", root / "repo", scope)
         place.home.mkdir(parents=True)
         place.workspace.mkdir()
-        configure("claude-code", place.home, place.workspace)
+        configure("claude-code", place.home, place.workspace, "--scope", scope)
         return place
+
+    def env(self, base: dict[str, str]) -> dict[str, str]:
+        """`base` (the user's environment) with PATH as this scope's setup expects it."""
+        if self.scope != "project":
+            return dict(base)
+        scripts = str(Path(sys.executable).parent)
+        return base | {"PATH": os.pathsep.join([scripts, base.get("PATH", os.defpath)])}
 
 
 @dataclass(frozen=True)
@@ -119,7 +134,7 @@ def run_claude(
     """
     debug_file = place.home.parent / "claude-debug.log"
     prompt = f"{fake.script.marker} Follow the scripted session."
-    env = {k: v for k, v in env.items() if not k.upper().startswith(_FOREIGN_PREFIXES)}
+    env = {k: v for k, v in place.env(env).items() if not k.upper().startswith(_FOREIGN_PREFIXES)}
     env |= {"ANTHROPIC_BASE_URL": fake.base_url, "ANTHROPIC_API_KEY": "test", **SESSION_ENV}
     mode, stdin = ["--output-format", "json"], ""
     if sdk:
