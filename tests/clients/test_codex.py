@@ -49,12 +49,21 @@ from tests.clients.support.fake_openai import (
     namespace_tools,
     tool_outputs,
 )
+from tests.clients.support.sessions import (
+    SHELL_COMMAND,
+    SHELL_PROBE,
+    check_chosen_first,
+    check_clean,
+    check_gated,
+    check_pinned,
+    run_bounded,
+    structured,
+)
 from tests.factories import proposal_dict
 from tests.integration.agent_support import Desktop, short_runtime_dir
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(180)]
 
-RUN_TIMEOUT = 120.0
 MCP_GRACE_MS = 30000
 PATCH = (
     "*** Begin Patch\n*** Add File: patched.txt\n+written while a decision was pending\n"
@@ -108,56 +117,16 @@ def run_codex(
         *(["-c", f"mcp_optional_startup_grace_ms={MCP_GRACE_MS}"] if wait_for_mcp else []),
         f"{fake.script.marker}: follow the scripted session.",
     ]  # fmt: skip
-    try:
-        return subprocess.run(
-            command,
-            cwd=workspace,
-            env=env | {"FAKE_KEY": "test", "NO_COLOR": "1"},
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired as timed_out:
-        return subprocess.CompletedProcess(
-            command, -9, _text(timed_out.stdout), _text(timed_out.stderr) + "\n[timed out]"
-        )
-
-
-def _text(value: bytes | str | None) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value or ""
-
-
-def log_tail(done: subprocess.CompletedProcess[str]) -> str:
-    return (done.stdout + done.stderr)[-6000:]
+    return run_bounded(command, workspace, env | {"FAKE_KEY": "test", "NO_COLOR": "1"})
 
 
 def finished(
     done: subprocess.CompletedProcess[str], fake: FakeResponses, person: Person | None = None
 ) -> list[ToolOutput]:
-    """The session's tool outputs, after checking Codex exited cleanly and the person (if
-    any) answered every window; a failure carries Codex's log, the outputs and the person."""
-    outputs = outputs_of(fake)
-    trouble = "; ".join([*fake.errors, *([person.problem()] if person is not None else [])]).strip(
-        "; "
-    )
-    story = f"{trouble}\ntool outputs: {outputs}\ncodex ({done.returncode}):\n{log_tail(done)}"
-    assert done.returncode == 0 and not trouble, story
+    """The tool outputs of the session's last request, oldest first, once it ended cleanly."""
+    outputs = tool_outputs(fake.main_requests[-1]["input"]) if fake.main_requests else []
+    check_clean("codex", done, fake, outputs, person)
     return outputs
-
-
-def outputs_of(fake: FakeResponses) -> list[ToolOutput]:
-    """The tool outputs of the scripted conversation's last request, oldest first."""
-    return tool_outputs(fake.main_requests[-1]["input"]) if fake.main_requests else []
-
-
-def structured(output: ToolOutput) -> dict[str, Any]:
-    """Our tool's structured result as Codex handed it to the model (JSON text)."""
-    value = output.json()
-    if isinstance(value, dict) and "structuredContent" in value:
-        value = value["structuredContent"]
-    assert isinstance(value, dict), output.text
-    return value
 
 
 def announced_namespaces(body: dict[str, Any]) -> set[str]:
@@ -225,11 +194,7 @@ def test_present_is_answered_in_the_window_and_reaches_the_next_request(
         done = run_codex(codex_executable, codex_desktop.env, workspace, fake)
         outputs = finished(done, fake, person)
     assert len(outputs) == 1, outputs
-    answer = structured(outputs[0])
-    assert answer["status"] == "recorded", answer
-    assert answer["selection"]["option_id"] == "per-record-json"
-    assert answer["rationales"]["selected"] == "independent files never lose updates"
-    assert answer["rationales"]["rejected"][0]["reason"] == "one document is a rewrite bottleneck"
+    check_chosen_first(structured(outputs[0]))
     assert len(fake.main_requests) == 2
 
 
@@ -238,17 +203,14 @@ def test_pending_blocks_shell_and_patch_but_not_our_tools(
 ) -> None:
     workspace = workspace_in(tmp_path)
 
-    def pending_id(outputs: list[ToolOutput]) -> str:
-        return str(structured(outputs[0])["decision_id"])
-
     def resume(outputs: list[ToolOutput]) -> FunctionCall:
-        return present({"decision_id": pending_id(outputs)})
+        return present({"decision_id": structured(outputs[0])["decision_id"]})
 
     script = Script(
         "DJ-GATING",
         [
             present(proposal_dict()),
-            FunctionCall("exec_command", {"cmd": "touch shell-ran.txt"}),
+            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
             CustomCall("apply_patch", PATCH),
             FunctionCall(RECENT_TOOL, {}, CODEX_NAMESPACE),
             resume,
@@ -259,22 +221,9 @@ def test_pending_blocks_shell_and_patch_but_not_our_tools(
     with FakeResponses(script) as fake, Person(codex_desktop, CLOSE, CHOOSE_FIRST) as person:
         done = run_codex(codex_executable, codex_desktop.env, workspace, fake)
         outputs = finished(done, fake, person)
-    assert len(outputs) == 6, outputs
-    first = structured(outputs[0])
-    assert first["status"] == "pending", first
-    decision_id = first["decision_id"]
-    for blocked, tool in ((outputs[1], "exec_command"), (outputs[2], "apply_patch")):
-        assert decision_id in blocked.text, f"{tool} was not blocked: {blocked.text}"
-        assert client_tool_name("codex", PRESENT_TOOL) in blocked.text, blocked.text
-    assert not (workspace / "shell-ran.txt").exists()
+    check_gated(outputs, ["exec_command", "apply_patch"], client_tool_name("codex", PRESENT_TOOL))
+    assert not (workspace / SHELL_PROBE).exists()
     assert not (workspace / "patched.txt").exists()
-    assert not re.search(r"blocked|denied", outputs[3].text, re.IGNORECASE), outputs[3].text
-    assert decision_id in outputs[3].text
-    resumed, again = structured(outputs[4]), structured(outputs[5])
-    assert resumed["status"] == "recorded", resumed
-    assert resumed["decision_id"] == decision_id
-    assert resumed["selection"]["option_id"] == "per-record-json"
-    assert again == resumed
 
 
 def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
@@ -289,18 +238,14 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
         "DJ-PINNED",
         [
             present(proposal_dict()),
-            FunctionCall("exec_command", {"cmd": "touch shell-ran.txt"}),
+            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
             "Stopped.",
         ],
     )
     with short_runtime_dir() as runtime, FakeResponses(script) as fake:
         env = home_env(codex_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
         outputs = finished(run_codex(codex_executable, env, workspace, fake), fake)
-    assert len(outputs) == 2, outputs
-    decision_id = structured(outputs[0])["decision_id"]
-    assert (pinned / "pending" / f"{decision_id}.json").exists(), sorted(pinned.rglob("*"))
-    assert decision_id in outputs[1].text, outputs[1].text
-    assert not (workspace / "shell-ran.txt").exists()
+    check_pinned(pinned, outputs, workspace)
 
 
 def test_setup_check_tells_whether_codex_trusts_the_hook(

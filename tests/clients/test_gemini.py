@@ -15,11 +15,9 @@ disk is our BeforeTool hook.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -43,12 +41,21 @@ from tests.clients.support.fake_gemini import (
     function_responses,
     parameters_of,
 )
+from tests.clients.support.sessions import (
+    SHELL_COMMAND,
+    SHELL_PROBE,
+    check_chosen_first,
+    check_clean,
+    check_gated,
+    check_pinned,
+    run_bounded,
+    structured,
+)
 from tests.factories import proposal_dict
 from tests.integration.agent_support import Desktop, short_runtime_dir
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(180)]
 
-RUN_TIMEOUT = 120.0
 USER_SETTINGS = {
     "security": {"auth": {"selectedType": "gemini-api-key"}},
     "privacy": {"usageStatisticsEnabled": False},
@@ -102,46 +109,18 @@ def run_gemini(
         "--output-format", "json", "-m", MODEL, "--approval-mode", approval,
     ]  # fmt: skip
     extra = {"GEMINI_API_KEY": "test", "GOOGLE_GEMINI_BASE_URL": fake.base_url, "NO_COLOR": "1"}
-    try:
-        return subprocess.run(
-            command,
-            cwd=workspace,
-            env=env | extra,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired as timed_out:
-        return subprocess.CompletedProcess(
-            command, -9, _text(timed_out.stdout), _text(timed_out.stderr) + "\n[timed out]"
-        )
-
-
-def _text(value: bytes | str | None) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value or ""
+    return run_bounded(command, workspace, env | extra)
 
 
 def finished(
     done: subprocess.CompletedProcess[str], fake: FakeGemini, person: Person | None = None
 ) -> list[FunctionResponse]:
-    """The session's function responses, after checking Gemini exited cleanly and the person
-    (if any) answered every window; a failure carries Gemini's log, the responses and the
-    person."""
-    responses = function_responses(fake.main_requests[-1]["contents"]) if fake.main_requests else []
-    problems = [*fake.errors, *([person.problem()] if person is not None else [])]
-    trouble = "; ".join(p for p in problems if p)
-    log = (done.stdout + done.stderr)[-6000:]
-    story = f"{trouble}\nfunction responses: {responses}\ngemini ({done.returncode}):\n{log}"
-    assert done.returncode == 0 and not trouble, story
+    """The function responses of the session's last request, oldest first, once it ended
+    cleanly."""
+    contents = fake.main_requests[-1]["contents"] if fake.main_requests else []
+    responses = function_responses(contents)
+    check_clean("gemini", done, fake, responses, person)
     return responses
-
-
-def structured(response: FunctionResponse) -> dict[str, Any]:
-    """Our tool's structured result as Gemini handed it to the model (JSON text)."""
-    value = response.json()
-    assert isinstance(value, dict), response.text
-    return value
 
 
 def test_every_tool_reaches_the_model_request(
@@ -188,11 +167,7 @@ def test_present_is_answered_in_the_window_and_reaches_the_next_request(
         done = run_gemini(gemini_executable, gemini_desktop.env, workspace, fake)
         responses = finished(done, fake, person)
     assert len(responses) == 1, responses
-    answer = structured(responses[0])
-    assert answer["status"] == "recorded", answer
-    assert answer["selection"]["option_id"] == "per-record-json"
-    assert answer["rationales"]["selected"] == "independent files never lose updates"
-    assert answer["rationales"]["rejected"][0]["reason"] == "one document is a rewrite bottleneck"
+    check_chosen_first(structured(responses[0]))
 
 
 def test_pending_blocks_shell_and_write_but_not_our_tools(
@@ -210,7 +185,7 @@ def test_pending_blocks_shell_and_write_but_not_our_tools(
         "DJ-GATING",
         [
             FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("run_shell_command", {"command": "touch shell-ran.txt"}),
+            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
             FunctionCall("write_file", {"file_path": str(written), "content": "pending\n"}),
             FunctionCall(ours(RECENT_TOOL), {}),
             resume,
@@ -221,22 +196,9 @@ def test_pending_blocks_shell_and_write_but_not_our_tools(
     with FakeGemini(script) as fake, Person(gemini_desktop, CLOSE, CHOOSE_FIRST) as person:
         done = run_gemini(gemini_executable, gemini_desktop.env, workspace, fake)
         responses = finished(done, fake, person)
-    assert len(responses) == 6, responses
-    first = structured(responses[0])
-    assert first["status"] == "pending", first
-    decision_id = first["decision_id"]
-    for blocked in responses[1:3]:
-        assert decision_id in blocked.text, f"{blocked.name} was not blocked: {blocked.text}"
-        assert ours(PRESENT_TOOL) in blocked.text, blocked.text
-    assert not (workspace / "shell-ran.txt").exists()
+    check_gated(responses, ["run_shell_command", "write_file"], ours(PRESENT_TOOL))
+    assert not (workspace / SHELL_PROBE).exists()
     assert not written.exists()
-    assert not re.search(r"blocked|denied", responses[3].text, re.IGNORECASE), responses[3].text
-    assert decision_id in responses[3].text
-    resumed, again = structured(responses[4]), structured(responses[5])
-    assert resumed["status"] == "recorded", resumed
-    assert resumed["decision_id"] == decision_id
-    assert resumed["selection"]["option_id"] == "per-record-json"
-    assert again == resumed
 
 
 def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
@@ -251,18 +213,14 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
         "DJ-PINNED",
         [
             FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("run_shell_command", {"command": "touch shell-ran.txt"}),
+            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
             "Stopped.",
         ],
     )
     with short_runtime_dir() as runtime, FakeGemini(script) as fake:
         env = home_env(gemini_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
         responses = finished(run_gemini(gemini_executable, env, workspace, fake), fake)
-    assert len(responses) == 2, responses
-    decision_id = structured(responses[0])["decision_id"]
-    assert (pinned / "pending" / f"{decision_id}.json").exists(), sorted(pinned.rglob("*"))
-    assert decision_id in responses[1].text, responses[1].text
-    assert not (workspace / "shell-ran.txt").exists()
+    check_pinned(pinned, responses, workspace)
 
 
 def test_setup_check_tells_whether_gemini_trusts_the_folder(

@@ -11,7 +11,7 @@ import json
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Protocol, Self
 
 
 @dataclass
@@ -36,8 +36,20 @@ class Reply:
         return cls(status, json.dumps(value).encode())
 
 
+class Scripted(Protocol):
+    """A fake's script: which requests are the scripted conversation, and its next turn."""
+
+    def is_main(self, body: dict[str, Any]) -> bool: ...
+
+    def next_item(self, body: dict[str, Any]) -> Any: ...
+
+
 class RecordingServer:
-    """Serves until `close()`; a subclass's `route` answers each request.
+    """Serves until `close()` (or the end of a `with` block); a subclass's `route` answers
+    each request and `is_generation` says which paths ask the model for a turn.
+
+    A scripted step that raises ends the session with a text naming the error (kept in
+    `errors`), instead of leaving the client retrying a broken stream.
 
     Attributes:
         requests: every request received, in order.
@@ -45,7 +57,8 @@ class RecordingServer:
         errors: what a scripted step raised, for the test's failure message.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, script: Scripted) -> None:
+        self.script = script
         self.requests: list[Recorded] = []
         self.unknown: list[Recorded] = []
         self.errors: list[str] = []
@@ -64,15 +77,41 @@ class RecordingServer:
         self._server.server_close()
         self._thread.join(5)
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def route(self, request: Recorded) -> Reply | None:
         """The reply to `request`, or None for a path this API does not serve."""
         raise NotImplementedError
 
-    def record_error(self, exc: Exception) -> str:
-        """Keeps a failing step's error for the test; returns the text to send instead."""
-        with self._lock:
-            self.errors.append(f"{type(exc).__name__}: {exc}")
-        return f"The script failed: {exc}"
+    def is_generation(self, path: str) -> bool:
+        """Whether a POST to `path` (without the query) asks the model for a turn."""
+        raise NotImplementedError
+
+    @property
+    def main_requests(self) -> list[dict[str, Any]]:
+        """The bodies of the scripted conversation's requests for a turn, in order."""
+        return [
+            r.body
+            for r in self.requests
+            if self.is_generation(r.path.split("?", 1)[0])
+            and isinstance(r.body, dict)
+            and self.script.is_main(r.body)
+        ]
+
+    def next_item(self, body: dict[str, Any], side: Any) -> Any:
+        """The script's next turn for its conversation; `side` for any other request."""
+        if not self.script.is_main(body):
+            return side
+        try:
+            return self.script.next_item(body)
+        except Exception as exc:  # a step that cannot read the output it expected
+            with self._lock:
+                self.errors.append(f"{type(exc).__name__}: {exc}")
+            return f"The script failed: {exc}"
 
     def _handle(self, request: Recorded) -> Reply:
         with self._lock:

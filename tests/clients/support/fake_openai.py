@@ -216,55 +216,29 @@ def sse_events(item: Item, response_id: str, index: int, model: str) -> bytes:
 
 
 class FakeResponses(RecordingServer):
-    """The fake API on 127.0.0.1, serving until `close()`; `base_url` ends in `/v1`.
+    """The fake API on 127.0.0.1, serving until `close()`; `base_url` ends in `/v1`."""
 
-    A scripted step that raises ends the session with a message naming the error (kept in
-    `errors`), instead of leaving the client retrying a broken stream.
-    """
+    script: Script
 
     def __init__(self, script: Script) -> None:
-        self.script = script
         self._ids = itertools.count(1)
-        super().__init__()
+        super().__init__(script)
 
     @property
     def base_url(self) -> str:
         return f"{self.origin}/v1"
 
-    def __enter__(self) -> FakeResponses:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @property
-    def main_requests(self) -> list[dict[str, Any]]:
-        """The bodies of the scripted conversation's /v1/responses requests, in order."""
-        return [
-            r.body
-            for r in self.requests
-            if r.path.split("?", 1)[0] == "/v1/responses"
-            and isinstance(r.body, dict)
-            and self.script.is_main(r.body)
-        ]
-
-    def answer(self, body: dict[str, Any]) -> Item:
-        if not self.script.is_main(body):
-            return "ok"
-        try:
-            return self.script.next_item(body)
-        except Exception as exc:  # a step that cannot read the output it expected
-            return self.record_error(exc)
+    def is_generation(self, path: str) -> bool:
+        return path == "/v1/responses"
 
     def route(self, request: Recorded) -> Reply | None:
         body = request.body
-        if request.method != "POST" or request.path.split("?", 1)[0] != "/v1/responses":
-            return None
-        if not isinstance(body, dict):
+        path = request.path.split("?", 1)[0]
+        if request.method != "POST" or not self.is_generation(path) or not isinstance(body, dict):
             return None
         index = next(self._ids)
         model = str(body.get("model") or MODEL)
-        events = sse_events(self.answer(body), f"resp_{index:04d}", index, model)
+        events = sse_events(self.next_item(body, "ok"), f"resp_{index:04d}", index, model)
         return Reply(200, events, "text/event-stream")
 
 
