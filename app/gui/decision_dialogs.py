@@ -209,7 +209,7 @@ class DecisionDialogs(QObject):
                 )
         else:
             if dialog is not None and dialog.isVisible():
-                dialog.show_failure(result.error)
+                dialog.show_failure(result.error, result.field)
             window.show_notice(f"Could not save: {result.error}")
 
     # export ------------------------------------------------------------------------------------

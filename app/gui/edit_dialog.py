@@ -47,10 +47,12 @@ from core.corrections import Correction, NoChanges, apply_correction, precheck
 from core.errors import InvalidDecision
 from core.limits import (
     CUSTOM_SELECTION_MAX,
+    DOMAINS_MAX,
     IDENTIFIER_MAX,
     KIND_MAX,
     LIST_ITEM_MAX,
     REASON_MAX,
+    TAGS_MAX,
 )
 from core.models import RISK_LEVELS, DecisionRecord
 from core.normalize import dedupe_fold
@@ -155,6 +157,9 @@ class EditDialog(QDialog):
         self.selection.currentIndexChanged.connect(self._selection_changed)
         self.custom.textChanged.connect(self.custom_counter.update_count)
         self.custom.textChanged.connect(lambda _text: self._unmark(self.custom))
+        self.domains.textChanged.connect(lambda _text: self._unmark(self.domains))
+        self.tags.textChanged.connect(lambda _text: self._unmark(self.tags))
+        self.risk.currentIndexChanged.connect(lambda _index: self._unmark(self.risk))
         self.save_button.clicked.connect(self.try_save)
         self.buttons.rejected.connect(self.reject)
         for keys in ("Ctrl+S", "Ctrl+Return"):
@@ -343,8 +348,19 @@ class EditDialog(QDialog):
                 self._required(found, edit, f"Why {label} was not selected", REASON_MAX)
         self._required(found, self.kind, "The decision kind", KIND_MAX)
         self._within(found, self.alias, "The project alias", IDENTIFIER_MAX)
-        for field, name in ((self.domains, "domain"), (self.tags, "tag")):
-            long = [item for item in split_list(field.text()) if utf8_len(item) > LIST_ITEM_MAX]
+        for field, name, most in (
+            (self.domains, "domain", DOMAINS_MAX),
+            (self.tags, "tag", TAGS_MAX),
+        ):
+            items = dedupe_fold(split_list(field.text()))
+            if len(items) > most:
+                found.append(
+                    FieldProblem(
+                        field, f"There are {len(items):,} {name}s; the limit is {most:,} {name}s."
+                    )
+                )
+                continue
+            long = [item for item in items if utf8_len(item) > LIST_ITEM_MAX]
             if long:
                 found.append(
                     FieldProblem(
@@ -461,13 +477,32 @@ class EditDialog(QDialog):
         self.newer_box.show()
         self.message.show_error(conflict_text(newer))
 
-    def show_failure(self, text: str) -> None:
+    def show_failure(self, text: str, field: str = "") -> None:
+        """Shows why the save failed; a store error about one field marks that field."""
         self._saving = False
         self.save_button.setEnabled(True)
         if text == NO_CHANGES_TEXT:
             self.message.show_hint(text)
-        else:
-            self.message.show_error(text)
+            return
+        widget = self._field_widget(field)
+        if widget is not None:
+            self._mark([FieldProblem(widget, text)])
+        self.message.show_error(text)
+
+    def _field_widget(self, field: str) -> QWidget | None:
+        """The form field a record field (as the store names it, "tags[3]" too) is edited in."""
+        name = field.split("[", 1)[0].split(".", 1)[0]
+        widgets: dict[str, QWidget] = {
+            "selection_reason_raw": self.reason,
+            "custom_selection": self.custom,
+            "decision_kind": self.kind,
+            "risk_level": self.risk,
+            "tags": self.tags,
+            "domains": self.domains,
+            "project_alias": self.alias,
+            "correction_note": self.note,
+        }
+        return widgets.get(name)
 
     @property
     def message_text(self) -> str:

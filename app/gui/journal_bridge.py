@@ -26,7 +26,7 @@ from app.gui.profile_panel import OverrideRequest
 from app.workers import WorkerPool
 from core.correction_notes import CorrectionNote, CorrectionNotes
 from core.corrections import Correction, NoChanges, apply_correction
-from core.errors import JournalError, NotFound, RevisionConflict
+from core.errors import InvalidDecision, JournalError, NotFound, RevisionConflict
 from core.exporters import ExportCancelled
 from core.importers.confirm import confirm_record
 from core.index import JournalIndex
@@ -77,6 +77,8 @@ class MutationResult:
     newer: DecisionRecord | None = None
     no_changes: bool = False
     error: str = ""
+    field: str = ""
+    """With `error`, the record field it is about, when the store named one."""
     warning: str = ""
     """Set beside `record` when the revision was saved but its correction note was not."""
 
@@ -415,6 +417,8 @@ class JournalBridge(QObject):
                 record = run()
             except NoChanges:
                 return MutationResult(action, decision_id, no_changes=True)
+            except InvalidDecision as exc:
+                return MutationResult(action, decision_id, error=str(exc), field=exc.field or "")
             except RevisionConflict as exc:
                 try:
                     newer = self.journal.store.get(decision_id)

@@ -217,3 +217,19 @@ def test_byte_counters_follow_the_text_and_name_the_limit(
         "The decision kind is 130 bytes; the limit is 128 bytes."
     )
     assert journal.store.get(DECISION).revision == 1
+
+
+def test_too_many_tags_and_a_store_error_mark_their_field(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    dialog = open_editor(qtbot, window)
+    dialog.tags.setText(", ".join(f"tag{n}" for n in range(70)))
+    dialog.try_save()
+    assert dialog.marked_fields() == [dialog.tags]
+    assert dialog.message_text == "There are 70 tags; the limit is 64 tags."
+    dialog.tags.setText("layout")
+    assert dialog.marked_fields() == []
+    dialog.show_failure("project_alias is 2,000 bytes; the limit is 1,024 bytes", "project_alias")
+    assert dialog.marked_fields() == [dialog.alias] and dialog.save_button.isEnabled()
+    dialog.show_failure("the store refused the tags", "tags[3]")
+    assert dialog.tags in dialog.marked_fields()
