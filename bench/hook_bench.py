@@ -13,7 +13,8 @@ Each case runs the real hook process as the client does (`.venv/bin/decision-jou
   the journal and prints its deny answer (the full path).
 
 The cases take turns, so drift on a shared machine reaches all alike; each prints its median
-and range in milliseconds.
+wall time with the range, and its median CPU time (user and system), which a busy machine
+inflates far less than the wall time.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -64,13 +66,19 @@ def edit_event(workspace: Path) -> str:
     )
 
 
-def timed(command: list[str], stdin: str, env: dict[str, str]) -> Callable[[], float]:
-    """A run of `command` returning its wall time in seconds; its output is checked once."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
-    def run() -> float:
-        start = time.perf_counter()
+
+def timed(command: list[str], stdin: str, env: dict[str, str]) -> Callable[[], tuple[float, float]]:
+    """A run of `command` returning its (wall, CPU) seconds; CPU is steadier on a busy machine,
+    where a process waits for a core as long as it runs."""
+
+    def run() -> tuple[float, float]:
+        cpu, start = _children_cpu(), time.perf_counter()
         subprocess.run(command, input=stdin, env=env, capture_output=True, text=True, check=True)
-        return time.perf_counter() - start
+        return time.perf_counter() - start, _children_cpu() - cpu
 
     return run
 
@@ -99,7 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hook-bench-") as tmp:
         base = Path(tmp)
-        cases: dict[str, Callable[[], float]] = {
+        cases: dict[str, Callable[[], tuple[float, float]]] = {
             "python -c pass": timed([str(VENV_BIN / "python"), "-c", "pass"], "", dict(os.environ))
         }
         expected: dict[str, str] = {}
@@ -119,15 +127,20 @@ def main() -> None:
             expected[name] = "deny" if '"deny"' in first.stdout else "silent"
             cases[name] = timed(command, stdin, env)
         walls: dict[str, list[float]] = {name: [] for name in cases}
+        cpus: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.runs):
             for name, run in cases.items():
-                walls[name].append(run())
+                wall, cpu = run()
+                walls[name].append(wall)
+                cpus[name].append(cpu)
     print(f"hook {args.client}: median per call over {args.runs} runs (cases take turns)")
+    print(f"  {'':24} {'wall':>9}  {'(range)':17} {'cpu':>9}")
     for name, times in walls.items():
         answer = f"  [{expected[name]}]" if name in expected else ""
+        spread = f"({min(times) * 1000:.0f}-{max(times) * 1000:.0f})"
         print(
-            f"  {name:24} {statistics.median(times) * 1000:6.1f} ms"
-            f"  (runs {min(times) * 1000:.1f}-{max(times) * 1000:.1f}){answer}"
+            f"  {name:24} {statistics.median(times) * 1000:6.1f} ms  {spread:17}"
+            f" {statistics.median(cpus[name]) * 1000:6.1f} ms{answer}"
         )
 
 
