@@ -85,14 +85,17 @@ def show_dark() -> int:
 
     from app.gui.questions_window import QuestionsWindow
     from app.hooks.ask_user_question import params_from_input
-    from app.hooks.pretool import parse_event
+    from app.hooks.clients import CLAUDE_CODE
+    from app.hooks.event import parse_event
 
     signal.signal(
         signal.SIGTERM, signal.SIG_DFL
     )  # Qt waits in C++, where Python handlers never run
     app = QApplication(sys.argv[:1])
     app.setStyle("Fusion")
-    params = params_from_input(parse_event(_payload(Path("/home/dev/repo"))))
+    event = parse_event(_payload(Path("/home/dev/repo")), CLAUDE_CODE)
+    assert event is not None  # the sample payload is a PreToolUse event
+    params = params_from_input(event)
     window = QuestionsWindow(params, color_scheme=Qt.ColorScheme.Dark)
     window.answered.connect(lambda answers: print([a.model_dump() for a in answers]))
     window.dismissed.connect(lambda: print("dismissed"))
