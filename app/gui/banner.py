@@ -108,6 +108,13 @@ class Banner(QFrame):
         self._issues: list[FileIssue] = []
         self._status: ProfileStatus | None = None
         self._icon = QLabel(self)
+        self.headline = QLabel(self)
+        self.headline.setObjectName("banner-headline")
+        self.headline.setTextFormat(Qt.TextFormat.PlainText)
+        self.headline.setWordWrap(True)
+        bold = self.headline.font()
+        bold.setBold(True)
+        self.headline.setFont(bold)
         self.label = QLabel(self)
         self.label.setObjectName("banner-text")
         self.label.setTextFormat(Qt.TextFormat.PlainText)
@@ -127,6 +134,7 @@ class Banner(QFrame):
         )
         self.move_aside_button.clicked.connect(self._move_aside)
         text_column = QVBoxLayout()
+        text_column.addWidget(self.headline)
         text_column.addWidget(self.label)
         buttons = QVBoxLayout()
         for button in (self.show_file_button, self.move_aside_button, self.rebuild_button):
@@ -141,7 +149,8 @@ class Banner(QFrame):
 
     @property
     def text(self) -> str:
-        return self.label.text()
+        """The headline and the details, one line each, as a reader (or a test) sees them."""
+        return "\n".join(part for part in (self.headline.text(), self.label.text()) if part)
 
     def set_issues(self, issues: Sequence[FileIssue]) -> None:
         self._issues = list(issues)
@@ -169,7 +178,9 @@ class Banner(QFrame):
         profile = "" if self._issues else profile_line(self._status)
         if profile:
             lines.append(profile)
-        self.label.setText("\n".join(lines))
+        self.headline.setText(lines[0] if lines else "")
+        self.label.setText("\n".join(lines[1:]))
+        self.label.setVisible(len(lines) > 1)
         self.rebuild_button.setVisible(bool(profile) and profile != REBUILDING_TEXT)
         self.show_file_button.setVisible(bool(self._issues))
         self.move_aside_button.setVisible(bool(self._issues))

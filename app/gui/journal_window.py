@@ -85,6 +85,13 @@ REFRESH_MIN_MS = 2000
 
 
 SUMMARY_SETTING = "journal/summary_first"
+PROFILE_STATES = {
+    "current": "up to date",
+    "stale": "out of date",
+    "rebuilding": "rebuilding…",
+    "error": "needs attention",
+}
+"""The profile's state in the status bar, in words."""
 
 
 def journal_settings() -> QSettings:
@@ -751,7 +758,8 @@ class JournalWindow(QMainWindow):
         self._profile_state = status.state
         self.banner.set_profile_status(status)
         self.profile_panel.set_status(status)
-        self.profile_label.setText(f"Profile: {status.state}")
+        self.profile_label.setText(f"Profile: {PROFILE_STATES.get(status.state, status.state)}")
+        self.profile_label.setToolTip(status.error or "")
         if status.state == STATE_CURRENT and previous not in (None, STATE_CURRENT):
             self.bridge.load_profile()
 

@@ -104,3 +104,12 @@ def test_banner_texts_for_each_profile_state(qtbot: QtBot) -> None:
     assert banner.text.startswith("7 decision files could not be read\n")
     assert "…and 2 more." in banner.text and "until each file is repaired" in banner.text
     assert "/j/records" not in banner.text
+
+
+def test_the_headline_is_bold_and_stands_alone(qtbot: QtBot) -> None:
+    banner = Banner()
+    qtbot.addWidget(banner)
+    banner.set_issues([FileIssue("/j/records/decision-1.json", "parse decision-1.json: bad")])
+    assert banner.headline.text() == "1 decision file could not be read"
+    assert banner.headline.font().bold()
+    assert banner.label.text().startswith("decision-1.json: bad.\n")

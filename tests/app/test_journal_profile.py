@@ -14,7 +14,7 @@ from app.gui.journal_window import JournalWindow
 from app.gui.outcome_tables import NO_RULE_FIGURES, RULE_HEADERS
 from app.gui.profile_panel import EMPTY_TEXT, NO_RULE_SELECTED, RuleModel, rule_name
 from core.journal import Journal
-from core.profile_model import ProfileRule
+from core.profile_model import ProfileRule, ProfileStatus
 from core.reward import INITIAL_PATTERN_SCORE
 from core.rule_outcomes import RuleOutcome
 from tests.app.journal_support import make_journal, open_window, press, record, shut_down
@@ -269,3 +269,12 @@ def test_column_widths_survive_a_reloaded_profile(qtbot: QtBot, window: JournalW
     with qtbot.waitSignal(window.bridge.profile_loaded, timeout=5000):
         window.bridge.load_profile()
     assert header.sectionSize(4) == 321
+
+
+def test_the_status_bar_names_the_profile_state_in_words(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    qtbot.waitUntil(lambda: window.profile_label.text() == "Profile: up to date", timeout=5000)
+    window._profile_state_changed(ProfileStatus("error", "the last rebuild failed"))
+    assert window.profile_label.text() == "Profile: needs attention"
+    assert window.profile_label.toolTip() == "the last rebuild failed"
