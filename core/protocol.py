@@ -46,6 +46,11 @@ MAX_FRAME = 4 * 1024 * 1024
 HEADER_SIZE = 4
 MAX_DEPTH = 64
 """Deepest JSON nesting accepted; real messages nest five levels, hostile ones thousands."""
+MAX_VALUES = 16_384
+"""JSON values one frame may hold. A full proposal holds a few hundred; a hostile 4 MiB frame
+of tiny values holds millions, and building them would hold the interpreter for seconds."""
+MAX_LISTED_VIOLATIONS = 16
+"""Violations an error reply lists before it says "and N more", so every error fits a frame."""
 ID_TEXT_MAX = 128
 METHOD_MAX = 128
 CLIENT_NAME_MAX = 64
@@ -65,7 +70,12 @@ PROGRESS = "progress"
 
 _HEADER = struct.Struct(">I")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""Strict UTF-8 cannot carry a surrogate, so only a `\\uD800`-`\\uDFFF` escape can make one."""
+_TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[,\[{]')
+"""A whole string, or a character that adds a value: a separator or an opened container."""
 _SHOWN_TEXT_MAX = 64
+_CUT_NOTE_ROOM = 40
 
 
 class ErrorCode(IntEnum):
@@ -85,6 +95,7 @@ class ErrorCode(IntEnum):
     FORBIDDEN_PEER = -32016
     BUSY = -32017
     UNSUPPORTED_PROTOCOL = -32018
+    TIMED_OUT = -32019
 
 
 RequestIdType = int | str
@@ -118,11 +129,14 @@ class ProtocolError(JournalError, ValueError):
         self.request_id = request_id
 
     def to_error_object(self) -> dict[str, Any]:
-        """The JSON-RPC `error` member; `data` appears only when there is something in it."""
+        """The JSON-RPC `error` member; `data` appears only when there is something in it.
+
+        The message is cut to `MESSAGE_MAX` characters, so no message can outgrow a frame.
+        """
         data = dict(self.data)
         if self.field is not None:
             data["field"] = self.field
-        error: dict[str, Any] = {"code": int(self.code), "message": self.message}
+        error: dict[str, Any] = {"code": int(self.code), "message": _fit(self.message)}
         if data:
             error["data"] = data
         return error
@@ -139,6 +153,14 @@ class FrameTooLarge(ProtocolError):
         )
         self.size = size
         self.limit = limit
+
+
+def _fit(message: str) -> str:
+    """`message`, or its head and how much was cut when it exceeds `MESSAGE_MAX` characters."""
+    if len(message) <= MESSAGE_MAX:
+        return message
+    keep = MESSAGE_MAX - _CUT_NOTE_ROOM
+    return f"{message[:keep]} ... ({len(message) - keep} more characters)"
 
 
 def _shown(text: str) -> str:
@@ -252,12 +274,38 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def _check_tree(value: Any) -> None:
-    """Refuses lone surrogates (they cannot be written back as UTF-8) and deep nesting."""
+def _check_value_count(body: bytes) -> None:
+    """Refuses a body of more than `MAX_VALUES` values before anything is built from it.
+
+    Counting separators and opened containers bounds the values from above. The byte counts
+    run in C and settle every ordinary frame; only a frame over the bound is walked token by
+    token (strings skipped whole), and the walk stops at the limit.
+    """
+    bound = body.count(b",") + body.count(b"[") + body.count(b"{") + 1
+    if bound <= MAX_VALUES:
+        return
+    values = tokens = 1
+    for match in _TOKEN.finditer(body):
+        tokens += 1
+        if body[match.start()] != 0x22:
+            values += 1
+        if values > MAX_VALUES or tokens > 3 * MAX_VALUES:
+            raise ProtocolError(
+                ErrorCode.PARSE_ERROR,
+                f"JSON holds more than {MAX_VALUES} values",
+                data={"limit": MAX_VALUES},
+            )
+
+
+def _check_tree(value: Any, *, strings: bool) -> None:
+    """Refuses deep nesting and, when `strings` is set, lone surrogates (they cannot be
+    written back as UTF-8)."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
+            if not strings:
+                continue
             if _SURROGATE.search(item):
                 raise ProtocolError(ErrorCode.PARSE_ERROR, "JSON string holds a lone surrogate")
         elif isinstance(item, dict | list):
@@ -271,11 +319,12 @@ def _check_tree(value: Any) -> None:
 
 def decode_json(body: bytes) -> Any:
     """Parses one JSON value strictly: UTF-8 only, no NaN/Infinity, no duplicate keys,
-    nothing after the value.
+    nothing after the value, at most `MAX_VALUES` values.
 
     Raises:
         ProtocolError: code PARSE_ERROR, naming the duplicate key as the field.
     """
+    _check_value_count(body)
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -306,7 +355,7 @@ def decode_json(body: bytes) -> Any:
         ) from None
     except ValueError as exc:
         raise ProtocolError(ErrorCode.PARSE_ERROR, f"invalid JSON: {exc}") from None
-    _check_tree(value)
+    _check_tree(value, strings=_SURROGATE_ESCAPE.search(body) is not None)
     return value
 
 
@@ -568,6 +617,17 @@ class JournalChangedParams(_Strict):
     """`journal.changed`: no parameters; the app finds what changed by reconciling."""
 
 
+PARAMS_MODELS: Mapping[str, type[BaseModel]] = {
+    HELLO: HelloParams,
+    DECISION_PRESENT: DecisionPresentParams,
+    DECISION_PENDING: DecisionPendingParams,
+    APP_SHOW: AppShowParams,
+    JOURNAL_CHANGED: JournalChangedParams,
+}
+"""The params of each method this module defines, so a server can refuse bad params before
+a request reaches its handler."""
+
+
 class _Result(BaseModel):
     """Results tolerate unknown fields, so a newer app can add some without breaking clients."""
 
@@ -629,6 +689,40 @@ class ProgressParams(_Result):
 # --- core errors on the wire ---------------------------------------------------------------
 
 
+def _violations_message(exc: InvalidDecision, violations: tuple[Any, ...]) -> str:
+    """The error's one line with the first violations, then "and N more"."""
+    count = len(violations)
+    if count <= MAX_LISTED_VIOLATIONS:
+        return str(exc)
+    subject = getattr(exc, "subject", "input")
+    listed = "; ".join(str(v) for v in violations[:MAX_LISTED_VIOLATIONS])
+    more = count - MAX_LISTED_VIOLATIONS
+    return f"invalid {subject} ({count} problems): {listed}; and {more} more"
+
+
+def encode_error_frame(request_id: RequestIdType | None, error: ProtocolError) -> bytes:
+    """The frame of an error reply, which always fits `MAX_FRAME`.
+
+    The message is already bounded; when the details still make the frame too large (or
+    unencodable), they shrink to the field, limit and size, which always fit.
+    """
+    try:
+        return encode_frame(error_message(request_id, error))
+    except (ValueError, TypeError):
+        kept = {k: v for k, v in error.data.items() if k in _SCALAR_DETAILS and _scalar(v)}
+        small = ProtocolError(error.code, error.message, error.field, data=kept)
+        return encode_frame(error_message(request_id, small))
+
+
+_SCALAR_DETAILS = frozenset({"limit", "size", "pending_id", "current_revision", "runbook"})
+
+
+def _scalar(value: Any) -> bool:
+    if isinstance(value, str):
+        return len(value) <= MESSAGE_MAX
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def error_from_exception(exc: BaseException) -> ProtocolError:
     """Maps the core's error family to wire errors, so every adapter reports them alike.
 
@@ -643,12 +737,16 @@ def error_from_exception(exc: BaseException) -> ProtocolError:
     if isinstance(exc, InvalidDecision):
         if exc.limit is not None:
             data["limit"] = exc.limit
-        violations = getattr(exc, "violations", ())
+        violations = tuple(getattr(exc, "violations", ()))
+        listed = violations[:MAX_LISTED_VIOLATIONS]
         if violations:
             data["violations"] = [
-                {"field": v.field, "message": v.message, "limit": v.limit} for v in violations
+                {"field": v.field, "message": v.message, "limit": v.limit} for v in listed
             ]
-        return ProtocolError(ErrorCode.INVALID_PROPOSAL, str(exc), exc.field, data=data)
+        if len(violations) > len(listed):
+            data["violations_omitted"] = len(violations) - len(listed)
+        message = _violations_message(exc, violations) if violations else str(exc)
+        return ProtocolError(ErrorCode.INVALID_PROPOSAL, message, exc.field, data=data)
     if isinstance(exc, PendingConflict):
         data["pending_id"] = exc.pending_id
         return ProtocolError(ErrorCode.PENDING_CONFLICT, str(exc), data=data)

@@ -184,7 +184,8 @@ def test_encode_refuses_what_the_peer_would_refuse() -> None:
         (b"\xef\xbb\xbf{}", "BOM"),
         (b'{"a": "\xff"}', "not valid UTF-8"),
         (b"", "Expecting value"),
-        (b"[" * 100_000, "nests deeper"),
+        (b"[" * 10_000, "nests deeper"),
+        (b"[" * 100_000, "more than 16384 values"),
         (b"9" * 5000, "invalid JSON"),
     ],
 )
@@ -318,6 +319,7 @@ def test_error_codes_are_stable() -> None:
         "FORBIDDEN_PEER": -32016,
         "BUSY": -32017,
         "UNSUPPORTED_PROTOCOL": -32018,
+        "TIMED_OUT": -32019,
     }
 
 
