@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
 from app.desktop_notifications import DesktopNotifier
 from app.gui.icons import tray_icon
+from app.gui.indicators import use_clear_indicators
 
 MENU_LABEL_WIDTH = 60
 APP_TITLE = "Decision Journal"
@@ -101,6 +102,7 @@ class TrayController(QObject):
         self._journal_name = journal_name
         self.notifier = notifier if notifier is not None else DesktopNotifier(self)
         self.menu = QMenu()
+        use_clear_indicators(self.menu)
         self.icon = QSystemTrayIcon(tray_icon(0), self)
         self.icon.setToolTip(tray_tooltip(0, journal_name))
         self.waiting_header = QAction("No decisions waiting", self)

@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.byte_counter import ByteCounter
-from app.gui.palette import readable_on, selection_tint
+from app.gui.indicators import use_clear_indicators
+from app.gui.palette import fork_colors, readable_on, selection_tint
 from core.limits import CUSTOM_SELECTION_MAX
 from core.text import equal_fold, go_trim
 
@@ -99,13 +100,14 @@ def scaled_font_label(text: str, parent: QWidget, scale: float, *, bold: bool = 
 
 
 class Badge(QLabel):
-    """A pill filled with a palette colour; painted per paint, so it follows the theme.
+    """A pill filled with a colour taken from the palette; painted per paint, so it follows
+    the theme.
 
     The text colour is the palette's highlighted text when that is readable on the fill, else
     black or white (`palette.readable_on`), so no system theme can make a badge unreadable.
     """
 
-    def __init__(self, text: str, parent: QWidget, fill: QPalette.ColorRole) -> None:
+    def __init__(self, text: str, parent: QWidget, fill: Callable[[QPalette], QColor]) -> None:
         super().__init__(text, parent)
         self._fill = fill
         self.setTextFormat(Qt.TextFormat.PlainText)
@@ -116,7 +118,7 @@ class Badge(QLabel):
     def colours(self) -> tuple[QColor, QColor]:
         """(fill, text) as painted now."""
         palette = self.palette()
-        fill = palette.color(self._fill)
+        fill = self._fill(palette)
         return fill, readable_on(fill, palette.color(QPalette.ColorRole.HighlightedText))
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -134,17 +136,18 @@ class Badge(QLabel):
 
 
 class RecommendedBadge(Badge):
-    """The agent's advice, in the accent colour: never a preselection."""
+    """The agent's advice, in the fork view's amber: never a preselection, and never the
+    colour of the person's own choice."""
 
     def __init__(self, parent: QWidget) -> None:
-        super().__init__(RECOMMENDED_TEXT, parent, QPalette.ColorRole.Accent)
+        super().__init__(RECOMMENDED_TEXT, parent, lambda p: fork_colors(p).recommended)
 
 
 class SelectedBadge(Badge):
     """Says in words which card is chosen, so the choice never rests on colour or a dot."""
 
     def __init__(self, parent: QWidget) -> None:
-        super().__init__(SELECTED_TEXT, parent, QPalette.ColorRole.Highlight)
+        super().__init__(SELECTED_TEXT, parent, lambda p: p.color(QPalette.ColorRole.Highlight))
 
 
 def _bullets(items: Sequence[str]) -> str:
@@ -165,6 +168,7 @@ class _ClickableCard(QFrame):
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.radio = QRadioButton(key, self)
+        use_clear_indicators(self.radio)
         self.title = plain_label(title, self)
         for widget in (self.radio, self.title):
             font = widget.font()

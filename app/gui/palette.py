@@ -130,7 +130,7 @@ def apply_scheme(widget: QWidget, scheme: Qt.ColorScheme | None = None) -> bool:
     wanted = system_scheme() if scheme is None else scheme
     base = QGuiApplication.palette()
     replacement = palette_for(wanted, base)
-    widget.setPalette(replacement if replacement is not None else base)
+    widget.setPalette(readable(replacement if replacement is not None else base))
     return is_dark(widget.palette())
 
 
@@ -184,18 +184,57 @@ def contrast_ratio(first: QColor, second: QColor) -> float:
 
 READABLE_CONTRAST = 4.5
 """WCAG AA for normal text: what badge text on its fill must reach."""
+MARK_CONTRAST = 3.0
+"""WCAG AA for graphical objects: what an indicator's mark must reach on its fill."""
 
 
-def readable_on(fill: QColor, preferred: QColor) -> QColor:
+def readable_on(fill: QColor, preferred: QColor, minimum: float = READABLE_CONTRAST) -> QColor:
     """`preferred` when it is readable on `fill`, else black or white, whichever reads better.
+
+    `minimum` is the contrast `preferred` must reach: text needs 4.5, a mark such as a radio
+    button's dot needs 3 (WCAG's figure for graphical objects).
 
     Why: system themes pair highlight and highlighted-text colours that are not always
     readable at badge size (some dark GTK themes put dark text on a mid blue).
     """
-    if contrast_ratio(fill, preferred) >= READABLE_CONTRAST:
+    if contrast_ratio(fill, preferred) >= minimum:
         return preferred
     black, white = QColor("#000000"), QColor("#ffffff")
     return black if contrast_ratio(fill, black) >= contrast_ratio(fill, white) else white
+
+
+def mix(first: QColor, second: QColor, amount: float) -> QColor:
+    """`first` moved `amount` (0 to 1) of the way towards `second`, channel by channel."""
+    return QColor.fromRgbF(
+        first.redF() + (second.redF() - first.redF()) * amount,
+        first.greenF() + (second.greenF() - first.greenF()) * amount,
+        first.blueF() + (second.blueF() - first.blueF()) * amount,
+    )
+
+
+def readable_muted(palette: QPalette) -> QColor:
+    """The palette's muted text colour, moved towards the text colour just far enough to be
+    readable (4.5:1) on both the window and the field background."""
+    muted = palette.color(Role.PlaceholderText)
+    text = palette.color(Role.WindowText)
+    backgrounds = (palette.color(Role.Window), palette.color(Role.Base))
+    for step in range(11):
+        candidate = mix(muted, text, step / 10)
+        if all(contrast_ratio(candidate, b) >= READABLE_CONTRAST for b in backgrounds):
+            return candidate
+    return text
+
+
+def readable(palette: QPalette) -> QPalette:
+    """A copy whose muted text is readable; every other colour is the palette's own.
+
+    Why: labels such as "Project:" use the muted (placeholder) colour, and several palettes,
+    GTK's Adwaita dark among them, pick one below WCAG AA on their own window colour.
+    """
+    result = QPalette(palette)
+    for group in (Group.Active, Group.Inactive):
+        result.setColor(group, Role.PlaceholderText, readable_muted(result))
+    return result
 
 
 def selection_tint(palette: QPalette) -> QColor:

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 
 from app.gui.byte_counter import ByteCounter
 from app.gui.choice_page import plain_label, scaled_font_label
-from app.gui.palette import is_dark
+from app.gui.indicators import use_clear_indicators
+from app.gui.palette import selection_tint
 from app.hooks.questions_wire import OTHER_MAX, REASON_MAX, Answer, Question
 from core.text import equal_fold, go_trim
 
@@ -44,6 +45,7 @@ def _key_button(multi_select: bool, text: str, parent: QWidget) -> QAbstractButt
     font = button.font()
     font.setBold(True)
     button.setFont(font)
+    use_clear_indicators(button)
     return button
 
 
@@ -84,8 +86,7 @@ class OptionRow(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         if self.button.isChecked():
-            tint = self.palette().color(QPalette.ColorRole.Highlight)
-            tint.setAlpha(56 if is_dark(self.palette()) else 32)
+            tint = selection_tint(self.palette())
             painter = QPainter(self)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(Qt.PenStyle.NoPen)
