@@ -82,6 +82,8 @@ SELECT_DELAY_MS = 40
 INDEXING_NOTICE_MIN = 1000
 """Files to read from which a reconcile shows its progress in the list's caption."""
 REFRESH_MIN_MS = 2000
+FIT_SHARE = 0.94
+"""At most this share of the screen's free area for a window opened the first time."""
 
 
 SUMMARY_SETTING = "journal/summary_first"
@@ -441,13 +443,24 @@ class JournalWindow(QMainWindow):
 
     # settings ----------------------------------------------------------------------------------
 
+    def _fit_screen(self) -> None:
+        """The first size: the preferred one, shrunk to the screen's free area (a 1366 by 768
+        laptop has less height than the window would like, once panels and title are drawn)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        width = min(self.width(), int(free.width() * FIT_SHARE))
+        height = min(self.height(), int(free.height() * FIT_SHARE))
+        self.resize(width, height)
+
     def _key(self, name: str) -> str:
         return f"{self._group}/{name}"
 
     def _restore_settings(self) -> None:
         geometry = self.settings.value("journal/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
+            self._fit_screen()
         splitter = self.settings.value(self._key("splitter"))
         if not isinstance(splitter, QByteArray) or not self.splitter.restoreState(splitter):
             self.splitter.setSizes([440, 700])

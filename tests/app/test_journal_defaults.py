@@ -267,3 +267,14 @@ def test_without_a_locale_times_are_iso() -> None:
         assert display_time_precise(moment) == local.strftime("%Y-%m-%d %H:%M:%S %Z").rstrip()
     finally:
         QLocale.setDefault(previous)
+
+
+def test_a_first_window_fits_the_screen(qtbot: QtBot, tmp_path: Path) -> None:
+    journal = make_journal(tmp_path / "journal", [record(1)])
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
+    try:
+        free = window.screen().availableGeometry()
+        assert window.frameGeometry().height() <= free.height()
+        assert window.height() <= int(free.height() * 0.94)
+    finally:
+        shut_down(qtbot, window)
