@@ -11,7 +11,7 @@ set of decision ids as the `*.json` files listed, no file newer than the index, 
 readable and not damaged. Anything else (missing, unreadable, other version, a file the index
 does not know, a file changed since) answers "unknown", and the caller takes the full path.
 
-The same-place rule here is `app.hooks.gating._same_place` (same project id, or one path
+The same-place rule here is `core.workspace_pending.same_place` (same project id, or one path
 inside the other) written without the journal's imports; `project_id_of` is
 `core.identity.project_identity(...).project_id` and `paths_overlap` is
 `core.filters.workspace_matches`. Tests hold each pair equal.
@@ -117,7 +117,7 @@ def _entry(item: object) -> IndexEntry | None:
 
 
 def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> bool:
-    """Any entry blocks this session or workspace, as `app.hooks.gating` decides: a damaged
+    """Any entry blocks this session or workspace, as `core.workspace_pending` decides: a damaged
     file blocks everyone unless it is readably someone else's."""
     session = go_trim(session_id)
     project = project_id_of(workspace) if workspace else ""

@@ -1,6 +1,6 @@
 """The quick path's answer from the pending index is the full path's answer from the pending
 files: for every caller, `core.pending_index.blocks` says "blocked" exactly when
-`app.hooks.gating.find_blockers` finds a blocker."""
+`core.workspace_pending.find_blockers` finds a blocker."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from app.hooks.gating import find_blockers
 from core.pending import PendingDecision, PendingStore
 from core.pending_index import blocks, read_current
 from core.proposal import parse_proposal
+from core.workspace_pending import find_blockers
 from tests.factories import proposal_dict
 
 SESSIONS = ["s-repo", "s-else", "s-damaged", "someone", ""]
@@ -45,7 +45,9 @@ def journal(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[PendingStor
     return store, base
 
 
-def test_the_index_decides_as_gating_for_every_caller(journal: tuple[PendingStore, Path]) -> None:
+def test_the_index_decides_as_the_pending_files_for_every_caller(
+    journal: tuple[PendingStore, Path],
+) -> None:
     store, base = journal
     entries = read_current(store.directory)
     assert entries is not None
