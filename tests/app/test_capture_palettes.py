@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QLabel, QRadioButton, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QRadioButton, QStyle, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.gui import palette as palettes
@@ -122,7 +122,7 @@ def test_unchecked_and_checked_radio_buttons_stand_out(qtbot: QtBot, themed: Cap
     card = radio.parentWidget()
     assert card is not None
     background = _indicator_background(radio)
-    assert _max_contrast(radio.grab().toImage(), background) >= MARK_CONTRAST
+    assert _max_contrast(_indicator(radio), background) >= MARK_CONTRAST
     radio.setChecked(True)
     checked = radio.grab().toImage()
     highlight = palette.color(R.Highlight)
@@ -162,6 +162,15 @@ def _flatten(colour: QColor, background: QColor) -> QColor:
         colour.greenF() * alpha + background.greenF() * (1 - alpha),
         colour.blueF() * alpha + background.blueF() * (1 - alpha),
     )
+
+
+def _indicator(radio: QRadioButton) -> QImage:
+    """Only the indicator (not the key beside it): the style puts it at the left, centred."""
+    style = radio.style()
+    width = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, None, radio)
+    height = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorHeight, None, radio)
+    top = (radio.height() - height) // 2
+    return radio.grab(QRect(0, top, width, height)).toImage()
 
 
 def _indicator_background(radio: QWidget) -> QColor:

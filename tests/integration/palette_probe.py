@@ -1,0 +1,67 @@
+"""Run as `python -m tests.integration.palette_probe`: what a capture window paints under the
+platform theme of this process's environment, as JSON on stdout (see test_gtk_dark_xvfb)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QRadioButton, QStyle
+
+from app.gui.capture_window import CaptureWindow
+from app.gui.choice_page import Badge
+from app.gui.palette import contrast_ratio, is_dark
+from tests.app.test_capture_window import make_request
+
+
+def _max_contrast(image: QImage, background: QColor) -> float:
+    return max(
+        contrast_ratio(image.pixelColor(x, y), background)
+        for y in range(image.height())
+        for x in range(image.width())
+    )
+
+
+def _indicator(radio: QRadioButton) -> QImage:
+    """Only the indicator: the style puts it at the left, centred vertically."""
+    style = radio.style()
+    width = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, None, radio)
+    height = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorHeight, None, radio)
+    top = (radio.height() - height) // 2
+    return radio.grab(QRect(0, top, width, height)).toImage()
+
+
+def main() -> int:
+    app = QApplication(["decision-journal"])
+    window = CaptureWindow(make_request())
+    window.show()
+    QTest.qWaitForWindowExposed(window)
+    radio = window.findChild(QRadioButton, "choice-3")
+    checked = window.findChild(QRadioButton, "choice-1")
+    assert radio is not None and checked is not None
+    checked.setChecked(True)
+    QTest.qWait(50)
+    card = radio.parentWidget()
+    assert card is not None
+    background = card.grab().toImage().pixelColor(radio.mapTo(card, QPoint(1, 1)))
+    badges = {b.text(): b.colours() for b in window.findChildren(Badge) if b.isVisible()}
+    report = {
+        "platform_theme_dark": is_dark(app.palette()),
+        "window_dark": is_dark(window.palette()),
+        "radio_ring_contrast": _max_contrast(_indicator(radio), background),
+        "badge_contrast": {text: contrast_ratio(*colours) for text, colours in badges.items()},
+        "muted_contrast": contrast_ratio(
+            window.palette().color(QPalette.ColorRole.PlaceholderText),
+            window.palette().color(QPalette.ColorRole.Window),
+        ),
+    }
+    print(json.dumps(report))
+    window.close_after_record()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
