@@ -172,7 +172,7 @@ class Script:
         users = [m for m in body.get("messages", []) if m.get("role") == "user"]
         return bool(users) and any(self.marker in _message_text(m) for m in users[:1])
 
-    def next_turn(self, body: dict[str, Any]) -> Turn:
+    def next_item(self, body: dict[str, Any]) -> Turn:
         messages = body.get("messages", [])
         done = sum(1 for m in messages if m.get("role") == "assistant")
         if done >= len(self.steps):
@@ -245,32 +245,19 @@ class FakeAnthropic(RecordingServer):
     model listing; anything else is a recorded JSON 404.
     """
 
+    script: Script
+
     def __init__(self, script: Script) -> None:
-        self.script = script
         self._ids = itertools.count(1)
-        super().__init__()
+        super().__init__(script)
 
     @property
     def base_url(self) -> str:
         """What ANTHROPIC_BASE_URL names: the client appends `/v1/messages` itself."""
         return self.origin
 
-    def __enter__(self) -> FakeAnthropic:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @property
-    def main_requests(self) -> list[dict[str, Any]]:
-        """The bodies of the scripted conversation's /v1/messages requests, in order."""
-        return [
-            r.body
-            for r in self.requests
-            if r.path.split("?", 1)[0] == "/v1/messages"
-            and isinstance(r.body, dict)
-            and self.script.is_main(r.body)
-        ]
+    def is_generation(self, path: str) -> bool:
+        return path == "/v1/messages"
 
     def results(self) -> dict[str, ToolResult]:
         """Every tool result the client sent in the main conversation, by tool_use id."""
@@ -292,12 +279,8 @@ class FakeAnthropic(RecordingServer):
 
     def answer(self, body: dict[str, Any]) -> Turn:
         """The scripted turn for the main conversation, a short reply to anything else."""
-        if not self.script.is_main(body):
-            return say("ok")
-        try:
-            return self.script.next_turn(body)
-        except Exception as exc:  # the test reads it from `errors`
-            return say(self.record_error(exc))
+        turn = self.next_item(body, say("ok"))
+        return turn if isinstance(turn, Turn) else say(str(turn))
 
     def route(self, request: Recorded) -> Reply | None:
         path, body = request.path.split("?", 1)[0], request.body
@@ -311,7 +294,7 @@ class FakeAnthropic(RecordingServer):
             return None
         if path == "/v1/messages/count_tokens":
             return Reply.json({"input_tokens": 100})
-        if path != "/v1/messages":
+        if not self.is_generation(path):
             return None
         turn = self.answer(body)
         model = str(body.get("model") or MODEL)
