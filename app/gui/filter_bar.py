@@ -16,6 +16,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from PySide6.QtCore import QDate, QSignalBlocker, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,6 +24,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QVBoxLayout,
     QWidget,
 )
@@ -145,6 +149,36 @@ def _day_start(iso_day: str, *, days: int = 0) -> GoTime | None:
     return GoTime(int(moment.timestamp()) * 1_000_000_000)
 
 
+class ElidingComboBox(QComboBox):
+    """A combo box whose closed text ends in "…" when it is wider than the box, instead of
+    being cut off mid-letter; the popup and the tooltip show it whole."""
+
+    def _option(self) -> QStyleOptionComboBox:
+        """The style option with its text elided to the edit field's width."""
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox,
+            option,
+            QStyle.SubControl.SC_ComboBoxEditField,
+            self,
+        )
+        option.currentText = option.fontMetrics.elidedText(
+            option.currentText, Qt.TextElideMode.ElideRight, field.width()
+        )
+        return option
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QStylePainter(self)
+        option = self._option()
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+    def shown_text(self) -> str:
+        """The text the closed box shows (elided when it does not fit)."""
+        return self._option().currentText
+
+
 class FilterBar(QWidget):
     """Signals:
     filter_changed(object): the new `FilterState`, after the debounce for text.
@@ -190,7 +224,7 @@ class FilterBar(QWidget):
         self.include_deleted.toggled.connect(self._apply)
 
     def _combo(self, name: str, accessible: str) -> QComboBox:
-        combo = QComboBox(self)
+        combo = ElidingComboBox(self)
         combo.setObjectName(name)
         combo.setAccessibleName(accessible)
         # Long project aliases or kinds must not make the window wider than a laptop screen.
@@ -316,7 +350,7 @@ class FilterBar(QWidget):
     ) -> None:
         """Fills the menus from the index; keeps every current choice."""
         alias = next((p.alias for p in projects if p.project_id == current_project), "")
-        self.scope.setItemText(0, f"Current project ({alias})" if alias else "Current project")
+        self.scope.setItemText(0, f"Current: {alias}" if alias else "Current project")
         self._refill(
             self.scope,
             [(SCOPE_CURRENT, self.scope.itemText(0)), (SCOPE_ALL, "All projects")]

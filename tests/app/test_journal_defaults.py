@@ -278,3 +278,20 @@ def test_a_first_window_fits_the_screen(qtbot: QtBot, tmp_path: Path) -> None:
         assert window.height() <= int(free.height() * 0.94)
     finally:
         shut_down(qtbot, window)
+
+
+def test_a_long_scope_is_elided_with_the_whole_name_in_the_tooltip(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    alias = "a-rather-long-project-alias-for-the-billing-service"
+    journal = make_journal(tmp_path / "journal", [record(1, project_alias=alias)])
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
+    try:
+        scope = window.filter_bar.scope
+        qtbot.waitUntil(lambda: alias in scope.itemText(0), timeout=5000)
+        assert scope.itemText(0) == f"Current: {alias}"
+        assert scope.shown_text().endswith("…") and len(scope.shown_text()) < len(alias)
+        assert scope.toolTip() == f"Scope: Current: {alias}"
+        assert scope.itemData(0, Qt.ItemDataRole.ToolTipRole) == f"Current: {alias}"
+    finally:
+        shut_down(qtbot, window)
