@@ -2,9 +2,9 @@
 
 Why: the PreToolUse hook runs before every tool call of every agent. Deciding "nothing is
 pending for this session or workspace" from the pending files themselves means loading the
-journal's models (a quarter of a second), so any decision pending anywhere made every agent
-slow. `pending/.index.json` lists, per pending file, the session, workspace and project it
-blocks; `PendingStore` rewrites it after every save and remove.
+journal's models, many times the interpreter's own start, so any decision pending anywhere
+made every agent slow. `pending/.index.json` lists, per pending file, the session, workspace
+and project it blocks; `PendingStore` rewrites it after every save and remove.
 
 The index is trusted only when it provably describes the directory as it is now: the same
 set of decision ids as the `*.json` files listed, no file newer than the index, every entry

@@ -1,10 +1,11 @@
 """`decision-journal hook <client>`: the process every client starts before every tool call.
 
-Why it bypasses the CLI's parser and platformdirs: the hook's whole budget, when it has
-nothing to say, is a few milliseconds above the interpreter's own start, and building the
-argparse tree (with its terminal-size probe) and importing platformdirs each cost more than
-the quick check itself. `parse_argv` reads only the exact forms clients are configured with
-(`[--journal DIR] hook CLIENT`); anything else returns None and the CLI parses it as always.
+Why it bypasses the CLI's parser and platformdirs: when the hook has nothing to say, all it
+should cost is the interpreter's own start, and building the argparse tree (with its
+terminal-size probe) and importing platformdirs each cost more than the quick check itself
+(`bench/hook_bench.py` measures it). `parse_argv` reads only the exact forms clients are
+configured with (`[--journal DIR] hook CLIENT`); anything else returns None and the CLI
+parses it as always.
 `journal_dir` answers the common case (Linux, an absolute HOME or XDG_DATA_HOME) as
 platformdirs does, and hands every other case to `core.location`; a test holds them equal.
 """

@@ -1,8 +1,8 @@
 """The hook's answer when it has nothing to say, decided before the journal code loads.
 
 Why: clients run the hook before every tool call of every agent. Loading the journal's code
-(pydantic models, the store, the index) takes about a quarter of a second, yet almost every
-call finds nothing pending for the caller and prints nothing. Those calls are answered here
+(pydantic models, the store, the index) costs many times the interpreter's start, yet almost
+every call finds nothing pending for the caller and prints nothing. Those calls are answered here
 from the pending directory's listing and `core.pending_index` alone, whatever is pending for
 other sessions and workspaces. Every other call (something pending for the caller, an index
 that does not provably match the directory, a listing that fails, input that is not a plain
