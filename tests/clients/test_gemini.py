@@ -61,7 +61,10 @@ USER_SETTINGS = {
     "privacy": {"usageStatisticsEnabled": False},
     "telemetry": {"enabled": False},
     "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+    "tools": {"useRipgrep": False},
 }
+"""A user's own settings, with nothing that reaches beyond loopback (telemetry, usage
+statistics, update checks, the ripgrep download)."""
 
 
 def ours(tool: str) -> str:
