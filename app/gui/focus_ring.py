@@ -2,16 +2,19 @@
 
 Why our own: Fusion and several GTK themes mark focus with a faint dotted line or a colour
 change that vanishes on dark palettes, and keyboard-first windows must always show where a
-key will go. The ring is drawn in the palette's highlight colour, so it follows light, dark and
-system themes, and it sits on the window, following the control through scrolling and layout
-changes by watching the control and its ancestors.
+key will go. The ring is drawn in the palette's highlight colour, lightened where that is too
+dark to see (`palette.focus_colour`), so it follows light, dark and system themes. It sits on
+the window and follows the control through scrolling and layout changes by watching the
+control and its ancestors.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QApplication, QWidget
+
+from app.gui.palette import focus_colour
 
 _FOLLOWED_EVENTS = frozenset(
     {QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show, QEvent.Type.Hide}
@@ -88,7 +91,7 @@ class FocusRing(QWidget):
         width = self.thickness()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), width))
+        painter.setPen(QPen(focus_colour(self.palette()), width))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         inset = width / 2
         rect = QRectF(self.rect()).adjusted(inset, inset, -inset, -inset)

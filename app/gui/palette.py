@@ -225,6 +225,19 @@ def readable_muted(palette: QPalette) -> QColor:
     return text
 
 
+def focus_colour(palette: QPalette) -> QColor:
+    """The highlight colour, moved towards the text colour until it stands out 3:1 from the
+    window, so a focus ring is seen even where a theme's highlight is dark (Adwaita dark)."""
+    highlight = palette.color(Role.Highlight)
+    text = palette.color(Role.WindowText)
+    window = palette.color(Role.Window)
+    for step in range(11):
+        candidate = mix(highlight, text, step / 10)
+        if contrast_ratio(candidate, window) >= MARK_CONTRAST:
+            return candidate
+    return text
+
+
 def readable(palette: QPalette) -> QPalette:
     """A copy whose muted text is readable; every other colour is the palette's own.
 
