@@ -44,6 +44,12 @@ from tests.clients.support.fake_anthropic import (
     say,
     tool_use_id,
 )
+from tests.clients.support.sessions import (
+    SHELL_COMMAND,
+    check_chosen_first,
+    check_pinned,
+    structured,
+)
 from tests.factories import proposal_dict
 from tests.integration.agent_support import ROOT, Desktop, short_runtime_dir
 
@@ -159,6 +165,24 @@ def test_our_mcp_server_exits_on_the_clients_sigint(claude_tool_listing: Session
     assert not run.debug_lines('"decision-journal"', "SIGINT failed"), run.describe()
 
 
+def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
+    claude_executable: Path, tmp_path: Path
+) -> None:
+    """A user who pins DECISION_JOURNAL_HOME in their shell: Claude Code's MCP server and hook
+    must both use that journal. No app runs for it, so the present call stays pending, and the
+    shell call must be blocked."""
+    place = ClaudeHome.create(tmp_path)
+    pinned = tmp_path / "pinned-journal"
+    steps = [call(PRESENT, proposal_dict()), call("Bash", {"command": SHELL_COMMAND}), say("Ok.")]
+    with short_runtime_dir() as runtime, FakeAnthropic(scripted(steps)) as fake:
+        env = home_env(place.home, runtime, DECISION_JOURNAL_HOME=str(pinned))
+        run = run_claude(
+            claude_executable, place, env, fake, allowed_tools=[*SESSION_TOOLS, *OUR_TOOLS]
+        )
+        session = Session(run, fake, place)
+    check_pinned(pinned, [session.result(0), session.result(1)], place.workspace)
+
+
 # --- the real window under Xvfb ---------------------------------------------------------------
 
 
@@ -251,17 +275,11 @@ def test_an_answer_in_the_window_reaches_the_agents_next_request(
     answer = session.result(0)
     assert not answer.is_error, f"{answer.text}\n{session.describe()}"
     _no_person_problem(session)
-    out = answer.json()
-    assert out["status"] == "recorded", out
+    out = structured(answer)
+    check_chosen_first(out)
+    assert out["selection"]["label"] == "Per-record JSON", out
     record = DecisionStore(session.place.journal).get(out["decision_id"])
     assert record.selected_option_id == "per-record-json"
-    assert out["selection"] == {
-        "option_id": "per-record-json",
-        "label": "Per-record JSON",
-        "custom": "",
-    }
-    assert out["rationales"]["selected"] == "independent files never lose updates"
-    assert out["rationales"]["rejected"][0]["reason"] == "one document is a rewrite bottleneck"
     assert out["instruction"].startswith("Implementation decision recorded: Per-record JSON")
     assert session.run.result.get("is_error") is False, session.describe()
 
@@ -385,10 +403,9 @@ def test_resume_by_id_returns_the_recorded_answer_and_lifts_the_gate(
     resumed = session.result(RESUME_TURN)
     assert not resumed.is_error, f"{resumed.text}\n{session.describe()}"
     _no_person_problem(session)
-    out = resumed.json()
-    assert (out["status"], out["decision_id"]) == ("recorded", decision_id), out
-    assert out["selection"]["option_id"] == "per-record-json", out
-    assert out["rationales"]["selected"] == "independent files never lose updates", out
+    out = structured(resumed)
+    check_chosen_first(out)
+    assert out["decision_id"] == decision_id, out
     record = DecisionStore(session.place.journal).get(decision_id)
     assert record.selected_option_id == "per-record-json"
     after = session.result(WRITE_AFTER_TURN)
