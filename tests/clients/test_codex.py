@@ -36,6 +36,7 @@ from tests.clients.support.agent_desktop import (
     configure,
     desktop_for,
     home_env,
+    home_journal,
     run_setup,
 )
 from tests.clients.support.fake_openai import (
@@ -55,7 +56,8 @@ from tests.clients.support.sessions import (
     check_chosen_first,
     check_clean,
     check_gated,
-    check_pinned,
+    check_pending_then_blocked,
+    path_with_installed,
     run_bounded,
     structured,
 )
@@ -245,7 +247,35 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
     with short_runtime_dir() as runtime, FakeResponses(script) as fake:
         env = home_env(codex_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
         outputs = finished(run_codex(codex_executable, env, workspace, fake), fake)
-    check_pinned(pinned, outputs, workspace)
+    check_pending_then_blocked(pinned, outputs, workspace)
+
+
+def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
+    codex_executable: Path, tmp_path: Path
+) -> None:
+    """`setup codex --write --scope project` writes the bare `decision-journal` into the
+    project's .codex files; a teammate who has it on PATH and trusted the project (Codex's
+    folder prompt) and the hook gets our server and the gating, with no app running."""
+    home = tmp_path / "home"
+    workspace = workspace_in(tmp_path)
+    (home / ".codex").mkdir(parents=True)
+    trust = f'[projects."{workspace}"]\ntrust_level = "trusted"\n'
+    (home / ".codex" / "config.toml").write_text(trust, encoding="utf-8")
+    codex = ("--codex", str(codex_executable))
+    configure("codex", home, workspace, "--scope", "project", "--trust-hook", *codex)
+    script = Script(
+        "DJ-PROJECT",
+        [
+            present(proposal_dict()),
+            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
+            "Stopped.",
+        ],
+    )
+    with short_runtime_dir() as runtime, FakeResponses(script) as fake:
+        env = home_env(home, runtime)
+        env["PATH"] = path_with_installed(env)
+        outputs = finished(run_codex(codex_executable, env, workspace, fake), fake)
+    check_pending_then_blocked(home_journal(home), outputs, workspace)
 
 
 def test_setup_check_tells_whether_codex_trusts_the_hook(

@@ -29,6 +29,7 @@ from tests.clients.support.agent_desktop import (
     configure,
     desktop_for,
     home_env,
+    home_journal,
     run_setup,
 )
 from tests.clients.support.fake_gemini import (
@@ -47,7 +48,8 @@ from tests.clients.support.sessions import (
     check_chosen_first,
     check_clean,
     check_gated,
-    check_pinned,
+    check_pending_then_blocked,
+    path_with_installed,
     run_bounded,
     structured,
 )
@@ -71,13 +73,18 @@ def ours(tool: str) -> str:
     return client_tool_name("gemini", tool)
 
 
-@pytest.fixture(scope="module")
-def gemini_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A user's HOME (API key auth, no telemetry), then `setup gemini --write` (user scope)."""
-    home = tmp_path_factory.mktemp("gemini-home")
+def user_home(home: Path) -> Path:
+    """`home` with a user's own Gemini settings (API key auth, nothing beyond loopback)."""
     settings = home / ".gemini" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps(USER_SETTINGS, indent=2), encoding="utf-8")
+    return home
+
+
+@pytest.fixture(scope="module")
+def gemini_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A user's HOME, then `setup gemini --write` (user scope)."""
+    home = user_home(tmp_path_factory.mktemp("gemini-home"))
     configure("gemini", home, home)
     return home
 
@@ -223,7 +230,31 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
     with short_runtime_dir() as runtime, FakeGemini(script) as fake:
         env = home_env(gemini_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
         responses = finished(run_gemini(gemini_executable, env, workspace, fake), fake)
-    check_pinned(pinned, responses, workspace)
+    check_pending_then_blocked(pinned, responses, workspace)
+
+
+def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
+    gemini_executable: Path, tmp_path: Path
+) -> None:
+    """`setup gemini --write --scope project` writes the bare `decision-journal` into the
+    project's .gemini/settings.json; a teammate who has it on PATH and trusted the folder
+    gets our server and the gating, with no app running."""
+    home = user_home(tmp_path / "home")
+    workspace = trusted_project(home, tmp_path)
+    configure("gemini", home, workspace, "--scope", "project")
+    script = Script(
+        "DJ-PROJECT",
+        [
+            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
+            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
+            "Stopped.",
+        ],
+    )
+    with short_runtime_dir() as runtime, FakeGemini(script) as fake:
+        env = home_env(home, runtime)
+        env["PATH"] = path_with_installed(env)
+        responses = finished(run_gemini(gemini_executable, env, workspace, fake), fake)
+    check_pending_then_blocked(home_journal(home), responses, workspace)
 
 
 def test_setup_check_tells_whether_gemini_trusts_the_folder(

@@ -8,8 +8,10 @@ edits are blocked and our own tools are not), so the same checks say it once.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +23,8 @@ RUN_TIMEOUT = 120.0
 SHELL_PROBE = "shell-ran.txt"
 """The file a scripted shell command creates: it must not exist after a blocked call."""
 SHELL_COMMAND = f"touch {SHELL_PROBE}"
+INSTALLED_BIN = Path(sys.executable).parent
+"""Where `decision-journal` is installed (this interpreter's scripts folder)."""
 
 
 class Output(Protocol):
@@ -30,6 +34,13 @@ class Output(Protocol):
     def text(self) -> str: ...
 
     def json(self) -> Any: ...
+
+
+def path_with_installed(env: dict[str, str]) -> str:
+    """`env`'s PATH with our installed scripts first, as on a machine where Decision Journal
+    is installed (project-scope files run the bare `decision-journal`)."""
+    assert (INSTALLED_BIN / "decision-journal").exists(), INSTALLED_BIN
+    return os.pathsep.join([str(INSTALLED_BIN), env.get("PATH", os.defpath)])
 
 
 def run_bounded(
@@ -110,11 +121,11 @@ def check_gated(outputs: Sequence[Output], edits: Sequence[str], resume_name: st
     assert again == resumed
 
 
-def check_pinned(pinned: Path, outputs: Sequence[Output], workspace: Path) -> None:
-    """A present call left pending in the pinned journal, and the shell call after it was
-    blocked by the hook reading that same journal."""
+def check_pending_then_blocked(journal: Path, outputs: Sequence[Output], workspace: Path) -> None:
+    """A present call, with no app to show it, left pending in `journal`, and the shell call
+    after it was blocked by the hook reading that same journal."""
     assert len(outputs) == 2, outputs
     decision_id = structured(outputs[0])["decision_id"]
-    assert (pinned / "pending" / f"{decision_id}.json").exists(), sorted(pinned.rglob("*"))
+    assert (journal / "pending" / f"{decision_id}.json").exists(), sorted(journal.rglob("*"))
     assert decision_id in outputs[1].text, outputs[1].text
     assert not (workspace / SHELL_PROBE).exists()
