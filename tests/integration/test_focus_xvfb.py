@@ -227,3 +227,46 @@ def test_the_autostart_entry_starts_the_app_with_its_journal_and_window_class(
             log.close()
     assert result["status"] == "pending"
     assert (journal / "pending").is_dir()
+
+
+def test_typed_reasons_survive_an_app_crash(tmp_path: Path, runtime_dir: Path) -> None:
+    journal = tmp_path / "journal"
+    proposal, _ = _proposals(tmp_path)
+    with xvfb_with_window_manager() as display_env:
+        env = app_env(runtime_dir, {**display_env, "QT_QPA_PLATFORM": "xcb"})
+        with running_app(journal, env) as app:
+            ask = _ask(journal, env, proposal, "xvfb-crash")
+            window = _window(env, "Decision: Choose the canonical")
+            xdotool(env, "windowactivate", "--sync", window)
+            time.sleep(GUARD_WAIT)
+            _keys(env, "2", "Return")
+            time.sleep(GUARD_WAIT)
+            _type(env, "one document is easy to back up")
+            drafts = list((journal / "drafts").glob("*.json"))
+            deadline = time.monotonic() + 10
+            while not drafts and time.monotonic() < deadline:
+                time.sleep(0.1)
+                drafts = list((journal / "drafts").glob("*.json"))
+            assert len(drafts) == 1, "no draft was written while typing"
+            time.sleep(1.0)  # the last keystrokes' draft
+            app.kill()
+            app.wait(10)
+            ask.communicate(timeout=30)
+        (draft,) = drafts
+        assert oct(draft.stat().st_mode & 0o777) == "0o600"
+        assert "one document is easy to back up" in draft.read_text()
+        decision_id = draft.stem
+        resume = tmp_path / "resume.json"
+        resume.write_text(json.dumps({"decision_id": decision_id}))
+        with running_app(journal, env):
+            again = _ask(journal, env, resume, "xvfb-crash")
+            window = _window(env, "Decision: Choose the canonical")
+            xdotool(env, "windowactivate", "--sync", window)
+            time.sleep(GUARD_WAIT)
+            _keys(env, "Tab")
+            _type(env, "thousands of small files")
+            _keys(env, "ctrl+Return")
+            result = _result(again)
+    assert result["status"] == "recorded"
+    assert result["selection_reason"] == "one document is easy to back up"
+    assert not draft.exists()
