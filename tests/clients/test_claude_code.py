@@ -47,7 +47,7 @@ from tests.clients.support.fake_anthropic import (
 from tests.clients.support.sessions import (
     SHELL_COMMAND,
     check_chosen_first,
-    check_pinned,
+    check_pending_then_blocked,
     structured,
 )
 from tests.factories import proposal_dict
@@ -180,7 +180,7 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
             claude_executable, place, env, fake, allowed_tools=[*SESSION_TOOLS, *OUR_TOOLS]
         )
         session = Session(run, fake, place)
-    check_pinned(pinned, [session.result(0), session.result(1)], place.workspace)
+    check_pending_then_blocked(pinned, [session.result(0), session.result(1)], place.workspace)
 
 
 # --- the real window under Xvfb ---------------------------------------------------------------

@@ -10,9 +10,7 @@ dead loopback proxy catches anything that still tries.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import Any
 from core.agent_tools import TOOL_NAMES, client_tool_name
 from tests.clients.support.agent_desktop import configure, home_journal
 from tests.clients.support.fake_anthropic import FakeAnthropic, Script
+from tests.clients.support.sessions import path_with_installed
 
 RUN_TIMEOUT = 120.0
 """Seconds one scripted session may take before the test fails."""
@@ -84,8 +83,7 @@ class ClaudeHome:
         """`base` (the user's environment) with PATH as this scope's setup expects it."""
         if self.scope != "project":
             return dict(base)
-        scripts = str(Path(sys.executable).parent)
-        return base | {"PATH": os.pathsep.join([scripts, base.get("PATH", os.defpath)])}
+        return base | {"PATH": path_with_installed(base)}
 
 
 @dataclass(frozen=True)
