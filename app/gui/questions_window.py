@@ -203,6 +203,10 @@ class QuestionsWindow(QWidget):
         self._send.setObjectName("send-button")
         self._dismiss.clicked.connect(self.close)
         self._send.clicked.connect(self.try_send)
+        for panel in self.panels:
+            panel.group.buttonToggled.connect(lambda _button, _on: self._clear_stale_hint())
+            panel.other_edit.textChanged.connect(lambda _text: self._clear_stale_hint())
+            panel.reason_edit.textChanged.connect(self._clear_stale_hint)
         footer = QHBoxLayout()
         footer.addWidget(self._message, 1)
         footer.addWidget(self._dismiss, 0, Qt.AlignmentFlag.AlignBottom)
@@ -211,6 +215,16 @@ class QuestionsWindow(QWidget):
         outer.addWidget(self._scroll, 1)
         outer.addLayout(footer)
         self.resize(self._initial_size())
+
+    @Slot()
+    def _clear_stale_hint(self) -> None:
+        """A hint about a gap the person has since filled goes away."""
+        shown = self._message.hint_text
+        if not shown:
+            return
+        current = {problem[0] for problem in (p.problem() for p in self.panels) if problem}
+        if shown not in current:
+            self._message.clear()
 
     def _initial_size(self) -> QSize:
         """Tall enough for every question when the screen allows, never past 90% of it."""

@@ -336,6 +336,20 @@ def test_ctrl_return_is_blocked_until_every_question_is_answered(
     assert window.isVisible()
 
 
+def test_a_hint_goes_once_its_question_is_answered(qtbot: QtBot, window: QuestionsWindow) -> None:
+    press(KEY.Key_Return, MOD.ControlModifier)
+    assert message(window) == "Cache DB: press 1–2 to choose, or O to type your own"
+    press(KEY.Key_2)
+    assert message(window) == ""
+    press(KEY.Key_Return, MOD.ControlModifier)
+    hint = message(window)
+    assert hint.startswith("Signals:")
+    option(window, 1, "1").click()  # another change to the first question: the gap remains
+    assert message(window) == hint
+    press(KEY.Key_1)
+    assert message(window) == ""
+
+
 def test_exact_answers_payload(qtbot: QtBot, window: QuestionsWindow) -> None:
     press(KEY.Key_O)
     type_text("  Postgres ")
