@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import itertools
+import select
 import socket
 import sys
 import threading
@@ -227,6 +228,7 @@ class IpcClient:
         wait = self.timeout if timeout is None else timeout
         callback = on_notification or self.on_notification
         with self._call_lock:
+            self._drop_if_app_hung_up()
             self.connect()
             sock = self._sock
             assert sock is not None
@@ -243,6 +245,20 @@ class IpcClient:
             except BaseException:
                 self.close()
                 raise
+
+    def _drop_if_app_hung_up(self) -> None:
+        """Between calls the app sends nothing but a parting error (an idle timeout, a slot
+        given to a newcomer) before it hangs up; such a connection is replaced by a new one.
+        The request was not sent yet, so reconnecting cannot repeat it."""
+        sock = self._sock
+        if sock is None:
+            return
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+        except (OSError, ValueError):
+            readable = [sock]
+        if readable:
+            self.close()
 
     def hello(self) -> HelloResult:
         """Says hello and checks that the app speaks our protocol version.

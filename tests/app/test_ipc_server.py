@@ -6,6 +6,7 @@ is the promise: one bad client never takes the app away from the others.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -81,6 +82,7 @@ class FakeHandler(QObject):
         self.calls: list[str] = []
         self.connections: list[Connection] = []
         self.dropped: list[Any] = []
+        self.mark_waiting = False
 
     def handle(self, connection: Connection, request: Request) -> None:
         self.calls.append(request.method)
@@ -106,6 +108,8 @@ class FakeHandler(QObject):
         params = parse_params(DecisionPresentParams, request)
         decision_id = params.decision_id or "d-new"
         connection.notify(PROGRESS, {"request_id": request.id, "message": "waiting for the human"})
+        if self.mark_waiting:
+            connection.mark_waiting(request.id)
         timer = QTimer(self)
         timer.setSingleShot(True)
         timer.setInterval(self.delay_ms)
@@ -388,9 +392,10 @@ def test_duplicate_in_flight_id_disconnects(qtbot: Any, server: IpcServer) -> No
     one = frame_of(request_body(DECISION_PRESENT, params))
     messages, hung_up = in_thread(qtbot, lambda: raw_exchange(server.socket_path, one + one))
     assert hung_up
-    assert messages[0]["method"] == PROGRESS
-    assert messages[1]["id"] is None
-    assert messages[1]["error"]["code"] == ErrorCode.INVALID_REQUEST
+    *before, refusal = messages
+    assert all(message["method"] == PROGRESS for message in before)
+    assert refusal["id"] is None
+    assert refusal["error"]["code"] == ErrorCode.INVALID_REQUEST
 
 
 def test_disconnect_while_waiting_tells_the_handler(
@@ -467,24 +472,101 @@ def test_reply_after_client_left_is_harmless(
     assert late == ["called at once"]
 
 
-def test_too_many_clients_are_refused_busy(
+def _present_params(decision_id: str) -> dict[str, str]:
+    return {"decision_id": decision_id, "workspace": "/w", "session_id": "s-1"}
+
+
+def parting_error(sock: socket.socket) -> dict[str, Any]:
+    """The one message the app sends before it hangs up on `sock`."""
+    sock.settimeout(3)
+    decoder, bodies = FrameDecoder(), []
+    while data := sock.recv(65536):
+        bodies.extend(decoder.feed(data))
+    (body,) = bodies
+    return json.loads(body)  # type: ignore[no-any-return]
+
+
+def test_a_newcomer_takes_the_slot_of_the_quietest_client(
     qtbot: Any, runtime_root: Path, journal: Path, handler: FakeHandler
 ) -> None:
     instance = IpcServer(journal, handler, max_clients=1)
     assert instance.listen()
-    first = IpcClient(instance.socket_path)
+    quiet = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         connected, rejected = record(instance.client_connected), record(instance.client_rejected)
-        in_thread(qtbot, first.connect)
+        quiet.connect(str(instance.socket_path))
         qtbot.waitUntil(lambda: len(connected) == 1, timeout=WAIT_MS)
+        assert in_thread(qtbot, lambda: app_is_running(instance.socket_path))
+        notice = in_thread(qtbot, lambda: parting_error(quiet))
+        assert notice["id"] is None
+        assert notice["error"]["code"] == ErrorCode.BUSY
+        assert notice["error"]["data"] == {"limit": 1}
+        assert rejected == []
+    finally:
+        quiet.close()
+        instance.close()
+
+
+def test_a_newcomer_is_refused_busy_when_every_client_is_busy(
+    qtbot: Any, runtime_root: Path, journal: Path, handler: FakeHandler
+) -> None:
+    handler.delay_ms = 10_000
+    instance = IpcServer(journal, handler, max_clients=1)
+    assert instance.listen()
+    busy = IpcClient(instance.socket_path)
+    thread = threading.Thread(target=call_quietly, args=(busy, "d-1"), daemon=True)
+    try:
+        rejected = record(instance.client_rejected)
+        thread.start()
+        qtbot.waitUntil(lambda: DECISION_PRESENT in handler.calls, timeout=WAIT_MS)
         with pytest.raises(RemoteError) as info:
-            in_thread(qtbot, lambda: IpcClient(instance.socket_path).hello())
-        assert rejected == ["1 clients are already connected"]
+            in_thread(qtbot, lambda: app_is_running_strict(instance.socket_path))
+        qtbot.waitUntil(lambda: rejected == ["1 clients are already connected and busy"])
         assert info.value.code == ErrorCode.BUSY
         assert info.value.request_id is None
     finally:
-        first.close()
+        busy.close()
         instance.close()
+        thread.join(5)
+
+
+def call_quietly(client: IpcClient, decision_id: str) -> None:
+    """A waiting `decision.present` whose end (reply, hang-up) the test does not look at."""
+    with contextlib.suppress(Exception):
+        client.call(DECISION_PRESENT, _present_params(decision_id), timeout=10)
+
+
+def app_is_running_strict(path: Path) -> Any:
+    """`hello`, raising the app's refusal instead of answering False."""
+    with IpcClient(path) as client:
+        return client.hello()
+
+
+def test_clients_waiting_for_the_person_hold_no_slot(
+    qtbot: Any, runtime_root: Path, journal: Path, handler: FakeHandler
+) -> None:
+    handler.delay_ms = 10_000
+    handler.mark_waiting = True
+    instance = IpcServer(journal, handler, max_clients=1)
+    assert instance.listen()
+    waiting = [IpcClient(instance.socket_path) for _ in range(3)]
+    threads = [
+        threading.Thread(target=call_quietly, args=(client, f"d-{i}"), daemon=True)
+        for i, client in enumerate(waiting)
+    ]
+    try:
+        for count, thread in enumerate(threads, start=1):
+            thread.start()
+            qtbot.waitUntil(lambda n=count: handler.calls.count(DECISION_PRESENT) == n)
+        assert in_thread(qtbot, lambda: app_is_running_strict(instance.socket_path)).protocol == 1
+        assert len(instance.connections) == 3
+        assert handler.dropped == []
+    finally:
+        for client in waiting:
+            client.close()
+        instance.close()
+        for thread in threads:
+            thread.join(5)
 
 
 @pytest.mark.parametrize(
@@ -506,7 +588,7 @@ def test_peer_of_another_user_is_refused(
         with pytest.raises(RemoteError) as info:
             in_thread(qtbot, lambda: IpcClient(instance.socket_path).hello())
         assert info.value.code == ErrorCode.FORBIDDEN_PEER
-        assert len(rejected) == 1
+        qtbot.waitUntil(lambda: len(rejected) == 1, timeout=WAIT_MS)
         assert "forbidden peer" in rejected[0]
         assert handler.calls == []
         assert not instance.connections
