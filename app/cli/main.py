@@ -1,14 +1,20 @@
-"""Entry point of the `decision-journal` command; subcommands live in their own modules."""
+"""Entry point of the `decision-journal` command; subcommands live in their own modules.
+
+Why the imports at the top are so few: clients run `decision-journal hook …` before every
+tool call of every agent, and that path must cost little more than the interpreter's start
+(`bench/hook_bench.py`). The parser, the exit-code table and the core errors load only once
+the word is not `hook`.
+"""
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
-from app.cli.exit_codes import EXIT_CODES_HELP, INVALID, guarded
-from core import __version__
+TYPE_CHECKING = False  # typing itself costs the hook a few milliseconds to import
+
+if TYPE_CHECKING:
+    import argparse
 
 # Each module exposes register(subparsers); handlers take (journal, args) and return an exit code.
 COMMANDS = {
@@ -43,6 +49,12 @@ def _command_word(argv: Sequence[str]) -> str:
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    import argparse  # not on the hook's path
+    import importlib
+
+    from app.cli.exit_codes import EXIT_CODES_HELP
+    from core import __version__
+
     parser = argparse.ArgumentParser(
         prog="decision-journal",
         description="Ask the human at implementation forks; keep a private journal of decisions.",
@@ -63,11 +75,13 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if _command_word(arguments) == "hook":  # before every tool call: no parser (app.hooks.entry)
-        from app.hooks.entry import parse_argv, run
+        from app.hooks.entry import parse_argv
 
         hook = parse_argv(arguments)
         if hook is not None:
-            return guarded(lambda: run(*hook))
+            return _run_hook(*hook)
+    from app.cli.exit_codes import INVALID, guarded
+
     module = _MODULE_OF.get(_command_word(arguments))
     parser = build_parser((module,) if module else COMMAND_MODULES)
     args = parser.parse_args(arguments)
@@ -82,6 +96,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return INVALID if args.command else 0
     journal = Journal.open(args.journal)
     return guarded(lambda: int(args.handler(journal, args)))
+
+
+def _run_hook(journal: str | None, client: str) -> int:
+    """`guarded(run)` for the hook, loading the error mapping only when something failed."""
+    from app.hooks.entry import run
+
+    try:
+        return run(journal, client)
+    except Exception as exc:
+        from app.cli.exit_codes import report_error
+        from core.errors import JournalError
+
+        if isinstance(exc, JournalError | OSError):
+            return report_error(exc)
+        raise
 
 
 if __name__ == "__main__":
