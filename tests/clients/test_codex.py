@@ -131,6 +131,22 @@ def finished(
     return outputs
 
 
+def unattended(executable: Path, home: Path, workspace: Path, **env: str) -> list[ToolOutput]:
+    """A session with no app and nobody at a window: present (it stays pending), then a
+    shell command the hook must block; `env` adds to the user's environment."""
+    script = Script(
+        "DJ-UNATTENDED",
+        [
+            present(proposal_dict()),
+            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
+            "Stopped.",
+        ],
+    )
+    with short_runtime_dir() as runtime, FakeResponses(script) as fake:
+        done = run_codex(executable, home_env(home, runtime, **env), workspace, fake)
+        return finished(done, fake)
+
+
 def announced_namespaces(body: dict[str, Any]) -> set[str]:
     """The namespaces a request offers: in `tools`, or announced as deferred (loaded later
     through `tool_search`) in a developer message."""
@@ -236,17 +252,7 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
     No app runs for it, so the present call stays pending, and the shell call must be blocked."""
     workspace = workspace_in(tmp_path)
     pinned = tmp_path / "pinned-journal"
-    script = Script(
-        "DJ-PINNED",
-        [
-            present(proposal_dict()),
-            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
-            "Stopped.",
-        ],
-    )
-    with short_runtime_dir() as runtime, FakeResponses(script) as fake:
-        env = home_env(codex_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
-        outputs = finished(run_codex(codex_executable, env, workspace, fake), fake)
+    outputs = unattended(codex_executable, codex_home, workspace, DECISION_JOURNAL_HOME=str(pinned))
     check_pending_then_blocked(pinned, outputs, workspace)
 
 
@@ -263,18 +269,7 @@ def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
     (home / ".codex" / "config.toml").write_text(trust, encoding="utf-8")
     codex = ("--codex", str(codex_executable))
     configure("codex", home, workspace, "--scope", "project", "--trust-hook", *codex)
-    script = Script(
-        "DJ-PROJECT",
-        [
-            present(proposal_dict()),
-            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
-            "Stopped.",
-        ],
-    )
-    with short_runtime_dir() as runtime, FakeResponses(script) as fake:
-        env = home_env(home, runtime)
-        env["PATH"] = path_with_installed(env)
-        outputs = finished(run_codex(codex_executable, env, workspace, fake), fake)
+    outputs = unattended(codex_executable, home, workspace, PATH=path_with_installed())
     check_pending_then_blocked(home_journal(home), outputs, workspace)
 
 

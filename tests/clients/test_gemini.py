@@ -133,6 +133,22 @@ def finished(
     return responses
 
 
+def unattended(executable: Path, home: Path, workspace: Path, **env: str) -> list[FunctionResponse]:
+    """A session with no app and nobody at a window: present (it stays pending), then a
+    shell command the hook must block; `env` adds to the user's environment."""
+    script = Script(
+        "DJ-UNATTENDED",
+        [
+            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
+            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
+            "Stopped.",
+        ],
+    )
+    with short_runtime_dir() as runtime, FakeGemini(script) as fake:
+        done = run_gemini(executable, home_env(home, runtime, **env), workspace, fake)
+        return finished(done, fake)
+
+
 def test_every_tool_reaches_the_model_request(
     gemini_executable: Path, gemini_home: Path, tmp_path: Path
 ) -> None:
@@ -219,17 +235,8 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
     shell call must be blocked."""
     workspace = trusted_project(gemini_home, tmp_path)
     pinned = tmp_path / "pinned-journal"
-    script = Script(
-        "DJ-PINNED",
-        [
-            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
-            "Stopped.",
-        ],
-    )
-    with short_runtime_dir() as runtime, FakeGemini(script) as fake:
-        env = home_env(gemini_home, runtime, DECISION_JOURNAL_HOME=str(pinned))
-        responses = finished(run_gemini(gemini_executable, env, workspace, fake), fake)
+    env = {"DECISION_JOURNAL_HOME": str(pinned)}
+    responses = unattended(gemini_executable, gemini_home, workspace, **env)
     check_pending_then_blocked(pinned, responses, workspace)
 
 
@@ -242,18 +249,7 @@ def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
     home = user_home(tmp_path / "home")
     workspace = trusted_project(home, tmp_path)
     configure("gemini", home, workspace, "--scope", "project")
-    script = Script(
-        "DJ-PROJECT",
-        [
-            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
-            "Stopped.",
-        ],
-    )
-    with short_runtime_dir() as runtime, FakeGemini(script) as fake:
-        env = home_env(home, runtime)
-        env["PATH"] = path_with_installed(env)
-        responses = finished(run_gemini(gemini_executable, env, workspace, fake), fake)
+    responses = unattended(gemini_executable, home, workspace, PATH=path_with_installed())
     check_pending_then_blocked(home_journal(home), responses, workspace)
 
 

@@ -36,11 +36,11 @@ class Output(Protocol):
     def json(self) -> Any: ...
 
 
-def path_with_installed(env: dict[str, str]) -> str:
-    """`env`'s PATH with our installed scripts first, as on a machine where Decision Journal
-    is installed (project-scope files run the bare `decision-journal`)."""
+def path_with_installed() -> str:
+    """PATH with our installed scripts first, as on a machine where Decision Journal is
+    installed (project-scope files run the bare `decision-journal`)."""
     assert (INSTALLED_BIN / "decision-journal").exists(), INSTALLED_BIN
-    return os.pathsep.join([str(INSTALLED_BIN), env.get("PATH", os.defpath)])
+    return os.pathsep.join([str(INSTALLED_BIN), os.environ.get("PATH", os.defpath)])
 
 
 def run_bounded(
