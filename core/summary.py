@@ -34,13 +34,31 @@ def korean_summary(record: DecisionRecord) -> str:
 
 
 def english_summary(record: DecisionRecord) -> str:
+    """The same facts in English; a reason that ends its own sentence gets no second full
+    stop ("…at no extra cost." never becomes "…cost..")."""
     selected = record.selected_label()
     if not selected:
         return ""
     reason = go_trim(record.selection_reason_raw) or REASON_MISSING
-    sentence = f"To solve “{record.problem}”, the user chose {selected} because {reason}."
+    sentence = f"To solve “{record.problem}”, the user chose {selected} because {_ended(reason)}"
     rejected = _rejected_parts(record)
     if rejected:
-        joined = "; ".join(f"{label}, because {why}" for label, why in rejected)
-        sentence += f" Rejected: {joined}."
+        joined = "; ".join(f"{label}, because {_clause(why)}" for label, why in rejected)
+        sentence += f" Rejected: {_ended(joined)}"
     return sentence
+
+
+_TERMINAL = ("...", "…", "!", "?")
+
+
+def _clause(text: str) -> str:
+    """A reason inside the sentence: its own closing full stops dropped, an ellipsis kept."""
+    if text.endswith(_TERMINAL):
+        return text
+    return text.rstrip(".").rstrip() or text
+
+
+def _ended(text: str) -> str:
+    """A reason that ends the sentence: one full stop, unless it ends in its own way."""
+    clause = _clause(text)
+    return clause if clause.endswith(_TERMINAL) else clause + "."

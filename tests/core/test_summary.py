@@ -1,0 +1,33 @@
+"""The summary sentences: the stored Korean template and the English rendering."""
+
+from __future__ import annotations
+
+from core.models import RejectedReason
+from core.summary import english_summary, korean_summary
+from tests.factories import make_record
+
+
+def test_english_summary_states_choice_reason_and_rejections() -> None:
+    record = make_record()
+    assert english_summary(record) == (
+        "To solve “Choose the canonical cross-project decision storage layout”, the user chose "
+        "Per-record JSON because independent files avoid lost updates between processes. "
+        f"Rejected: Single JSON document, because {record.rejected_reasons[0].reason}."
+    )
+
+
+def test_a_reason_that_ends_its_own_sentence_gets_one_full_stop() -> None:
+    record = make_record(
+        selection_reason_raw="it runs at no extra cost.",
+        rejected_reasons=[RejectedReason(option_id="single-json", reason="too slow..")],
+    )
+    text = english_summary(record)
+    assert "because it runs at no extra cost. Rejected:" in text
+    assert text.endswith("Single JSON document, because too slow.")
+    assert ".." not in text
+
+
+def test_an_ellipsis_is_kept_and_the_stored_sentence_is_unchanged() -> None:
+    record = make_record(selection_reason_raw="it depends…")
+    assert "because it depends… Rejected" in english_summary(record)
+    assert "it depends… 때문에 했다." in korean_summary(record)
