@@ -201,15 +201,24 @@ def _draft_path(journal: Path, decision_id: str) -> Path:
     return journal / "drafts" / f"{decision_id}.json"
 
 
+def _asked_and_shown(
+    qtbot: QtBot, harness: tuple[Path, CaptureController], session: str
+) -> tuple[_Call, CaptureWindow]:
+    """An agent in `session` asks; its window is open and active, past its key guard."""
+    journal, controller = harness
+    call = _Call(journal, _params(session))
+    call.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    _activate(qtbot, window)
+    return call, window
+
+
 def test_typed_reasons_survive_escape_and_come_back_on_resume(
     qtbot: QtBot, harness: tuple[Path, CaptureController]
 ) -> None:
     journal, controller = harness
-    call = _Call(journal, _params("session-e"))
-    call.start()
-    (window,) = _window_for(qtbot, controller, 1)
+    call, window = _asked_and_shown(qtbot, harness, "session-e")
     decision_id = window.request.decision_id
-    _activate(qtbot, window)
     _press(Qt.Key.Key_2)
     _press(Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.stage == "rationale", timeout=5000)
@@ -242,10 +251,7 @@ def test_a_second_agent_waits_while_the_person_types_then_comes_forward(
     stays behind is checked under Xvfb with a window manager (test_focus_xvfb); here: it is
     queued, announced once, and comes forward with its key guard when the first one closes."""
     journal, controller = harness
-    first = _Call(journal, _params("session-f"))
-    first.start()
-    (typing_in,) = _window_for(qtbot, controller, 1)
-    _activate(qtbot, typing_in)
+    first, typing_in = _asked_and_shown(qtbot, harness, "session-f")
     _press(Qt.Key.Key_O)
     _type("my own")
     asked: list[str] = []
@@ -272,12 +278,9 @@ def test_a_second_agent_waits_while_the_person_types_then_comes_forward(
 def test_a_decision_the_person_opens_is_not_announced(
     qtbot: QtBot, harness: tuple[Path, CaptureController]
 ) -> None:
-    journal, controller = harness
-    call = _Call(journal, _params("session-h"))
-    call.start()
-    (window,) = _window_for(qtbot, controller, 1)
+    _journal, controller = harness
+    call, window = _asked_and_shown(qtbot, harness, "session-h")
     decision_id = window.request.decision_id
-    _activate(qtbot, window)
     _press(Qt.Key.Key_Escape)
     _finish(qtbot, call)
     with qtbot.assertNotEmitted(controller.decision_asked, wait=300):

@@ -122,7 +122,7 @@ def test_unchecked_and_checked_radio_buttons_stand_out(qtbot: QtBot, themed: Cap
     card = radio.parentWidget()
     assert card is not None
     background = _indicator_background(radio)
-    assert _max_contrast(_indicator(radio), background) >= MARK_CONTRAST
+    assert max_contrast(indicator_image(radio), background) >= MARK_CONTRAST
     radio.setChecked(True)
     checked = radio.grab().toImage()
     highlight = palette.color(R.Highlight)
@@ -142,7 +142,7 @@ def test_the_chosen_card_and_the_focus_ring_are_visible(
     highlight = themed.palette().color(R.Highlight)
     assert _has_colour_near(card.grab().toImage(), highlight)
     ring = themed.focus_ring.grab().toImage()
-    assert _max_contrast(ring, themed.palette().color(R.Window)) >= MARK_CONTRAST
+    assert max_contrast(ring, themed.palette().color(R.Window)) >= MARK_CONTRAST
 
 
 def test_labels_on_the_choice_page_use_readable_text(qtbot: QtBot, themed: CaptureWindow) -> None:
@@ -163,7 +163,7 @@ def _flatten(colour: QColor, background: QColor) -> QColor:
     )
 
 
-def _indicator(radio: QRadioButton) -> QImage:
+def indicator_image(radio: QRadioButton) -> QImage:
     """Only the indicator (not the key beside it): the style puts it at the left, centred."""
     style = radio.style()
     width = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, None, radio)
@@ -184,7 +184,7 @@ def _pixels(image: QImage) -> list[QColor]:
     return [image.pixelColor(x, y) for y in range(image.height()) for x in range(image.width())]
 
 
-def _max_contrast(image: QImage, background: QColor) -> float:
+def max_contrast(image: QImage, background: QColor) -> float:
     return max(contrast_ratio(colour, background) for colour in _pixels(image))
 
 

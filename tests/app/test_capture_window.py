@@ -909,12 +909,20 @@ def test_no_draft_after_recording(qtbot: QtBot, window: CaptureWindow) -> None:
         window.close_after_record()
 
 
-def test_a_kept_draft_comes_back_on_both_pages(qtbot: QtBot) -> None:
+def kept_draft(**changes: object) -> Draft:
+    """What a window of this request's decision kept: SQLite marked, two answers typed."""
     kept = Draft(
-        "decision-44c0f9b71bf8194908f3a91c41e937ee",
+        make_request().decision_id,
         selected_option_id="sqlite",
-        custom_selection="half typed",
         selection_reason="one file",
+        rejections={"git-notes": "hard to read"},
+    )
+    return replace(kept, **changes)  # type: ignore[arg-type]
+
+
+def test_a_kept_draft_comes_back_on_both_pages(qtbot: QtBot) -> None:
+    kept = kept_draft(
+        custom_selection="half typed",
         rejections={"git-notes": "hard to read", "per-repository": "scattered"},
     )
     window = open_window(qtbot, make_request(draft=kept))
@@ -929,25 +937,13 @@ def test_a_kept_draft_comes_back_on_both_pages(qtbot: QtBot) -> None:
 
 
 def test_a_kept_reason_for_another_choice_is_not_reused(qtbot: QtBot) -> None:
-    kept = Draft(
-        "decision-44c0f9b71bf8194908f3a91c41e937ee",
-        selected_option_id="sqlite",
-        selection_reason="one file",
-        rejections={"git-notes": "hard to read"},
-    )
-    window = open_window(qtbot, make_request(draft=kept))
+    window = open_window(qtbot, make_request(draft=kept_draft()))
     choose(qtbot, window, KEY.Key_4)
     assert reason(window, "selected").toPlainText() == ""
     assert window.current_draft().rejections.get("git-notes") is None
 
 
 def test_a_closed_window_with_kept_answers_not_shown_keeps_them(qtbot: QtBot) -> None:
-    kept = Draft(
-        "decision-44c0f9b71bf8194908f3a91c41e937ee",
-        selected_option_id="sqlite",
-        selection_reason="one file",
-        rejections={"git-notes": "hard to read"},
-    )
-    window = open_window(qtbot, make_request(draft=kept))
+    window = open_window(qtbot, make_request(draft=kept_draft()))
     assert window.current_draft().selection_reason == "one file"
     assert window.current_draft().rejections == {"git-notes": "hard to read"}

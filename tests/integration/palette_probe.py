@@ -6,32 +6,16 @@ from __future__ import annotations
 import json
 import sys
 
-from PySide6.QtCore import QPoint, QRect
-from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QRadioButton, QStyle
+from PySide6.QtWidgets import QApplication, QRadioButton
 
 from app.gui.capture_window import CaptureWindow
 from app.gui.choice_page import Badge
 from app.gui.palette import contrast_ratio, is_dark
+from tests.app.test_capture_palettes import indicator_image, max_contrast
 from tests.app.test_capture_window import make_request
-
-
-def _max_contrast(image: QImage, background: QColor) -> float:
-    return max(
-        contrast_ratio(image.pixelColor(x, y), background)
-        for y in range(image.height())
-        for x in range(image.width())
-    )
-
-
-def _indicator(radio: QRadioButton) -> QImage:
-    """Only the indicator: the style puts it at the left, centred vertically."""
-    style = radio.style()
-    width = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, None, radio)
-    height = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorHeight, None, radio)
-    top = (radio.height() - height) // 2
-    return radio.grab(QRect(0, top, width, height)).toImage()
 
 
 def main() -> int:
@@ -51,7 +35,7 @@ def main() -> int:
     report = {
         "platform_theme_dark": is_dark(app.palette()),
         "window_dark": is_dark(window.palette()),
-        "radio_ring_contrast": _max_contrast(_indicator(radio), background),
+        "radio_ring_contrast": max_contrast(indicator_image(radio), background),
         "badge_contrast": {text: contrast_ratio(*colours) for text, colours in badges.items()},
         "muted_contrast": contrast_ratio(
             window.palette().color(QPalette.ColorRole.PlaceholderText),

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -13,8 +11,8 @@ import pytest
 
 from app.main_app import APP_ID
 from tests.factories import proposal_dict
-from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import app_env, running_app, xdotool, xvfb_with_tray
+from tests.integration.window_manager import ask_process, keys, type_text, wait_window
 
 pytestmark = pytest.mark.xvfb
 
@@ -37,14 +35,6 @@ def _tray_embeds_our_icon(env: dict[str, str]) -> bool:
     return False
 
 
-def _wait_window(env: dict[str, str], title_prefix: str) -> str:
-    window = xdotool(
-        env, "search", "--sync", "--onlyvisible", "--name", f"^{re.escape(title_prefix)}"
-    )
-    assert window, f"no window titled {title_prefix!r}"
-    return window.splitlines()[0]
-
-
 def test_tray_icon_embedded_and_decision_answered_by_keys(
     tmp_path: Path, runtime_dir: Path
 ) -> None:
@@ -60,35 +50,16 @@ def test_tray_icon_embedded_and_decision_answered_by_keys(
                 deadline_checks -= 1
                 subprocess.run(["sleep", "0.25"], check=True)
             assert _tray_embeds_our_icon(env), "the tray icon was not embedded in trayer"
-            ask = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "app.cli.main",
-                    "--journal",
-                    str(journal),
-                    "ask",
-                    str(proposal),
-                    "--session",
-                    "xvfb-1",
-                    "--workspace",
-                    str(ROOT),
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            window = _wait_window(env, "Decision: Choose the canonical")
+            ask = ask_process(journal, env, proposal, "xvfb-1")
+            window = wait_window(env, "Decision: Choose the canonical")
             xdotool(env, "windowactivate", "--sync", window)
             time.sleep(0.6)  # keys in the window's first moments are ignored (the key guard)
-            xdotool(env, "key", "--clearmodifiers", "Return")  # nothing chosen: must not continue
-            xdotool(env, "key", "--clearmodifiers", "2", "Return")
-            xdotool(env, "type", "--delay", "5", "one file is simpler to back up")
-            xdotool(env, "key", "--clearmodifiers", "Tab")
-            xdotool(env, "type", "--delay", "5", "too many small files for our sync tool")
-            xdotool(env, "key", "--clearmodifiers", "ctrl+Return")
+            keys(env, "Return")  # nothing chosen: must not continue
+            keys(env, "2", "Return")
+            type_text(env, "one file is simpler to back up")
+            keys(env, "Tab")
+            type_text(env, "too many small files for our sync tool")
+            keys(env, "ctrl+Return")
             out, err = ask.communicate(timeout=60)
     assert ask.returncode == 0, err
     result = json.loads(out)

@@ -10,15 +10,9 @@ autostart entry.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import re
-import shutil
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,55 +21,21 @@ from app import autostart
 from core.ipc_client import app_is_running
 from core.runtime_paths import socket_path
 from tests.factories import proposal_dict
-from tests.integration.agent_support import start_xvfb, stop
+from tests.integration.agent_support import stop
 from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import app_env, running_app, xdotool
+from tests.integration.window_manager import (
+    ask_process,
+    keys,
+    type_text,
+    wait_window,
+    xvfb_with_window_manager,
+)
 
 pytestmark = pytest.mark.xvfb
 
 GUARD_WAIT = 0.6
 """Longer than the windows' key guard, as a person who reads before pressing a key."""
-
-
-@contextlib.contextmanager
-def xvfb_with_window_manager() -> Iterator[dict[str, str]]:
-    """An Xvfb screen managed by openbox; yields the environment that points at it."""
-    for tool in ("Xvfb", "openbox", "xdotool", "xprop"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed (make test installs it)")
-    xvfb, display = start_xvfb()
-    env = dict(os.environ, DISPLAY=display)
-    env.pop("QT_QPA_PLATFORM", None)
-    manager = subprocess.Popen(
-        ["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not _wm_running(env):
-            time.sleep(0.1)
-        yield env
-    finally:
-        stop(manager)
-        stop(xvfb)
-
-
-def _wm_running(env: dict[str, str]) -> bool:
-    result = subprocess.run(
-        ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=10,
-    )
-    return "window id" in result.stdout
-
-
-def _window(env: dict[str, str], title_prefix: str) -> str:
-    found = xdotool(
-        env, "search", "--sync", "--onlyvisible", "--name", f"^{re.escape(title_prefix)}"
-    )
-    assert found, f"no window titled {title_prefix!r}"
-    return found.splitlines()[0]
 
 
 def _active(env: dict[str, str]) -> str:
@@ -87,40 +47,6 @@ def _wm_class(env: dict[str, str], window: str) -> str:
         ["xprop", "-id", window, "WM_CLASS"], env=env, capture_output=True, text=True, timeout=10
     )
     return result.stdout.strip()
-
-
-def _ask(
-    journal: Path, env: dict[str, str], proposal: Path, session: str, workspace: Path = ROOT
-) -> subprocess.Popen[str]:
-    """`decision-journal ask` as an agent runs it; each agent works in its own workspace."""
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "app.cli.main",
-            "--journal",
-            str(journal),
-            "ask",
-            str(proposal),
-            "--session",
-            session,
-            "--workspace",
-            str(workspace),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def _keys(env: dict[str, str], *keys: str) -> None:
-    xdotool(env, "key", "--clearmodifiers", *keys)
-
-
-def _type(env: dict[str, str], text: str) -> None:
-    xdotool(env, "type", "--delay", "5", text)
 
 
 def _result(ask: subprocess.Popen[str], returncode: int = 0) -> dict[str, object]:
@@ -149,44 +75,44 @@ def test_a_second_window_never_takes_the_keys_typed_into_the_first(
     with xvfb_with_window_manager() as display_env:
         env = app_env(runtime_dir, {**display_env, "QT_QPA_PLATFORM": "xcb"})
         with running_app(journal, env):
-            first_ask = _ask(journal, env, first_proposal, "xvfb-first")
-            first = _window(env, "Decision: Choose the canonical")
+            first_ask = ask_process(journal, env, first_proposal, "xvfb-first")
+            first = wait_window(env, "Decision: Choose the canonical")
             xdotool(env, "windowactivate", "--sync", first)
             time.sleep(GUARD_WAIT)
             assert (
                 _wm_class(env, first) == 'WM_CLASS(STRING) = "decision-journal", "decision-journal"'
             )
-            _keys(env, "o")
-            _type(env, "my own layout")
+            keys(env, "o")
+            type_text(env, "my own layout")
 
             other_workspace = tmp_path / "other-project"
             other_workspace.mkdir()
-            second_ask = _ask(journal, env, second_proposal, "xvfb-second", other_workspace)
-            second = _window(env, "Decision: Pick the cache eviction")
+            second_ask = ask_process(journal, env, second_proposal, "xvfb-second", other_workspace)
+            second = wait_window(env, "Decision: Pick the cache eviction")
             time.sleep(GUARD_WAIT)
             assert _active(env) == first, "the new window took the keyboard"
-            _type(env, ", one file per 2 projects")
-            _keys(env, "Return")
+            type_text(env, ", one file per 2 projects")
+            keys(env, "Return")
             time.sleep(GUARD_WAIT)
-            _type(env, "it fits our sync tool")
+            type_text(env, "it fits our sync tool")
             for _ in range(2):
-                _keys(env, "Tab")
-                _type(env, "not what we need")
-            _keys(env, "ctrl+Return")
+                keys(env, "Tab")
+                type_text(env, "not what we need")
+            keys(env, "ctrl+Return")
             first_result = _result(first_ask)
 
             deadline = time.monotonic() + 10
             while _active(env) != second and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert _active(env) == second, "the waiting window did not come forward"
-            _keys(env, "1", "Return")  # at once: inside the key guard, so nothing is chosen
+            keys(env, "1", "Return")  # at once: inside the key guard, so nothing is chosen
             time.sleep(GUARD_WAIT)
-            _keys(env, "2", "Return")
+            keys(env, "2", "Return")
             time.sleep(0.3)
-            _type(env, "one document is easy to back up")
-            _keys(env, "Tab")
-            _type(env, "thousands of small files")
-            _keys(env, "ctrl+Return")
+            type_text(env, "one document is easy to back up")
+            keys(env, "Tab")
+            type_text(env, "thousands of small files")
+            keys(env, "ctrl+Return")
             second_result = _result(second_ask)
     assert first_result["status"] == "recorded"
     assert first_result.get("custom_selection") == "my own layout, one file per 2 projects"
@@ -212,15 +138,15 @@ def test_the_autostart_entry_starts_the_app_with_its_journal_and_window_class(
             while not app_is_running(socket_path(journal)) and time.monotonic() < deadline:
                 assert app.poll() is None, (tmp_path / "autostart-app.log").read_text()
                 time.sleep(0.1)
-            ask = _ask(journal, env, proposal, "xvfb-autostart")
-            window = _window(env, "Decision: Choose the canonical")
+            ask = ask_process(journal, env, proposal, "xvfb-autostart")
+            window = wait_window(env, "Decision: Choose the canonical")
             assert (
                 _wm_class(env, window)
                 == 'WM_CLASS(STRING) = "decision-journal", "decision-journal"'
             )
             xdotool(env, "windowactivate", "--sync", window)
             time.sleep(GUARD_WAIT)
-            _keys(env, "Escape")
+            keys(env, "Escape")
             result = _result(ask, returncode=3)
         finally:
             stop(app)
@@ -235,13 +161,13 @@ def test_typed_reasons_survive_an_app_crash(tmp_path: Path, runtime_dir: Path) -
     with xvfb_with_window_manager() as display_env:
         env = app_env(runtime_dir, {**display_env, "QT_QPA_PLATFORM": "xcb"})
         with running_app(journal, env) as app:
-            ask = _ask(journal, env, proposal, "xvfb-crash")
-            window = _window(env, "Decision: Choose the canonical")
+            ask = ask_process(journal, env, proposal, "xvfb-crash")
+            window = wait_window(env, "Decision: Choose the canonical")
             xdotool(env, "windowactivate", "--sync", window)
             time.sleep(GUARD_WAIT)
-            _keys(env, "2", "Return")
+            keys(env, "2", "Return")
             time.sleep(GUARD_WAIT)
-            _type(env, "one document is easy to back up")
+            type_text(env, "one document is easy to back up")
             drafts = list((journal / "drafts").glob("*.json"))
             deadline = time.monotonic() + 10
             while not drafts and time.monotonic() < deadline:
@@ -259,13 +185,13 @@ def test_typed_reasons_survive_an_app_crash(tmp_path: Path, runtime_dir: Path) -
         resume = tmp_path / "resume.json"
         resume.write_text(json.dumps({"decision_id": decision_id}))
         with running_app(journal, env):
-            again = _ask(journal, env, resume, "xvfb-crash")
-            window = _window(env, "Decision: Choose the canonical")
+            again = ask_process(journal, env, resume, "xvfb-crash")
+            window = wait_window(env, "Decision: Choose the canonical")
             xdotool(env, "windowactivate", "--sync", window)
             time.sleep(GUARD_WAIT)
-            _keys(env, "Tab")
-            _type(env, "thousands of small files")
-            _keys(env, "ctrl+Return")
+            keys(env, "Tab")
+            type_text(env, "thousands of small files")
+            keys(env, "ctrl+Return")
             result = _result(again)
     assert result["status"] == "recorded"
     assert result["selection_reason"] == "one document is easy to back up"
