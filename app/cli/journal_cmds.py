@@ -14,6 +14,8 @@ from app.cli import render
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
 from app.cli.filter_args import LIMIT_MAX, add_filters, filter_from, limit
+from app.cli.redact_cmds import add_arguments as add_redact_arguments
+from app.cli.redact_cmds import cmd_redact
 from core.corrections import Correction, apply_correction, precheck
 from core.doctor import WriteProbe, check_journal, probe_capture_writes, write_findings
 from core.gojson import dumps_indented
@@ -164,6 +166,8 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
     if args.reindex:
         return cmd_reindex(journal, args)
+    if args.redact:
+        return cmd_redact(journal, args)
     probes = probe_capture_writes(journal.root)
     findings = check_journal(journal.store) + write_findings(probes)
     if args.json:
@@ -255,4 +259,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--reindex", action="store_true", help="rebuild the search index from the records"
     )
+    add_redact_arguments(p)
     p.set_defaults(handler=cmd_doctor)

@@ -1,0 +1,164 @@
+"""`decision-journal doctor --redact`: rewrites records that hold secrets newer patterns find.
+
+The work is `core.redaction_sweep`; this adapter lists what it found, asks before changing
+anything (``--yes`` for scripts), and reports what it rewrote. History revisions are only
+rewritten in place with ``--purge-history``, because history is otherwise immutable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.cli.app_notice import tell_app_records_changed
+from app.cli.exit_codes import CONFLICT, INVALID, OK
+from core.errors import RevisionConflict
+from core.journal import Journal
+from core.redaction_sweep import (
+    Survey,
+    Unredacted,
+    find_unredacted,
+    purge_history,
+    redact_current,
+    scrub_index,
+)
+from core.wording import count
+
+
+def cmd_redact(journal: Journal, args: argparse.Namespace) -> int:
+    survey = find_unredacted(journal.store)
+    if not args.json:
+        _print_survey(survey, purge=args.purge_history)
+    if not survey.current and not (args.purge_history and survey.history):
+        if args.json:
+            print(json.dumps(_summary(journal, survey, [], [], rebuilt=False)))
+        return OK
+    if not args.yes and not _confirmed(survey, args):
+        return INVALID if not sys.stdin.isatty() or args.json else OK
+    return _rewrite(journal, survey, args)
+
+
+def _rewrite(journal: Journal, survey: Survey, args: argparse.Namespace) -> int:
+    rewritten: list[dict[str, object]] = []
+    conflicts = 0
+    for item in survey.current:
+        try:
+            record = redact_current(journal.store, item)
+        except RevisionConflict as exc:
+            conflicts += 1
+            print(f"decision-journal: warning: {exc}; run doctor --redact again", file=sys.stderr)
+            continue
+        rewritten.append({"id": record.id, "revision": record.revision})
+    purged: list[dict[str, object]] = []
+    if args.purge_history:
+        # After the rewrites: each moved the old current revision, secret included, to history.
+        for record_id in sorted({item.record_id for item in find_unredacted(journal.store).history}):
+            purged.append({"id": record_id, "revisions": purge_history(journal.store, record_id)})
+    report = scrub_index(journal.index)
+    tell_app_records_changed(journal)
+    if args.json:
+        print(json.dumps(_summary(journal, survey, rewritten, purged, rebuilt=True)))
+    else:
+        _print_outcome(journal, rewritten, purged, report.added + report.changed)
+    return CONFLICT if conflicts else OK
+
+
+def _print_survey(survey: Survey, *, purge: bool) -> None:
+    for problem in survey.problems:
+        print(f"{problem.path}: {problem.error} (see docs/runbook.md#unreadable-record)")
+    for item in survey.found:
+        print(_line(item))
+    if not survey.found:
+        print("No record or history revision holds text the current patterns redact.")
+        return
+    if survey.history and not purge:
+        print(
+            f"{count(len(survey.history), 'history revision')} keep their secret: history is "
+            "not rewritten unless you add --purge-history."
+        )
+
+
+def _line(item: Unredacted) -> str:
+    where = "history revision" if item.in_history else "revision"
+    names = ", ".join(item.patterns) or "redaction of already-named patterns"
+    return f"{item.record_id} {where} {item.revision}: {names}"
+
+
+def _confirmed(survey: Survey, args: argparse.Namespace) -> bool:
+    plan = f"rewrite {count(len(survey.current), 'record')} as a new revision"
+    if args.purge_history:
+        plan += " and rewrite history revisions in place"
+    if args.json or not sys.stdin.isatty():
+        print(
+            f"decision-journal: error: doctor --redact would {plan}; add --yes to confirm "
+            "when not asked at a terminal",
+            file=sys.stderr,
+        )
+        return False
+    answer = input(f"{plan[0].upper()}{plan[1:]} and rebuild the search index? [y/N] ")
+    if answer.strip().lower() in {"y", "yes"}:
+        return True
+    print("Nothing was changed.")
+    return False
+
+
+def _print_outcome(
+    journal: Journal,
+    rewritten: list[dict[str, object]],
+    purged: list[dict[str, object]],
+    indexed: int,
+) -> None:
+    for row in rewritten:
+        print(f"Rewrote {row['id']} as revision {row['revision']}.")
+    for row in purged:
+        revisions = row["revisions"]
+        assert isinstance(revisions, list)
+        listed = ", ".join(str(number) for number in revisions)
+        print(f"Purged {row['id']} history revisions {listed} in place.")
+    print(f"Rebuilt the search index of {journal.root} from {count(indexed, 'record')}.")
+
+
+def _summary(
+    journal: Journal,
+    survey: Survey,
+    rewritten: list[dict[str, object]],
+    purged: list[dict[str, object]],
+    *,
+    rebuilt: bool,
+) -> dict[str, object]:
+    found = [
+        {
+            "id": item.record_id,
+            "revision": item.revision,
+            "history": item.in_history,
+            "patterns": list(item.patterns),
+        }
+        for item in survey.found
+    ]
+    return {
+        "journal": str(journal.root),
+        "found": found,
+        "rewritten": rewritten,
+        "purged": purged,
+        "index_rebuilt": rebuilt,
+        "problems": [{"path": p.path, "error": p.error} for p in survey.problems],
+    }
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The doctor options of this command."""
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="find records holding secrets that newer patterns recognise and rewrite them",
+    )
+    parser.add_argument(
+        "--yes", action="store_true", help="with --redact: rewrite without asking"
+    )
+    parser.add_argument(
+        "--purge-history",
+        action="store_true",
+        help="with --redact: also rewrite old history revisions in place (history is "
+        "otherwise never changed)",
+    )

@@ -1,0 +1,185 @@
+"""Finds and removes secrets that records written before newer redaction patterns still hold.
+
+Redaction runs on every write, so a record only keeps a secret when it was written by a
+version that did not yet recognise it. ``decision-journal doctor --redact`` uses this module:
+
+1. `find_unredacted` reads every current record and every history revision and reports those
+   the present patterns would change;
+2. `redact_current` rewrites each current record as a new revision through the store's normal
+   compare-and-swap path (the old revision moves to history unchanged, as every edit does);
+3. `purge_history` rewrites history revisions in place, the one exception to history being
+   immutable, and only when the user asks for it;
+4. `scrub_index` deletes the search index with its WAL and builds it again from the records,
+   because a rebuild inside the old file could leave the secret in freed pages.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.codec import compact_record, encode_record
+from core.errors import JournalError
+from core.index import JournalIndex
+from core.index_db import remove_index_files
+from core.index_types import ReconcileReport
+from core.locking import locked
+from core.models import DecisionRecord
+from core.record_redaction import redact_record
+from core.safefs import atomic_write
+from core.store import DecisionStore, is_record_file_name, read_record_file
+
+_HISTORY_FILE = re.compile(r"revision-(\d{6,})\.json")
+
+
+@dataclass(frozen=True, slots=True)
+class Unredacted:
+    """One stored revision that the present patterns would change."""
+
+    record_id: str
+    revision: int
+    path: str
+    patterns: tuple[str, ...]
+    in_history: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SweepProblem:
+    """A file the sweep could not read or rewrite; it is reported and the sweep goes on."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Survey:
+    """What `find_unredacted` found, current records first, then history revisions."""
+
+    found: tuple[Unredacted, ...]
+    problems: tuple[SweepProblem, ...]
+
+    @property
+    def current(self) -> tuple[Unredacted, ...]:
+        return tuple(item for item in self.found if not item.in_history)
+
+    @property
+    def history(self) -> tuple[Unredacted, ...]:
+        return tuple(item for item in self.found if item.in_history)
+
+
+def newly_found(record: DecisionRecord) -> tuple[str, ...] | None:
+    """The pattern names the present redaction adds to ``record``, or None if it is clean.
+
+    A record counts as holding a secret when redacting it again changes any stored text; the
+    names are those of the new report that the record's own redaction metadata lacks.
+    """
+    redacted = redact_record(record)
+    if compact_record(redacted) == compact_record(record):
+        return None
+    known = {name.casefold() for name in record.redaction.patterns}
+    return tuple(name for name in redacted.redaction.patterns if name.casefold() not in known)
+
+
+def find_unredacted(store: DecisionStore) -> Survey:
+    """Every current record and history revision holding text the present patterns redact."""
+    found: list[Unredacted] = []
+    problems: list[SweepProblem] = []
+    for path in sorted(store.record_files()):
+        _check_file(store, str(path), path.stem, None, found, problems)
+    for record_id, path, revision in _history_files(store, problems):
+        _check_file(store, path, record_id, revision, found, problems)
+    return Survey(tuple(found), tuple(problems))
+
+
+def _check_file(
+    store: DecisionStore,
+    path: str,
+    record_id: str,
+    revision: int | None,
+    found: list[Unredacted],
+    problems: list[SweepProblem],
+) -> None:
+    try:
+        record = read_record_file(store.root, Path(path), record_id)
+    except (JournalError, OSError) as exc:
+        problems.append(SweepProblem(path, str(exc)))
+        return
+    names = newly_found(record)
+    if names is not None:
+        number = record.revision if revision is None else revision
+        found.append(Unredacted(record.id, number, path, names, revision is not None))
+
+
+def _history_files(
+    store: DecisionStore, problems: list[SweepProblem]
+) -> Iterable[tuple[str, str, int]]:
+    try:
+        record_ids = sorted(os.listdir(store.history_dir))
+    except FileNotFoundError:
+        return
+    for record_id in record_ids:
+        directory = store.history_dir / record_id
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError as exc:
+            problems.append(SweepProblem(str(directory), str(exc)))
+            continue
+        for name in names:
+            match = _HISTORY_FILE.fullmatch(name)
+            if match is not None:
+                yield record_id, str(directory / name), int(match.group(1))
+            elif is_record_file_name(name):
+                problems.append(SweepProblem(str(directory / name), "not a history file name"))
+
+
+def redact_current(store: DecisionStore, item: Unredacted) -> DecisionRecord:
+    """Writes the redacted record as revision N+1; the store redacts while preparing it.
+
+    Raises:
+        RevisionConflict: when the record changed since it was surveyed; nothing is written.
+    """
+    return store.revise(item.record_id, item.revision, _unchanged)
+
+
+def _unchanged(record: DecisionRecord) -> None:
+    """The mutation of a redaction rewrite: none; `DecisionStore.revise` redacts on save."""
+
+
+def purge_history(store: DecisionStore, record_id: str) -> list[int]:
+    """Rewrites, in place, every history revision of one record that holds a secret.
+
+    History is otherwise never changed; this runs only on the user's explicit request. Each
+    file is replaced atomically under the record's lock, keeping its revision, timestamps and
+    status, with the redaction metadata merged as on any save.
+
+    Returns:
+        The revisions rewritten, in order.
+    """
+    directory = store.history_dir / record_id
+    rewritten: list[int] = []
+    with locked(store.root, store.record_path(record_id), timeout=store.lock_timeout):
+        for name in sorted(os.listdir(directory)):
+            match = _HISTORY_FILE.fullmatch(name)
+            if match is None:
+                continue
+            path = directory / name
+            record = read_record_file(store.root, path, record_id)
+            if newly_found(record) is None:
+                continue
+            atomic_write(store.root, path, encode_record(redact_record(record)))
+            rewritten.append(int(match.group(1)))
+    return rewritten
+
+
+def scrub_index(index: JournalIndex) -> ReconcileReport:
+    """Deletes the index database, its WAL and shared memory, then builds it from the records.
+
+    A rebuild inside the old file would leave freed pages and WAL frames holding the old
+    text; a new file holds only what the records now say.
+    """
+    index.close()
+    remove_index_files(index.path)
+    return index.rebuild()
