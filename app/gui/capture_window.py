@@ -64,7 +64,8 @@ class CaptureRequest:
 
     `selected_option_id` or `custom_selection` (exactly one) is preset when a decision resumes
     at the rationale stage. `draft` is what the person typed last time (`core.drafts`): it is
-    private to this window and never part of the pending state agents read.
+    private to this window and never part of the pending state agents read. `color_scheme`
+    forces light or dark (screenshots, tests); None follows the desktop.
 
     Raises:
         ValueError: the request cannot be shown (option count, duplicate ids, stage, preset).
@@ -177,6 +178,8 @@ class CaptureWindow(QWidget):
     The controller connects the signals, calls `present()`, and after recording calls
     `close_after_record()`. Closing it any other way (Escape, the title bar) counts as a
     cancellation at the current stage; the window is not meant to be shown again after that.
+    Keys typed in its first moments after it appears or gains focus are ignored (`key_guard`),
+    and a focus ring shows which control has the keyboard (`focus_ring`).
 
     Signals:
         choice_made(str, str): (selected_option_id, custom_text), exactly one non-empty, when
