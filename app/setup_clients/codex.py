@@ -22,6 +22,19 @@ HOOK_TIMEOUT_SECONDS = 60
 STARTUP_TIMEOUT_SECONDS = 30
 MATCHER = ".*"
 TIMEOUT_KEYS = ("startup_timeout_sec", "tool_timeout_sec")
+PASSED_ENV = (
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "XAUTHORITY",
+    "XDG_RUNTIME_DIR",
+    "XDG_DATA_HOME",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "DECISION_JOURNAL_HOME",
+)
+"""Variables Codex must pass to our server (`env_vars`). Codex starts MCP servers with a few
+variables only (HOME, PATH, SHELL, USER, LANG, TERM): without these the server looks for the
+app's socket and the journal somewhere else than the app and the hook, and cannot start the
+app on the user's display. A user's own `env_vars` entries stay."""
 NOTES = (
     HOW_TO_TRUST,
     "Project scope (.codex/config.toml, .codex/hooks.json) is read only in folders you trusted "
@@ -45,7 +58,9 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
     config = config_dir(ctx) / "config.toml"
     hooks = hooks_file(ctx)
     server = ctx.server_entry(
-        startup_timeout_sec=STARTUP_TIMEOUT_SECONDS, tool_timeout_sec=TOOL_TIMEOUT_SECONDS
+        startup_timeout_sec=STARTUP_TIMEOUT_SECONDS,
+        tool_timeout_sec=TOOL_TIMEOUT_SECONDS,
+        env_vars=list(PASSED_ENV),
     )
     table = ("mcp_servers", SERVER_NAME)
     handler = {

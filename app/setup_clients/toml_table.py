@@ -106,7 +106,7 @@ def _merge(
         if isinstance(value, Mapping) and isinstance(current, (Table, InlineTable)):
             changed += _merge(current, value, larger, f"{name}.")
             continue
-        wanted = keep_larger(current, value) if key in larger else value
+        wanted = _wanted(key, _plain(current), value, larger)
         if _plain(current) == wanted:
             if wanted != value:
                 changed.append(f"kept your {name} = {current}")
@@ -117,6 +117,16 @@ def _merge(
             _add(table, key, _item(wanted))
         changed.append(name)
     return changed
+
+
+def _wanted(key: str, current: Any, value: Any, larger: Collection[str]) -> Any:
+    """Our value for `key`: a number in `larger` never lowers the user's; a list of names
+    (`env_vars`) is the user's list with ours appended where missing."""
+    if key in larger:
+        return keep_larger(current, value)
+    if isinstance(value, list) and isinstance(current, list):
+        return current + [item for item in value if item not in current]
+    return value
 
 
 def _add(table: TomlTable, key: str, value: Any) -> None:
@@ -158,7 +168,7 @@ def _holds(entry: Any, values: Mapping[str, Any], larger: Collection[str]) -> bo
         if isinstance(value, Mapping):
             if not _holds(entry.get(key), value, larger):
                 return False
-        elif entry.get(key) != (keep_larger(entry.get(key), value) if key in larger else value):
+        elif entry.get(key) != _wanted(key, entry.get(key), value, larger):
             return False
     return True
 

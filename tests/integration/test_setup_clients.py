@@ -214,6 +214,8 @@ def test_codex_table_has_tool_timeout_and_hook(
     table = config["mcp_servers"]["decision-journal"]
     assert table["tool_timeout_sec"] == 3600
     assert table["args"][-1] == "mcp"
+    # Codex gives servers only a few variables: ours must find the app's socket and display.
+    assert {"DISPLAY", "XDG_RUNTIME_DIR", "DECISION_JOURNAL_HOME"} <= set(table["env_vars"])
     hooks = json.loads((home.home / ".codex" / "hooks.json").read_text())
     assert hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"].endswith(" hook codex")
 

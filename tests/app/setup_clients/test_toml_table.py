@@ -159,6 +159,17 @@ def test_the_issue_file_keeps_the_env_sub_table_and_the_raised_timeout() -> None
     assert new.startswith("[mcp_servers.decision-journal]\n")
 
 
+def test_a_users_passed_variables_stay_and_ours_are_added_once() -> None:
+    with_vars = upsert_table(PATH, {**OURS, "env_vars": ["DISPLAY", "XDG_RUNTIME_DIR"]}, "c")
+    text = (
+        '[mcp_servers.decision-journal]\ncommand = "x"\nenv_vars = ["MY_TOKEN_NAME", "DISPLAY"]\n'
+    )
+    new, _ = with_vars(text)
+    entry = tomllib.loads(new)["mcp_servers"]["decision-journal"]
+    assert entry["env_vars"] == ["MY_TOKEN_NAME", "DISPLAY", "XDG_RUNTIME_DIR"]
+    assert with_vars(new) == (new, [])
+
+
 def test_an_inline_servers_table_is_accepted_and_kept_inline() -> None:
     text = 'mcp_servers = { other = { command = "other-mcp" } }\n'
     new, changes = transform(text)
