@@ -15,11 +15,23 @@ reproduces the figures.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from core.redaction_prose import PROSE_RULES
+from core.redaction_rules import (
+    TOKEN_RE,
+    Rule,
+    compile_ascii,
+    is_filler,
+    token,
+    vendor,
+)
+from core.redaction_vendors import VENDOR_RULES
 
 
 @dataclass(frozen=True)
@@ -101,31 +113,12 @@ def looks_sensitive(text: str) -> bool:
 _MAX_EXTRA_PASSES = 16
 
 
-# Sees one match; returns (replacement, pattern name), or None to leave the match as it is.
-_Replacer = Callable[[re.Match[str]], tuple[str, str] | None]
-
-
-@dataclass(frozen=True)
-class _Rule:
-    """One pattern of the pipeline.
-
-    ``regex`` can only match when the casefolded input contains one of ``keywords`` and, if
-    set, matches ``confirm``. Both checks cost far less than ``regex`` (substring tests run
-    in C; ``confirm`` patterns are literal-led), so most rules are skipped on ordinary prose.
-    """
-
-    name: str
-    regex: re.Pattern[str]
-    keywords: tuple[str, ...]
-    replacer: _Replacer | None = None
-    confirm: re.Pattern[str] | None = None
-
-
-def _token(name: str) -> str:
-    return f"[REDACTED:{name}]"
-
-
-_TOKEN_RE = re.compile(r"\[REDACTED:[a-z_]+\]")
+_Rule = Rule
+_token = token
+_TOKEN_RE = TOKEN_RE
+_compile = compile_ascii
+_is_filler = is_filler
+_vendor = vendor
 
 
 def _apply(rule: _Rule, text: str, names: list[str]) -> str:
@@ -210,10 +203,6 @@ def _ci(word: str) -> str:
 def _go_lower(text: str) -> str:
     """Lowercases like Go's strings.ToLower, which maps İ to a single ``i``."""
     return text.replace("\u0130", "i").lower()
-
-
-def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    return re.compile(pattern, re.ASCII | flags)
 
 
 # ------------------------------------------------------------------------------------------
@@ -334,59 +323,6 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 
 # ------------------------------------------------------------------------------------------
 # Families the reference misses
-
-_FILLER_HINTS = (
-    "example", "xxxx", "your", "placeholder", "dummy", "fake", "sample", "redacted",
-    "changeme", "abcdefgh", "12345678", "<", ">", "${", "{{",
-)  # fmt: skip
-# Keys printed in vendors' own documentation; tutorials and tests quote them.
-_DOCUMENTED_KEYS = frozenset({"sk_test_4eC39HqLyjWDarjtT1zdp7dc"})
-
-
-def _is_filler(value: str) -> bool:
-    """Tells documentation keys and filler (``AKIAIOSFODNN7EXAMPLE``, ``xoxb-0000…``) apart.
-
-    Real keys are random, so they carry many distinct characters and no English hint words.
-    """
-    if value in _DOCUMENTED_KEYS:
-        return True
-    lowered = value.casefold()
-    if any(hint in lowered for hint in _FILLER_HINTS):
-        return True
-    tail = lowered[-16:]  # the random part, without the vendor prefix
-    return len(set(tail)) < min(6, len(tail) // 2)
-
-
-def _any_context(match: re.Match[str]) -> bool:
-    return True
-
-
-def _vendor(
-    name: str,
-    pattern: str,
-    keywords: tuple[str, ...],
-    check: Callable[[re.Match[str]], bool] = _any_context,
-    *,
-    filler_check: bool = True,
-    confirm: re.Pattern[str] | None = None,
-) -> _Rule:
-    """Builds a rule that replaces the ``secret`` group, or the whole match when there is none.
-
-    Keeping the text around the secret (``key = ``, or ``user:`` in a URL) keeps the sentence
-    readable, the way the reference keeps an assignment's key.
-    """
-    regex = _compile(pattern)
-    group: int | str = "secret" if "secret" in regex.groupindex else 0
-
-    def replace(match: re.Match[str]) -> tuple[str, str] | None:
-        if (filler_check and _is_filler(match.group(group))) or not check(match):
-            return None
-        whole, base = match.group(0), match.start()
-        start, end = match.start(group) - base, match.end(group) - base
-        return whole[:start] + _token(name) + whole[end:], name
-
-    return _Rule(name, regex, keywords, replace, confirm)
-
 
 # "aws" not inside a word (amazonaws.com), or the value's own name (SecretAccessKey). A bare
 # "access_key" is left to the reference's password_assignment, which names it the same way.
@@ -528,12 +464,35 @@ _AFTER_REFERENCE = (
 
 _RULES = (
     *_BEFORE_REFERENCE,
+    *VENDOR_RULES,
     _Rule("openai_api_key", _SK_KEY, ("sk-",), _sk_key_family),
     *_REFERENCE_AFTER_SK,
     *_AFTER_REFERENCE,
+    *PROSE_RULES,
 )
 
-_KEYWORD_GATES = {"sk-": "[a-z0-9_-]{20}"}
+
+def _merged_gates(rules: Iterable[Rule]) -> dict[str, str]:
+    """Every rule's keyword gates; a keyword two rules narrow differently accepts either tail."""
+    gates = {"sk-": "[a-z0-9_-]{20}"}
+    for rule in rules:
+        for keyword, tail in rule.gates.items():
+            old = gates.get(keyword)
+            gates[keyword] = tail if old is None or old == tail else f"(?:{old}|{tail})"
+    return gates
+
+
+def _gate_confirm(rule: Rule) -> Rule:
+    """Gives a rule with narrowed keywords a ``confirm`` search built from them, so a keyword
+    as common as ``.`` or ``:`` only runs the rule's regex when its tail follows."""
+    if not rule.gates or rule.confirm is not None:
+        return rule
+    parts = [re.escape(k) + rule.gates.get(k, "") for k in rule.keywords]
+    return dataclasses.replace(rule, confirm=re.compile("|".join(parts)))
+
+
+_RULES = tuple(_gate_confirm(rule) for rule in _RULES)
+_KEYWORD_GATES = _merged_gates(_RULES)
 """Keywords whose early-exit test can be narrower than the bare keyword, on casefolded text:
 the regex that must follow the keyword.
 

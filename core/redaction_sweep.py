@@ -87,10 +87,10 @@ def find_unredacted(store: DecisionStore) -> Survey:
     """Every current record and history revision holding text the present patterns redact."""
     found: list[Unredacted] = []
     problems: list[SweepProblem] = []
-    for path in sorted(store.record_files()):
-        _check_file(store, str(path), path.stem, None, found, problems)
+    for current in sorted(store.record_files()):
+        _check_file(store, str(current), current.stem, None, found=found, problems=problems)
     for record_id, path, revision in _history_files(store, problems):
-        _check_file(store, path, record_id, revision, found, problems)
+        _check_file(store, path, record_id, revision, found=found, problems=problems)
     return Survey(tuple(found), tuple(problems))
 
 
@@ -99,6 +99,7 @@ def _check_file(
     path: str,
     record_id: str,
     revision: int | None,
+    *,
     found: list[Unredacted],
     problems: list[SweepProblem],
 ) -> None:

@@ -177,15 +177,28 @@ REFERENCE_CASES = [
 ]
 
 
+# Short values the reference leaves and a later family (run after the reference) now takes.
+BEYOND_REFERENCE = {
+    "password=Sh0rt!": "password=[REDACTED:short_password_assignment]",
+    "password=abcdefghijklmn1": "password=[REDACTED:short_password_assignment]",
+}
+
+
 @pytest.mark.parametrize(("text", "expected", "patterns"), REFERENCE_CASES)
 def test_reference_patterns_give_the_reference_output(
     text: str, expected: str, patterns: tuple[str, ...]
 ) -> None:
+    assert _redact(text, _REFERENCE_RULES)[0] == expected
+    if text in BEYOND_REFERENCE:
+        assert redact_text(text) == (
+            BEYOND_REFERENCE[text],
+            RedactionReport(True, ("short_password_assignment",)),
+        )
+        return
     assert redact_text(text) == (
         expected,
         RedactionReport(redacted=bool(patterns), patterns=patterns),
     )
-    assert _redact(text, _REFERENCE_RULES)[0] == expected
 
 
 def test_reference_patterns_agree_with_go_regexp_on_edge_cases() -> None:

@@ -391,6 +391,281 @@ MAKERS: dict[str, Callable[[], tuple[str, str]]] = {
     )
 }  # fmt: skip
 
+# --- Families beyond the first set: vendor formats, prose passwords, short assignments --------
+
+HEXL = "0123456789abcdef"
+CROCKFORD_AGE = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+
+
+def hexs(n: int) -> str:
+    return pick(HEXL, n)
+
+
+def uuid_text() -> str:
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+# family -> (value maker, contexts the value is typed in; {v} is the value)
+VENDOR_SHAPES: dict[str, tuple[Callable[[], str], tuple[str, ...]]] = {
+    "sendgrid_api_key": (
+        lambda: f"SG.{pick(B64URL, 22)}.{pick(B64URL, 43)}",
+        ("{v}", "SENDGRID_API_KEY={v}"),
+    ),
+    "twilio_account_sid": (lambda: "AC" + hexs(32), ("{v}", "TWILIO_ACCOUNT_SID={v}")),
+    "twilio_api_key": (lambda: "SK" + hexs(32), ("{v}", "the Twilio API key {v}")),
+    "twilio_auth_token": (
+        lambda: hexs(32),
+        ("TWILIO_AUTH_TOKEN={v}", "Twilio auth token {v}", "twilio_token: {v}"),
+    ),
+    "telegram_bot_token": (
+        lambda: f"{rng.randint(10**8, 10**10 - 1)}:AA{pick(B64URL, 33)}",
+        ("{v}", "bot token {v}"),
+    ),
+    "azure_storage_key": (
+        lambda: base64.b64encode(rng.randbytes(64)).decode(),
+        (
+            "DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey={v};EndpointSuffix=core.windows.net",
+            "AccountKey={v}",
+            "AZURE_STORAGE_ACCOUNT_KEY={v}",
+        ),
+    ),
+    "azure_ad_client_secret": (
+        lambda: pick(ALNUM, 3) + pick(string.digits, 1) + "Q~" + pick(ALNUM + "_~.-", 34),
+        ("{v}", "client secret {v}"),
+    ),
+    "gcp_private_key_id": (lambda: hexs(40), ('"private_key_id": "{v}"', "private_key_id={v}")),
+    "alibaba_access_key": (lambda: "LTAI" + pick(ALNUM, 20), ("{v}",)),
+    "digitalocean_token": (lambda: rng.choice(["dop_v1_", "doo_v1_"]) + hexs(64), ("{v}",)),
+    "heroku_api_key": (lambda: "HRKU-AA" + pick(B64URL, 58), ("{v}", "HEROKU_API_KEY={v}")),
+    "cloudflare_origin_ca_key": (lambda: f"v1.0-{hexs(24)}-{hexs(146)}", ("{v}",)),
+    "cloudflare_api_token": (
+        lambda: pick(B64URL, 40),
+        ("CLOUDFLARE_API_TOKEN={v}", "cloudflare token {v}"),
+    ),
+    "vault_token": (lambda: "hvs." + pick(B64URL, 90), ("{v}", "VAULT_TOKEN={v}")),
+    "age_secret_key": (lambda: "AGE-SECRET-KEY-1" + pick(CROCKFORD_AGE, 58), ("{v}",)),
+    "doppler_token": (lambda: "dp.st." + pick(ALNUM, 43), ("{v}",)),
+    "pulumi_token": (lambda: "pul-" + hexs(40), ("{v}",)),
+    "databricks_token": (lambda: "dapi" + pick("abcdefgh" + string.digits, 32), ("{v}",)),
+    "terraform_cloud_token": (lambda: f"{pick(ALNUM, 14)}.atlasv1.{pick(ALNUM, 64)}", ("{v}",)),
+    "tailscale_key": (lambda: f"tskey-auth-{pick(ALNUM, 12)}-{pick(ALNUM, 30)}", ("{v}",)),
+    "okta_token": (lambda: "00" + pick(B64URL, 40), ("OKTA_API_TOKEN={v}", "okta token {v}")),
+    "docker_hub_token": (lambda: "dckr_pat_" + pick(B64URL, 27), ("{v}",)),
+    "rubygems_token": (lambda: "rubygems_" + hexs(48), ("{v}",)),
+    "jfrog_token": (lambda: "AKCp" + pick(ALNUM, 69), ("{v}",)),
+    "sonarqube_token": (lambda: rng.choice(["sqp_", "squ_"]) + hexs(40), ("{v}",)),
+    "nuget_api_key": (lambda: "oy2" + pick(string.ascii_lowercase + string.digits, 43), ("{v}",)),
+    "bitbucket_app_password": (lambda: "ATBB" + pick(ALNUM, 32), ("{v}",)),
+    "atlassian_api_token": (
+        lambda: "ATATT3xFfGF0" + pick(B64URL, 172) + "=" + hexs(8).upper(),
+        ("{v}",),
+    ),
+    "npm_auth_token": (uuid_text, ("//registry.npmjs.org/:_authToken={v}",)),
+    "groq_api_key": (lambda: "gsk_" + pick(ALNUM, 52), ("{v}",)),
+    "replicate_token": (lambda: "r8_" + pick(ALNUM, 37), ("{v}",)),
+    "perplexity_api_key": (lambda: "pplx-" + pick(ALNUM, 48), ("{v}",)),
+    "discord_bot_token": (
+        lambda: (
+            rng.choice("MNO") + pick(ALNUM, 23) + "." + pick(B64URL, 6) + "." + pick(B64URL, 38)
+        ),
+        ("{v}", "DISCORD_BOT_TOKEN={v}"),
+    ),
+    "discord_webhook": (
+        lambda: f"https://discord.com/api/webhooks/{pick(string.digits, 18)}/{pick(B64URL, 68)}",
+        ("{v}",),
+    ),
+    "teams_webhook": (
+        lambda: (
+            f"https://acme.webhook.office.com/webhookb2/{uuid_text()}@{uuid_text()}/IncomingWebhook/{hexs(32)}/{uuid_text()}"
+        ),
+        ("{v}",),
+    ),
+    "mailgun_api_key": (
+        lambda: rng.choice(["key-" + hexs(32), f"{hexs(32)}-{hexs(8)}-{hexs(8)}"]),
+        ("MAILGUN_API_KEY={v}", "the mailgun key {v}"),
+    ),
+    "mailchimp_api_key": (lambda: hexs(32) + "-us" + str(rng.randint(1, 21)), ("{v}",)),
+    "brevo_api_key": (lambda: f"xkeysib-{hexs(64)}-{pick(ALNUM, 16)}", ("{v}",)),
+    "shopify_token": (lambda: rng.choice(["shpat_", "shpss_", "shpca_"]) + hexs(32), ("{v}",)),
+    "square_token": (
+        lambda: rng.choice(["sq0atp-" + pick(B64URL, 22), "EAAA" + pick(B64URL, 60)]),
+        ("{v}",),
+    ),
+    "flutterwave_key": (
+        lambda: "FLWSECK_TEST-" + pick("abcdefgh" + string.digits, 32) + "-X",
+        ("{v}",),
+    ),
+    "shippo_token": (lambda: "shippo_live_" + hexs(40), ("{v}",)),
+    "datadog_api_key": (lambda: hexs(32), ("DD_API_KEY={v}", "datadog api key {v}")),
+    "datadog_app_key": (lambda: hexs(40), ("DD_APP_KEY={v}", "Datadog application key: {v}")),
+    "sentry_token": (lambda: "sntryu_" + hexs(64), ("{v}",)),
+    "sentry_dsn": (lambda: hexs(32), ("https://{v}@o1234567.ingest.sentry.io/4501",)),
+    "new_relic_key": (lambda: "NRAK-" + pick(string.ascii_uppercase + string.digits, 27), ("{v}",)),
+    "grafana_token": (lambda: "glsa_" + pick(ALNUM, 32) + "_" + hexs(8), ("{v}",)),
+    "dynatrace_token": (
+        lambda: f"dt0c01.{pick(UPPER_ALNUM, 24)}.{pick(UPPER_ALNUM, 64)}",
+        ("{v}",),
+    ),
+    "launchdarkly_key": (lambda: "sdk-" + uuid_text(), ("{v}",)),
+    "linear_api_key": (lambda: "lin_api_" + pick(ALNUM, 40), ("{v}",)),
+    "notion_token": (
+        lambda: rng.choice(
+            ["ntn_" + pick(string.digits, 11) + pick(ALNUM, 35), "secret_" + pick(ALNUM, 43)]
+        ),
+        ("{v}",),
+    ),
+    "airtable_token": (lambda: "pat" + pick(ALNUM, 14) + "." + hexs(64), ("{v}",)),
+    "hubspot_token": (lambda: "pat-na1-" + uuid_text(), ("{v}",)),
+    "dropbox_token": (lambda: "sl." + pick(B64URL, 138), ("{v}",)),
+    "postman_api_key": (lambda: f"PMAK-{hexs(24)}-{hexs(34)}", ("{v}",)),
+    "mapbox_secret_token": (
+        lambda: "sk.eyJ1IjoiYWNtZSIsImEiOiJ" + pick(ALNUM, 20) + "." + pick(B64URL, 22),
+        ("{v}",),
+    ),
+    "supabase_key": (lambda: "sbp_" + hexs(40), ("{v}",)),
+    "planetscale_token": (lambda: "pscale_tkn_" + pick(B64URL, 43), ("{v}",)),
+    "algolia_api_key": (lambda: hexs(32), ("ALGOLIA_ADMIN_KEY={v}", "the algolia admin key {v}")),
+    "generic_api_key": (
+        lambda: pick(ALNUM, 32),
+        ("SIGNING_KEY={v}", "encryption_key: {v}", "MASTER_KEY = '{v}'"),
+    ),
+}
+
+
+def vendor_maker(family: str) -> Callable[[], tuple[str, str]]:
+    make, contexts = VENDOR_SHAPES[family]
+
+    def both() -> tuple[str, str]:
+        value = clean(make)
+        return rng.choice(contexts).format(v=value), value
+
+    return both
+
+
+def human_password() -> str:
+    word = rng.choice(
+        [
+            "Winter",
+            "Autumn",
+            "Falcon",
+            "Orchid",
+            "Pepper",
+            "Tigers",
+            "Harbor",
+            "Copper",
+            "Maple",
+            "Qwerty",
+        ]
+    )
+    return clean(
+        lambda: rng.choice(
+            [
+                f"{word}{rng.randint(1980, 2030)}{rng.choice('!@#$%')}",
+                f"{word.lower()}{rng.randint(10, 99)}{pick(string.ascii_lowercase, 3)}{rng.choice('!?*')}",
+                f"Tr0ub4dor{rng.randint(100, 999)}",
+                pick(ALNUM, 8) + rng.choice("!#%&*+") + pick(string.digits, 2),
+            ]
+        )
+    )
+
+
+def short_password_assignment() -> tuple[str, str]:
+    value = human_password()
+    key = rng.choice(
+        [
+            "DB_PASSWORD",
+            "PGPASSWORD",
+            "REDIS_PASS",
+            "smtp_password",
+            "MYSQL_PWD",
+            "admin_pass",
+            "keystore.password",
+            "SFTP_PASSWD",
+        ]
+    )
+    frame = rng.choice(
+        [
+            "{k}={v}",
+            "export {k}={v}",
+            "{k}: {v}",
+            '{k} = "{v}"',
+            "--{kl}={v}",
+            "Server=db;User Id=app;{k}={v};",
+        ]
+    )
+    return frame.format(k=key, kl=key.lower().replace("_", "-"), v=value), value
+
+
+def password_in_prose() -> tuple[str, str]:
+    value = human_password()
+    frame = rng.choice(
+        [
+            "the password is {v}",
+            "the password for the build box is {v}",
+            "the admin password was {v}",
+            "I reset the password to {v}",
+            "password: {v}",
+            "the passphrase is {v}",
+            "the wifi password is '{v}'",
+        ]
+    )
+    return frame.format(v=value), value
+
+
+def login_credentials() -> tuple[str, str]:
+    value = human_password()
+    user = rng.choice(["root", "admin", "deploy", "postgres", "jenkins"])
+    frame = rng.choice(
+        [
+            "login {u} / {v}",
+            "credentials: {u} / {v}",
+            "creds {u}/{v}",
+            "the vendor login is {u}:{v}",
+        ]
+    )
+    return frame.format(u=user, v=value), value
+
+
+def basic_auth() -> tuple[str, str]:
+    user = rng.choice(["deploy", "ci", "grafana", "admin"])
+    encoded = base64.b64encode(f"{user}:{human_password()}".encode()).decode()
+    return rng.choice(["Authorization: Basic {v}", "-H 'Authorization: Basic {v}'"]).format(
+        v=encoded
+    ), encoded
+
+
+def curl_credentials() -> tuple[str, str]:
+    value = human_password()
+    return f"curl -u uploader:{value} https://artifacts.corp.net/upload", value
+
+
+for _family in VENDOR_SHAPES:
+    MAKERS[_family] = vendor_maker(_family)
+for _fn in (
+    short_password_assignment,
+    password_in_prose,
+    login_credentials,
+    basic_auth,
+    curl_credentials,
+):
+    MAKERS[_fn.__name__] = _fn
+
+NEW_FAMILY_TEMPLATES = [
+    "Moved §X§ out of the repository and into the secrets manager; the old value is being rotated.",
+    "Rejected keeping the integration in a shared notebook because it hard-coded §X§.",
+    "Chose short-lived credentials after the onboarding wiki turned out to contain §X§.",
+    "Decided the CI job reads its credential from OIDC instead of §X§ in the pipeline variables.",
+    "We will revoke §X§ this week; it was pasted into a support ticket by mistake.",
+    "Went with the managed connector; the self-hosted one needed §X§ in its config file.",
+    "The post-mortem found §X§ in a public gist, so every key of that account is rotated.",
+    "Picked per-environment keys because staging and prod shared §X§.",
+    "Chose to pass the secret through the environment: the Dockerfile had §X§ baked in.",
+    "Decided against the browser-side call; it would have shipped §X§ to every visitor.",
+    "Kept the webhook but moved it behind our relay, since §X§ leaked in a screenshot.",
+    "The contractor's handover note listed §X§; access goes through SSO from now on.",
+]
+
+
 # --- Positive sentences: §family§ marks where a secret goes ----------------------------------
 
 POSITIVE_TEMPLATES: dict[str, list[str]] = {
@@ -568,7 +843,10 @@ MULTI_TEMPLATES = [
 ]
 
 
-UNWRAPPED = {"private_key", "password_assignment", "quoted_password_assignment"}
+UNWRAPPED = {
+    "private_key", "password_assignment", "quoted_password_assignment", "short_password_assignment",
+    "password_in_prose", "login_credentials", "curl_credentials",
+}  # fmt: skip
 
 
 def fill(template: str) -> dict[str, object]:
@@ -598,6 +876,11 @@ def positives() -> list[dict[str, object]]:
             rows.extend(fill(template) for template in templates)
     for _ in range(3):
         rows.extend(fill(template) for template in MULTI_TEMPLATES)
+    beyond = [*VENDOR_SHAPES, "short_password_assignment", "password_in_prose"]
+    beyond += ["login_credentials", "basic_auth", "curl_credentials"]
+    for family in beyond:
+        for template in rng.sample(NEW_FAMILY_TEMPLATES, 6):
+            rows.append(fill(template.replace("§X§", f"§{family}§")))
     return rows
 
 
@@ -646,6 +929,8 @@ FILLERS: dict[str, Callable[[], str]] = {
     "b64": b64_blob,
     "ver": semver,
     "num": lambda: str(rng.randint(2, 9999)),
+    "hex32": lambda: pick(HEXL, 32),
+    "hex40up": lambda: pick(HEXL, 40).upper(),
 }
 
 NEGATIVE_TEMPLATES = [
@@ -922,6 +1207,70 @@ NEGATIVE_TEMPLATES = [
     "mypy --strict is enforced on core only; the GUI layer runs in normal mode.",
 ]
 
+# Near-misses around the families beyond the first set: vendor names, password words, ids.
+NEGATIVE_TEMPLATES += [
+    "Chose SendGrid over SES for transactional mail because its suppression lists are per-template.",
+    "Twilio message SIDs look like SM§hex32§; we log them so support can trace delivery.",
+    "The Twilio webhook is verified with the X-Twilio-Signature header, so no token lives in the handler.",
+    "Telegram bot updates arrive through a webhook at /hooks/telegram; the token is read from systemd credentials.",
+    "Azure Storage connection strings come from Key Vault references, never from app settings.",
+    "The GCP service account email is ci-runner@acme-prod.iam.gserviceaccount.com; its key file is not committed.",
+    "Discord permission integer 274877975552 covers send, embed and read history.",
+    "Mailgun's sandbox domain only delivers to authorized recipients, which is why staging uses it.",
+    "Datadog dashboard §num§ tracks checkout latency; the monitor id is in the runbook.",
+    "Shopify orders are read with the read_orders scope only; write scopes were rejected.",
+    "We rotate the password every 90 days and store it in Vault under secret/data/payments.",
+    "The password field is hashed with argon2id (m=64 MiB, t=3, p=1) before it reaches the database.",
+    "Password reset links expire after 15 minutes and can be used once.",
+    "The password policy is 12 characters minimum, no composition rules, checked against breached lists.",
+    "Set DB_PASSWORD=${DB_PASSWORD} in compose; the real value comes from the CI secret store.",
+    "password: changeme is the chart default, and the install job refuses to start with it.",
+    "Use `export GITHUB_TOKEN=$(gh auth token)` locally instead of pasting a token.",
+    "The login page shows 'user / password' placeholders, per the design review.",
+    "Admin login is admin / <set at install time>, documented in the install guide.",
+    "Default credentials for local MinIO are minioadmin/minioadmin; production uses IAM roles.",
+    "Login via SSO redirects to /auth/callback; sessions last 8 hours.",
+    "The credentials file lives at ~/.aws/credentials and is never mounted into containers.",
+    "Basic auth is disabled on the admin panel; only OIDC is accepted now.",
+    "The Authorization header is forwarded by the proxy only for /api paths.",
+    'curl -u "$CI_USER:$CI_TOKEN" is how the upload script authenticates; both come from the environment.',
+    "Set password_min_length = 12 and max_tokens = 4096 in the config review.",
+    "The token bucket allows 100 requests per minute with bursts of 20.",
+    "The access key id column is varchar(20); the secret column is encrypted with KMS.",
+    "Client id §uuid§ identifies the OAuth app; its secret stays in the vault.",
+    "The build cache key is §sha40§, a hash of the lockfile.",
+    "cache_key = tenant_id + sku keeps SKUs from colliding across tenants.",
+    "Stripe customer ids look like cus_§num§ in the logs; card data never reaches us.",
+    "Sentry event §hex32§ shows the null pointer in the export worker.",
+    "Trace id §hex32§ links the slow request to the N+1 query in the orders view.",
+    "The image digest sha256:§sha256§ is pinned in the Helm values.",
+    "Request §uuid§ timed out after 30 s because the pool was exhausted.",
+    "GPG key fingerprint §hex40up§ signs the release artifacts.",
+    'ETag "§hex32§" is the MD5 of the body; clients send it in If-None-Match.',
+    "Chose RS256 over HS256 so services verify JWTs with the public key only.",
+    "publishable_key = pk_live_... is safe in the browser; the secret key stays server-side.",
+    "The keystore uses PKCS#12; its password is read from KEYSTORE_PASSWORD at startup.",
+    "The passphrase prompt appears once per session thanks to ssh-agent.",
+    "Passwords are compared with hmac.compare_digest to avoid timing leaks.",
+    "Bumped the bcrypt cost factor from 10 to 12 after measuring login latency at 180 ms.",
+    "Decided that the Okta group sync runs hourly; the admin console shows the last run.",
+    "The Heroku pipeline promotes staging to production after the smoke test passes.",
+    "Cloudflare caches /assets for a year; HTML is never cached at the edge.",
+    "Grafana alert rule §num§ pages on-call when the error budget burns 10x.",
+    "The LaunchDarkly flag checkout-v2 is at 25% with a kill switch.",
+    "The Notion export of the design doc is attached to the ticket as PDF.",
+    "Our Slack webhook URL lives in the SLACK_WEBHOOK_URL secret, never in the repository.",
+    "Sign in with the corporate account; local accounts were removed in v§ver§.",
+    "Key rotation job runs at 03:00 UTC; see cron.d/rotate-keys.",
+    "The login shell for the deploy user is /usr/sbin/nologin.",
+    "We picked scrypt with N=2^15 for passphrase-derived keys on the desktop app.",
+    "The DSN format is postgres://host:5432/db in development, without credentials.",
+    "Version pins: node 20.18.1, pnpm 9.12.3, terraform 1.9.8, go 1.23.4.",
+    "Base64 of the empty PNG fixture is iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==.",
+    "secret_key_base is generated per environment with `rails secret` and kept in credentials.yml.enc.",
+    "The Telegram channel id is -100§num§ and the bot only posts release notes there.",
+]
+
 
 def fill_negative(template: str) -> dict[str, object]:
     text = re.sub(r"§(\w+)§", lambda m: FILLERS[m.group(1)](), template)
@@ -930,11 +1279,15 @@ def fill_negative(template: str) -> dict[str, object]:
 
 def negatives() -> list[dict[str, object]]:
     rows = []
-    rounds = -(-320 // len(NEGATIVE_TEMPLATES))
+    rounds = -(-640 // len(NEGATIVE_TEMPLATES))
     for _ in range(rounds):
         rows.extend(fill_negative(template) for template in NEGATIVE_TEMPLATES)
     unique = list({row["text"]: row for row in rows}.values())
-    return unique
+    for template in NEGATIVE_TEMPLATES:  # fixed sentences once more, in a reviewer's voice
+        row = fill_negative(template)
+        row["text"] = f"Reviewer: {row['text']}"
+        unique.append(row)
+    return list({row["text"]: row for row in unique}.values())
 
 
 def write(name: str, rows: list[dict[str, object]]) -> None:
