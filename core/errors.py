@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-RUNBOOK = "docs/runbook.md"
+import errno as errno_codes
+
+from core import runbook
+
+RUNBOOK = runbook.RUNBOOK
+"""The runbook's source path for machine-readable references (`core.protocol` reads it here)."""
 
 
 class JournalError(Exception):
@@ -14,7 +19,7 @@ class JournalError(Exception):
         """Points the reader at the runbook entry that explains this state, if any."""
         if self.runbook_anchor is None:
             return ""
-        return f"see {RUNBOOK}#{self.runbook_anchor}"
+        return runbook.see(self.runbook_anchor)
 
 
 class InvalidDecision(JournalError, ValueError):
@@ -74,8 +79,14 @@ class HistoryBroken(JournalDamaged):
     runbook_anchor = "broken-history-chain"
 
 
+class HistoryTampered(HistoryBroken):
+    """A history revision's bytes no longer match the digest written beside it."""
+
+    runbook_anchor = "history-tampered"
+
+
 class LockUnsafe(JournalDamaged):
-    """A lock file was replaced by a link or another file while held."""
+    """A lock file is a link, a FIFO or a device, or was replaced while held."""
 
     runbook_anchor = "lock-file-replaced"
 
@@ -88,3 +99,56 @@ class PendingConflict(JournalError):
     def __init__(self, message: str, *, pending_id: str):
         super().__init__(message)
         self.pending_id = pending_id
+
+
+_STORAGE_CAUSES = {
+    errno_codes.ENOSPC: ("the disk is full", "disk-full"),
+    errno_codes.EDQUOT: ("the disk quota is used up", "disk-full"),
+    errno_codes.EROFS: ("the file system is mounted read-only", "read-only-file-system"),
+    errno_codes.EACCES: ("permission denied", "permission-denied"),
+    errno_codes.EPERM: ("the operation is not permitted", "permission-denied"),
+    errno_codes.EIO: ("the disk reported an input/output error", "disk-io-error"),
+}
+"""The operating-system failures a user can fix, each with its cause and runbook entry."""
+
+
+class StorageFailure(JournalError, OSError):
+    """The operating system refused a journal read or write; nothing was half-written.
+
+    An `OSError` too, so code that already handles OS errors keeps handling it; `errno` and
+    `strerror` are the original ones.
+    """
+
+    def __init__(self, message: str, *, errno: int, strerror: str, path: str, anchor: str):
+        OSError.__init__(self, errno, strerror)
+        self.message = message
+        self.path = path
+        self.runbook_anchor = anchor
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def is_storage_failure(error: OSError) -> bool:
+    """Whether error is one of the OS failures `storage_failure` explains."""
+    return error.errno in _STORAGE_CAUSES and not isinstance(error, StorageFailure)
+
+
+def storage_failure(error: OSError, action: str, path: object) -> StorageFailure:
+    """The typed, explained form of an OS failure while doing `action` on path.
+
+    Args:
+        error: the OS error; its errno must be one `is_storage_failure` accepts.
+        action: what was being done, as a verb phrase ("write", "create the folder").
+        path: the file or folder concerned.
+    """
+    code = error.errno or 0
+    cause, anchor = _STORAGE_CAUSES[code]
+    strerror = error.strerror or cause
+    return StorageFailure(
+        f"cannot {action} {path}: {cause} ({strerror}); nothing was changed",
+        errno=code,
+        strerror=strerror,
+        path=str(path),
+        anchor=anchor,
+    )

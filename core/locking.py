@@ -13,15 +13,17 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import portalocker
 
 from core.errors import JournalError, LockUnsafe
-from core.safefs import FILE_MODE, check_no_links
+from core.safefs import FILE_MODE, check_no_links, explained_os_errors
 
 POLL_SECONDS = 0.01
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 _registry_guard = threading.Lock()
 _mutexes: dict[str, threading.Lock] = {}
@@ -73,9 +75,7 @@ def locked(
 def _file_lock(
     root: Path, lock_path: Path, cancel: threading.Event | None, timeout: float | None
 ) -> Iterator[None]:
-    check_no_links(root, lock_path)
-    fd = os.open(lock_path, os.O_CREAT | os.O_RDWR | _O_NOFOLLOW | _O_CLOEXEC, FILE_MODE)
-    handle = os.fdopen(fd, "r+b")
+    handle = open_lock_file(root, lock_path)
     try:
 
         def try_lock() -> bool:
@@ -93,6 +93,38 @@ def _file_lock(
             portalocker.unlock(handle)
     finally:
         handle.close()
+
+
+def open_lock_file(root: Path, lock_path: Path) -> BinaryIO:
+    """Opens (creating) a lock file, refusing a link, a FIFO or a device in its place.
+
+    O_NONBLOCK keeps a FIFO from blocking the open; the check runs on the opened file, so
+    nothing can be swapped in between.
+    """
+    check_no_links(root, lock_path)
+    flags = os.O_CREAT | os.O_RDWR | _O_NOFOLLOW | _O_CLOEXEC | _O_NONBLOCK
+    with explained_os_errors("open the lock file", lock_path):
+        try:
+            fd = os.open(lock_path, flags, FILE_MODE)
+        except IsADirectoryError as exc:
+            raise _not_regular(lock_path) from exc
+        except OSError as exc:
+            if os.path.islink(lock_path):
+                raise LockUnsafe(
+                    f"lock file is a symbolic link: {lock_path}", path=str(lock_path)
+                ) from exc
+            raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _not_regular(lock_path)
+    return os.fdopen(fd, "r+b")
+
+
+def _not_regular(lock_path: Path) -> LockUnsafe:
+    return LockUnsafe(
+        f"lock file is not a regular file (a FIFO, a device or a folder): {lock_path}",
+        path=str(lock_path),
+    )
 
 
 def _verify_lock_identity(root: Path, lock_path: Path, fd: int) -> None:

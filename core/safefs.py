@@ -10,9 +10,16 @@ import contextlib
 import os
 import secrets
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
-from core.errors import NotFound, OversizedFile, UnsafePath
+from core.errors import (
+    NotFound,
+    OversizedFile,
+    UnsafePath,
+    is_storage_failure,
+    storage_failure,
+)
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -21,6 +28,8 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 _READ_STEP = 1 << 16
+TEMP_MARK = ".tmp-"
+TEMP_TOKEN_BYTES = 6
 
 
 def check_no_links(root: Path, target: Path) -> None:
@@ -65,16 +74,31 @@ def ensure_private_dir(root: Path, directory: Path) -> None:
     `--journal /new/a/b` names a path that does not exist yet) are created as 0700 too; the
     ones that exist are the user's and keep their mode.
     """
-    create_missing_parents(root)
-    check_no_links(root, directory)
-    for path in [root, *_components_below(root, directory)]:
-        with contextlib.suppress(FileExistsError):
-            path.mkdir(mode=DIR_MODE)
-        info = os.lstat(path)
-        if not stat.S_ISDIR(info.st_mode):
-            raise UnsafePath(f"journal path is not a directory: {path}", path=str(path))
-        if os.name == "posix" and stat.S_IMODE(info.st_mode) != DIR_MODE:
-            os.chmod(path, DIR_MODE)
+    with explained_os_errors("create the folder", directory):
+        create_missing_parents(root)
+        check_no_links(root, directory)
+        for path in [root, *_components_below(root, directory)]:
+            with contextlib.suppress(FileExistsError):
+                path.mkdir(mode=DIR_MODE)
+            info = os.lstat(path)
+            if not stat.S_ISDIR(info.st_mode):
+                raise UnsafePath(f"journal path is not a directory: {path}", path=str(path))
+            if os.name == "posix" and stat.S_IMODE(info.st_mode) != DIR_MODE:
+                os.chmod(path, DIR_MODE)
+
+
+@contextlib.contextmanager
+def explained_os_errors(action: str, path: Path | str) -> Iterator[None]:
+    """Turns a disk-full, read-only, permission or I/O failure into a `StorageFailure`.
+
+    Other OS errors (a missing file, an existing one) pass unchanged: callers handle those.
+    """
+    try:
+        yield
+    except OSError as exc:
+        if is_storage_failure(exc):
+            raise storage_failure(exc, action, path) from exc
+        raise
 
 
 def create_missing_parents(path: Path) -> None:
@@ -126,6 +150,8 @@ def read_regular_file_stat(
     except OSError as exc:
         if os.path.islink(path):
             raise UnsafePath(f"path is a symbolic link: {path}", path=str(path)) from exc
+        if is_storage_failure(exc):
+            raise storage_failure(exc, "read", path) from exc
         raise
     try:
         info = os.fstat(fd)
@@ -176,23 +202,29 @@ def atomic_write(root: Path, path: Path, data: bytes, *, durable: bool = True) -
     """
     check_no_links(root, path)
     _require_regular_or_missing(path)
-    temp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(6)}")
+    temp = path.with_name(temp_name(path.name))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
-    fd = os.open(temp, flags, FILE_MODE)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        os.chmod(temp, FILE_MODE)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    if durable:
-        fsync_dir(path.parent)
+    with explained_os_errors("write", path):
+        fd = os.open(temp, flags, FILE_MODE)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                if durable:
+                    os.fsync(handle.fileno())
+            os.chmod(temp, FILE_MODE)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+        if durable:
+            fsync_dir(path.parent)
+
+
+def temp_name(name: str) -> str:
+    """The temporary name a write of `name` uses; `core.temp_sweep` knows it by this shape."""
+    return f".{name}{TEMP_MARK}{secrets.token_hex(TEMP_TOKEN_BYTES)}"
 
 
 def fsync_dir(directory: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import builtins
 import os
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +29,14 @@ from core.filters import ListFilter, matches, sort_key
 from core.gc_pause import gc_paused
 from core.gojson import dumps_indented_bytes
 from core.gotime import GoTime
+from core.history_files import (
+    check_orphan_digests,
+    read_revision,
+    revision_name,
+    scan_history,
+    verify_digest,
+    write_digest,
+)
 from core.identity import decision_id
 from core.locking import locked
 from core.models import (
@@ -50,10 +57,10 @@ from core.safefs import (
     read_regular_file,
     read_regular_file_stat,
 )
+from core.temp_sweep import remove_stale_temps, sweep_on_open
 from core.text import go_lower
 from core.validation import check_decision_id, validate_record
 
-_HISTORY_NAME = re.compile(r"revision-(\d{6,})\.json")
 MAX_REVISION = sys.maxsize
 PRIVATE_FIELDS = (
     "session_id",
@@ -81,6 +88,15 @@ class ListIssue:
 
 
 @dataclass(slots=True)
+class HistoryCheck:
+    """A verified history: revisions 1..N, and those with no digest yet (written before
+    digests were kept, or by KernForge)."""
+
+    revisions: list[DecisionRecord] = field(default_factory=list)
+    unsealed: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class ListResult:
     records: list[DecisionRecord] = field(default_factory=list)
     issues: list[ListIssue] = field(default_factory=list)
@@ -93,12 +109,18 @@ def _summary_is_curated(record: DecisionRecord) -> bool:
 class DecisionStore:
     """One journal directory. Thread-safe and safe across processes."""
 
-    def __init__(self, root: Path, *, lock_timeout: float | None = 30.0) -> None:
+    def __init__(
+        self, root: Path, *, lock_timeout: float | None = 30.0, sweep_temps: bool = True
+    ) -> None:
+        """Opens the journal at root; `sweep_temps` removes stale temp files of killed writers
+        (cheaply: see `core.temp_sweep.sweep_on_open`)."""
         self.root = Path(os.path.abspath(root))
         self.records_dir = self.root / "records"
         self.history_dir = self.root / "history"
         self.lock_timeout = lock_timeout
         self._listeners: list[CommitListener] = []
+        if sweep_temps and os.path.isdir(self.root) and not os.path.islink(self.root):
+            sweep_on_open(self.root)
 
     def add_listener(self, listener: CommitListener) -> None:
         self._listeners.append(listener)
@@ -226,6 +248,7 @@ class DecisionStore:
         with locked(self.root, path, timeout=self.lock_timeout):
             original = self._read_for_update(path, record_id)
             self._check_revision(original, expected_revision)
+            self._verified_history(record_id, original, seal=True)
             updated = original.model_copy(deep=True)
             mutate(updated)
             revised = self._apply_revision(original, updated)
@@ -267,20 +290,21 @@ class DecisionStore:
         return self._prepare(updated)
 
     def _preserve_history(self, original: DecisionRecord) -> None:
+        """Writes the revision being replaced, then its digest; the chain was checked first."""
         directory = self.history_dir / original.id
         ensure_private_dir(self.root, directory)
-        target = directory / f"revision-{original.revision:06d}.json"
+        name = revision_name(original.revision)
         data = encode_record(original)
-        if target.exists() or os.path.islink(target):
-            existing = read_regular_file(self.root, target, limits.RECORD_FILE_MAX)
-            if existing != data:
+        if os.path.lexists(directory / name):  # left by a writer stopped before its replace
+            if read_revision(self.root, directory, name) != data:
                 raise HistoryBroken(
                     f"implementation decision history revision {original.revision} already "
-                    f"exists with different content: {target}",
-                    path=str(target),
+                    f"exists with different content: {directory / name}",
+                    path=str(directory / name),
                 )
-            return
-        atomic_write(self.root, target, data)
+        else:
+            atomic_write(self.root, directory / name, data)
+        write_digest(self.root, directory, name, data)
 
     def soft_delete(self, record_id: str, expected_revision: int) -> DecisionRecord:
         def mark_deleted(record: DecisionRecord) -> None:
@@ -305,41 +329,52 @@ class DecisionStore:
     # history ---------------------------------------------------------------------------------
 
     def history(self, record_id: str) -> builtins.list[DecisionRecord]:
-        """Revisions 1..N, verified continuous and consistent, under the record lock."""
+        """Revisions 1..N, verified continuous, consistent and unchanged, under the lock."""
+        return self.check_history(record_id).revisions
+
+    def check_history(self, record_id: str, *, seal: bool = False) -> HistoryCheck:
+        """The verified chain, and which revisions have no digest yet (`seal` writes them)."""
         path = self.record_path(record_id)
         if not self.records_dir.exists():
-            return []
+            return HistoryCheck()
         with locked(self.root, path, timeout=self.lock_timeout):
-            revisions = self._read_history_files(record_id)
+            current = None
             if path.exists() or os.path.islink(path):
                 current = self._read(path, record_id)
-                self._merge_revision(revisions, current, "current")
-        return _continuous(record_id, revisions)
+            return self._verified_history(record_id, current, seal=seal)
 
-    def _read_history_files(self, record_id: str) -> dict[int, DecisionRecord]:
+    def _verified_history(
+        self, record_id: str, current: DecisionRecord | None, *, seal: bool
+    ) -> HistoryCheck:
+        """Fails closed unless history is exactly revisions 1..N-1 of regular files whose
+        digests, where written, still match; the current record is N. Call under the lock."""
         directory = self.history_dir / record_id
+        folder = scan_history(directory)
+        if seal:
+            remove_stale_temps(directory, folder.temps)
         revisions: dict[int, DecisionRecord] = {}
-        try:
-            names = sorted(os.listdir(directory))
-        except FileNotFoundError:
-            return revisions
-        for name in names:
-            if not is_record_file_name(name):
-                continue
-            match = _HISTORY_NAME.fullmatch(name)
-            if match is None or int(match.group(1)) <= 0:
-                raise HistoryBroken(
-                    f"invalid implementation decision history filename {name!r}",
-                    path=str(directory / name),
-                )
-            record = self._read(directory / name, record_id)
-            if record.revision != int(match.group(1)):
-                raise HistoryBroken(
-                    f"implementation decision history file {name} holds revision {record.revision}",
-                    path=str(directory / name),
-                )
-            self._merge_revision(revisions, record, "history")
-        return revisions
+        unsealed = []
+        for number, name in sorted(folder.revisions.items()):
+            data = read_revision(self.root, directory, name)
+            record = _decode_history(directory / name, data, record_id, number)
+            if name in folder.digests:
+                verify_digest(self.root, directory, name, data)
+            elif seal:
+                write_digest(self.root, directory, name, data)
+            else:
+                unsealed.append(number)
+            revisions[number] = record
+        if current is not None:
+            self._merge_revision(revisions, current, "current")
+        ordered = _continuous(record_id, revisions)
+        check_orphan_digests(directory, folder)
+        if current is not None and ordered and ordered[-1].revision != current.revision:
+            raise HistoryBroken(
+                f"implementation decision history for {record_id} holds revision "
+                f"{ordered[-1].revision}, newer than the current revision {current.revision}",
+                path=str(directory),
+            )
+        return HistoryCheck(ordered, unsealed)
 
     @staticmethod
     def _merge_revision(
@@ -421,6 +456,22 @@ def derive_record_id(record: DecisionRecord) -> str:
         problem=record.problem,
         options=list(record.options),
     )
+
+
+def _decode_history(path: Path, data: bytes, record_id: str, number: int) -> DecisionRecord:
+    try:
+        record = _decode_file(path, data, record_id)
+    except JournalDamaged as exc:
+        raise HistoryBroken(
+            f"implementation decision history file {path.name} cannot be read: {exc}",
+            path=str(path),
+        ) from exc
+    if record.revision != number:
+        raise HistoryBroken(
+            f"implementation decision history file {path.name} holds revision {record.revision}",
+            path=str(path),
+        )
+    return record
 
 
 def _continuous(record_id: str, revisions: dict[int, DecisionRecord]) -> list[DecisionRecord]:
