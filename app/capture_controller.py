@@ -59,6 +59,12 @@ from core.protocol import (
 
 log = logging.getLogger(__name__)
 
+QUESTIONS_PER_CONNECTION = 3
+"""Question windows one client may hold open; an agent asks one at a time."""
+QUESTION_WINDOWS_MAX = 24
+"""Question windows open at once across all clients."""
+JOURNAL_CHANGED_COALESCE_MS = 250
+"""`journal.changed` notices within this window of the first cause one catch-up."""
 
 _Window = CaptureWindow | QuestionsWindow
 
@@ -116,6 +122,10 @@ class CaptureController(QObject):
         self._open: dict[str, _OpenCapture] = {}
         self._asked: list[_OpenQuestions] = []
         self._waiting_turn: list[_Window] = []
+        self._changed_later = QTimer(self)
+        self._changed_later.setSingleShot(True)
+        self._changed_later.setInterval(JOURNAL_CHANGED_COALESCE_MS)
+        self._changed_later.timeout.connect(self.journal_changed)
 
     # --- socket requests -----------------------------------------------------------------------
 
@@ -181,14 +191,17 @@ class CaptureController(QObject):
         connection.reply(request.id, {"shown": True})
 
     def _journal_changed(self, connection: Connection, request: Request) -> None:
+        """Answered at once; the catch-up follows once per window, however many senders."""
         parse_params(JournalChangedParams, request)
-        self.journal_changed.emit()
+        if not self._changed_later.isActive():
+            self._changed_later.start()
         connection.reply(request.id, {"accepted": True})
 
     def _ask_questions(self, connection: Connection, request: Request) -> None:
         """One window per call, answered or dismissed by the person; nothing touches disk
         (the hook journals the answers itself), so no worker is needed."""
         params = parse_params(QuestionsAskParams, request)
+        self._check_question_room(connection)
         asked = _OpenQuestions(QuestionsWindow(params), _Waiter(connection, request.id))
         self._asked.append(asked)
         asked.window.answered.connect(lambda answers: self._questions_answered(asked, answers))
@@ -196,9 +209,20 @@ class CaptureController(QObject):
         asked.on_closed = lambda: self._questions_withdrawn(asked)
         connection.closed.connect(asked.on_closed)
         if asked in self._asked:
+            connection.mark_waiting(request.id)
             self._bring_up(asked.window, user_asked=False)
             workspace = PurePath(params.workspace).name if params.workspace else ""
             self.decision_asked.emit(workspace, params.questions[0].question)
+
+    def _check_question_room(self, connection: Connection) -> None:
+        """Refuses a window beyond the caps (BUSY naming the limit); nothing opens then."""
+        mine = sum(1 for asked in self._asked if asked.waiter.connection is connection)
+        if mine >= QUESTIONS_PER_CONNECTION:
+            message = f"{mine} question windows are already open for this client"
+            raise ProtocolError(ErrorCode.BUSY, message, data={"limit": QUESTIONS_PER_CONNECTION})
+        if len(self._asked) >= QUESTION_WINDOWS_MAX:
+            message = f"{len(self._asked)} question windows are already open"
+            raise ProtocolError(ErrorCode.BUSY, message, data={"limit": QUESTION_WINDOWS_MAX})
 
     def question_windows(self) -> list[QuestionsWindow]:
         return [asked.window for asked in self._asked]
@@ -273,6 +297,7 @@ class CaptureController(QObject):
             current = self._open_window(ticket, agent or ticket.proposal.agent, draft)
         if waiter is not None:
             current.waiters.append(waiter)
+            waiter.connection.mark_waiting(waiter.request_id)
             waiter.connection.closed.connect(lambda: self._forget_waiter(waiter))
         self._bring_up(current.window, user_asked=waiter is None)
         if opened and waiter is not None:

@@ -45,6 +45,7 @@ DEFAULT_TIMEOUT = 5.0
 PROBE_TIMEOUT = 0.5
 _RECV_SIZE = 64 * 1024
 _PARTING_READ_TIMEOUT = 0.2
+_BACKLOG_RETRY_SECONDS = 0.01
 _NOT_LISTENING = {errno.ENOENT, errno.ECONNREFUSED, errno.ENOTSOCK}
 
 
@@ -171,21 +172,37 @@ class IpcClient:
             raise AppNotRunning(
                 f"no app is running: {self.socket_path.parent} does not exist"
             ) from None
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
         try:
-            sock.connect(str(self.socket_path))
+            sock = self._open_socket(time.monotonic() + self.timeout)
         except TimeoutError:
-            sock.close()
             raise IpcTimeout(f"the app did not accept within {self.timeout:g} s") from None
         except OSError as exc:
-            sock.close()
             if exc.errno in _NOT_LISTENING:
                 raise AppNotRunning(f"no app is listening on {self.socket_path}") from None
             raise AppNotRunning(f"cannot connect to {self.socket_path}: {exc}") from exc
         self._sock = sock
         self._decoder = FrameDecoder()
         self._bodies.clear()
+
+    def _open_socket(self, deadline: float) -> socket.socket:
+        """A connected socket. A listener whose backlog is full (a flood of connections)
+        answers EAGAIN at once; that is retried until `deadline`, as a busy line would be."""
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(max(deadline - time.monotonic(), 0.001))
+            try:
+                sock.connect(str(self.socket_path))
+            except BlockingIOError:
+                sock.close()
+                if time.monotonic() >= deadline:
+                    raise TimeoutError from None
+                time.sleep(_BACKLOG_RETRY_SECONDS)
+                continue
+            except BaseException:
+                sock.close()
+                raise
+            sock.settimeout(self.timeout)
+            return sock
 
     def close(self) -> None:
         """Closes the connection; safe from another thread to abort a waiting call.

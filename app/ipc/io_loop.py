@@ -221,24 +221,31 @@ class IoLoop:
                 self._wake_r.recv(4096)
         else:
             peer: _Peer = data
-            if mask & selectors.EVENT_READ:
-                self._read(peer)
-            if mask & selectors.EVENT_WRITE and peer.connection.id in self._peers:
-                self._write(peer)
+            try:
+                if mask & selectors.EVENT_READ:
+                    self._read(peer)
+                if mask & selectors.EVENT_WRITE and peer.connection.id in self._peers:
+                    self._write(peer)
+            except Exception:
+                log.exception("serving client %s failed; disconnecting it", peer.connection.id)
+                self._drop(peer)
 
     def _run_commands(self) -> None:
         while self._commands:
             command = self._commands.popleft()
-            if command[0] == _PARSED:
-                self._on_parsed(command[1], command[2])
-                continue
-            peer = self._peers.get(command[1])
+            peer = command[1] if command[0] == _PARSED else self._peers.get(command[1])
             if peer is None:
                 continue
-            if command[0] == _SEND:
-                self._queue(peer, command[2], answered=True)
-            else:
-                self._close_after_flush(peer)
+            try:
+                if command[0] == _PARSED:
+                    self._on_parsed(peer, command[2])
+                elif command[0] == _SEND:
+                    self._queue(peer, command[2], answered=True)
+                else:
+                    self._close_after_flush(peer)
+            except Exception:
+                log.exception("serving client %s failed; disconnecting it", peer.connection.id)
+                self._drop(peer)
 
     # --- admission ----------------------------------------------------------------------------
 
@@ -437,6 +444,8 @@ class IoLoop:
         self._update_interest(peer)
 
     def _update_interest(self, peer: _Peer) -> None:
+        if peer.connection.id not in self._peers:
+            return
         want = 0
         reading = not (peer.closing or peer.parsing)
         if reading and peer.out_bytes < self._limits.outbox_pause:
@@ -477,7 +486,8 @@ class IoLoop:
         if self._peers.pop(peer.connection.id, None) is None:
             return
         if peer.interest:
-            self._selector.unregister(peer.sock)
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(peer.sock)
             peer.interest = 0
         peer.sock.close()
         peer.outbox.clear()
@@ -529,7 +539,7 @@ class IoLoop:
         self._wake_w.close()
 
 
-def bind_listener(path: os.PathLike[str] | str, backlog: int = 128) -> socket.socket:
+def bind_listener(path: os.PathLike[str] | str, backlog: int = 1024) -> socket.socket:
     """A listening Unix socket at `path`, private to this user from its first moment.
 
     Bound under a temporary name in the same (private) directory, made owner-only, then
