@@ -155,3 +155,10 @@ def verify_digest(root: Path, directory: Path, name: str, data: bytes) -> None:
 
 def write_digest(root: Path, directory: Path, name: str, data: bytes) -> None:
     atomic_write(root, directory / (name + DIGEST_SUFFIX), digest_line(data, name))
+
+
+def rewrite_revision(root: Path, directory: Path, name: str, data: bytes) -> None:
+    """Replaces a history revision in place, with its digest: only for an explicit purge
+    (`doctor --redact --purge-history`); history is otherwise never rewritten."""
+    atomic_write(root, directory / name, data)
+    write_digest(root, directory, name, data)

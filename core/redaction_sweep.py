@@ -23,13 +23,13 @@ from pathlib import Path
 
 from core.codec import compact_record, encode_record
 from core.errors import JournalError
+from core.history_files import rewrite_revision
 from core.index import JournalIndex
 from core.index_db import remove_index_files
 from core.index_types import ReconcileReport
 from core.locking import locked
 from core.models import DecisionRecord
 from core.record_redaction import redact_record
-from core.safefs import atomic_write
 from core.store import DecisionStore, is_record_file_name, read_record_file
 
 _HISTORY_FILE = re.compile(r"revision-(\d{6,})\.json")
@@ -170,7 +170,7 @@ def purge_history(store: DecisionStore, record_id: str) -> list[int]:
             record = read_record_file(store.root, path, record_id)
             if newly_found(record) is None:
                 continue
-            atomic_write(store.root, path, encode_record(redact_record(record)))
+            rewrite_revision(store.root, directory, name, encode_record(redact_record(record)))
             rewritten.append(int(match.group(1)))
     return rewritten
 

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from core import runbook
 from core.errors import (
     InvalidDecision,
     JournalDamaged,
@@ -13,6 +14,9 @@ from core.errors import (
     NotFound,
     PendingConflict,
     RevisionConflict,
+    StorageFailure,
+    is_storage_failure,
+    storage_failure,
 )
 
 OK = 0
@@ -28,12 +32,11 @@ WRONG_STATE = 7
 
 EXIT_CODES_HELP = (
     "exit codes: 0 ok, 1 unexpected error, 2 invalid input or usage, 3 decision pending, "
-    "4 revision conflict, 5 not found, 6 journal damaged (fail-closed, see docs/runbook.md), "
-    "7 the decision is not in the state the command needs (restore of one that is not deleted, "
-    "delete of one that already is)"
+    "4 revision conflict, 5 not found, 6 journal damaged or not writable (fail-closed: a "
+    "damaged record or history, a full disk, a read-only file system, permission denied; "
+    "see `decision-journal help runbook`), 7 the decision is not in the state the command "
+    "needs (restore of one that is not deleted, delete of one that already is)"
 )
-
-RUNBOOK_URL = "docs/runbook.md"
 
 
 def exit_code_for(error: BaseException) -> int:
@@ -45,7 +48,7 @@ def exit_code_for(error: BaseException) -> int:
         return CONFLICT
     if isinstance(error, NotFound):
         return NOT_FOUND
-    if isinstance(error, JournalDamaged):
+    if isinstance(error, JournalDamaged | StorageFailure):
         return DAMAGED
     return UNEXPECTED
 
@@ -53,6 +56,8 @@ def exit_code_for(error: BaseException) -> int:
 def report_error(error: BaseException, stream: TextIO | None = None) -> int:
     """One clear line on stderr: the message, the field and limit, and the runbook entry."""
     out = stream or sys.stderr
+    if isinstance(error, OSError) and is_storage_failure(error):
+        error = storage_failure(error, "use", error.filename or "the journal")
     message = str(error) or type(error).__name__
     details = []
     if isinstance(error, InvalidDecision):
@@ -61,7 +66,7 @@ def report_error(error: BaseException, stream: TextIO | None = None) -> int:
         if error.limit is not None:
             details.append(f"limit: {error.limit}")
     if isinstance(error, JournalError) and error.runbook_anchor:
-        details.append(f"see {RUNBOOK_URL}#{error.runbook_anchor}")
+        details.append(runbook.see(error.runbook_anchor))
     suffix = f" ({'; '.join(details)})" if details else ""
     print(f"decision-journal: error: {message}{suffix}", file=out)
     return exit_code_for(error)

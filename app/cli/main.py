@@ -26,6 +26,7 @@ COMMANDS = {
     "agent_cmds": ("hook", "mcp", "notes", "setup"),
     "import_cmds": ("import", "confirm"),
     "outcome_cmds": ("outcome", "outcome-stats", "recall"),
+    "help_cmds": ("help",),
 }
 """The commands each module registers (a test holds this equal to what they register).
 
