@@ -1,7 +1,12 @@
 """OpenAI Codex: `[mcp_servers.decision-journal]` in config.toml and the PreToolUse hook.
 
 Codex's default tool timeout is 60 s, far too short for a human, so `tool_timeout_sec` is
-raised to an hour (a larger value the user set stays). The hook goes to `hooks.json` beside
+raised to an hour (a larger value the user set stays). `required = true` makes Codex wait for
+our server before the first model request: current models get MCP tools through Codex's tool
+search, which lists only the servers that had started by then, so a server that took a second
+longer was simply missing from the session (seen with Codex 0.171.0). The price: Codex does not
+start while our server cannot, which `decision-journal setup codex --check` and the runbook
+explain. The hook goes to `hooks.json` beside
 config.toml (JSON keeps the merge simple). Codex runs it only once the user trusts it; see
 `codex_trust` for how that is checked and granted.
 """
@@ -61,6 +66,7 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
         startup_timeout_sec=STARTUP_TIMEOUT_SECONDS,
         tool_timeout_sec=TOOL_TIMEOUT_SECONDS,
         env_vars=list(PASSED_ENV),
+        required=True,
     )
     table = ("mcp_servers", SERVER_NAME)
     handler = {

@@ -6,6 +6,11 @@ stays). The hook has Gemini's documented shape: `hooks.BeforeTool` groups of a `
 regular expression; `.*` covers built-in and MCP tools) and `hooks` of
 `{name, type: "command", command, timeout (ms)}`. Gemini runs hooks only in a trusted folder
 (see `gemini_trust`).
+
+Our five tools go into `tools.allowed` (tools that run without a confirmation): a headless
+`gemini -p` in the default approval mode drops every tool that would need one, so without this
+the model is never offered them. Asking the human is what `present_implementation_decision`
+does itself, and the other four only read or append to the journal.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from __future__ import annotations
 from app.setup_clients.context import SERVER_NAME, TOOL_TIMEOUT_SECONDS, SetupContext, json_snippet
 from app.setup_clients.files import FileEdit
 from app.setup_clients.gemini_trust import HOW_TO_TRUST
-from app.setup_clients.json_merge import ensure_hook, json_transform, set_entry
+from app.setup_clients.json_merge import ensure_hook, ensure_listed, json_transform, set_entry
+from core.agent_tools import TOOL_NAMES, client_tool_name
 
 CLIENT = "gemini"
 EVENT = "BeforeTool"
@@ -34,8 +40,10 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
         "timeout": HOOK_TIMEOUT_MS,
         "description": "Blocks edits while a decision is pending in Decision Journal.",
     }
+    allowed = [client_tool_name("gemini", tool) for tool in TOOL_NAMES]
     snippet = {
         "mcpServers": {SERVER_NAME: server},
+        "tools": {"allowed": allowed},
         "hooks": {EVENT: [{"matcher": MATCHER, "hooks": [handler]}]},
     }
     return [
@@ -45,6 +53,7 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
             json_transform(
                 str(path),
                 set_entry(("mcpServers", SERVER_NAME), server, str(path), ("timeout",)),
+                ensure_listed(("tools", "allowed"), allowed, str(path)),
                 ensure_hook(EVENT, MATCHER, handler, HOOK_MARKER, str(path)),
             ),
         )

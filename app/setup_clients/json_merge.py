@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from app.setup_clients.files import SetupError, Transform
@@ -95,6 +95,25 @@ def set_entry(
             return []
         parent[name] = updated
         return [f"updated {dotted}"]
+
+    return mutate
+
+
+def ensure_listed(path: tuple[str, ...], items: Sequence[str], what: str) -> Mutation:
+    """Makes the list at `path` (e.g. ("tools", "allowed")) hold `items`, appending those
+    missing after the user's own entries, which stay as they are."""
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        parent = data
+        for key in path[:-1]:
+            parent = _child(parent, key, what)
+        dotted = ".".join(path)
+        current = parent.setdefault(path[-1], [])
+        if not isinstance(current, list):
+            raise SetupError(f"{what}: {dotted} is not a list; nothing was written")
+        missing = [item for item in items if item not in current]
+        current.extend(missing)
+        return [f"added {', '.join(missing)} to {dotted}"] if missing else []
 
     return mutate
 

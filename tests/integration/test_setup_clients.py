@@ -22,6 +22,7 @@ from mcp import Client, StdioServerParameters
 
 from app.cli.agent_cmds import SETUP_CLIENTS
 from app.cli.main import main
+from core.agent_tools import TOOL_NAMES
 from tests.integration.agent_support import agent_env, short_runtime_dir
 
 pytestmark = pytest.mark.timeout(60)
@@ -503,6 +504,28 @@ def test_gemini_gets_the_before_tool_hook_in_its_documented_shape(
     assert handler["command"].endswith(" hook gemini")
     assert handler["timeout"] == 60_000
     assert "trustedFolders.json" in out
+
+
+def test_gemini_allows_our_tools_without_confirmation_and_keeps_the_users(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Headless `gemini -p` offers the model no tool that would need a confirmation."""
+    path = home.home / ".gemini" / "settings.json"
+    place(path, json.dumps({"tools": {"allowed": ["run_shell_command(git status)"]}}))
+    setup(home, "gemini", "--write", capsys=capsys)
+    allowed = json.loads(path.read_text())["tools"]["allowed"]
+    assert allowed[0] == "run_shell_command(git status)"
+    assert allowed[1:] == [f"mcp_decision-journal_{tool}" for tool in TOOL_NAMES]
+    setup(home, "gemini", "--write", capsys=capsys)
+    assert json.loads(path.read_text())["tools"]["allowed"] == allowed
+
+
+def test_codex_waits_for_our_server_before_the_first_request(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup(home, "codex", "--write", capsys=capsys)
+    config = tomllib.loads((home.home / ".codex" / "config.toml").read_text())
+    assert config["mcp_servers"]["decision-journal"]["required"] is True
 
 
 # --- --check, Gemini folder trust, Codex hook trust ----------------------------------------
