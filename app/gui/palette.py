@@ -212,12 +212,17 @@ def mix(first: QColor, second: QColor, amount: float) -> QColor:
     )
 
 
+def over(colour: QColor, background: QColor) -> QColor:
+    """`colour` as it shows when painted on `background` (its transparency resolved)."""
+    return mix(background, QColor(colour.red(), colour.green(), colour.blue()), colour.alphaF())
+
+
 def readable_muted(palette: QPalette) -> QColor:
     """The palette's muted text colour, moved towards the text colour just far enough to be
     readable (4.5:1) on both the window and the field background."""
-    muted = palette.color(Role.PlaceholderText)
-    text = palette.color(Role.WindowText)
     backgrounds = (palette.color(Role.Window), palette.color(Role.Base))
+    muted = over(palette.color(Role.PlaceholderText), backgrounds[0])
+    text = palette.color(Role.WindowText)
     for step in range(11):
         candidate = mix(muted, text, step / 10)
         if all(contrast_ratio(candidate, b) >= READABLE_CONTRAST for b in backgrounds):

@@ -42,14 +42,18 @@ def bring_to_front(window: QWidget) -> None:
 
 
 def show_without_focus(window: QWidget) -> None:
-    """Show a window without activating it, and ask the desktop to flash it in the taskbar.
+    """Show a window behind the others without activating it, and ask the desktop to flash
+    it in the taskbar.
 
-    The window takes the keyboard only when the person clicks it or switches to it.
+    Behind, because a window placed on top would hide the text the person is typing in the
+    window that keeps the keyboard. It takes the keyboard only when the person clicks it or
+    switches to it (or its turn comes, see `CaptureController`).
     """
     window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
     if window.isMinimized():
         window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMinimized)
     window.show()
+    window.lower()
     window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, False)
     QApplication.alert(window)
 

@@ -11,6 +11,7 @@ autostart entry.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -40,6 +41,18 @@ GUARD_WAIT = 0.6
 
 def _active(env: dict[str, str]) -> str:
     return xdotool(env, "getactivewindow")
+
+
+def _stacking(env: dict[str, str]) -> list[str]:
+    """Managed windows from bottom to top, as decimal ids (xdotool's spelling)."""
+    result = subprocess.run(
+        ["xprop", "-root", "_NET_CLIENT_LIST_STACKING"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    return [str(int(part, 16)) for part in re.findall(r"0x[0-9a-f]+", result.stdout)]
 
 
 def _wm_class(env: dict[str, str], window: str) -> str:
@@ -91,6 +104,9 @@ def test_a_second_window_never_takes_the_keys_typed_into_the_first(
             second = wait_window(env, "Decision: Pick the cache eviction")
             time.sleep(GUARD_WAIT)
             assert _active(env) == first, "the new window took the keyboard"
+            assert _stacking(env).index(second) < _stacking(env).index(first), (
+                "the new window covers the one in use"
+            )
             type_text(env, ", one file per 2 projects")
             keys(env, "Return")
             time.sleep(GUARD_WAIT)
