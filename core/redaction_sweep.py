@@ -26,6 +26,7 @@ from core.errors import JournalError
 from core.history_files import rewrite_revision
 from core.index import JournalIndex
 from core.index_db import remove_index_files
+from core.history_files import DIGEST_SUFFIX, verify_digest, write_digest
 from core.index_types import ReconcileReport
 from core.locking import locked
 from core.models import DecisionRecord
@@ -154,7 +155,12 @@ def purge_history(store: DecisionStore, record_id: str) -> list[int]:
 
     History is otherwise never changed; this runs only on the user's explicit request. Each
     file is replaced atomically under the record's lock, keeping its revision, timestamps and
-    status, with the redaction metadata merged as on any save.
+    status, with the redaction metadata merged as on any save, and its digest is written
+    again. A revision that no longer matches its digest is refused, not re-sealed: purging
+    must never make tampered history look genuine.
+
+    Raises:
+        HistoryTampered: a revision holding a secret was changed after it was written.
 
     Returns:
         The revisions rewritten, in order.

@@ -53,7 +53,9 @@ def _rewrite(journal: Journal, survey: Survey, args: argparse.Namespace) -> int:
     purged: list[dict[str, object]] = []
     if args.purge_history:
         # After the rewrites: each moved the old current revision, secret included, to history.
-        for record_id in sorted({item.record_id for item in find_unredacted(journal.store).history}):
+        for record_id in sorted(
+            {item.record_id for item in find_unredacted(journal.store).history}
+        ):
             purged.append({"id": record_id, "revisions": purge_history(journal.store, record_id)})
     report = scrub_index(journal.index)
     tell_app_records_changed(journal)
@@ -153,9 +155,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="find records holding secrets that newer patterns recognise and rewrite them",
     )
-    parser.add_argument(
-        "--yes", action="store_true", help="with --redact: rewrite without asking"
-    )
+    parser.add_argument("--yes", action="store_true", help="with --redact: rewrite without asking")
     parser.add_argument(
         "--purge-history",
         action="store_true",
