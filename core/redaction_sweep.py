@@ -23,10 +23,9 @@ from pathlib import Path
 
 from core.codec import compact_record, encode_record
 from core.errors import JournalError
-from core.history_files import rewrite_revision
+from core.history_files import DIGEST_SUFFIX, rewrite_revision, verify_digest
 from core.index import JournalIndex
 from core.index_db import remove_index_files
-from core.history_files import DIGEST_SUFFIX, verify_digest, write_digest
 from core.index_types import ReconcileReport
 from core.locking import locked
 from core.models import DecisionRecord
@@ -176,6 +175,8 @@ def purge_history(store: DecisionStore, record_id: str) -> list[int]:
             record = read_record_file(store.root, path, record_id)
             if newly_found(record) is None:
                 continue
+            if os.path.lexists(directory / (name + DIGEST_SUFFIX)):
+                verify_digest(store.root, directory, name, path.read_bytes())
             rewrite_revision(store.root, directory, name, encode_record(redact_record(record)))
             rewritten.append(int(match.group(1)))
     return rewritten
