@@ -333,7 +333,7 @@ class DecisionStore:
         return self.check_history(record_id).revisions
 
     def check_history(self, record_id: str, *, seal: bool = False) -> HistoryCheck:
-        """The verified chain, and which revisions have no digest yet (`seal` writes them)."""
+        """The verified chain, and which revisions had no digest (`seal` writes them)."""
         path = self.record_path(record_id)
         if not self.records_dir.exists():
             return HistoryCheck()
@@ -359,10 +359,10 @@ class DecisionStore:
             record = _decode_history(directory / name, data, record_id, number)
             if name in folder.digests:
                 verify_digest(self.root, directory, name, data)
-            elif seal:
-                write_digest(self.root, directory, name, data)
             else:
                 unsealed.append(number)
+                if seal:
+                    write_digest(self.root, directory, name, data)
             revisions[number] = record
         if current is not None:
             self._merge_revision(revisions, current, "current")

@@ -16,8 +16,11 @@ from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
 from app.cli.filter_args import LIMIT_MAX, add_filters, filter_from, limit
 from app.cli.redact_cmds import add_arguments as add_redact_arguments
 from app.cli.redact_cmds import cmd_redact
+from app.cli.repair_cmds import add_arguments as add_repair_arguments
+from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
+from core import runbook
 from core.corrections import Correction, apply_correction, precheck
-from core.doctor import WriteProbe, check_journal, probe_capture_writes, write_findings
+from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
 from core.gojson import dumps_indented
 from core.index_filter import IndexFilter
 from core.journal import Journal
@@ -36,7 +39,7 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
-            "(see docs/runbook.md#unreadable-record)",
+            f"({runbook.see('unreadable-record')})",
             file=sys.stderr,
         )
     if args.json:
@@ -157,7 +160,7 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
         print(json.dumps({**summary, "seconds": round(report.seconds, 3), "unreadable": issues}))
         return DAMAGED if report.unreadable else OK
     for issue in report.unreadable:
-        print(f"{issue.path}: {issue.error} (see docs/runbook.md#unreadable-record)")
+        print(f"{issue.path}: {issue.error} ({runbook.see('unreadable-record')})")
     indexed = count(report.added + report.changed, "record")
     print(f"Reindexed {indexed} in {report.seconds:.2f} s.")
     return DAMAGED if report.unreadable else OK
@@ -168,14 +171,19 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
         return cmd_reindex(journal, args)
     if args.redact:
         return cmd_redact(journal, args)
+    if args.repair:
+        return cmd_repair(journal, args)
     probes = probe_capture_writes(journal.root)
-    findings = check_journal(journal.store) + write_findings(probes)
+    health = check_health(journal.store)
+    findings = health.findings + write_findings(probes)
     if args.json:
         summary = {"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}
-        print(json.dumps({**summary, "capture": [p.as_dict() for p in probes]}))
+        extra = {"unsealed_history_revisions": health.unsealed}
+        print(json.dumps({**summary, "capture": [p.as_dict() for p in probes], **extra}))
         return DAMAGED if findings else OK
-    for finding in findings:
-        print(f"{finding.path}: {finding.problem} (see docs/runbook.md#{finding.runbook})")
+    print_findings(findings)
+    if health.unsealed:
+        print(unsealed_line(health.unsealed))
     print(_capture_line(probes))
     if not findings:
         print(f"Journal {journal.root} is healthy.")
@@ -260,4 +268,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--reindex", action="store_true", help="rebuild the search index from the records"
     )
     add_redact_arguments(p)
+    add_repair_arguments(p)
     p.set_defaults(handler=cmd_doctor)

@@ -80,7 +80,7 @@ def test_export_fails_closed_on_an_unreadable_record(journal: Path, tmp_path: Pa
         failed = run_cli(journal, "export", "--format", fmt, "-o", str(tmp_path / fmt))
         assert failed.returncode == 6
         assert "1 unreadable record(s)" in failed.stderr
-        assert "docs/runbook.md#unreadable-record" in failed.stderr
+        assert "see: decision-journal help runbook unreadable-record;" in failed.stderr
         assert not (tmp_path / fmt).exists()
 
 

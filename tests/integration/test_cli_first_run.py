@@ -108,7 +108,7 @@ def test_doctor_reports_a_folder_capture_cannot_write(home: Path, runtime_dir: P
     result = _cli(_fresh_env(home, runtime_dir), "--journal", str(journal), "doctor")
     assert result.returncode == 6
     assert f"{journal / 'pending'}: capture cannot write here: " in result.stdout
-    assert "docs/runbook.md#journal-not-writable" in result.stdout
+    assert "see: decision-journal help runbook journal-not-writable;" in result.stdout
     assert "Capture cannot save decisions: writing failed for pending/ (see above)." in (
         result.stdout
     )
