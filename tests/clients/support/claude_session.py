@@ -83,7 +83,7 @@ class ClaudeHome:
         """`base` (the user's environment) with PATH as this scope's setup expects it."""
         if self.scope != "project":
             return dict(base)
-        return base | {"PATH": path_with_installed(base)}
+        return base | {"PATH": path_with_installed()}
 
 
 @dataclass(frozen=True)
