@@ -37,6 +37,7 @@ pytestmark = [
     pytest.mark.qt_log_ignore(
         r"This plugin does not support propagateSizeHints\(\)",
         r"This plugin does not support raise\(\)",
+        r"This plugin does not support lower\(\)",
     ),
 ]
 
