@@ -29,9 +29,14 @@ def installed_path() -> Path:
     return Path(str(resources.files("resources").joinpath(RUNBOOK_FILE)))
 
 
+def reference(anchor: str) -> str:
+    """A runbook entry as messages name it: the command that prints it, and the file."""
+    return f"{HELP_COMMAND} {anchor}; {installed_path()}#{anchor}"
+
+
 def see(anchor: str) -> str:
-    """How a message names a runbook entry: the command that prints it, and the file."""
-    return f"see: {HELP_COMMAND} {anchor}; {installed_path()}#{anchor}"
+    """`reference` as the end of an error message: `see: decision-journal help runbook …`."""
+    return f"see: {reference(anchor)}"
 
 
 def entries(text: str | None = None) -> dict[str, str]:

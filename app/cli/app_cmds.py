@@ -8,12 +8,13 @@ import sys
 
 from app.cli.capture_cmds import display_available
 from app.cli.exit_codes import INVALID
+from core import runbook
 from core.journal import Journal
 
 NO_DISPLAY = (
     "decision-journal: error: no display to show the tray app on (DISPLAY and WAYLAND_DISPLAY "
     "are unset). Run it in your desktop session; agents can still save decisions as pending "
-    "(see docs/runbook.md#app-not-running)."
+    f"({runbook.see('app-not-running')})."
 )
 
 

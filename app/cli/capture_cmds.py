@@ -23,7 +23,7 @@ from app.cli.exit_codes import (
 )
 from app.cli.terminal_ask import TerminalAsker
 from app.frozen import child_env, self_command
-from core import __version__
+from core import __version__, runbook
 from core.capture import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
 from core.errors import InvalidDecision, PendingConflict
 from core.ipc_client import (
@@ -49,7 +49,7 @@ HUMAN_WAIT_SECONDS = 7 * 24 * 3600.0
 NO_APP_MESSAGE = (
     "no display and no running app: the decision is saved as pending; answer it from the tray "
     'app or run `decision-journal ask` in a terminal with {"decision_id": "%s"} '
-    "(see docs/runbook.md#app-not-running)"
+    "(" + runbook.see("app-not-running").replace("%", "%%") + ")"
 )
 
 

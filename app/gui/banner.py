@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.formatting import count_text
+from core import runbook
 from core.profile_model import STATE_ERROR, STATE_REBUILDING, STATE_STALE, ProfileStatus
 
-RUNBOOK_UNREADABLE = "docs/runbook.md#unreadable-record"
+RUNBOOK_UNREADABLE = runbook.reference("unreadable-record")
 MAX_LISTED_FILES = 5
 REBUILDING_TEXT = "Preference profile is rebuilding"
 CONSEQUENCE = (

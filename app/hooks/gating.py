@@ -10,11 +10,12 @@ servers' tools, fails closed.
 from __future__ import annotations
 
 from app.hooks.clients import ClientHook
+from core import runbook
 from core.workspace_pending import Blocker, find_blockers
 
 __all__ = ["RUNBOOK", "Blocker", "deny_reason", "find_blockers"]
 
-RUNBOOK = "docs/runbook.md#decision-pending"
+RUNBOOK = runbook.reference("decision-pending")
 
 
 def deny_reason(blockers: list[Blocker], tool_name: str, hook: ClientHook) -> str:

@@ -19,6 +19,7 @@ from app.hooks.clients import ClientHook
 from app.hooks.event import STDIN_MAX, HookEvent, parse_event
 from app.hooks.gating import Blocker, deny_reason, find_blockers
 from app.hooks.quick import nothing_pending
+from core import runbook
 from core.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -86,8 +87,8 @@ def _failed(
     print(
         f"decision-journal hook failed ({type(exc).__name__}: {exc}) while an implementation "
         "decision may be pending, so this tool call is blocked. Answer or resume the pending "
-        f"decision (`decision-journal pending`; resume with {hook.resume('')}); see "
-        "docs/runbook.md#decision-pending.",
+        f"decision (`decision-journal pending`; resume with {hook.resume('')}); "
+        f"{runbook.see('decision-pending')}.",
         file=stderr,
     )
     return BLOCK

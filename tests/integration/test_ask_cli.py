@@ -55,7 +55,7 @@ def test_ask_without_app_or_terminal_saves_pending(tmp_path: Path) -> None:
     assert result.returncode == 3, result.stderr
     data = json.loads(result.stdout)
     assert data["status"] == "pending" and data["stage"] == "choice"
-    assert "docs/runbook.md#app-not-running" in data["message"]
+    assert "see: decision-journal help runbook app-not-running;" in data["message"]
     assert (journal / "pending" / f"{data['decision_id']}.json").exists()
 
 
