@@ -237,7 +237,8 @@ class FrameDecoder:
             end = start + size
             if len(buffer) < end:
                 return
-            body = bytes(buffer[start:end])
+            with memoryview(buffer) as view:
+                body = bytes(view[start:end])
             self._offset = end
             yield body
 

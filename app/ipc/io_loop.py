@@ -22,6 +22,7 @@ import os
 import queue
 import selectors
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -56,6 +57,7 @@ CredentialsReader = Callable[[int], PeerCredentials | None]
 SWEEP_SECONDS = 0.1
 """How often deadlines are checked; a deadline is met to within this."""
 _ACCEPTS_PER_TURN = 64
+SWITCH_INTERVAL = 0.001
 _PARSED = "parsed"
 _SEND = "send"
 _CLOSE = "close"
@@ -168,6 +170,10 @@ class IoLoop:
     # --- other threads ------------------------------------------------------------------------
 
     def start(self) -> None:
+        """Starts serving. The interpreter's switch interval drops to a millisecond: while the
+        parse thread or a worker holds the interpreter, the GUI and I/O threads must get it
+        back within that, or every waiting client pays the default five."""
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         for sock in (self._listener, self._wake_r, self._wake_w):
             sock.setblocking(False)
         self._selector.register(self._listener, selectors.EVENT_READ, None)
@@ -354,10 +360,18 @@ class IoLoop:
         return True
 
     def _parse_loop(self) -> None:
+        """Parses large bodies one at a time, resting as long as each took before the next,
+        so a flood of them takes at most half of one core and never the interpreter for
+        long."""
+        rest_until = 0.0
         while (item := self._parse_queue.get()) is not None:
+            time.sleep(max(rest_until - time.monotonic(), 0.0))
+            started = time.monotonic()
             peer, body = item
             self._commands.append((_PARSED, peer, parse_body(body)))
             self._wake()
+            finished = time.monotonic()
+            rest_until = finished + (finished - started)
 
     def _on_parsed(self, peer: _Peer, outcome: Request | ProtocolError) -> None:
         peer.parsing = False
