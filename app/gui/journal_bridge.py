@@ -199,6 +199,8 @@ class JournalBridge(QObject):
         self._keys: dict[str, str] = {}
         self._keys_lock = threading.Lock()
         self._closed = False
+        self._current = ""
+        """The project "Current project" names until the window is closed ("" until found)."""
 
     # the list ----------------------------------------------------------------------------------
 
@@ -309,9 +311,17 @@ class JournalBridge(QObject):
         """The project of the newest active decision: what "Current project" lists.
 
         Runs in a worker. Why not the waiting agent's project: a waiting decision is not in the
-        journal yet, so a scope named after it would open on an empty list.
+        journal yet, so a scope named after it would open on an empty list. Once found it is
+        kept until `forget_current_project`: an answer in another project, an edit or a delete
+        while the window is open must not swap the list (or its label) under the user.
         """
-        return self.index.current_project_id()
+        if not self._current:
+            self._current = self.index.current_project_id()
+        return self._current
+
+    def forget_current_project(self) -> None:
+        """The next query looks for the current project again (the window was closed)."""
+        self._current = ""
 
     def waiting_project(self) -> str:
         """The project of the newest waiting decision, "" when none waits (runs in a worker)."""

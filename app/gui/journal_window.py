@@ -60,7 +60,7 @@ from app.gui.decision_list_model import (
     caption_text,
     row_from_record,
 )
-from app.gui.filter_bar import SCOPE_ALL, FilterBar, FilterState
+from app.gui.filter_bar import SCOPE_ALL, SCOPE_CURRENT, FilterBar, FilterState
 from app.gui.formatting import count_text
 from app.gui.icons import app_icon, icon
 from app.gui.import_actions import ImportActions
@@ -374,6 +374,7 @@ class JournalWindow(QMainWindow):
 
     def present(self) -> None:
         """Shows the window in front; the first call loads everything, later ones refresh."""
+        reopened = not self.isVisible()
         if self.isMinimized():
             self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
         self.show()
@@ -387,6 +388,9 @@ class JournalWindow(QMainWindow):
             self.reload_scope()  # the rest loads after the first page: it must not compete
         else:
             self.refresh()
+            if reopened and self.filter_bar.state.scope == SCOPE_CURRENT:
+                self.reload_scope()  # closing forgot the current project: find it again
+                self.bridge.load_catalog()
 
     def prepare(self) -> None:
         """Warms the window while hidden, so opening it later shows a page within ~100 ms.
@@ -426,6 +430,7 @@ class JournalWindow(QMainWindow):
         self.statusBar().clearMessage()  # also stops the status bar's own message timer
         self.dialogs.close_all()
         self.imports.close_all()
+        self.bridge.forget_current_project()
         super().closeEvent(event)
 
     def shutdown(self) -> None:
@@ -587,6 +592,7 @@ class JournalWindow(QMainWindow):
         else:
             self._show_list_or_empty(0)
             self.show_record(None)
+            self.reload_scope()  # counts the other projects' matches for the empty page
 
     def _select_row(self, row: int) -> None:
         self.list_view.selectionModel().setCurrentIndex(

@@ -129,9 +129,12 @@ def test_deleting_the_last_row_shows_the_empty_state(qtbot: QtBot, tmp_path: Pat
     try:
         qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
         window.dialogs.delete_current()
-        answer(qtbot, window, confirmation(qtbot, window), "Soft-delete")
+        with qtbot.waitSignal(window.scope_counted, timeout=5000):
+            answer(qtbot, window, confirmation(qtbot, window), "Soft-delete")
+            assert window.list_stack.currentWidget() is window.empty_page
         assert window.model.rowCount() == 0
         assert window.list_stack.currentWidget() is window.empty_page
+        assert not window.elsewhere_button.isVisible()
         assert window.record is None
         assert window.caption.text() == "0 of 0 decisions loaded"
     finally:
