@@ -1,9 +1,9 @@
 """`export`: decisions as JSON, a MADR folder, a decisions.md log or CSV.
 
 Where it writes: standard output unless `-o` names a target, so nothing lands in the current
-folder by surprise. `-o FOLDER` (an existing one) writes inside it under the name the window's
-export uses too (`core.exporters.naming`). An existing file, or a MADR folder that already
-holds files, is replaced only with `--force`.
+folder by surprise. `-o FOLDER` (an existing one, or any path ending in `/`) writes inside it
+under the name the window's export uses too (`core.exporters.naming`). An existing file, or a
+MADR folder that already holds files, is replaced only with `--force`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from app.cli.exit_codes import INVALID, OK
+from app.cli.exit_codes import INVALID, OK, UNEXPECTED
 from app.cli.filter_args import add_filters, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
@@ -31,15 +31,33 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(render_single(args.format, records, include_private=args.private))
         return OK
     target = Path(args.output)
-    if target.is_dir():
+    if target.is_dir() or args.output.endswith(_SEPARATORS):
         target = target / export_name(args.format, private=args.private)
     if _refuse_existing(target, args.force, "file"):
         return INVALID
-    written = export(
-        args.format, records, target.parent, file_name=target.name, include_private=args.private
-    )
+    try:
+        written = export(
+            args.format, records, target.parent, file_name=target.name, include_private=args.private
+        )
+    except OSError as exc:
+        return _cannot_write(target, exc)
     _say_written(len(records), written[0])
     return OK
+
+
+_SEPARATORS = tuple({"/", os.sep})
+"""A path ending in one names a folder (created when missing), never a file of that name."""
+
+
+def _cannot_write(target: Path, exc: OSError) -> int:
+    """The target and the system's reason, not the name of the temporary file it failed on."""
+    blocker = next((p for p in target.parents if p.exists()), None)
+    if blocker is not None and not blocker.is_dir():
+        reason = f"{blocker} is a file, not a folder"
+    else:
+        reason = exc.strerror or type(exc).__name__
+    _error(f"cannot write {target}: {reason}")
+    return UNEXPECTED
 
 
 def _export_folder(records: list[DecisionRecord], args: argparse.Namespace) -> int:
@@ -54,7 +72,10 @@ def _export_folder(records: list[DecisionRecord], args: argparse.Namespace) -> i
         return INVALID
     if target.is_dir() and any(target.iterdir()) and _refuse_existing(target, args.force, "folder"):
         return INVALID
-    written = export("madr", records, target, include_private=args.private)
+    try:
+        written = export("madr", records, target, include_private=args.private)
+    except OSError as exc:
+        return _cannot_write(target, exc)
     _say_written(len(records), written[-1].parent)
     return OK
 
@@ -95,8 +116,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "-o",
         "--output",
         metavar="PATH",
-        help="file to write ('-' or none: standard output), or an existing folder to write "
-        "decision-journal-<format>-<stamp>.<ext> into; for madr, the folder to write",
+        help="file to write ('-' or none: standard output), or a folder (an existing one, or "
+        "a path ending in /) to write decision-journal-<format>-<stamp>.<ext> into; for madr, "
+        "the folder to write",
     )
     p.add_argument(
         "--force", action="store_true", help="replace an existing file (or a madr folder's files)"

@@ -1,0 +1,41 @@
+"""Where `export -o` writes when the path is a folder that does not exist yet, or cannot be
+written at all: through the real CLI process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.factories import two_project_journal
+from tests.integration.cli_runner import run_cli
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    return two_project_journal(tmp_path / "journal", "Pick a cache invalidation strategy")
+
+
+@pytest.mark.parametrize(("kind", "suffix"), [("csv", ".csv"), ("json", ".json")])
+def test_a_trailing_slash_names_a_new_folder_to_write_into(
+    journal: Path, tmp_path: Path, kind: str, suffix: str
+) -> None:
+    folder = tmp_path / "exports" / "today"
+    result = run_cli(journal, "export", "--format", kind, "-o", f"{folder}/")
+    assert result.returncode == 0, result.stderr
+    assert folder.is_dir()
+    (written,) = folder.iterdir()
+    assert written.name.startswith(f"decision-journal-{kind}-") and written.suffix == suffix
+    assert result.stdout == f"Exported 2 decisions to {written}\n"
+
+
+def test_a_target_that_cannot_be_written_names_it_and_why(journal: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "plain-file"
+    blocker.write_text("not a folder")
+    target = blocker / "out.json"
+    result = run_cli(journal, "export", "-o", str(target))
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"decision-journal: error: cannot write {target}: {blocker} is a file, not a folder\n"
+    )
+    assert blocker.read_text() == "not a folder"
