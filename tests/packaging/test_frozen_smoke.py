@@ -21,6 +21,7 @@ import pytest
 from bench.journal_gen import write_journal
 from core.parallel_read import PARALLEL_MIN_FILES, WORKERS_ENV
 from tests.factories import proposal_dict
+from tests.integration.agent_support import KEY_GUARD_MS
 from tests.packaging.conftest import ROOT, project_version, run, unexpected_stderr
 from tests.packaging.xsession import XSession, missing_tools, x_session
 
@@ -203,7 +204,7 @@ def _answer_window(xs: XSession, selection_reason: str, rejection_reason: str) -
     """What a person does: 1 picks the first approach, Enter goes on, reasons, Ctrl+Enter."""
     window = _xdotool(xs, "search", "--sync", "--onlyvisible", "--name", "Decision: ").split()[0]
     _xdotool(xs, "windowfocus", "--sync", window)
-    time.sleep(0.3)
+    time.sleep(KEY_GUARD_MS / 1000 + 0.3)  # keys in a window's first moment are ignored
     for step in (
         ("key", "1"),
         ("key", "Return"),
