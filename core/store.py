@@ -353,17 +353,14 @@ class DecisionStore:
         if seal:
             remove_stale_temps(directory, folder.temps)
         revisions: dict[int, DecisionRecord] = {}
-        unsealed = []
+        unsealed: dict[int, bytes] = {}
         for number, name in sorted(folder.revisions.items()):
             data = read_revision(self.root, directory, name)
-            record = _decode_history(directory / name, data, record_id, number)
+            revisions[number] = _decode_history(directory / name, data, record_id, number)
             if name in folder.digests:
                 verify_digest(self.root, directory, name, data)
             else:
-                unsealed.append(number)
-                if seal:
-                    write_digest(self.root, directory, name, data)
-            revisions[number] = record
+                unsealed[number] = data
         if current is not None:
             self._merge_revision(revisions, current, "current")
         ordered = _continuous(record_id, revisions)
@@ -374,7 +371,10 @@ class DecisionStore:
                 f"{ordered[-1].revision}, newer than the current revision {current.revision}",
                 path=str(directory),
             )
-        return HistoryCheck(ordered, unsealed)
+        if seal:  # only a chain found whole: a digest must never vouch for a broken one
+            for number, data in unsealed.items():
+                write_digest(self.root, directory, revision_name(number), data)
+        return HistoryCheck(ordered, list(unsealed))
 
     @staticmethod
     def _merge_revision(
