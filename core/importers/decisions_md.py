@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 from core.errors import InvalidDecision
@@ -39,7 +40,34 @@ from core.text import collapse_spaces, go_trim
 KIND = "decisions-md"
 DECISION_KIND = "decision_log"
 AGENT = "decisions-md import"
-_DATE = re.compile(r"(\d{4})[-/](\d{2})[-/](\d{2})")
+_ISO_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(?P<month>[A-Za-z]{3,9})\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_WORD_DATES = (
+    re.compile(rf"\b{_DAY}\s+{_MONTH},?\s+(?P<year>\d{{4}})\b"),
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(?P<year>\d{{4}})\b"),
+)
 _SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)")
 _OPTIONS = re.compile(r"\boptions?\s*:\s*(.+?)(?:\.(?:\s|$)|$)", re.IGNORECASE)
 _OPEN_SECTIONS = ("open", "pending", "proposed", "undecided")
@@ -60,11 +88,26 @@ _ID_COLUMNS = ("#", "id", "no", "no.", "number", "adr")
 
 
 def parse_date(text: str) -> GoTime | None:
-    match = _DATE.search(text)
-    if match is None:
-        return None
+    """The day a cell names: "2024-03-02", "2024/3/2", "14 May 2024", "May 14, 2024".
+
+    Day and month as two numbers in either order ("03/04/2024") are not read: 3 April and
+    March 4 are both plausible, and a wrong date is worse than the import date.
+    """
+    match = _ISO_DATE.search(text)
+    if match is not None:
+        return _day(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    for pattern in _WORD_DATES:
+        for found in pattern.finditer(text):
+            month = _MONTHS.get(found.group("month").casefold())
+            if month is not None:
+                return _day(int(found.group("year")), month, int(found.group("day")))
+    return None
+
+
+def _day(year: int, month: int, day: int) -> GoTime | None:
+    """Midnight UTC of that day; None for a day the calendar lacks (31 February)."""
     try:
-        return GoTime.parse(f"{match.group(1)}-{match.group(2)}-{match.group(3)}T00:00:00Z")
+        return GoTime.parse(f"{date(year, month, day).isoformat()}T00:00:00Z")
     except ValueError:
         return None
 

@@ -17,6 +17,8 @@ _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTAL
 _META_BULLET = re.compile(
     r"^\s*[-*]\s*(status|date|deciders|decision-makers)\s*:\s*(.+?)\s*$", re.I
 )
+_META_LINE = re.compile(r"^\s*(status|date)\s*:\s*(.+?)\s*$", re.I)
+"""adr-tools (Nygard) writes `Date: 2016-02-12` as a plain line under the title."""
 _CHOSEN = re.compile(
     r"chosen\s+option\s*:?\s*(?P<name>\"[^\"]+\"|\[[^\]]+\](?:\([^)]*\))?|[^,\n]+?)"
     r"\s*(?:,\s*because\s*(?P<why>.+)|$)",
@@ -91,8 +93,9 @@ def parse_adr(text: str) -> AdrParts:
     if title is not None:
         parts.title = _NUMBERING.sub("", title.title) or title.title
     for section in found[:2]:
+        under_title = section.level <= 1
         for line in section.lines:
-            bullet = _META_BULLET.match(line)
+            bullet = _META_BULLET.match(line) or (_META_LINE.match(line) if under_title else None)
             name = bullet.group(1).casefold() if bullet else ""
             if bullet and name == "status" and not parts.status:
                 parts.status = plain(bullet.group(2))

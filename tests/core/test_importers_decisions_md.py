@@ -8,7 +8,7 @@ import pytest
 
 from core.importers import make_importer
 from core.importers.base import ImportReport
-from core.importers.decisions_md import open_options, split_alternatives
+from core.importers.decisions_md import open_options, parse_date, split_alternatives
 from core.importers.engine import run_import
 from core.importers.markdown import split_row, tables
 from core.importers.shaping import ALTERNATIVE_LABEL, NOT_RECORDED
@@ -157,3 +157,25 @@ def test_alternatives_become_rejected_options_and_revisit_a_note(journal: Journa
 )
 def test_split_alternatives(cell: str, labels: list[str]) -> None:
     assert split_alternatives(cell) == labels
+
+
+@pytest.mark.parametrize(
+    ("cell", "iso"),
+    [
+        ("2024-03-02", "2024-03-02"),
+        ("2024/3/2", "2024-03-02"),
+        ("14 May 2024", "2024-05-14"),
+        ("May 14, 2024", "2024-05-14"),
+        ("Sept. 3 2023", "2023-09-03"),
+        ("3rd Feb 2025", "2025-02-03"),
+    ],
+)
+def test_dates_as_people_write_them(cell: str, iso: str) -> None:
+    when = parse_date(cell)
+    assert when is not None and str(when) == f"{iso}T00:00:00Z"
+
+
+@pytest.mark.parametrize("cell", ["", "last week", "03/04/2024", "31 February 2024", "May 2024"])
+def test_dates_that_are_not_one_day(cell: str) -> None:
+    """Numeric day/month orders are ambiguous (3 April or March 4): not guessed."""
+    assert parse_date(cell) is None

@@ -145,3 +145,19 @@ def test_markdown_escapes_are_resolved_outside_code(journal: Journal) -> None:
     (record,) = journal.store.list()
     assert record.problem.startswith("Track the Status of a Record")
     assert "\\$" not in record.problem
+
+
+def test_a_nygard_date_line_dates_the_record(journal: Journal) -> None:
+    """adr-tools writes `Date: 2019-02-01` under the title, not as a bullet or front matter."""
+    assert parse_adr((DATA / "0003-nygard-logging.md").read_text()).date == "2019-02-01"
+    _import(journal)
+    record = _titles(journal)["Log as JSON lines"]
+    assert record.created_at is not None and str(record.created_at) == "2019-02-01T00:00:00Z"
+
+
+def test_a_date_word_in_the_context_is_not_the_adrs_date() -> None:
+    text = (
+        "# 4. Rotate keys\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        "Date: 2001-01-01 is when the old key was made.\n\n## Decision\n\nRotate yearly.\n"
+    )
+    assert parse_adr(text).date == ""
