@@ -1,5 +1,8 @@
 """The decision's summary sentence: the reference's Korean template, stored, and an English
-rendering of the same facts for display (never stored, so records stay byte-compatible)."""
+rendering of the same facts for display (never stored, so records stay byte-compatible).
+
+Agents read English whichever way they asked (the MCP tool or `decision-journal ask`), so the
+instruction that goes with a recorded answer is written here once, in English."""
 
 from __future__ import annotations
 
@@ -62,3 +65,17 @@ def _ended(text: str) -> str:
     """A reason that ends the sentence: one full stop, unless it ends in its own way."""
     clause = _clause(text)
     return clause if clause.endswith(_TERMINAL) else clause + "."
+
+
+def recorded_instruction(record: DecisionRecord, profile_warning: str = "") -> str:
+    """What an agent does with a recorded answer, in English, with its English summary."""
+    text = (
+        f"Implementation decision recorded: {record.selected_label()} (id={record.id}). "
+        "Continue the implementation with this choice and do not ask this decision again."
+    )
+    summary = english_summary(record)
+    if summary:
+        text += f" Summary: {summary}"
+    if profile_warning:
+        text += f" Preference profile warning: {go_trim(profile_warning).rstrip('.')}."
+    return text

@@ -25,7 +25,7 @@ from app.cli.terminal_ask import TerminalAsker
 from app.frozen import child_env, self_command
 from core import __version__, runbook
 from core.capture import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
-from core.errors import InvalidDecision, PendingConflict
+from core.errors import InvalidDecision, JournalError, PendingConflict
 from core.ipc_client import (
     AppNotRunning,
     ConnectionLost,
@@ -40,6 +40,7 @@ from core.pending import PendingStore, pending_items
 from core.proposal import Selection, is_resume_request, parse_proposal, parse_resume
 from core.protocol import ErrorCode, error_from_exception
 from core.runtime_paths import socket_path
+from core.summary import english_summary, recorded_instruction
 from core.wording import number
 from core.workspace_pending import other_pending_here
 
@@ -65,9 +66,24 @@ APP_GONE_REASON = (
 )
 
 
-def _emit(result: dict[str, Any]) -> int:
-    print(json.dumps(result, ensure_ascii=False, indent=2))
+def _emit(result: dict[str, Any], journal: Journal) -> int:
+    print(json.dumps(_for_agents(result, journal), ensure_ascii=False, indent=2))
     return OK if result.get("status") == "recorded" else PENDING
+
+
+def _for_agents(result: dict[str, Any], journal: Journal) -> dict[str, Any]:
+    """A recorded answer as the MCP tool gives it: `summary` and `message` in English, read
+    back from the journal; `summary_sentence` keeps the record's Korean sentence (the
+    KernForge result field). An answer the journal cannot give back is printed as it came."""
+    if result.get("status") != "recorded":
+        return result
+    try:
+        record = journal.store.get(str(result.get("decision_id", "")))
+    except (JournalError, OSError):
+        return result
+    warning = str(result.get("profile_warning", ""))
+    summary = english_summary(record)
+    return {**result, "summary": summary, "message": recorded_instruction(record, warning)}
 
 
 def _read_request(source: str) -> Any:
@@ -139,20 +155,20 @@ def _ask_app(journal: Journal, params: dict[str, Any], decision_id: str) -> int:
             return _remote_failure(exc)
         except (ConnectionLost, IpcTimeout):
             return _after_app_gone(journal, decision_id)
-    return _emit(result)
+    return _emit(result, journal)
 
 
 def _after_app_gone(journal: Journal, decision_id: str) -> int:
     """The app quit mid-question: the journal says whether the human finished (as MCP does)."""
     if journal.store.exists(decision_id):
-        return _emit(outcome_to_result(Recorded(journal.store.get(decision_id))))
+        return _emit(outcome_to_result(Recorded(journal.store.get(decision_id))), journal)
     stage: Stage = "choice"
     selection = Selection()
     if journal.pending.exists(decision_id):
         state = journal.pending.load(decision_id)
         stage, selection = state.stage, state.selection or Selection()
     pending = Pending(decision_id, stage, APP_GONE_REASON % decision_id, selection)
-    return _emit(outcome_to_result(pending))
+    return _emit(outcome_to_result(pending), journal)
 
 
 def _remote_failure(exc: RemoteError) -> int:
@@ -191,15 +207,16 @@ def _ask_locally(journal: Journal, request: Any, args: argparse.Namespace) -> in
         agent=args.agent,
     )
     if isinstance(outcome, Recorded):
-        return _emit(outcome_to_result(outcome))
+        return _emit(outcome_to_result(outcome), journal)
     assert isinstance(outcome, NeedsHuman)
     terminal = None if args.no_terminal else _terminal()
     if terminal is None:
         deferred: Pending = outcome.ticket.defer(NO_APP_MESSAGE % outcome.ticket.decision_id)
-        return _emit(outcome_to_result(deferred))
+        return _emit(outcome_to_result(deferred), journal)
     reader, writer = terminal
     with reader, writer:
-        return _emit(outcome_to_result(TerminalAsker(reader, writer).ask(outcome.ticket)))
+        answer = TerminalAsker(reader, writer).ask(outcome.ticket)
+        return _emit(outcome_to_result(answer), journal)
 
 
 def _preflight(journal: Journal, request: Any, args: argparse.Namespace) -> str:
