@@ -19,6 +19,7 @@ from app.cli.redact_cmds import cmd_redact
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
 from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
 from core import runbook
+from core.correction_notes import CorrectionNote, CorrectionNotes, check_note
 from core.corrections import Correction, apply_correction, precheck
 from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
 from core.gojson import dumps_indented
@@ -69,17 +70,22 @@ def cmd_history(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json([r.to_go_dict() for r in revisions])
         return OK
+    notes = CorrectionNotes(journal.root).read(args.id)
     rows = [
-        [
-            str(r.revision),
-            r.updated_at.format() if r.updated_at else "",
-            r.status,
-            r.selected_label(),
-        ]
+        [str(r.revision), render.when(r), r.status, r.selected_label(), _note(notes, r.revision)]
         for r in revisions
     ]
-    print(render.table(("REV", "UPDATED", "STATUS", "SELECTED"), rows))
+    print(render.table(("REV", "UPDATED", "STATUS", "SELECTED", "WHY CORRECTED"), rows))
     return OK
+
+
+def _note(notes: dict[int, CorrectionNote], revision: int) -> str:
+    """The revision's "why corrected" note on one line, with its author when known."""
+    note = notes.get(revision)
+    if note is None:
+        return ""
+    text = " ".join(note.note.split())
+    return f"{text} (by {note.author})" if note.author else text
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -116,10 +122,13 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
         project_alias=args.alias,
     )
     precheck(correction)
+    note = check_note(args.note or "")
     record = journal.store.revise(
         args.id, args.expected_revision, lambda r: apply_correction(r, correction)
     )
-    print(f"Saved {record.id} as revision {record.revision}.")
+    saved = CorrectionNotes(journal.root).write(record.id, record.revision, note)
+    why = f" (why corrected: {saved.note})" if saved is not None else ""
+    print(f"Saved {record.id} as revision {record.revision}{why}.")
     tell_app_records_changed(journal)
     return OK
 
@@ -231,13 +240,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_history)
 
-    p = sub.add_parser("edit", help="correct a decision (compare-and-swap)")
-    p.add_argument("id")
-    p.add_argument("--expected-revision", type=int, required=True)
+    p = sub.add_parser(
+        "edit",
+        help="correct a decision (compare-and-swap)",
+        description="Correct a decision: the record gets a new revision and the old one stays "
+        "in its history. Only the options given change.",
+    )
+    p.add_argument("id", help="the decision's id (decision-…), as list shows it")
+    p.add_argument(
+        "--expected-revision",
+        type=int,
+        required=True,
+        metavar="N",
+        help="the revision you are correcting (show or list --json gives it); if the record "
+        "changed since, nothing is written and the exit code is 4",
+    )
     choice = p.add_mutually_exclusive_group()
-    choice.add_argument("--select", metavar="OPTION_ID")
-    choice.add_argument("--custom", metavar="TEXT")
-    p.add_argument("--reason")
+    choice.add_argument(
+        "--select", metavar="OPTION_ID", help="choose another of the listed approaches, by id"
+    )
+    choice.add_argument("--custom", metavar="TEXT", help="choose an approach of your own")
+    p.add_argument("--reason", metavar="TEXT", help="why the chosen approach was chosen")
     p.add_argument(
         "--reject",
         action="append",
@@ -246,11 +269,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="OPTION_ID=TEXT",
         help="why an option was not chosen (repeat per option)",
     )
-    p.add_argument("--kind")
-    p.add_argument("--risk")
-    p.add_argument("--domains", metavar="A,B")
-    p.add_argument("--tags", metavar="A,B")
-    p.add_argument("--alias")
+    p.add_argument("--kind", metavar="KIND", help="the decision kind (storage-layout, …)")
+    p.add_argument("--risk", metavar="RISK", help="low, medium, high or critical")
+    p.add_argument("--domains", metavar="A,B", help="replace the domains (comma-separated)")
+    p.add_argument("--tags", metavar="A,B", help="replace the tags (comma-separated)")
+    p.add_argument("--alias", metavar="TEXT", help="the project's display name")
+    p.add_argument(
+        "--note",
+        metavar="TEXT",
+        help="why corrected (optional): kept with this revision beside the journal, listed by "
+        "history",
+    )
     p.set_defaults(handler=cmd_edit)
 
     for name, handler, text in (
