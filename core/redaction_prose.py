@@ -150,7 +150,7 @@ _PROSE_PASSWORD = compile_ascii(
     r"[\t ]*[\"'`]?(?P<secret>[^\s\"'`]{6,64})"
 )
 _LOGIN_PAIR = compile_ascii(
-    r"(?i:\b(?:log[\t ]?in|sign[\t ]?in|credentials?|creds)\b)[^\n.;]{0,30}?"
+    r"(?i:\b(?:log ?in|sign ?in|credentials?|creds)\b)[^\n.;]{0,30}?"
     r"(?<![\w.@+-])(?P<user>[\w.@+-]{2,40})[\t ]*[/:|][\t ]*(?P<secret>[^\s\"'`/]{6,64})"
 )
 
@@ -184,26 +184,44 @@ _CURL_USER = compile_ascii(
 )
 
 
+_ASSIGNED = r"[\w.-]*[\"']?[\t ]*[:=]"
+"""What follows a short key word in casefolded text before an assignment rule can match."""
+_LOGIN_TAIL = r"[^\n;]*?[/:|]"
+"""What follows a login word before a user and password can: the user's separator, on the line."""
+
 PROSE_RULES: tuple[Rule, ...] = (
-    Rule("basic_auth", _BASIC, ("basic",), _basic_auth),
-    Rule("curl_credentials", _CURL_USER, ("curl",), _replace_value("curl_credentials", 4)),
+    Rule("basic_auth", _BASIC, ("basic",), _basic_auth, gates={"basic": "[\t ]+[a-z0-9+/]{8}"}),
+    Rule(
+        "curl_credentials",
+        _CURL_USER,
+        ("curl",),
+        _replace_value("curl_credentials", 4),
+        gates={"curl": r"[^\n|;&]{0,200}?[\t ](?:-u|--user)"},
+    ),
     Rule(
         "short_password_assignment",
         _SHORT_ASSIGNMENT,
         ("pass", "pwd", "pw", "secret", "token", "key", "credential"),
         _short_assignment,
         re.compile(r"(?:pass|pwd|pw|secret|token|key|credentials?)[\w.-]*[\"']?[\t ]*[:=]"),
+        gates=dict.fromkeys(("pass", "pw", "credential"), _ASSIGNED),
     ),
     Rule(
         "generic_api_key", _GENERIC_KEY, ("key",), _generic_key, re.compile(r"key[\"']?[\t ]*[:=]")
     ),
     Rule(
-        "password_in_prose", _PROSE_PASSWORD, ("pass", "pwd"), _replace_value("password_in_prose")
+        "password_in_prose",
+        _PROSE_PASSWORD,
+        ("passw", "passp", "passc", "pwd"),
+        _replace_value("password_in_prose"),
     ),
     Rule(
         "login_credentials",
         _LOGIN_PAIR,
         ("login", "log in", "signin", "sign in", "credential", "creds"),
         _replace_value("login_credentials"),
+        gates=dict.fromkeys(
+            ("login", "log in", "signin", "sign in", "credential", "creds"), _LOGIN_TAIL
+        ),
     ),
 )

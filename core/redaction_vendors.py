@@ -20,9 +20,20 @@ _UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 _NAMED = r"[\w .-]{0,24}?(?i:key|token|secret)[\"']?[\t ]*[:=]?[\t ]*[\"']?"
 
 
+# What must follow a vendor's name in casefolded text before its context rule can match.
+_NAMED_TAIL = r"[\w .-]{0,24}?(?:key|token|secret)"
+
+
 def _named(vendor_words: str, value: str) -> str:
     """The context pattern of a vendor whose value has no prefix of its own."""
     return rf"(?i:{vendor_words}){_NAMED}(?P<secret>{value})(?![A-Za-z0-9_-])"
+
+
+def _context(name: str, vendor_words: str, value: str, keywords: tuple[str, ...]) -> Rule:
+    """A rule for a vendor named just before its value; prose naming the vendor without a
+    key, token or secret word after it never opens the rule's gate."""
+    gates = dict.fromkeys(keywords, _NAMED_TAIL)
+    return vendor(name, _named(vendor_words, value), keywords, gates=gates)
 
 
 def _prefixed(name: str, pattern: str, *keywords: str, gates: dict[str, str] | None = None) -> Rule:
@@ -41,6 +52,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
         r"(?i:azure|storage)[\w .-]{0,30}?(?i:key)[\"']?[\t ]*[:=][\t ]*[\"']?"
         r"(?P<secret>[A-Za-z0-9+/]{86}==)",
         ("azure", "storage"),
+        gates=dict.fromkeys(("azure", "storage"), r"[\w .-]{0,30}?key"),
     ),
     _prefixed(
         "azure_ad_client_secret",
@@ -58,12 +70,10 @@ VENDOR_RULES: tuple[Rule, ...] = (
         "digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", "dop_v1_", "doo_v1_", "dor_v1_"
     ),
     _prefixed("heroku_api_key", r"\bHRKU-[A-Za-z0-9_-]{58,60}(?![A-Za-z0-9_-])", "hrku-"),
-    vendor("heroku_api_key", _named("heroku", _UUID), ("heroku",)),
+    _context("heroku_api_key", "heroku", _UUID, ("heroku",)),
     _prefixed("cloudflare_origin_ca_key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b", "v1.0-"),
-    vendor(
-        "cloudflare_api_token",
-        _named(r"cloudflare|\bcf_", "[A-Za-z0-9_-]{37,40}"),
-        ("cloudflare", "cf_"),
+    _context(
+        "cloudflare_api_token", r"cloudflare|\bcf_", "[A-Za-z0-9_-]{37,40}", ("cloudflare", "cf_")
     ),
     _prefixed("vault_token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}", "hvs.", "hvb.", "hvr."),
     _prefixed(
@@ -104,7 +114,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
         "a3-",
         gates={"a3-": "[a-z0-9]{6}-"},
     ),
-    vendor("okta_token", _named("okta", "00[A-Za-z0-9_-]{40}"), ("okta",)),
+    _context("okta_token", "okta", "00[A-Za-z0-9_-]{40}", ("okta",)),
     _prefixed("fly_token", r"\bFlyV1 fm[12]_[A-Za-z0-9+/=_,-]{60,}", "flyv1 "),
     # Source hosting, CI and package registries
     _prefixed("docker_hub_token", r"\bdckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])", "dckr_pat_"),
@@ -129,13 +139,14 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("groq_api_key", r"\bgsk_[A-Za-z0-9]{52}\b", "gsk_"),
     _prefixed("replicate_token", r"\br8_[A-Za-z0-9]{37}\b", "r8_"),
     _prefixed("perplexity_api_key", r"\bpplx-[A-Za-z0-9]{48}\b", "pplx-"),
-    vendor("cohere_api_key", _named("cohere", "[A-Za-z0-9]{40}"), ("cohere",)),
+    _context("cohere_api_key", "cohere", "[A-Za-z0-9]{40}", ("cohere",)),
     # Chat, webhooks and social
     _prefixed(
         "discord_webhook",
         r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
         r"(?P<secret>[0-9]{17,20}/[A-Za-z0-9_-]{60,68})",
         "discord",
+        gates={"discord": r"(?:app)?\.com/api/webhooks/"},
     ),
     _prefixed(
         "discord_bot_token",
@@ -164,9 +175,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
         gates={"sg.": r"[a-z0-9_-]{22}\."},
     ),
     _prefixed("mailgun_api_key", rf"\bkey-{_HEX32}\b", "key-", gates={"key-": "[0-9a-f]{32}"}),
-    vendor(
-        "mailgun_api_key", _named("mailgun", rf"{_HEX32}-[a-f0-9]{{8}}-[a-f0-9]{{8}}"), ("mailgun",)
-    ),
+    _context("mailgun_api_key", "mailgun", rf"{_HEX32}-[a-f0-9]{{8}}-[a-f0-9]{{8}}", ("mailgun",)),
     _prefixed("mailchimp_api_key", rf"\b{_HEX32}-us[0-9]{{1,2}}\b", "-us", gates={"-us": "[0-9]"}),
     _prefixed(
         "brevo_api_key",
@@ -177,7 +186,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
     # Twilio: account SIDs and API key SIDs have prefixes; auth tokens need the vendor's name.
     _prefixed("twilio_account_sid", rf"\bAC{_HEX32}\b", "ac", gates={"ac": "[0-9a-f]{32}"}),
     _prefixed("twilio_api_key", rf"\bSK{_HEX32}\b", "sk", gates={"sk": "[0-9a-f]{32}"}),
-    vendor("twilio_auth_token", _named("twilio", _HEX32), ("twilio",)),
+    _context("twilio_auth_token", "twilio", _HEX32, ("twilio",)),
     # Payments and commerce
     _prefixed(
         "shopify_token",
@@ -193,6 +202,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
         "sq0atp-",
         "sq0csp-",
         "eaaa",
+        gates={"eaaa": "[a-z0-9_-]{60}"},
     ),
     _prefixed(
         "braintree_token",
@@ -206,10 +216,8 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("easypost_key", r"\bEZ[AT]K[A-Za-z0-9]{54}\b", "ezak", "eztk"),
     _prefixed("duffel_token", r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", "duffel_"),
     # Monitoring
-    vendor(
-        "datadog_app_key", _named(r"datadog|\bdd[_-]", "[a-f0-9]{40}"), ("datadog", "dd_", "dd-")
-    ),
-    vendor("datadog_api_key", _named(r"datadog|\bdd[_-]", _HEX32), ("datadog", "dd_", "dd-")),
+    _context("datadog_app_key", r"datadog|\bdd[_-]", "[a-f0-9]{40}", ("datadog", "dd_", "dd-")),
+    _context("datadog_api_key", r"datadog|\bdd[_-]", _HEX32, ("datadog", "dd_", "dd-")),
     _prefixed("sentry_token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}", "sntrys_", "sntryu_"),
     vendor(
         "sentry_dsn",
@@ -286,5 +294,5 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("readme_api_key", r"\brdme_[a-z0-9]{70}\b", "rdme_"),
     _prefixed("prefect_api_key", r"\bpnu_[A-Za-z0-9]{36}\b", "pnu_"),
     _prefixed("contentful_token", r"\bCFPAT-[A-Za-z0-9_-]{43}", "cfpat-"),
-    vendor("algolia_api_key", _named("algolia", _HEX32), ("algolia",)),
+    _context("algolia_api_key", "algolia", _HEX32, ("algolia",)),
 )

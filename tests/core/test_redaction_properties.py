@@ -8,6 +8,7 @@ import json
 import random
 import re
 import string
+import uuid
 from collections.abc import Callable
 
 from hypothesis import given, settings
@@ -50,6 +51,15 @@ def jwt(rng: random.Random) -> str:
 def pem(rng: random.Random, label: str) -> tuple[str, str]:
     lines = [pick(rng, B64, 64) for _ in range(3)]
     return f"-----BEGIN {label}-----\n" + "\n".join(lines) + f"\n-----END {label}-----", lines[1]
+
+
+HEX = "0123456789abcdef"
+
+
+def password(rng: random.Random) -> str:
+    """A password as people pick them: a word, a year and a symbol."""
+    word = rng.choice(["Winter", "Falcon", "Orchid", "Copper", "Harbor"])
+    return f"{word}{rng.randint(1970, 2039)}{rng.choice('!@#$%&*')}"
 
 
 # Each maker returns (text to embed, the part that must not survive redaction).
@@ -104,13 +114,61 @@ MAKERS: dict[str, Maker] = {
     "pypi_token": same(lambda r: "pypi-AgEIcHlwaS5vcmc" + pick(r, B64URL, 80)),
     "gitlab_token": same(lambda r: r.choice(["glpat-", "gldt-", "glrt-"]) + pick(r, B64URL, 20)),
     "huggingface_token": same(lambda r: "hf_" + pick(r, string.ascii_letters, 34)),
+    # Families beyond the first set, several behind narrowed keyword gates.
+    "sendgrid_api_key": same(lambda r: f"SG.{pick(r, B64URL, 22)}.{pick(r, B64URL, 43)}"),
+    "twilio_account_sid": same(lambda r: "AC" + pick(r, HEX, 32)),
+    "twilio_api_key": same(lambda r: "SK" + pick(r, HEX, 32)),
+    "twilio_auth_token": after("TWILIO_AUTH_TOKEN=", lambda r: pick(r, HEX, 32)),
+    "telegram_bot_token": same(lambda r: f"{r.randint(10**8, 10**10 - 1)}:AA{pick(r, B64URL, 33)}"),
+    "azure_storage_key": after("AccountKey=", lambda r: base64.b64encode(r.randbytes(64)).decode()),
+    "azure_storage_context": after(
+        "storage account key = ", lambda r: base64.b64encode(r.randbytes(64)).decode()
+    ),
+    "discord_bot_token": same(
+        lambda r: (
+            r.choice("MNO")
+            + pick(r, ALNUM, 23)
+            + "."
+            + pick(r, B64URL, 6)
+            + "."
+            + pick(r, B64URL, 38)
+        )
+    ),
+    "discord_webhook": after(
+        "https://discord.com/api/webhooks/",
+        lambda r: pick(r, DIGITS, 18) + "/" + pick(r, B64URL, 68),
+    ),
+    "mailgun_api_key": same(lambda r: "key-" + pick(r, HEX, 32)),
+    "mailchimp_api_key": same(lambda r: pick(r, HEX, 32) + "-us" + str(r.randint(1, 21))),
+    "datadog_api_key": after("datadog api key ", lambda r: pick(r, HEX, 32)),
+    "datadog_app_key": after("DD_APP_KEY=", lambda r: pick(r, HEX, 40)),
+    "shopify_token": same(lambda r: "shpat_" + pick(r, HEX, 32)),
+    "square_token": same(lambda r: "EAAA" + pick(r, B64URL, 60)),
+    "airtable_token": same(lambda r: "pat" + pick(r, ALNUM, 14) + "." + pick(r, HEX, 64)),
+    "dropbox_token": same(lambda r: "sl." + pick(r, B64URL, 140)),
+    "launchdarkly_key": same(lambda r: "sdk-" + str(uuid.UUID(int=r.getrandbits(128), version=4))),
+    "databricks_token": same(lambda r: "dapi" + pick(r, "abcdefgh" + DIGITS, 32)),
+    "nuget_api_key": same(lambda r: "oy2" + pick(r, string.ascii_lowercase + DIGITS, 43)),
+    "basic_auth": after(
+        "Authorization: Basic ",
+        lambda r: base64.b64encode(f"ci:{password(r)}".encode()).decode(),
+    ),
+    "curl_credentials": after("curl -u ci:", password, " https://x.corp/upload"),
+    "password_in_prose": after("the password is ", password),
+    "login_credentials": after("login root / ", password),
+    "short_password_assignment": after("DB_PASSWORD=", password),
+    "generic_api_key": after("SIGNING_KEY=", lambda r: pick(r, ALNUM, 32)),
 }
 
 
 def realistic(family: str, secret: str) -> bool:
     """Random draws that happen to look like filler are not what real keys look like."""
-    if family.endswith("password_assignment"):
+    if family in {"password_assignment", "quoted_password_assignment"}:
         return _looks_like_credential(secret)
+    if family in {"basic_auth", "curl_credentials", "password_in_prose", "login_credentials"}:
+        return True
+    if family == "short_password_assignment":
+        return True
     if family == "aws_secret_access_key":
         has = [
             any(c in group for c in secret)
@@ -137,7 +195,10 @@ FRAGMENTS = [
     "-----END RSA PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----", "Bearer ", "token=", "sig=",
     "password:", "secret=", "api_key =", "'", '"', "=", ":", "@", "://", "postgres://u:",
     "aws_secret_access_key=", "AKIA", "eyJ", ".", "xoxb-", "[REDACTED:jwt]", "\n", " ",
-    "\u017f", "\u212a", "키", "${", "example",
+    "\u017f", "\u212a", "키", "${", "example", "SG.", "AC", "SK", "AccountKey=", "storage key=",
+    "DD_API_KEY=", "datadog key ", "twilio token ", "Basic ", "curl -u ", "login ",
+    "credentials: ", "password is ", "DB_PASS=", "key-", "-us1", "dapi", "EAAA", "sl.",
+    "discord.com/api/webhooks/", "sdk-", "pat", "oy2", "Q~", "secret_", "A3-",
 ]  # fmt: skip
 pieces = st.one_of(
     st.text(max_size=12),
