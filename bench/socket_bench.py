@@ -7,8 +7,9 @@ interpreter is its own. The normal client does what the CLI and hooks do: connec
 
 Scenarios, one after another against the same app:
   alone        the normal client by itself;
-  4 MiB frames 8 hostile clients sending 4 MiB frames as fast as the app takes them
-               (a frame of tiny values, refused before it is built; a 4 MiB string, parsed);
+  4 MiB frames 8 hostile clients sending 4 MiB frames back to back without reading, as fast
+               as the app takes them (4 MiB strings, parsed and refused as params, and a
+               frame of tiny values, refused before it is built);
   slow-loris   200 connections held open, each sending one byte a second, reopened at once
                when the app closes them;
   connections  RSS of the app before and after 30,000 connect/close cycles.
@@ -47,8 +48,9 @@ MIB = 1024 * 1024
 # --- the app process ----------------------------------------------------------------------
 
 
-def serve(journal: Path) -> None:
-    """Runs the socket server and the real controller until SIGTERM."""
+def serve(journal: Path, app_path: Path) -> None:
+    """Runs the socket server and the real controller from `app_path` until SIGTERM."""
+    sys.path.insert(0, str(app_path))
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -72,7 +74,7 @@ def serve(journal: Path) -> None:
     keep_signals = QTimer()
     keep_signals.start(100)
     keep_signals.timeout.connect(lambda: None)
-    print("ready", flush=True)
+    print(f"ready {sys.modules[IpcServer.__module__].__file__}", flush=True)
     app.exec()
     server.close()
     workers.wait_idle()
@@ -103,21 +105,21 @@ def _frame(body: bytes) -> bytes:
 
 
 def attack_frames(path: str, seconds: float) -> None:
-    frames = [_frame(body) for body in _hostile_frames()]
+    """Each client sends 4 MiB frames back to back without reading: three 4 MiB strings (each
+    refused as params, the connection kept), then one of tiny values (refused, closed)."""
+    tiny, text = (_frame(body) for body in _hostile_frames())
     stop = time.monotonic() + seconds
     sent = [0]
 
     def one() -> None:
-        index = 0
         while time.monotonic() < stop:
             try:
                 with _connect(path) as sock:
-                    sock.sendall(frames[index % 2])
-                    sock.recv(65536)
-                    sent[0] += 1
+                    for payload in (text, text, text, tiny):
+                        sock.sendall(payload)
+                        sent[0] += 1
             except OSError:
                 time.sleep(0.01)
-            index += 1
 
     threads = [threading.Thread(target=one) for _ in range(HOSTILE_CLIENTS)]
     for thread in threads:
@@ -232,7 +234,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve)
+        serve(args.serve, args.app_path)
         return
     if args.attack == "frames":
         attack_frames(args.path, args.seconds)
@@ -262,12 +264,15 @@ def run_bench(calls: int, cycles: int, app_path: Path) -> None:
     os.environ.update(XDG_RUNTIME_DIR=str(runtime))
     app_env = dict(env, PYTHONPATH=str(app_path))
     command = [sys.executable, str(Path(__file__).resolve()), "--serve", str(journal)]
+    command += ["--app-path", str(app_path)]
     app = subprocess.Popen(command, env=app_env, stdout=subprocess.PIPE, text=True, cwd=app_path)
     try:
-        assert app.stdout is not None and app.stdout.readline().strip() == "ready"
+        assert app.stdout is not None
+        ready, _, server_file = app.stdout.readline().strip().partition(" ")
+        assert ready == "ready"
         path = socket_path(journal)
         assert app_is_running(path, timeout=5)
-        print(f"app pid {app.pid} from {app_path}; {calls} normal calls per scenario")
+        print(f"app pid {app.pid}, server {server_file}; {calls} normal calls per scenario")
         normal_calls(path, 20)
         show("alone", *normal_calls(path, calls), target=False)
         seconds = max(10.0, calls * 0.05)

@@ -105,6 +105,8 @@ class _Peer:
     out_bytes: int = 0
     proven: bool = False
     parsing: bool = False
+    parse_bytes: int = 0
+    held_bytes: int = 0
     closing: bool = False
     close_by: float = 0.0
     frame_started: float | None = None
@@ -161,6 +163,7 @@ class IoLoop:
         self._wake_r, self._wake_w = socket.socketpair()
         self._commands: deque[tuple[Any, ...]] = deque()
         self._peers: dict[int, _Peer] = {}
+        self._held_total = 0
         self._parse_queue: queue.SimpleQueue[tuple[_Peer, bytes] | None] = queue.SimpleQueue()
         self._next_id = 0
         self._stopping = threading.Event()
@@ -346,6 +349,7 @@ class IoLoop:
             peer.frame_started = None
         elif peer.frame_started is None:
             peer.frame_started = time.monotonic()
+        self._account(peer)
         self._update_interest(peer)
 
     def _on_body(self, peer: _Peer, body: bytes) -> bool:
@@ -354,6 +358,8 @@ class IoLoop:
         peer.quiet_since = time.monotonic()
         if len(body) > INLINE_PARSE_MAX:
             peer.parsing = True
+            peer.parse_bytes = len(body)
+            self._account(peer)
             self._parse_queue.put((peer, body))
             return False
         self._on_request(peer, parse_body(body))
@@ -375,8 +381,10 @@ class IoLoop:
 
     def _on_parsed(self, peer: _Peer, outcome: Request | ProtocolError) -> None:
         peer.parsing = False
+        peer.parse_bytes = 0
         if peer.connection.id not in self._peers or peer.closing:
             return
+        self._account(peer)
         self._on_request(peer, outcome)
         if not peer.closing:
             peer.frame_started = None
@@ -402,6 +410,33 @@ class IoLoop:
             self._queue(peer, encode_error_frame(outcome.id, busy))
         else:
             self._sink.post(Arrived(peer.connection, outcome))
+
+    def _account(self, peer: _Peer) -> None:
+        """Keeps the total of request bytes held for all clients (unfinished frames, bodies
+        waiting for the parse thread) within `Limits.held_max`: beyond it, the client whose
+        unfinished frame started longest ago is disconnected, so no crowd of half-sent 4 MiB
+        frames can make the app hold more."""
+        held = peer.decoder.buffered + peer.parse_bytes
+        self._held_total += held - peer.held_bytes
+        peer.held_bytes = held
+        limit = self._limits.held_max
+        while self._held_total > limit:
+            stalled = [
+                p for p in self._peers.values() if p.frame_started is not None and not p.closing
+            ]
+            if not stalled:
+                return
+            oldest = min(stalled, key=lambda p: p.frame_started or 0.0)
+            message = (
+                f"unfinished frames of all clients hold {self._held_total} bytes "
+                f"(limit {limit}); the oldest is dropped"
+            )
+            self._fail(oldest, None, ProtocolError(ErrorCode.BUSY, message, data={"limit": limit}))
+            self._release(oldest)
+
+    def _release(self, peer: _Peer) -> None:
+        self._held_total -= peer.held_bytes
+        peer.held_bytes = 0
 
     def _hello_frame(self, request: Request) -> bytes:
         params = HelloParams.model_validate(request.params)
@@ -489,6 +524,7 @@ class IoLoop:
         if peer.closing:
             return
         peer.closing = True
+        self._release(peer)
         peer.close_by = time.monotonic() + self._limits.linger_seconds
         peer.connection.mark_gone()
         if not peer.outbox:
@@ -504,6 +540,7 @@ class IoLoop:
                 self._selector.unregister(peer.sock)
             peer.interest = 0
         peer.sock.close()
+        self._release(peer)
         peer.outbox.clear()
         peer.out_bytes = 0
         peer.connection.mark_gone()

@@ -37,6 +37,8 @@ class Limits:
         outbox_pause: replies buffered for a client beyond which the app stops reading it.
         outbox_max: replies buffered for a client beyond which it is disconnected.
         linger_seconds: how long a client being disconnected may take to read its last error.
+        held_max: request bytes held for all clients together (unfinished frames, bodies
+            waiting to be parsed); beyond it the oldest unfinished frame's client is dropped.
     """
 
     max_clients: int = MAX_CLIENTS
@@ -47,3 +49,4 @@ class Limits:
     outbox_pause: int = 1024 * 1024
     outbox_max: int = 2 * MAX_FRAME + 64 * 1024
     linger_seconds: float = 1.0
+    held_max: int = 16 * MAX_FRAME

@@ -330,6 +330,29 @@ def test_a_client_that_never_reads_is_disconnected_at_the_cap(
         still_served(qtbot, server)
 
 
+def test_unfinished_frames_of_all_clients_are_capped(
+    qtbot: Any, journal: Path, handler: TinyHandler
+) -> None:
+    """Half-sent large frames cannot pile up: beyond the cap the oldest one's client goes."""
+    padded = request("echo", 1, {"pad": "p" * 900_000})
+    half = 600_000
+    with serving(journal, handler, held_max=1024 * 1024) as server:
+        first, second = connect(server.socket_path), connect(server.socket_path)
+        with first, second:
+            first.sendall(padded[:half])
+            qtbot.wait(300)
+            second.sendall(padded[:half])
+            messages, _ = in_thread(qtbot, lambda: read_until_closed(first))
+            (notice,) = messages
+            assert notice["error"]["code"] == ErrorCode.BUSY
+            assert notice["error"]["data"] == {"limit": 1024 * 1024}
+            assert "unfinished frames of all clients hold" in notice["error"]["message"]
+            second.sendall(padded[half:])
+            (reply,) = in_thread(qtbot, lambda: read_messages(second, 1))
+        assert reply["result"]["echo"]["pad"] == "p" * 900_000
+        still_served(qtbot, server)
+
+
 # --- question windows ---------------------------------------------------------------------
 
 QUESTION: dict[str, Any] = {
