@@ -350,6 +350,7 @@ class ProfilePanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.resizeColumnsToContents()  # no rules yet: every column name shown whole
         self.support_view = self._evidence_view(self.support, "Supporting decisions")
         self.contradiction_view = self._evidence_view(
             self.contradictions, "Contradicting decisions"

@@ -188,6 +188,24 @@ def test_empty_profile_asks_for_more_evidence(qtbot: QtBot, tmp_path: Path) -> N
         shut_down(qtbot, window)
 
 
+def test_an_empty_profile_shows_every_column_name_whole(qtbot: QtBot, tmp_path: Path) -> None:
+    journal = make_journal(tmp_path / "empty", [record(1)])
+    window = open_window(qtbot, journal, tmp_path / "empty.ini")
+    try:
+        window.tabs.setCurrentWidget(window.profile_panel)
+        qtbot.waitUntil(window.profile_panel.empty_label.isVisible, timeout=5000)
+        header = window.profile_panel.table.horizontalHeader()
+        metrics = header.fontMetrics()
+        clipped = [
+            name
+            for column, name in enumerate(RuleModel.HEADERS)
+            if header.sectionSize(column) < metrics.horizontalAdvance(name)
+        ]
+        assert not clipped, clipped
+    finally:
+        shut_down(qtbot, window)
+
+
 def test_records_changed_by_another_process_rebuild_the_profile_on_refresh(
     qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
