@@ -29,6 +29,9 @@ OPEN_SWEEP_DIRS = ("records", "pending", "drafts", "corrections", "notes", "prof
 a record's next edit sweeps under its lock (and `doctor --repair` sweeps all of them)."""
 SWEEP_STAMP = Path("cache") / "temp-sweep.stamp"
 """Touched after each sweep at open, so a journal opened again soon is not scanned again."""
+OPEN_SWEEP_INTERVAL_SECONDS = 3600.0
+"""How often opening a journal sweeps: listing `records/` of 100,000 records and their locks
+is the cost (the bench in the ADR), and left-over temp files only take space."""
 _TEMP = re.compile(rf"\.(.+){re.escape(TEMP_MARK)}[0-9a-f]{{{2 * TEMP_TOKEN_BYTES}}}")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -50,12 +53,13 @@ def temp_target(name: str) -> str | None:
 
 def sweep_on_open(root: Path, *, now: float | None = None) -> SweepReport:
     """The cheap sweep run when a journal is opened: the top-level folders, at most once per
-    `STALE_AFTER_SECONDS`. Best effort: a journal that cannot be written is left alone."""
+    `OPEN_SWEEP_INTERVAL_SECONDS`. Best effort: a journal that cannot be written is left
+    alone."""
     report = SweepReport()
     moment = time.time() if now is None else now
     stamp = root / SWEEP_STAMP
     try:
-        if moment - os.stat(stamp).st_mtime < STALE_AFTER_SECONDS:
+        if moment - os.stat(stamp).st_mtime < OPEN_SWEEP_INTERVAL_SECONDS:
             return report
     except OSError:
         pass
@@ -81,7 +85,8 @@ def sweep_folder(
 ) -> None:
     """Removes the stale temp files of one folder (not below it)."""
     try:
-        entries = [entry for entry in os.scandir(directory) if temp_target(entry.name)]
+        with os.scandir(directory) as listing:
+            entries = [e for e in listing if e.name.startswith(".") and temp_target(e.name)]
     except OSError:
         return
     moment = time.time() if now is None else now

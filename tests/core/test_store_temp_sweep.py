@@ -18,6 +18,7 @@ from core.locking import locked
 from core.models import DecisionRecord
 from core.store import DecisionStore
 from core.temp_sweep import (
+    OPEN_SWEEP_INTERVAL_SECONDS,
     STALE_AFTER_SECONDS,
     SWEEP_STAMP,
     sweep_on_open,
@@ -95,7 +96,7 @@ def test_the_sweep_at_open_runs_at_most_once_per_interval(store: DecisionStore) 
     temp = _temp(store.records_dir, f".{RECORD}.json.tmp-0123456789ab")
     assert sweep_on_open(store.root, now=now + 1).removed == []  # the stamp is fresh
     assert temp.exists()
-    report = sweep_on_open(store.root, now=now + STALE_AFTER_SECONDS + 1)
+    report = sweep_on_open(store.root, now=now + OPEN_SWEEP_INTERVAL_SECONDS + 1)
     assert report.removed == [str(temp)]
 
 
