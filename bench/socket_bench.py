@@ -55,29 +55,17 @@ def serve(journal: Path, app_path: Path) -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.capture_controller import CaptureController
     from app.ipc.server import IpcServer
-    from app.workers import WorkerPool
-    from core.capture import CaptureService
-    from core.pending import PendingStore
-    from core.store import DecisionStore
+    from tests.app.controller_support import serving_controller
 
     app = QApplication([])
-    pending = PendingStore(journal)
-    workers = WorkerPool()
-    controller = CaptureController(
-        CaptureService(DecisionStore(journal), pending), pending, workers
-    )
-    server = IpcServer(journal, controller)
-    assert server.listen()
     signal.signal(signal.SIGTERM, lambda *_: app.quit())
     keep_signals = QTimer()
     keep_signals.start(100)
     keep_signals.timeout.connect(lambda: None)
-    print(f"ready {sys.modules[IpcServer.__module__].__file__}", flush=True)
-    app.exec()
-    server.close()
-    workers.wait_idle()
+    with serving_controller(journal):
+        print(f"ready {sys.modules[IpcServer.__module__].__file__}", flush=True)
+        app.exec()
 
 
 # --- attackers (their own process) --------------------------------------------------------

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from PySide6.QtCore import QObject
 
 from app.ipc.server import Connection, IpcServer, Limits
@@ -64,6 +65,14 @@ def serving(journal: Path, handler: QObject, **limits: Any) -> Iterator[IpcServe
         yield server
     finally:
         server.close()
+
+
+def private_journal(tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty journal directory, the socket under the test's own runtime directory."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
+    path = tmp_path / "journal"
+    path.mkdir()
+    return path
 
 
 def in_thread(qtbot: Any, fn: Callable[[], T], timeout_ms: int = WAIT_MS) -> T:

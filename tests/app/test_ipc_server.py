@@ -18,9 +18,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, QTimer
@@ -56,10 +56,10 @@ from core.runtime_paths import (
     canonical_journal_path,
     socket_path,
 )
+from tests.app.socket_support import in_thread
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="Unix-domain sockets")
 
-T = TypeVar("T")
 WAIT_MS = 5000
 PENDING = [
     {
@@ -141,25 +141,6 @@ def record(signal: Any) -> list[Any]:
     seen: list[Any] = []
     signal.connect(lambda *args: seen.append(args[0] if args else None))
     return seen
-
-
-def in_thread(qtbot: Any, fn: Callable[[], T], timeout_ms: int = WAIT_MS) -> T:
-    """Runs a blocking client in a thread while the Qt loop serves it here."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["result"] = fn()
-        except BaseException as exc:
-            box["error"] = exc
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    qtbot.waitUntil(lambda: not thread.is_alive(), timeout=timeout_ms)
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["result"]  # type: ignore[no-any-return]
 
 
 def raw_exchange(path: Path, payload: bytes, *, wait_s: float = 3.0) -> tuple[list[Any], bool]:

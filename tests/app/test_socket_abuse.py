@@ -31,6 +31,7 @@ from tests.app.socket_support import (
     TinyHandler,
     connect,
     in_thread,
+    private_journal,
     read_messages,
     read_until_closed,
     request,
@@ -48,10 +49,7 @@ pytestmark = [
 
 @pytest.fixture
 def journal(tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
-    path = tmp_path / "journal"
-    path.mkdir()
-    return path
+    return private_journal(tmp_path, runtime_dir, monkeypatch)
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from tests.app.socket_support import (
     TinyHandler,
     connect,
     in_thread,
+    private_journal,
     read_messages,
     request,
     rss_bytes,
@@ -39,10 +40,7 @@ RSS_BUDGET = 5 * MIB
 
 @pytest.fixture
 def journal(tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
-    path = tmp_path / "journal"
-    path.mkdir()
-    return path
+    return private_journal(tmp_path, runtime_dir, monkeypatch)
 
 
 def _cycles(server: IpcServer, count: int) -> None:
