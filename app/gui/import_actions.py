@@ -104,6 +104,7 @@ class ImportActions(QObject):
             f"{verb} {report.imported:,} of {count_text(report.read, 'item')}.", NOTICE_MS
         )
         if not report.dry_run:
+            self._bridge.forget_current_project()  # the list moves to what was just imported
             self.refresh()
 
     def refresh(self) -> None:

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
-from app.gui.filter_bar import SCOPE_ALL, FilterState
+from app.gui.filter_bar import SCOPE_ALL, SCOPE_CURRENT, FilterState
 from app.gui.import_dialog import AUTO_TEXT, ImportDialog, kind_name
 from app.gui.journal_window import JournalWindow
 from app.gui.outcome_tables import COUNTING, NO_FIGURES
@@ -113,6 +113,24 @@ def test_import_through_the_dialog_shows_the_report_and_the_records(
     assert again.imported == 0
     assert again.unchanged == 5
     assert record_count(journal) == 7
+    press(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+
+
+def test_an_import_into_another_project_shows_it_as_the_current_one(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    """The window keeps its current project while open, but an import is what the user wants
+    to see next: the list moves to the project the import just filled."""
+    assert window.filter_bar.state.scope == SCOPE_CURRENT
+    qtbot.waitUntil(lambda: window.filter_bar.scope.itemText(0) == "Current: alpha", timeout=5000)
+    dialog = open_dialog(qtbot, window)
+    choose_source(qtbot, dialog, MADR, "madr")
+    assert run(qtbot, dialog).imported == 5
+    qtbot.waitUntil(lambda: window.model.rowCount() == 5, timeout=10_000)
+    imported = {window.model.list_row(n).project_id for n in range(5)}
+    assert len(imported) == 1 and "project-00000000000000aa" not in imported
+    qtbot.waitUntil(lambda: window.filter_bar.scope.itemText(0) != "Current: alpha", timeout=5000)
     press(dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not dialog.isVisible())
 
