@@ -83,16 +83,19 @@ CLAUDE_CODE = ClientHook(
             "WebSearch",
             "ListMcpResourcesTool",
             "ReadMcpResourceTool",
+            "ReadMcpResourceDirTool",
             "TaskList",
+            "TaskOutput",
             "TaskGet",
             "CronList",
         }
     ),
-    named=("Read", "ToolSearch", "WebFetch", "WebSearch"),
+    named=("Read", "WebFetch", "WebSearch"),
     answers_questions=True,
 )
-"""Glob and Grep exist only in builds without the embedded search tools, so they are allowed
-but not suggested."""
+"""Glob and Grep exist only in builds without the embedded search tools, and ToolSearch only
+where tools are deferred (Claude Code 2.1.197 against another API endpoint lists none), so
+they are allowed but not suggested."""
 
 CODEX = ClientHook(
     client="codex",
@@ -134,9 +137,11 @@ GEMINI = ClientHook(
             "read_background_output",
         }
     ),
-    named=("read_file", "read_many_files", "glob", "grep_search", "list_directory", "web_fetch"),
+    named=("read_file", "glob", "grep_search", "list_directory", "web_fetch", "google_web_search"),
 )
-"""`search_file_content` is the older name Gemini CLI still maps to `grep_search`."""
+"""`search_file_content` is the older name Gemini CLI still maps to `grep_search`;
+`read_many_files` serves only its `@file` prompts in 0.61.0 and is never offered to the
+model, so it is allowed but not suggested."""
 
 HOOKS: dict[str, ClientHook] = {hook.client: hook for hook in (CLAUDE_CODE, CODEX, GEMINI)}
 """`decision-journal hook <client>` for each client with a tool hook (Cursor has none we use)."""

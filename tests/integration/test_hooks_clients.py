@@ -32,11 +32,36 @@ EDITING = {
     "gemini": ["write_file", "replace", "run_shell_command", "mcp_filesystem_write_file"],
 }
 READ_ONLY = {
-    "claude-code": ["Read", "ToolSearch", "WebFetch", "WebSearch", "Glob", "Grep", "TaskList"],
+    "claude-code": [
+        "Read",
+        "ToolSearch",
+        "WebFetch",
+        "WebSearch",
+        "Glob",
+        "Grep",
+        "TaskList",
+        "TaskOutput",
+        "ReadMcpResourceDirTool",
+    ],
     "codex": ["view_image", "read_mcp_resource", "list_mcp_resources"],
     "gemini": ["read_file", "read_many_files", "glob", "grep_search", "list_directory"],
 }
 STALE_NAMES = ["LS", "TodoWrite", "NotebookRead"]
+OFFERED_IN_EVERY_SESSION = {
+    "claude-code": {"Read", "WebFetch", "WebSearch", "Bash", "Edit", "Write"},
+    "codex": {"view_image", "read_mcp_resource", "list_mcp_resources", "exec_command"},
+    "gemini": {
+        "read_file",
+        "glob",
+        "grep_search",
+        "list_directory",
+        "web_fetch",
+        "google_web_search",
+    },
+}
+"""Tools that both Claude Code 2.1.197 (no tool search: no ToolSearch) and 2.1.332 (tool search
+on), Codex 0.171.0 and Gemini CLI 0.61.0 (`gemini -p`: no read_many_files) offered their model
+in the outsider sessions of issue 17."""
 
 
 @pytest.fixture
@@ -97,6 +122,16 @@ def test_editing_tools_are_denied_naming_the_clients_resume_call(
         assert all(f"{name}," not in reason and f"{name})" not in reason for name in STALE_NAMES)
         for named in HOOKS[client].named:
             assert named in READ_ONLY[client] or named in HOOKS[client].read_only
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+def test_the_deny_text_suggests_only_tools_every_session_has(pending: Place, client: str) -> None:
+    """An agent pointed at a tool its session lacks wastes a turn on an unknown-tool error."""
+    assert set(HOOKS[client].named) <= OFFERED_IN_EVERY_SESSION[client]
+    run = run_hook_inline(pending, client, event(pending, client, EDITING[client][0]))
+    suggested = reason_of(client, run.stdout).rsplit("use only read-only tools (", 1)[1]
+    listed = suggested.split(")", 1)[0].split(", ")
+    assert set(listed) <= OFFERED_IN_EVERY_SESSION[client], listed
 
 
 @pytest.mark.parametrize("client", sorted(HOOKS))
