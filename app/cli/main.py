@@ -27,6 +27,7 @@ COMMANDS = {
     "import_cmds": ("import", "confirm"),
     "outcome_cmds": ("outcome", "outcome-stats", "recall"),
     "help_cmds": ("help",),
+    "sync_cmds": ("sync",),
 }
 """The commands each module registers (a test holds this equal to what they register).
 

@@ -1,0 +1,259 @@
+"""`sync`: one journal on several machines through a git remote, end-to-end encrypted.
+
+A thin layer over `core.sync`: it reads the pairing string, prints one clear line per outcome
+and maps sync failures to the CLI's exit codes. Offline is not a failure: `sync now` says it
+will retry and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.cli.app_notice import tell_app_records_changed
+from app.cli.exit_codes import CONFLICT, INVALID, NOT_FOUND, OK, WRONG_STATE, report_error
+from core.journal import Journal
+from core.sync import conflicts
+from core.sync.crypto import SyncKey
+from core.sync.engine import OFFLINE, SyncEngine, SyncReport
+from core.sync.errors import (
+    SyncAlreadyConfigured,
+    SyncConflictUnknown,
+    SyncError,
+    SyncKeyUnavailable,
+    SyncKeyWrong,
+)
+from core.sync.keystore import load_key
+from core.sync.status import sync_status
+from core.wording import count
+
+KEY_WARNING = (
+    "WARNING: this pairing string opens every file this journal ever pushed. Keep it in a "
+    "password manager; anyone holding it and the remote can read your decisions. Without it "
+    "a lost machine's journal cannot be read back from the remote."
+)
+SYNC_EXIT_CODES = (
+    "sync exit codes: 0 synced or offline (will retry), 2 a wrong or missing key or a remote "
+    "that is not a sync remote, 4 conflicts wait (`sync status`), 7 sync is not set up or "
+    "already is"
+)
+
+
+def _engine(journal: Journal) -> SyncEngine:
+    return SyncEngine(journal.root, interactive=sys.stdin.isatty())
+
+
+def _run(action: object) -> int:
+    try:
+        return int(action())  # type: ignore[operator]
+    except SyncAlreadyConfigured as exc:
+        report_error(exc)
+        return WRONG_STATE
+    except SyncConflictUnknown as exc:
+        report_error(exc)
+        return NOT_FOUND
+    except (SyncKeyWrong, SyncKeyUnavailable) as exc:
+        report_error(exc)
+        return INVALID
+    except SyncError as exc:
+        report_error(exc)
+        return WRONG_STATE if "does not sync yet" in str(exc) else 1
+
+
+def _finish(journal: Journal, report: SyncReport) -> int:
+    """Prints the outcome and refreshes this machine's caches from what arrived."""
+    if report.received:
+        journal.index.reconcile()
+        journal.profile.rebuild()
+        tell_app_records_changed(journal)
+    if report.result == OFFLINE:
+        print(
+            f"Sync: offline, will retry ({report.detail or 'remote unreachable'}); "
+            "local changes are committed and wait."
+        )
+        return OK
+    print(f"Synced: {count(report.sent, 'file')} sent, {count(report.received, 'file')} received.")
+    waiting = conflicts.list_conflicts(journal.root)
+    for record_id in report.new_conflicts:
+        print(f"Conflict: {record_id} was changed on two machines; both versions are kept.")
+    if waiting:
+        print(
+            f"Waiting: {count(len(waiting), 'conflict')}; `decision-journal sync status` lists them, "
+            "`sync resolve ID --keep local|remote` settles one."
+        )
+        return CONFLICT
+    return OK
+
+
+def cmd_init(journal: Journal, args: argparse.Namespace) -> int:
+    def run() -> int:
+        report = _engine(journal).init(
+            args.remote, encrypt=not args.no_encrypt, key_file=args.key_file or ""
+        )
+        if not args.no_encrypt:
+            print(
+                "Sync key created and stored; run `decision-journal sync export-key` once "
+                "and keep the pairing string safe: a lost key means a remote nobody can read."
+            )
+        return _finish(journal, report)
+
+    return _run(run)
+
+
+def _read_pairing(args: argparse.Namespace) -> SyncKey | None:
+    if args.key_file:
+        from core.sync.keystore import KeyLocation
+
+        return load_key(KeyLocation("file", "", args.key_file))
+    if sys.stdin.isatty():
+        print(
+            "Paste the pairing string from `sync export-key` (empty for a plain remote):",
+            file=sys.stderr,
+        )
+    text = sys.stdin.readline().strip()
+    return SyncKey.parse(text) if text else None
+
+
+def cmd_join(journal: Journal, args: argparse.Namespace) -> int:
+    def run() -> int:
+        key = _read_pairing(args)
+        report = _engine(journal).join(args.remote, key=key, key_file=args.key_file or "")
+        return _finish(journal, report)
+
+    return _run(run)
+
+
+def cmd_now(journal: Journal, args: argparse.Namespace) -> int:
+    return _run(lambda: _finish(journal, _engine(journal).sync()))
+
+
+def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
+    def run() -> int:
+        status = sync_status(_engine(journal))
+        if args.json:
+            print(json.dumps(status, ensure_ascii=False, indent=2))
+            return OK
+        for line in _status_lines(status):
+            print(line)
+        return OK
+
+    return _run(run)
+
+
+def _status_lines(status: dict[str, object]) -> list[str]:
+    if not status["configured"]:
+        return ["Sync: off (`decision-journal sync init --remote URL` to start)."]
+    lines = [
+        f"Sync: {status['state']}",
+        f"Remote: {status['remote']} ({'age-encrypted' if status['encrypted'] else 'plain'})",
+        f"Key: {status['key_storage']}",
+        f"Last sync: {status['last_sync_at'] or 'never'} ({status['last_result'] or '-'})",
+        f"Waiting to push: {count(int(status['pending_commits']), 'commit')}",  # type: ignore[call-overload]
+    ]
+    if status["last_error"]:
+        lines.append(f"Last error: {status['last_error']}")
+    for item in status["conflicts"]:  # type: ignore[attr-defined]
+        versions = ", ".join(
+            f"{info['name'] or machine} ({machine}) revisions {info['revisions']}"
+            for machine, info in item["versions"].items()
+        )
+        lines.append(f"Conflict {item['id']} from revision {item['fork_revision']}: {versions}")
+    return lines
+
+
+def cmd_off(journal: Journal, args: argparse.Namespace) -> int:
+    def run() -> int:
+        engine = _engine(journal)
+        status = sync_status(engine)
+        if status["pending_commits"] and not args.force:
+            print(
+                f"decision-journal: error: {status['pending_commits']} local commit(s) have "
+                "not reached the remote; `sync now` first, or `sync off --force`",
+                file=sys.stderr,
+            )
+            return WRONG_STATE
+        engine.off(forget_key=args.forget_key)
+        kept = "removed from" if args.forget_key else "kept in"
+        print(f"Sync is off; the journal is unchanged and the key is {kept} its store.")
+        return OK
+
+    return _run(run)
+
+
+def cmd_export_key(journal: Journal, args: argparse.Namespace) -> int:
+    def run() -> int:
+        engine = _engine(journal)
+        if not engine.config().encrypted:
+            print(
+                "decision-journal: error: this journal syncs without encryption: there is no key",
+                file=sys.stderr,
+            )
+            return WRONG_STATE
+        print(KEY_WARNING, file=sys.stderr)
+        print(load_key(engine.config().key_location).secret)
+        return OK
+
+    return _run(run)
+
+
+def cmd_resolve(journal: Journal, args: argparse.Namespace) -> int:
+    def run() -> int:
+        engine = _engine(journal)
+        conflict = conflicts.get_conflict(journal.root, args.id)
+        machine = conflicts.choose_machine(conflict, args.keep, engine.config().machine)
+        record = conflicts.resolve(journal.store, conflict, machine)
+        print(
+            f"Resolved {record.id}: the version from {machine} is revision {record.revision}; "
+            "`sync now` shares it."
+        )
+        tell_app_records_changed(journal)
+        return OK
+
+    return _run(run)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "sync",
+        help="one journal on several machines through a git remote, end-to-end encrypted",
+        epilog=SYNC_EXIT_CODES,
+    )
+    words = p.add_subparsers(dest="sync_command", metavar="ACTION", required=True)
+
+    q = words.add_parser("init", help="first machine: push this journal to an empty remote")
+    q.add_argument("--remote", required=True, metavar="URL")
+    q.add_argument("--no-encrypt", action="store_true", help="push plain files (not advised)")
+    q.add_argument(
+        "--key-file", metavar="PATH", help="keep the key in PATH (0600), not the keyring"
+    )
+    q.set_defaults(handler=cmd_init)
+
+    q = words.add_parser("join", help="another machine: sync with a remote `sync init` made")
+    q.add_argument("--remote", required=True, metavar="URL")
+    q.add_argument(
+        "--key-file", metavar="PATH", help="read the key from PATH (0600) and keep it there"
+    )
+    q.set_defaults(handler=cmd_join)
+
+    q = words.add_parser("now", help="sync once now")
+    q.set_defaults(handler=cmd_now)
+
+    q = words.add_parser("status", help="state, last sync, key storage and conflicts")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(handler=cmd_status)
+
+    q = words.add_parser("off", help="stop syncing (the journal and the remote stay as they are)")
+    q.add_argument("--force", action="store_true", help="even with commits not yet pushed")
+    q.add_argument("--forget-key", action="store_true", help="also delete the key from the keyring")
+    q.set_defaults(handler=cmd_off)
+
+    q = words.add_parser("export-key", help="print the pairing string (for `sync join`)")
+    q.set_defaults(handler=cmd_export_key)
+
+    q = words.add_parser(
+        "resolve", help="settle a sync conflict: keep one version as a new revision"
+    )
+    q.add_argument("id")
+    q.add_argument("--keep", required=True, metavar="local|remote|MACHINE")
+    q.set_defaults(handler=cmd_resolve)

@@ -1,0 +1,140 @@
+"""Sync conflicts kept beside the journal: `sync-conflicts/<id>/`, and their resolution.
+
+Why outside `records/` and `history/`: KernForge reads those strictly, so a second version of a
+revision there would make the journal unreadable. The folder moves with the journal, so every
+machine sees the same conflict, and resolving it on any one writes revision N+1 of the current
+record through the store's compare-and-swap and removes the folder everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core import limits
+from core.codec import decode_stored_record
+from core.models import DecisionRecord
+from core.safefs import atomic_write, ensure_private_dir, read_regular_file
+from core.store import DecisionStore
+from core.sync.errors import SyncConflictUnknown
+from core.sync.merge import RecordMerge
+from core.sync.paths import CONFLICTS
+from core.validation import check_decision_id
+
+SUMMARY = "conflict.json"
+_KEPT = ("id", "created_at", "redaction", "revision", "updated_at")
+"""Fields the store owns on a revision; every other field comes from the chosen version."""
+
+
+@dataclass(slots=True)
+class Conflict:
+    """One conflicted record: the revision both sides wrote, who wrote which, whose is current."""
+
+    record_id: str
+    fork: int
+    current: str
+    versions: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.record_id,
+            "fork_revision": self.fork,
+            "current": self.current,
+            "versions": self.versions,
+        }
+
+
+def conflict_files(
+    record_id: str, merge: RecordMerge, local: tuple[str, str], remote: tuple[str, str]
+) -> dict[str, bytes]:
+    """Journal-relative path → bytes for a new conflict: both sides' divergent revisions
+    (named `revision-NNNNNN.<machine>.json`) and the summary. `local` and `remote` are
+    (machine id, machine name); the local version stays current."""
+    folder = f"{CONFLICTS}/{record_id}"
+    files: dict[str, bytes] = {}
+    versions: dict[str, dict[str, Any]] = {}
+    for (machine, name), side in ((local, merge.local), (remote, merge.remote)):
+        versions[machine] = {"name": name, "revisions": sorted(side)}
+        for number, data in side.items():
+            files[f"{folder}/revision-{number:06d}.{machine}.json"] = data
+    conflict = Conflict(record_id, merge.fork, local[0], versions)
+    files[f"{folder}/{SUMMARY}"] = _encode(conflict.to_dict())
+    return files
+
+
+def _encode(value: dict[str, Any]) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def list_conflicts(root: Path) -> list[Conflict]:
+    found = []
+    base = root / CONFLICTS
+    for entry in sorted(os.listdir(base)) if base.is_dir() else []:
+        summary = base / entry / SUMMARY
+        if summary.is_file():
+            raw = json.loads(read_regular_file(root, summary, limits.RECORD_FILE_MAX))
+            found.append(Conflict(raw["id"], raw["fork_revision"], raw["current"], raw["versions"]))
+    return found
+
+
+def get_conflict(root: Path, record_id: str) -> Conflict:
+    check_decision_id(record_id)
+    for conflict in list_conflicts(root):
+        if conflict.record_id == record_id:
+            return conflict
+    raise SyncConflictUnknown(f"decision {record_id} has no sync conflict")
+
+
+def version_of(root: Path, conflict: Conflict, machine: str) -> DecisionRecord:
+    """The newest revision that machine wrote, as a record."""
+    number = max(conflict.versions[machine]["revisions"])
+    name = f"revision-{number:06d}.{machine}.json"
+    path = root / CONFLICTS / conflict.record_id / name
+    data = read_regular_file(root, path, limits.RECORD_FILE_MAX)
+    return decode_stored_record(data, what=name, expected_id=conflict.record_id)
+
+
+def choose_machine(conflict: Conflict, keep: str, this_machine: str) -> str:
+    """`local` is this machine's version, `remote` the other one's; a machine id or name
+    picks among three or more."""
+    others = [m for m in conflict.versions if m != this_machine]
+    if keep == "local" and this_machine in conflict.versions:
+        return this_machine
+    if keep == "remote" and len(others) == 1:
+        return others[0]
+    for machine, info in conflict.versions.items():
+        if keep in (machine, info.get("name")):
+            return machine
+    names = ", ".join(f"{m} ({info.get('name', '')})" for m, info in conflict.versions.items())
+    raise SyncConflictUnknown(
+        f"--keep {keep!r} matches no version of decision {conflict.record_id}; versions: {names}"
+    )
+
+
+def resolve(store: DecisionStore, conflict: Conflict, machine: str) -> DecisionRecord:
+    """Writes the chosen version as the next revision (compare-and-swap), then removes the
+    conflict folder."""
+    chosen = version_of(store.root, conflict, machine)
+    current = store.get(conflict.record_id)
+
+    def adopt(record: DecisionRecord) -> None:
+        for name in DecisionRecord.model_fields:
+            if name not in _KEPT:
+                setattr(record, name, getattr(chosen, name))
+
+    revised = store.revise(conflict.record_id, current.revision, adopt)
+    folder = store.root / CONFLICTS / conflict.record_id
+    for entry in os.listdir(folder):
+        os.unlink(folder / entry)
+    os.rmdir(folder)
+    return revised
+
+
+def write_files(root: Path, files: dict[str, bytes]) -> None:
+    for path, data in files.items():
+        target = root / path
+        ensure_private_dir(root, target.parent)
+        atomic_write(root, target, data)

@@ -1,0 +1,465 @@
+"""One sync: export the journal, commit, fetch, merge what arrived, commit, push.
+
+Why this order: the working copy is committed before anything is fetched or pushed, so a sync
+killed at any point leaves a consistent repository; a merge in progress is recorded first and
+redone from the same two commits on the next start (applying a remote file is idempotent).
+Offline is a normal state: the local commit waits and the next sync pushes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.gotime import GoTime
+from core.locking import locked
+from core.safefs import ensure_private_dir
+from core.sync import conflicts
+from core.sync.crypto import AgeCodec, Codec, SyncKey
+from core.sync.errors import (
+    SyncAlreadyConfigured,
+    SyncKeyWrong,
+    SyncNotConfigured,
+    SyncRemoteError,
+)
+from core.sync.gitrepo import BRANCH, REMOTE, GitFailed, GitRepo
+from core.sync.keystore import forget_key as forget
+from core.sync.keystore import load_key, store_key
+from core.sync.merge import CONFLICT, RecordSide, merge_lines, merge_record
+from core.sync.merge import REMOTE as TAKE_REMOTE
+from core.sync.paths import CONFLICTS, Unit, history_path, record_path, unit_of
+from core.sync.state import (
+    STATE_DIR,
+    StateFiles,
+    SyncConfig,
+    machine_name,
+    new_journal_id,
+    new_machine_id,
+)
+from core.sync.workcopy import MANIFESTS, WorkingCopy
+
+MARKER = "decision-journal-sync.json"
+KEY_CHECK = "key-check.age"
+KEY_CHECK_TEXT = b"decision-journal sync key check\n"
+PUSH_ATTEMPTS = 5
+
+SYNCED = "synced"
+OFFLINE = "offline"
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What one sync did: its result, files sent and received, conflicts found."""
+
+    result: str
+    sent: int = 0
+    received: int = 0
+    new_conflicts: list[str] = field(default_factory=list)
+    detail: str = ""
+
+
+class SyncEngine:
+    """The sync of one journal directory."""
+
+    def __init__(self, journal_root: Path, *, interactive: bool = False) -> None:
+        self.root = Path(os.path.abspath(journal_root))
+        self.files = StateFiles(self.root)
+        self.repo = GitRepo(self.files.working_copy, interactive=interactive)
+
+    @property
+    def configured(self) -> bool:
+        return self.files.configured
+
+    def config(self) -> SyncConfig:
+        if not self.configured:
+            raise SyncNotConfigured(
+                f"{self.root} does not sync yet; run `decision-journal sync init --remote URL` "
+                "on the first machine or `sync join --remote URL` on another"
+            )
+        return self.files.config()
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        ensure_private_dir(self.root, self.files.directory)
+        with locked(self.root, self.files.directory / "sync", timeout=120.0):
+            stale = self.files.working_copy / ".git" / "index.lock"
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()  # we hold the sync lock: no git of ours is running here
+            yield
+
+    # setting up ---------------------------------------------------------------------------
+
+    def init(self, remote: str, *, encrypt: bool, key_file: str = "") -> SyncReport:
+        """First machine: a new working copy whose first commit is pushed to an empty remote."""
+        self._refuse_if_configured()
+        key = SyncKey.generate() if encrypt else None
+        config = _new_config(encrypt, key_file)
+        staging = self._staging()
+        try:
+            repo = GitRepo(staging, interactive=self.repo.interactive)
+            _init_repo(repo, remote)
+            if _fetch(repo):
+                raise SyncRemoteError(
+                    f"the remote {remote} already holds commits; use `sync join --remote "
+                    f"{remote}` to sync with the journal it holds"
+                )
+            codec = _codec(key)
+            _write_markers(staging, codec, key)
+            if key is not None:
+                store_key(config.key_location, key)
+            self._install(staging, config)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return self.sync()
+
+    def join(self, remote: str, *, key: SyncKey | None, key_file: str = "") -> SyncReport:
+        """Another machine: checks the remote and the key before anything is written."""
+        self._refuse_if_configured()
+        staging = self._staging()
+        try:
+            repo = GitRepo(staging, interactive=self.repo.interactive)
+            _init_repo(repo, remote)
+            if not _fetch(repo):
+                raise SyncRemoteError(
+                    f"the remote {remote} holds no journal yet (no commits on {BRANCH}); run "
+                    f"`sync init --remote {remote}` on the machine whose journal comes first"
+                )
+            encrypted = _check_remote(repo, key)
+            config = _new_config(encrypted, key_file)
+            if encrypted and key is not None:
+                store_key(config.key_location, key)
+            self._install(staging, config)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return self.sync()
+
+    def _refuse_if_configured(self) -> None:
+        if self.configured or self.files.working_copy.exists():
+            raise SyncAlreadyConfigured(
+                f"{self.files.working_copy} already exists; run `decision-journal sync off` "
+                "first to set sync up again"
+            )
+
+    def _staging(self) -> Path:
+        ensure_private_dir(self.root, self.root)
+        return Path(tempfile.mkdtemp(prefix=".sync-setup.tmp-", dir=self.root))
+
+    def _install(self, staging: Path, config: SyncConfig) -> None:
+        state_dir = staging / ".git" / STATE_DIR
+        state_dir.mkdir(mode=0o700)
+        os.chmod(staging, 0o700)
+        os.rename(staging, self.files.working_copy)
+        self.files.save_config(config)
+
+    def off(self, *, forget_key: bool) -> None:
+        """Removes the working copy; the journal and the remote are left as they are."""
+        config = self.config()
+        with self._lock():  # waits for a sync in progress
+            shutil.rmtree(self.files.working_copy)
+        if forget_key and config.encrypted:
+            forget(config.key_location)
+
+    # syncing ------------------------------------------------------------------------------
+
+    def codec(self) -> Codec:
+        config = self.config()
+        return _codec(load_key(config.key_location) if config.encrypted else None)
+
+    def sync(self) -> SyncReport:
+        """One whole sync; returns `offline` instead of raising when the remote is out of reach."""
+        config = self.config()
+        codec = self.codec()
+        with self._lock():
+            state = self.files.state()
+            work = WorkingCopy(
+                root=self.root,
+                working_copy=self.files.working_copy,
+                codec=codec,
+                config=config,
+                index=self.files.index(),
+                state=state,
+            )
+            report = SyncReport(SYNCED)
+            try:
+                self._run(work, report)
+            except GitFailed as exc:
+                if not exc.unreachable:
+                    state.last_error = str(exc)
+                    self._save(work, "error")
+                    raise
+                report.result = OFFLINE
+                report.detail = exc.stderr.strip().splitlines()[-1] if exc.stderr.strip() else ""
+            state.last_error = ""
+            self._save(work, report.result)
+            return report
+
+    def _run(self, work: WorkingCopy, report: SyncReport) -> None:
+        head = self.repo.rev("HEAD")
+        if work.state.merging and head and self.repo.is_ancestor(work.state.merging, head):
+            work.state.merging = ""  # killed after its commit: the merge is done
+        if work.state.merging:  # a merge was killed: redo it from the same two commits
+            self._merge(work, work.state.merging, report)
+        else:
+            report.sent += work.export()
+            self._commit(work, [self.repo.rev("HEAD")])
+        for _ in range(PUSH_ATTEMPTS):
+            remote = self._fetch_remote()
+            head = self.repo.rev("HEAD")
+            if remote and head != remote and not (head and self.repo.is_ancestor(remote, head)):
+                self._merge(work, remote, report)
+                head = self.repo.rev("HEAD")
+            if head is None or head == remote:
+                return
+            try:
+                self.repo.run("push", REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
+                return
+            except GitFailed as exc:
+                if not exc.rejected:
+                    raise
+        raise SyncRemoteError(f"the remote kept moving during {PUSH_ATTEMPTS} push attempts")
+
+    def _fetch_remote(self) -> str | None:
+        _fetch(self.repo)
+        return self.repo.rev(f"refs/remotes/{REMOTE}/{BRANCH}")
+
+    def _commit(self, work: WorkingCopy, parents: list[str | None]) -> None:
+        if self.repo.dirty() or len([p for p in parents if p]) > 1:
+            stamp = GoTime.now().format()[:19] + "Z"
+            message = f"sync {stamp} from {work.config.machine}"
+            self.repo.commit_all(message, [p for p in parents if p])
+            self._save(work, "")
+
+    def _save(self, work: WorkingCopy, result: str) -> None:
+        if result:
+            work.state.last_result = result
+            work.state.last_sync_at = GoTime.now().format()
+        self.files.save_index(work.index)
+        self.files.save_state(work.state)
+
+    # merging ------------------------------------------------------------------------------
+
+    def _merge(self, work: WorkingCopy, remote: str, report: SyncReport) -> None:
+        work.state.merging = remote
+        self._save(work, "")
+        head = self.repo.rev("HEAD")
+        base = self.repo.merge_base(head, remote) if head else None
+        theirs = self.repo.changed(base, remote)
+        ours = set(self.repo.changed(base, head)) if head else set()
+        self._learn_manifests(work, remote, theirs)
+        units: dict[Unit, list[str]] = {}
+        meta: list[str] = []
+        for name in theirs:
+            path = work.path_of(name)
+            unit = unit_of(path) if path else None
+            if unit is None:
+                meta.append(name)
+            else:
+                units.setdefault(unit, []).append(name)
+        self._take_meta(work, remote, meta, theirs)
+        local_units = {unit_of(p) for n in ours if (p := work.path_of(n))}
+        for unit, names in units.items():
+            report.received += len(names)
+            if unit.kind == "record":
+                self._merge_record(work, remote, unit.key, unit in local_units, report)
+            elif unit.kind == "log":
+                self._merge_log(work, remote, unit.key, names[0], theirs[names[0]])
+            else:
+                self._merge_file(work, remote, unit.key, names[0], theirs[names[0]])
+        report.sent += work.export()
+        work.state.merging = ""
+        self._commit(work, [head, remote])
+
+    def _learn_manifests(self, work: WorkingCopy, remote: str, theirs: dict[str, str]) -> None:
+        if not work.codec.encrypted:
+            return
+        names = [n for n, s in theirs.items() if n.startswith(f"{MANIFESTS}/") and s != "D"]
+        for data in self.repo.blobs(remote, names).values():
+            work.learn_manifest(data)
+
+    def _take_meta(
+        self, work: WorkingCopy, remote: str, names: list[str], theirs: dict[str, str]
+    ) -> None:
+        """Markers and manifests: the remote's copy, never a journal file."""
+        blobs = self.repo.blobs(remote, [n for n in names if theirs[n] != "D"])
+        for name in names:
+            if name in blobs:
+                work.write_blob(name, blobs[name])
+
+    def _remote_record(
+        self, work: WorkingCopy, remote: str, record_id: str
+    ) -> tuple[RecordSide, dict[str, tuple[bytes, bytes]]]:
+        """The remote's copy of one record: the side, and path → (plaintext, blob)."""
+        codec = work.codec
+        current_path = record_path(record_id)
+        found = self.repo.blobs(remote, [codec.name(current_path)])
+        files: dict[str, tuple[bytes, bytes]] = {}
+        side = RecordSide(None)
+        if found:
+            blob = next(iter(found.values()))
+            side.current = codec.open(blob)
+            files[current_path] = (side.current, blob)
+        paths = [
+            history_path(record_id, n, digest=d)
+            for n in range(1, side.revision)
+            for d in (False, True)
+        ]
+        names = {codec.name(p): p for p in paths}
+        for name, blob in self.repo.blobs(remote, names).items():
+            files[names[name]] = (codec.open(blob), blob)
+        for n in range(1, side.revision):
+            if (path := history_path(record_id, n)) in files:
+                side.history[n] = files[path][0]
+        return side, files
+
+    def _local_record(
+        self, work: WorkingCopy, record_id: str
+    ) -> tuple[RecordSide, dict[str, bytes]]:
+        folder = self.root / "history" / record_id
+        files: dict[str, bytes] = {}
+        candidates = [record_path(record_id)]
+        if folder.is_dir():
+            candidates += [f"history/{record_id}/{n}" for n in sorted(os.listdir(folder))]
+        for path in candidates:
+            if unit_of(path) is not None and (data := work.read(path)) is not None:
+                files[path] = data
+        side = RecordSide(files.get(record_path(record_id)))
+        for n in range(1, side.revision):
+            if (path := history_path(record_id, n)) in files:
+                side.history[n] = files[path]
+        return side, files
+
+    def _merge_record(
+        self, work: WorkingCopy, remote: str, record_id: str, changed_here: bool, report: SyncReport
+    ) -> None:
+        remote_side, remote_files = self._remote_record(work, remote, record_id)
+        local_side, local_files = self._local_record(work, record_id)
+        changed_here = changed_here or work.locally_changed(record_path(record_id))
+        same = [
+            (work.codec.name(p), blob)
+            for p, (data, blob) in remote_files.items()
+            if local_files.get(p) == data
+        ]
+        work.adopt_blobs(same)
+        if not changed_here:  # only the remote moved: its unit as it is, deletions included
+            wanted: dict[str, tuple[bytes | None, bytes | None]] = {
+                p: (data, blob)
+                for p, (data, blob) in remote_files.items()
+                if local_files.get(p) != data
+            }
+            wanted.update({p: (None, None) for p in local_files if p not in remote_files})
+            work.apply_unit(record_id, "record", wanted)
+            return
+        outcome = merge_record(local_side, remote_side)
+        if outcome.outcome == TAKE_REMOTE:
+            work.apply_unit(
+                record_id,
+                "record",
+                {p: (d, b) for p, (d, b) in remote_files.items() if local_files.get(p) != d},
+            )
+        elif outcome.outcome == CONFLICT:
+            other = self._machine_of(work, remote, record_id)
+            files = conflicts.conflict_files(
+                record_id,
+                outcome,
+                (work.config.machine, work.config.machine_name),
+                (other, work.state.machines.get(other, "")),
+            )
+            work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
+            report.new_conflicts.append(record_id)
+
+    def _machine_of(self, work: WorkingCopy, remote: str, record_id: str) -> str:
+        """The machine whose commit last wrote the remote's copy of the record."""
+        name = work.codec.name(record_path(record_id))
+        subject = self.repo.text("log", "-1", "--format=%s", remote, "--", name)
+        machine = subject.rsplit(" from ", 1)[-1] if " from " in subject else ""
+        return machine if len(machine) == 8 and machine != work.config.machine else "00000000"
+
+    def _merge_log(self, work: WorkingCopy, remote: str, path: str, name: str, status: str) -> None:
+        if status == "D":
+            return  # logs only grow: a log gone there is kept here
+        blob = self.repo.blobs(remote, [name])[name]
+        theirs = work.codec.open(blob)
+        mine = work.read(path)
+        if mine is None or mine == theirs:
+            work.apply_unit(path, "log", {path: (theirs, blob)})
+        elif (united := merge_lines(mine, theirs)) != mine:
+            work.apply_unit(path, "log", {path: (united, None)})
+
+    def _merge_file(
+        self, work: WorkingCopy, remote: str, path: str, name: str, status: str
+    ) -> None:
+        mine = work.read(path)
+        if status == "D":
+            if mine is not None and not work.locally_changed(path):
+                work.apply_unit(path, "file", {path: (None, None)})
+            return
+        blob = self.repo.blobs(remote, [name])[name]
+        theirs = work.codec.open(blob)
+        if mine is None or mine == theirs or not work.locally_changed(path):
+            work.apply_unit(path, "file", {path: (theirs, blob)})
+
+
+def _new_config(encrypted: bool, key_file: str) -> SyncConfig:
+    return SyncConfig(
+        journal_id=new_journal_id(),
+        machine=new_machine_id(),
+        machine_name=machine_name(),
+        encrypted=encrypted,
+        key_kind="file" if key_file else "keyring",
+        key_file=os.path.abspath(key_file) if key_file else "",
+    )
+
+
+def _codec(key: SyncKey | None) -> Codec:
+    return AgeCodec(key) if key is not None else Codec()
+
+
+def _init_repo(repo: GitRepo, remote: str) -> None:
+    repo.run("init", "-q", "-b", BRANCH, ".")
+    repo.run("remote", "add", REMOTE, remote)
+
+
+def _fetch(repo: GitRepo) -> bool:
+    """Fetches the branch; False when the remote has none yet (a new, empty repository)."""
+    result = repo.run("ls-remote", "--heads", REMOTE, BRANCH)
+    if not result.stdout.strip():
+        return False
+    repo.run("fetch", "-q", REMOTE, f"+refs/heads/{BRANCH}:refs/remotes/{REMOTE}/{BRANCH}")
+    return True
+
+
+def _write_markers(working_copy: Path, codec: Codec, key: SyncKey | None) -> None:
+    marker: dict[str, object] = {"format": 1, "encrypted": key is not None}
+    if key is not None:
+        marker["recipient"] = key.recipient
+        (working_copy / KEY_CHECK).write_bytes(codec.seal(KEY_CHECK_TEXT))
+    (working_copy / MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+
+
+def _check_remote(repo: GitRepo, key: SyncKey | None) -> bool:
+    """Whether the remote is encrypted; refuses a wrong or missing key before any write."""
+    ref = f"refs/remotes/{REMOTE}/{BRANCH}"
+    found = repo.blobs(ref, [MARKER, KEY_CHECK])
+    if MARKER not in found:
+        raise SyncRemoteError(
+            f"the remote holds no {MARKER}: it is not a decision-journal sync remote"
+        )
+    encrypted = bool(json.loads(found[MARKER]).get("encrypted"))
+    if not encrypted:
+        return False
+    if key is None:
+        raise SyncKeyWrong(
+            "the remote is encrypted: give the pairing string (`sync export-key` on a machine "
+            "that syncs) on stdin or with --key-file PATH"
+        )
+    if AgeCodec(key).open(found.get(KEY_CHECK, b"")) != KEY_CHECK_TEXT:
+        raise SyncKeyWrong("the sync key does not open this remote's key check")
+    return True

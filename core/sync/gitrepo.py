@@ -1,0 +1,160 @@
+"""The user's own `git`, run as a subprocess in the sync working copy.
+
+Why the user's git and not a library: their SSH keys, agents, `~/.ssh/config`, credential
+helpers and proxies already work with it, and a library would reimplement each of them.
+Every commit carries a fixed author and a message with a time only, never journal data.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from core.sync.errors import SyncRemoteError
+
+AUTHOR = ("decision-journal", "sync@localhost")
+BRANCH = "main"
+REMOTE = "origin"
+UNREACHABLE = (
+    "could not resolve host",
+    "connection refused",
+    "connection timed out",
+    "operation timed out",
+    "network is unreachable",
+    "no route to host",
+    "temporary failure in name resolution",
+    "unable to access",
+    "could not read from remote repository",
+    "does not appear to be a git repository",
+    "connection reset",
+    "connection closed",
+)
+"""Failures that mean the remote cannot be reached now: offline, not an error."""
+REJECTED = ("[rejected]", "non-fast-forward", "fetch first", "[remote rejected]")
+
+
+class GitFailed(SyncRemoteError):
+    """One git command failed; the message carries its stderr."""
+
+    def __init__(self, args: Sequence[str], stderr: str) -> None:
+        super().__init__(f"git {' '.join(args[:2])} failed: {stderr.strip() or 'no message'}")
+        self.stderr = stderr
+
+    @property
+    def unreachable(self) -> bool:
+        text = self.stderr.lower()
+        return any(marker in text for marker in UNREACHABLE)
+
+    @property
+    def rejected(self) -> bool:
+        return any(marker in self.stderr for marker in REJECTED)
+
+
+class GitRepo:
+    """A working copy; `interactive` lets git ask for credentials on a terminal."""
+
+    def __init__(self, path: Path, *, interactive: bool = False) -> None:
+        self.path = path
+        self.interactive = interactive
+
+    def _env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            GIT_AUTHOR_NAME=AUTHOR[0],
+            GIT_AUTHOR_EMAIL=AUTHOR[1],
+            GIT_COMMITTER_NAME=AUTHOR[0],
+            GIT_COMMITTER_EMAIL=AUTHOR[1],
+            LC_ALL="C",
+        )
+        if not self.interactive:
+            env["GIT_TERMINAL_PROMPT"] = "0"
+            env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+        return env
+
+    def run(
+        self, *args: str, data: bytes | None = None, check: bool = True
+    ) -> subprocess.CompletedProcess[bytes]:
+        command = [
+            "git",
+            "-c", "core.autocrlf=false",
+            "-c", "core.safecrlf=false",
+            "-c", "commit.gpgsign=false",
+            "-c", "gc.auto=0",
+            *args,
+        ]  # fmt: skip
+        result = subprocess.run(
+            command, cwd=self.path, env=self._env(), input=data, capture_output=True, check=False
+        )
+        if check and result.returncode != 0:
+            raise GitFailed(args, result.stderr.decode("utf-8", "replace"))
+        return result
+
+    def text(self, *args: str) -> str:
+        return self.run(*args).stdout.decode("utf-8", "replace").strip()
+
+    def rev(self, ref: str) -> str | None:
+        result = self.run("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+        return result.stdout.decode().strip() or None
+
+    def names(self, commit: str) -> list[str]:
+        out = self.run("ls-tree", "-r", "-z", "--name-only", commit).stdout
+        return [name.decode() for name in out.split(b"\0") if name]
+
+    def changed(self, base: str | None, commit: str) -> dict[str, str]:
+        """Name → status letter (A, M, D) from base to commit; every name when base is None."""
+        if base is None:
+            return {name: "A" for name in self.names(commit)}
+        out = self.run("diff", "--name-status", "--no-renames", "-z", base, commit).stdout
+        fields = [part.decode() for part in out.split(b"\0") if part]
+        return {fields[i + 1]: fields[i][0] for i in range(0, len(fields) - 1, 2)}
+
+    def blobs(self, commit: str, names: Iterable[str]) -> dict[str, bytes]:
+        """The bytes of each name in commit (absent names are left out), in one git call."""
+        wanted = list(names)
+        if not wanted:
+            return {}
+        request = "".join(f"{commit}:{name}\n" for name in wanted).encode()
+        out = self.run("cat-file", "--batch", data=request).stdout
+        found: dict[str, bytes] = {}
+        position = 0
+        for name in wanted:
+            end = out.index(b"\n", position)
+            header = out[position:end].split()
+            position = end + 1
+            if header[-1] == b"missing":
+                continue
+            size = int(header[2])
+            found[name] = out[position : position + size]
+            position += size + 1
+        return found
+
+    def merge_base(self, one: str, other: str) -> str | None:
+        result = self.run("merge-base", one, other, check=False)
+        return result.stdout.decode().strip() or None
+
+    def is_ancestor(self, one: str, other: str) -> bool:
+        return self.run("merge-base", "--is-ancestor", one, other, check=False).returncode == 0
+
+    def dirty(self) -> bool:
+        return bool(self.run("status", "--porcelain", "-z", "--untracked-files=all").stdout)
+
+    def commit_all(self, message: str, parents: Sequence[str]) -> str:
+        """Stages the whole tree and commits it with exactly these parents; moves the branch."""
+        self.run("add", "-A", ".")
+        tree = self.text("write-tree")
+        if len(parents) == 1 and self.tree_of(parents[0]) == tree and self.rev("HEAD") is None:
+            self.run("update-ref", f"refs/heads/{BRANCH}", parents[0])
+            return parents[0]
+        parent_args = [arg for parent in parents for arg in ("-p", parent)]
+        commit = self.text("commit-tree", tree, *parent_args, "-m", message)
+        self.run("update-ref", f"refs/heads/{BRANCH}", commit)
+        return commit
+
+    def tree_of(self, commit: str) -> str:
+        return self.text("rev-parse", f"{commit}^{{tree}}")
+
+    def index_tree(self) -> str:
+        self.run("add", "-A", ".")
+        return self.text("write-tree")

@@ -1,0 +1,93 @@
+"""The merge rules: how two machines' versions of one record or one log meet without loss.
+
+History revisions are immutable and every revision names its predecessor only by number, so
+one side *descends* from the other when its chain holds the other's current file byte for byte
+at that revision. Then the newer side wins and nothing is lost. Otherwise both machines wrote
+their own revision from a common one: the record is in conflict, the local chain stays in
+`records/` and `history/`, and both sides' divergent revisions are kept beside the journal.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+SAME = "same"
+LOCAL = "local"
+REMOTE = "remote"
+CONFLICT = "conflict"
+
+
+@dataclass(slots=True)
+class RecordSide:
+    """One machine's copy of one record: the current file and its history revisions."""
+
+    current: bytes | None
+    history: dict[int, bytes] = field(default_factory=dict)
+
+    @property
+    def revision(self) -> int:
+        if self.current is None:
+            return 0
+        value = json.loads(self.current).get("revision", 0)
+        return value if isinstance(value, int) else 0
+
+    def chain(self) -> dict[int, bytes]:
+        """Revision → bytes, the current file included."""
+        versions = dict(self.history)
+        if self.current is not None:
+            versions[self.revision] = self.current
+        return versions
+
+
+@dataclass(slots=True)
+class RecordMerge:
+    """The outcome, and for a conflict the first divergent revision and both sides from it."""
+
+    outcome: str
+    fork: int = 0
+    local: dict[int, bytes] = field(default_factory=dict)
+    remote: dict[int, bytes] = field(default_factory=dict)
+
+
+def merge_record(local: RecordSide, remote: RecordSide) -> RecordMerge:
+    """Which side's record stands; see the module docstring for the rule."""
+    if remote.current is None or local.current == remote.current:
+        return RecordMerge(SAME if local.current == remote.current else LOCAL)
+    if local.current is None:
+        return RecordMerge(REMOTE)
+    mine, theirs = local.revision, remote.revision
+    if theirs > mine and remote.history.get(mine) == local.current:
+        return RecordMerge(REMOTE)
+    if mine > theirs and local.history.get(theirs) == remote.current:
+        return RecordMerge(LOCAL)
+    ours, other = local.chain(), remote.chain()
+    fork = next(
+        (n for n in range(1, max(mine, theirs) + 1) if ours.get(n) != other.get(n)),
+        min(mine, theirs),
+    )
+    return RecordMerge(
+        CONFLICT,
+        fork,
+        {n: data for n, data in ours.items() if n >= fork},
+        {n: data for n, data in other.items() if n >= fork},
+    )
+
+
+def merge_lines(local: bytes, remote: bytes) -> bytes:
+    """An append-only log with both machines' lines: local order first, then the remote's new
+    lines in theirs. A torn last line (a writer killed mid-append) is unreadable on either
+    side and is dropped, so the united file ends on a whole line."""
+    ours = _whole_lines(local)
+    seen = set(ours)
+    united = list(ours)
+    for line in _whole_lines(remote):
+        if line not in seen:
+            seen.add(line)
+            united.append(line)
+    return b"".join(united)
+
+
+def _whole_lines(data: bytes) -> list[bytes]:
+    lines = data.splitlines(keepends=True)
+    return [line for line in lines if line.endswith(b"\n") and line.strip()]

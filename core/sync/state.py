@@ -1,0 +1,117 @@
+"""This machine's sync settings and bookkeeping, kept inside `sync/.git/` so they never move.
+
+`config.json`: the journal's sync id (the keyring user name), this machine's random id and
+name, whether the remote is encrypted, where the key is. `index.json`: for each journal file
+last exported, its stat, plaintext digest and working-copy name, so an unchanged file is neither
+read nor re-encrypted (age output is randomised: a re-encrypted file would be a new blob).
+`state.json`: the last sync's time and result, and a merge in progress (to redo after a kill).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.safefs import atomic_write, ensure_private_dir
+from core.sync.keystore import KeyLocation
+
+WORKING_COPY = "sync"
+STATE_DIR = "decision-journal"
+FORMAT = 1
+
+
+@dataclass(slots=True)
+class SyncConfig:
+    journal_id: str
+    machine: str
+    machine_name: str
+    encrypted: bool
+    key_kind: str = "keyring"
+    key_file: str = ""
+    format: int = FORMAT
+
+    @property
+    def key_location(self) -> KeyLocation:
+        return KeyLocation(self.key_kind, self.journal_id, self.key_file)
+
+
+@dataclass(slots=True)
+class IndexEntry:
+    size: int
+    mtime_ns: int
+    ino: int
+    digest: str
+    name: str
+
+
+@dataclass(slots=True)
+class SyncState:
+    last_sync_at: str = ""
+    last_result: str = ""
+    last_error: str = ""
+    merging: str = ""
+    segment: int = 0
+    known: dict[str, str] = field(default_factory=dict)
+    machines: dict[str, str] = field(default_factory=dict)
+
+
+def machine_name() -> str:
+    """A short, file-name-safe host name for conflict listings (it never leaves encrypted)."""
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())
+    return name[:40] or "machine"
+
+
+class StateFiles:
+    """Reads and writes the three files under `<journal>/sync/.git/decision-journal/`."""
+
+    def __init__(self, journal_root: Path) -> None:
+        self.journal_root = journal_root
+        self.working_copy = journal_root / WORKING_COPY
+        self.directory = self.working_copy / ".git" / STATE_DIR
+
+    @property
+    def configured(self) -> bool:
+        return (self.directory / "config.json").is_file()
+
+    def _read(self, name: str) -> Any:
+        try:
+            return json.loads((self.directory / name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+
+    def _write(self, name: str, value: Any) -> None:
+        ensure_private_dir(self.journal_root, self.directory)
+        data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        atomic_write(self.journal_root, self.directory / name, data)
+
+    def config(self) -> SyncConfig:
+        return SyncConfig(**self._read("config.json"))
+
+    def save_config(self, config: SyncConfig) -> None:
+        self._write("config.json", asdict(config))
+
+    def index(self) -> dict[str, IndexEntry]:
+        raw = self._read("index.json") or {}
+        return {path: IndexEntry(*values) for path, values in raw.items()}
+
+    def save_index(self, index: dict[str, IndexEntry]) -> None:
+        self._write("index.json", {path: list(asdict(e).values()) for path, e in index.items()})
+
+    def state(self) -> SyncState:
+        raw = self._read("state.json")
+        return SyncState(**raw) if raw else SyncState()
+
+    def save_state(self, state: SyncState) -> None:
+        self._write("state.json", asdict(state))
+
+
+def new_journal_id() -> str:
+    return "journal-" + os.urandom(8).hex()
+
+
+def new_machine_id() -> str:
+    return os.urandom(4).hex()

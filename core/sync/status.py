@@ -1,0 +1,55 @@
+"""What `sync status` reports: the state, the remote, where the key is, the last sync, conflicts.
+
+Why read-only and cheap: the tray and `status --json` ask often; nothing here contacts the
+remote, so "pending" means commits made here that the last fetch had not seen pushed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.sync import conflicts
+from core.sync.engine import OFFLINE, SyncEngine
+from core.sync.gitrepo import BRANCH, REMOTE
+
+
+def sync_status(engine: SyncEngine) -> dict[str, Any]:
+    """A JSON-ready dict; `state` is off, synced, pending, offline, conflict or error."""
+    if not engine.configured:
+        return {"configured": False, "state": "off", "pending_commits": 0, "conflicts": []}
+    config = engine.config()
+    state = engine.files.state()
+    found = conflicts.list_conflicts(engine.root)
+    pending = _pending_commits(engine)
+    return {
+        "configured": True,
+        "state": _state_word(state.last_result, state.last_error, pending, len(found)),
+        "remote": engine.repo.text("remote", "get-url", REMOTE),
+        "encrypted": config.encrypted,
+        "key_storage": config.key_location.describe() if config.encrypted else "none",
+        "machine": config.machine,
+        "machine_name": config.machine_name,
+        "last_sync_at": state.last_sync_at,
+        "last_result": state.last_result,
+        "last_error": state.last_error,
+        "pending_commits": pending,
+        "conflicts": [c.to_dict() for c in found],
+    }
+
+
+def _pending_commits(engine: SyncEngine) -> int:
+    if engine.repo.rev("HEAD") is None:
+        return 0
+    pushed = engine.repo.rev(f"refs/remotes/{REMOTE}/{BRANCH}")
+    span = f"{pushed}..HEAD" if pushed else "HEAD"
+    return int(engine.repo.text("rev-list", "--count", span))
+
+
+def _state_word(result: str, error: str, pending: int, conflict_count: int) -> str:
+    if error:
+        return "error"
+    if conflict_count:
+        return f"conflict {conflict_count}"
+    if result == OFFLINE:
+        return OFFLINE
+    return "pending" if pending else "synced"

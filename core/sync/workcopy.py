@@ -1,0 +1,188 @@
+"""Journal files ↔ the sync working copy: export what changed, apply what arrived.
+
+Export reads only files whose stat changed since the last export, and encrypts only those whose
+content changed, so an unchanged file keeps its blob (age output is randomised) and an
+incremental sync costs what changed, not the journal's size. Apply writes through `core.safefs`
+(atomic, private, no links) under the same per-file lock the store and the logs take.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from core.errors import NotFound
+from core.locking import locked
+from core.safefs import atomic_write, ensure_private_dir, read_regular_file, read_regular_file_stat
+from core.sync.crypto import Codec
+from core.sync.paths import CONFLICTS, record_path, scan_journal, unit_of
+from core.sync.state import IndexEntry, SyncConfig, SyncState
+
+FILE_MAX = 256 * 1024 * 1024
+"""The largest journal file sync reads: well above any log the journal keeps."""
+MANIFESTS = "m"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class WorkingCopy:
+    """One journal and its working copy, with this machine's index and name map."""
+
+    def __init__(
+        self,
+        *,
+        root: Path,
+        working_copy: Path,
+        codec: Codec,
+        config: SyncConfig,
+        index: dict[str, IndexEntry],
+        state: SyncState,
+    ) -> None:
+        self.root = root
+        self.path = working_copy
+        self.codec = codec
+        self.config = config
+        self.index = index
+        self.state = state
+        self._unlisted: list[str] = []
+        """Paths new to the name map since the last manifest this machine wrote."""
+
+    # names ------------------------------------------------------------------------------
+
+    def path_of(self, name: str) -> str | None:
+        """The journal path a working-copy name stands for, when known."""
+        if not self.codec.encrypted:
+            return name if unit_of(name) is not None else None
+        return self.state.known.get(name)
+
+    def learn_manifest(self, data: bytes) -> None:
+        manifest = json.loads(self.codec.open(data))
+        self.state.machines[manifest["machine"]] = manifest["name"]
+        for path in manifest["paths"]:
+            self.state.known[self.codec.name(path)] = path
+
+    # export -----------------------------------------------------------------------------
+
+    def export(self) -> int:
+        """Brings the working copy level with the journal; returns how many files changed."""
+        seen: set[str] = set()
+        changed = 0
+        for path, info in scan_journal(self.root):
+            seen.add(path)
+            entry = self.index.get(path)
+            if entry and (entry.size, entry.mtime_ns, entry.ino) == _stat_key(info):
+                continue
+            data, read_info = read_regular_file_stat(self.root, self.root / path, FILE_MAX)
+            name = self.codec.name(path)
+            if entry is None or entry.digest != digest(data):
+                self.write_blob(name, self.codec.seal(data))
+                changed += 1
+            self._learn(name, path)
+            self.index[path] = IndexEntry(*_stat_key(read_info), digest(data), name)
+        for path in set(self.index) - seen:
+            self.remove_blob(self.index.pop(path).name)
+            changed += 1
+        if self.codec.encrypted and self._unlisted:
+            self._write_manifest(self._unlisted)
+            self._unlisted = []
+        return changed
+
+    def _learn(self, name: str, path: str) -> None:
+        if name not in self.state.known:
+            self.state.known[name] = path
+            self._unlisted.append(path)
+
+    def _write_manifest(self, paths: list[str]) -> None:
+        folder = self.path / MANIFESTS
+        prefix = f"{self.config.machine}-"
+        taken = [n for n in os.listdir(folder) if n.startswith(prefix)] if folder.is_dir() else []
+        number = 1 + max((int(n[len(prefix) :].split(".")[0]) for n in taken), default=0)
+        body = {"machine": self.config.machine, "name": self.config.machine_name, "paths": paths}
+        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        self.write_blob(f"{MANIFESTS}/{prefix}{number:06d}.age", self.codec.seal(data))
+
+    # blobs --------------------------------------------------------------------------------
+
+    def write_blob(self, name: str, data: bytes) -> None:
+        target = self.path / name
+        ensure_private_dir(self.root, target.parent)
+        atomic_write(self.root, target, data, durable=False)
+
+    def remove_blob(self, name: str) -> None:
+        try:
+            os.unlink(self.path / name)
+        except FileNotFoundError:
+            return
+
+    # journal ------------------------------------------------------------------------------
+
+    def read(self, path: str) -> bytes | None:
+        try:
+            return read_regular_file(self.root, self.root / path, FILE_MAX)
+        except (FileNotFoundError, NotFound):
+            return None
+
+    def locally_changed(self, path: str) -> bool:
+        """Whether the journal file differs from what was last exported."""
+        entry = self.index.get(path)
+        data = self.read(path)
+        if entry is None or data is None:
+            return entry is not None or data is not None
+        return entry.digest != digest(data)
+
+    def apply(self, path: str, data: bytes | None, blob: bytes | None) -> None:
+        """Writes (or, for None, removes) one journal file and its working-copy blob."""
+        name = self.codec.name(path)
+        target = self.root / path
+        if data is None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target)
+            if path.startswith(f"{CONFLICTS}/"):
+                with contextlib.suppress(OSError):
+                    target.parent.rmdir()
+            self.remove_blob(name)
+            self.index.pop(path, None)
+            return
+        ensure_private_dir(self.root, target.parent)
+        atomic_write(self.root, target, data)
+        if blob is not None:
+            self.write_blob(name, blob)
+        else:
+            self.write_blob(name, self.codec.seal(data))
+        self._learn(name, path)
+        self.index[path] = IndexEntry(*_stat_key(os.lstat(target)), digest(data), name)
+
+    def apply_unit(
+        self, key: str, kind: str, files: dict[str, tuple[bytes | None, bytes | None]]
+    ) -> None:
+        """Applies one unit's files under its lock; a record's current file goes last."""
+        lock_path = self.root / _lock_target(key, kind)
+        ensure_private_dir(self.root, lock_path.parent)
+        with locked(self.root, lock_path):
+            ordered = sorted(files, key=lambda p: (p.startswith("records/"), p))
+            for path in ordered:
+                self.apply(path, *files[path])
+
+    def adopt_blobs(self, blobs: Iterable[tuple[str, bytes]]) -> None:
+        """Takes the remote's blob for files whose plaintext is the same on both sides."""
+        for name, blob in blobs:
+            self.write_blob(name, blob)
+
+
+def _lock_target(key: str, kind: str) -> str:
+    """The file whose lock a unit's writes take: the record for everything kept per record
+    (the store's own lock), the log itself for a log (the lock `AppendLog` takes)."""
+    if kind == "record":
+        return record_path(key)
+    parts = key.split("/")
+    return record_path(parts[1]) if kind == "file" and len(parts) == 3 else key
+
+
+def _stat_key(info: os.stat_result) -> tuple[int, int, int]:
+    return info.st_size, info.st_mtime_ns, info.st_ino
