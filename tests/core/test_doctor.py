@@ -16,7 +16,7 @@ from core.doctor import (
     probe_capture_writes,
     write_findings,
 )
-from core.store import DecisionStore
+from core.store import DecisionStore, HistoryCheck
 from tests.core.test_profile_derive import decision
 
 
@@ -33,13 +33,13 @@ def store(tmp_path: Path) -> DecisionStore:
 
 def _checked_histories(store: DecisionStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     checked: list[str] = []
-    history = DecisionStore.history
+    check_history = DecisionStore.check_history
 
-    def counted(self: DecisionStore, record_id: str) -> list[object]:
+    def counted(self: DecisionStore, record_id: str, *, seal: bool = False) -> HistoryCheck:
         checked.append(record_id)
-        return list(history(self, record_id))
+        return check_history(self, record_id, seal=seal)
 
-    monkeypatch.setattr(DecisionStore, "history", counted)
+    monkeypatch.setattr(DecisionStore, "check_history", counted)
     return checked
 
 

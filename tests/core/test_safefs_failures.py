@@ -4,12 +4,10 @@ read-only file system, permission denied, a FIFO or device where a lock or recor
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat
 import subprocess
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ import core.safefs
 from core.errors import JournalError, LockUnsafe, StorageFailure, UnsafePath
 from core.models import DecisionRecord
 from core.store import DecisionStore
+from tests.core.safefs_tmpfs import fill, mounted_tmpfs
 from tests.factories import make_record
 
 RECORD = "decision-test-1"
@@ -49,32 +48,8 @@ def _files(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A 512 KiB tmpfs, so the disk really fills; skipped where `mount` is not allowed."""
-    mount_point = tmp_path / f"tmpfs-{uuid.uuid4().hex[:8]}"
-    mount_point.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", str(mount_point)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
+    with mounted_tmpfs(tmp_path) as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-
-def _fill(directory: Path) -> None:
-    """Writes until the file system has no byte left (big blocks, then single bytes)."""
-    fd = os.open(directory / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        for block in (65536, 4096, 1):
-            with contextlib.suppress(OSError):
-                while True:
-                    os.write(fd, b"\0" * block)
-    finally:
-        os.close(fd)
 
 
 def test_a_full_disk_fails_an_edit_with_a_clear_error_and_changes_nothing(tmpfs: Path) -> None:
@@ -82,7 +57,7 @@ def test_a_full_disk_fails_an_edit_with_a_clear_error_and_changes_nothing(tmpfs:
     store.put(make_record())
     store.revise(RECORD, 1, _reason)
     before = _files(store.root)
-    _fill(tmpfs)
+    fill(tmpfs)
     with pytest.raises(StorageFailure) as caught:
         store.revise(RECORD, 2, _reason)
     failure = caught.value
@@ -98,7 +73,7 @@ def test_a_full_disk_fails_an_edit_with_a_clear_error_and_changes_nothing(tmpfs:
 def test_a_full_disk_fails_a_new_record_and_leaves_no_file(tmpfs: Path) -> None:
     store = DecisionStore(tmpfs / "journal")
     store.put(make_record())
-    _fill(tmpfs)
+    fill(tmpfs)
     with pytest.raises(StorageFailure, match="the disk is full"):
         store.put(make_record(id="decision-test-2"))
     assert not (store.records_dir / "decision-test-2.json").exists()
@@ -172,39 +147,31 @@ def test_other_os_errors_pass_unchanged(tmp_path: Path, monkeypatch: pytest.Monk
     assert caught.value.errno == errno.EMFILE
 
 
-def test_a_fifo_in_place_of_a_lock_is_refused_at_once(tmp_path: Path) -> None:
+def _device(path: Path) -> None:
+    try:
+        os.mknod(path, 0o600 | stat.S_IFCHR, os.makedev(1, 3))  # /dev/null's numbers
+    except PermissionError:
+        pytest.skip("cannot create a device node here")
+
+
+LOCK_REPLACEMENTS: dict[str, Callable[[Path], None]] = {
+    "fifo": lambda path: os.mkfifo(path, 0o600),
+    "device": _device,
+    "folder": lambda path: path.mkdir(),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LOCK_REPLACEMENTS))
+def test_a_lock_replaced_by_a_special_file_is_refused_at_once(tmp_path: Path, kind: str) -> None:
     store = DecisionStore(tmp_path / "journal")
     store.put(make_record())
     lock = store.records_dir / f"{RECORD}.json.lock"
     lock.unlink()
-    os.mkfifo(lock, 0o600)
-    with pytest.raises(LockUnsafe, match="lock file is not a regular file") as caught:
+    LOCK_REPLACEMENTS[kind](lock)
+    with pytest.raises(LockUnsafe, match=r"lock file is not a regular file \(a FIFO") as caught:
         store.revise(RECORD, 1, _reason)
     assert caught.value.runbook_anchor == "lock-file-replaced"
     assert store.get(RECORD).revision == 1
-
-
-def test_a_device_in_place_of_a_lock_is_refused(tmp_path: Path) -> None:
-    store = DecisionStore(tmp_path / "journal")
-    store.put(make_record())
-    lock = store.records_dir / f"{RECORD}.json.lock"
-    lock.unlink()
-    try:
-        os.mknod(lock, 0o600 | stat.S_IFCHR, os.makedev(1, 3))  # /dev/null's numbers
-    except PermissionError:
-        pytest.skip("cannot create a device node here")
-    with pytest.raises(LockUnsafe, match="a FIFO, a device or a folder"):
-        store.revise(RECORD, 1, _reason)
-
-
-def test_a_folder_in_place_of_a_lock_is_refused(tmp_path: Path) -> None:
-    store = DecisionStore(tmp_path / "journal")
-    store.put(make_record())
-    lock = store.records_dir / f"{RECORD}.json.lock"
-    lock.unlink()
-    lock.mkdir()
-    with pytest.raises(LockUnsafe, match="not a regular file"):
-        store.revise(RECORD, 1, _reason)
 
 
 def test_a_fifo_in_place_of_a_record_is_refused_without_blocking(tmp_path: Path) -> None:

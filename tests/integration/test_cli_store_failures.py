@@ -7,13 +7,13 @@ import json
 import os
 import subprocess
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from core.temp_sweep import STALE_AFTER_SECONDS
+from tests.core.safefs_tmpfs import fill, mounted_tmpfs
 from tests.factories import two_project_journal
 from tests.integration.cli_runner import run_cli
 
@@ -92,33 +92,13 @@ def test_a_fifo_in_place_of_the_lock_is_named_not_a_stream_error(journal: Path) 
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount_point = tmp_path / f"disk-{uuid.uuid4().hex[:8]}"
-    mount_point.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount_point)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
+    with mounted_tmpfs(tmp_path) as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 def test_a_full_disk_is_named_with_its_entry_and_leaves_no_temp_file(small_disk: Path) -> None:
     journal = two_project_journal(small_disk / "journal")
-    filler = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        for block in (65536, 4096, 1):
-            try:
-                while True:
-                    os.write(filler, b"\0" * block)
-            except OSError:
-                pass
-    finally:
-        os.close(filler)
+    fill(small_disk)
     result = run_cli(journal, "edit", RECORD, "--expected-revision", "1", "--reason", "new")
     _assert_refused(result, "disk-full")
     assert "the disk is full" in result.stderr and "nothing was changed" in result.stderr
