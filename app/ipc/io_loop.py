@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
 import selectors
 import socket
@@ -27,28 +26,22 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from app.ipc.connection import Admission, Connection
+from app.ipc.events import Arrived, Closed, Opened, Rejected, Sink
+from app.ipc.peer import Peer, choose_room, lateness, making_room
 from app.ipc.peercred import PeerCredentials
 from app.ipc.policy import INLINE_PARSE_MAX, MAX_IN_FLIGHT, RECV_SIZE, Limits
+from app.ipc.requests import hello_frame, parse_body
 from core.protocol import (
     HELLO,
-    PARAMS_MODELS,
-    PROTOCOL_VERSION,
     ErrorCode,
-    FrameDecoder,
     FrameTooLarge,
-    HelloParams,
     ProtocolError,
     Request,
     RequestIdType,
     encode_error_frame,
-    encode_frame,
-    parse_params,
-    parse_request,
-    result_message,
 )
 
 log = logging.getLogger(__name__)
@@ -57,75 +50,12 @@ CredentialsReader = Callable[[int], PeerCredentials | None]
 SWEEP_SECONDS = 0.1
 """How often deadlines are checked; a deadline is met to within this."""
 _ACCEPTS_PER_TURN = 64
+_ACCEPT_FAILURE_PAUSE = 0.05
+"""After a failed accept (out of descriptors), so a listener that stays readable is not spun on."""
 SWITCH_INTERVAL = 0.001
 _PARSED = "parsed"
 _SEND = "send"
 _CLOSE = "close"
-
-
-@dataclass(frozen=True, slots=True)
-class Opened:
-    connection: Connection
-
-
-@dataclass(frozen=True, slots=True)
-class Arrived:
-    connection: Connection
-    request: Request
-
-
-@dataclass(frozen=True, slots=True)
-class Closed:
-    connection: Connection
-
-
-@dataclass(frozen=True, slots=True)
-class Rejected:
-    reason: str
-
-
-Event = Opened | Arrived | Closed | Rejected
-
-
-class Sink(Protocol):
-    """Receives events on the I/O thread; must hand them to the GUI thread without blocking."""
-
-    def post(self, event: Event) -> None: ...
-
-
-@dataclass(eq=False, slots=True)
-class _Peer:
-    sock: socket.socket
-    connection: Connection
-    opened_at: float
-    quiet_since: float
-    decoder: FrameDecoder = field(default_factory=FrameDecoder)
-    outbox: deque[bytes] = field(default_factory=deque)
-    out_offset: int = 0
-    out_bytes: int = 0
-    proven: bool = False
-    parsing: bool = False
-    parse_bytes: int = 0
-    held_bytes: int = 0
-    closing: bool = False
-    close_by: float = 0.0
-    frame_started: float | None = None
-    interest: int = 0
-
-
-def parse_body(body: bytes) -> Request | ProtocolError:
-    """The request in `body`, or the error that refuses it (never raises)."""
-    try:
-        request = parse_request(body)
-        model = PARAMS_MODELS.get(request.method)
-        if model is not None:
-            parse_params(model, request)
-    except ProtocolError as exc:
-        return exc
-    except Exception:
-        log.exception("a request body could not be read")
-        return ProtocolError(ErrorCode.INTERNAL_ERROR, "the request could not be read")
-    return request
 
 
 class IoLoop:
@@ -162,9 +92,9 @@ class IoLoop:
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
         self._commands: deque[tuple[Any, ...]] = deque()
-        self._peers: dict[int, _Peer] = {}
+        self._peers: dict[int, Peer] = {}
         self._held_total = 0
-        self._parse_queue: queue.SimpleQueue[tuple[_Peer, bytes] | None] = queue.SimpleQueue()
+        self._parse_queue: queue.SimpleQueue[tuple[Peer, bytes] | None] = queue.SimpleQueue()
         self._next_id = 0
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ipc-io", daemon=True)
@@ -229,7 +159,7 @@ class IoLoop:
             with contextlib.suppress(BlockingIOError, OSError):
                 self._wake_r.recv(4096)
         else:
-            peer: _Peer = data
+            peer: Peer = data
             try:
                 if mask & selectors.EVENT_READ:
                     self._read(peer)
@@ -266,6 +196,7 @@ class IoLoop:
                 return
             except OSError as exc:
                 log.warning("accepting a client failed: %s", exc)
+                time.sleep(_ACCEPT_FAILURE_PAUSE)
                 return
             sock.setblocking(False)
             self._admit(sock)
@@ -279,38 +210,19 @@ class IoLoop:
             )
             self._refuse(sock, error, f"forbidden peer uid {uid}")
             return
-        refusal = self._make_room()
-        if refusal is not None:
-            self._refuse(sock, refusal, refusal.message)
+        room = choose_room(self._peers.values(), self._limits)
+        if isinstance(room, ProtocolError):
+            self._refuse(sock, room, room.message)
             return
+        if room is not None:
+            self._fail(room, None, making_room(self._limits))
         self._next_id += 1
         connection = Connection(self, credentials, self._next_id, self._gui_thread)
         now = time.monotonic()
-        peer = _Peer(sock, connection, opened_at=now, quiet_since=now)
+        peer = Peer(sock, connection, opened_at=now, quiet_since=now)
         self._peers[connection.id] = peer
         self._sink.post(Opened(connection))
         self._update_interest(peer)
-
-    def _make_room(self) -> ProtocolError | None:
-        """None when a newcomer fits; otherwise the quietest idle client gives up its slot, or
-        the newcomer is refused BUSY when every client is busy."""
-        limits = self._limits
-        live = [p for p in self._peers.values() if not p.closing]
-        active = [p for p in live if not p.connection.is_waiting]
-        if len(active) < limits.max_clients and len(live) < limits.max_clients + limits.max_waiting:
-            return None
-        idle = [p for p in active if not p.connection.has_in_flight]
-        if not idle:
-            message = f"{limits.max_clients} clients are already connected and busy"
-            return ProtocolError(ErrorCode.BUSY, message, data={"limit": limits.max_clients})
-        quietest = min(idle, key=lambda p: p.quiet_since)
-        making_room = ProtocolError(
-            ErrorCode.BUSY,
-            f"{limits.max_clients} clients are connected: the one quiet longest makes room",
-            data={"limit": limits.max_clients},
-        )
-        self._fail(quietest, None, making_room)
-        return None
 
     def _refuse(self, sock: socket.socket, error: ProtocolError, reason: str) -> None:
         log.warning("refused a client: %s", reason)
@@ -322,7 +234,7 @@ class IoLoop:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def _read(self, peer: _Peer) -> None:
+    def _read(self, peer: Peer) -> None:
         try:
             data = peer.sock.recv(RECV_SIZE)
         except (BlockingIOError, InterruptedError):
@@ -336,7 +248,7 @@ class IoLoop:
         if not peer.closing:
             self._drain(peer, data)
 
-    def _drain(self, peer: _Peer, data: bytes) -> None:
+    def _drain(self, peer: Peer, data: bytes) -> None:
         """Handles each complete body in order; stops at one sent to the parse thread."""
         try:
             for body in peer.decoder.feed(data):
@@ -352,7 +264,7 @@ class IoLoop:
         self._account(peer)
         self._update_interest(peer)
 
-    def _on_body(self, peer: _Peer, body: bytes) -> bool:
+    def _on_body(self, peer: Peer, body: bytes) -> bool:
         """False when the body went to the parse thread (this client waits until it is read)."""
         peer.proven = True
         peer.quiet_since = time.monotonic()
@@ -379,7 +291,7 @@ class IoLoop:
             finished = time.monotonic()
             rest_until = finished + (finished - started)
 
-    def _on_parsed(self, peer: _Peer, outcome: Request | ProtocolError) -> None:
+    def _on_parsed(self, peer: Peer, outcome: Request | ProtocolError) -> None:
         peer.parsing = False
         peer.parse_bytes = 0
         if peer.connection.id not in self._peers or peer.closing:
@@ -390,7 +302,7 @@ class IoLoop:
             peer.frame_started = None
             self._drain(peer, b"")
 
-    def _on_request(self, peer: _Peer, outcome: Request | ProtocolError) -> None:
+    def _on_request(self, peer: Peer, outcome: Request | ProtocolError) -> None:
         if isinstance(outcome, ProtocolError):
             if outcome.code == ErrorCode.INVALID_PARAMS:
                 self._queue(peer, encode_error_frame(outcome.request_id, outcome))
@@ -398,7 +310,7 @@ class IoLoop:
                 self._fail(peer, outcome.request_id, outcome)
             return
         if outcome.method == HELLO:
-            self._queue(peer, self._hello_frame(outcome))
+            self._queue(peer, hello_frame(outcome, self._hello))
             return
         admission = peer.connection.admit(outcome.id)
         if admission is Admission.DUPLICATE:
@@ -411,7 +323,7 @@ class IoLoop:
         else:
             self._sink.post(Arrived(peer.connection, outcome))
 
-    def _account(self, peer: _Peer) -> None:
+    def _account(self, peer: Peer) -> None:
         """Keeps the total of request bytes held for all clients (unfinished frames, bodies
         waiting for the parse thread) within `Limits.held_max`: beyond it, the client whose
         unfinished frame started longest ago is disconnected, so no crowd of half-sent 4 MiB
@@ -434,25 +346,13 @@ class IoLoop:
             self._fail(oldest, None, ProtocolError(ErrorCode.BUSY, message, data={"limit": limit}))
             self._release(oldest)
 
-    def _release(self, peer: _Peer) -> None:
+    def _release(self, peer: Peer) -> None:
         self._held_total -= peer.held_bytes
         peer.held_bytes = 0
 
-    def _hello_frame(self, request: Request) -> bytes:
-        params = HelloParams.model_validate(request.params)
-        if params.protocol is not None and params.protocol != PROTOCOL_VERSION:
-            error = ProtocolError(
-                ErrorCode.UNSUPPORTED_PROTOCOL,
-                f"protocol {params.protocol} is not supported; this app speaks {PROTOCOL_VERSION}",
-                "protocol",
-                data={"supported": [PROTOCOL_VERSION]},
-            )
-            return encode_error_frame(request.id, error)
-        return encode_frame(result_message(request.id, self._hello))
-
     # --- writing ------------------------------------------------------------------------------
 
-    def _queue(self, peer: _Peer, frame: bytes, *, answered: bool = False) -> None:
+    def _queue(self, peer: Peer, frame: bytes, *, answered: bool = False) -> None:
         """Buffers `frame` for `peer` and writes what the kernel takes now."""
         limit = self._limits.outbox_max
         if peer.out_bytes + len(frame) > limit:
@@ -472,7 +372,7 @@ class IoLoop:
         peer.out_bytes += len(frame)
         self._write(peer)
 
-    def _write(self, peer: _Peer) -> None:
+    def _write(self, peer: Peer) -> None:
         while peer.outbox:
             head = peer.outbox[0]
             try:
@@ -492,7 +392,7 @@ class IoLoop:
             return
         self._update_interest(peer)
 
-    def _update_interest(self, peer: _Peer) -> None:
+    def _update_interest(self, peer: Peer) -> None:
         if peer.connection.id not in self._peers:
             return
         want = 0
@@ -513,14 +413,14 @@ class IoLoop:
 
     # --- ending -------------------------------------------------------------------------------
 
-    def _fail(self, peer: _Peer, request_id: RequestIdType | None, error: ProtocolError) -> None:
+    def _fail(self, peer: Peer, request_id: RequestIdType | None, error: ProtocolError) -> None:
         """Answers a violation and disconnects this client only, once it has read the error."""
         log.info("disconnecting client (pid %s): %s", peer.connection.peer_pid, error.message)
         self._queue(peer, encode_error_frame(request_id, error))
         if peer.connection.id in self._peers:
             self._close_after_flush(peer)
 
-    def _close_after_flush(self, peer: _Peer) -> None:
+    def _close_after_flush(self, peer: Peer) -> None:
         if peer.closing:
             return
         peer.closing = True
@@ -532,7 +432,7 @@ class IoLoop:
         else:
             self._update_interest(peer)
 
-    def _drop(self, peer: _Peer) -> None:
+    def _drop(self, peer: Peer) -> None:
         if self._peers.pop(peer.connection.id, None) is None:
             return
         if peer.interest:
@@ -554,23 +454,9 @@ class IoLoop:
                 continue
             if peer.parsing or peer.out_bytes >= self._limits.outbox_pause:
                 continue
-            late = self._lateness(peer, now)
+            late = lateness(peer, now, self._limits)
             if late is not None:
                 self._fail(peer, None, ProtocolError(ErrorCode.TIMED_OUT, late))
-
-    def _lateness(self, peer: _Peer, now: float) -> str | None:
-        """Why `peer` has run out of time, or None while it is within its deadlines."""
-        limits = self._limits
-        if peer.frame_started is not None and now - peer.frame_started > limits.frame_seconds:
-            buffered = peer.decoder.buffered
-            return f"a frame did not complete within {limits.frame_seconds:g} s ({buffered} bytes)"
-        if not peer.proven and now - peer.opened_at > limits.first_frame_seconds:
-            return f"no request within {limits.first_frame_seconds:g} s of connecting"
-        idle = peer.frame_started is None and not peer.outbox
-        quiet_for = now - peer.quiet_since
-        if idle and quiet_for > limits.idle_seconds and not peer.connection.has_in_flight:
-            return f"idle for {limits.idle_seconds:g} s"
-        return None
 
     def _shut_down(self) -> None:
         """Writes what each client takes within a second, then closes every socket."""
@@ -581,34 +467,10 @@ class IoLoop:
         deadline = time.monotonic() + self._limits.linger_seconds
         while any(p.outbox for p in self._peers.values()) and time.monotonic() < deadline:
             for key, mask in self._selector.select(SWEEP_SECONDS):
-                if isinstance(key.data, _Peer) and mask & selectors.EVENT_WRITE:
+                if isinstance(key.data, Peer) and mask & selectors.EVENT_WRITE:
                     self._write(key.data)
         for peer in list(self._peers.values()):
             self._drop(peer)
         self._selector.close()
         self._wake_r.close()
         self._wake_w.close()
-
-
-def bind_listener(path: os.PathLike[str] | str, backlog: int = 1024) -> socket.socket:
-    """A listening Unix socket at `path`, private to this user from its first moment.
-
-    Bound under a temporary name in the same (private) directory, made owner-only, then
-    renamed over `path`, so a stale socket file is replaced atomically.
-    """
-    final = os.fspath(path)
-    temporary = os.path.join(os.path.dirname(final), f"t-{os.getpid()}.sock")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(temporary)
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.bind(temporary)
-        os.chmod(temporary, 0o600)
-        os.replace(temporary, final)
-        sock.listen(backlog)
-    except OSError:
-        sock.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    return sock

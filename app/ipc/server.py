@@ -27,17 +27,10 @@ from PySide6.QtCore import Q_ARG, QMetaObject, QObject, Qt, Signal, Slot
 
 import core
 from app.ipc.connection import ClosedSignal, Connection
+from app.ipc.events import Arrived, Closed, Event, Opened, Rejected
 from app.ipc.instance_lock import InstanceLock
-from app.ipc.io_loop import (
-    Arrived,
-    Closed,
-    CredentialsReader,
-    Event,
-    IoLoop,
-    Opened,
-    Rejected,
-    bind_listener,
-)
+from app.ipc.io_loop import CredentialsReader, IoLoop
+from app.ipc.listener import bind_listener
 from app.ipc.peercred import peer_credentials
 from app.ipc.policy import MAX_CLIENTS, MAX_IN_FLIGHT, Limits
 from core.errors import JournalError
