@@ -10,6 +10,8 @@ import json
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import InvalidDecision
 from core.proposal import ProposalInvalid, Violation, parse_proposal
@@ -134,3 +136,82 @@ def test_error_details_too_large_for_a_frame_shrink_to_scalars() -> None:
             "data": {"limit": 4, "size": 9000, "field": "options"},
         },
     }
+
+
+def _value_count(value: object) -> int:
+    """Values as the budget counts them: every item, member and container, and one more for
+    an empty container (the separator-and-bracket count cannot tell it from a one-item one)."""
+    if isinstance(value, dict):
+        return 1 + (sum(_value_count(v) for v in value.values()) if value else 1)
+    if isinstance(value, list):
+        return 1 + (sum(_value_count(v) for v in value) if value else 1)
+    return 1
+
+
+def test_the_largest_honest_proposal_is_far_inside_the_budget() -> None:
+    text = "word, " * 300
+    option = {
+        "id": "o",
+        "label": "l" * 256,
+        "description": text[:2048],
+        "pros": [text[:1024]] * 16,
+        "cons": [text[:1024]] * 16,
+        "recommended": False,
+    }
+    proposal = {
+        "problem": text[:4096],
+        "decision_kind": "k",
+        "detector_confidence": 0.9,
+        "options": [dict(option, id=f"o{i}") for i in range(4)],
+        "domains": ["d"] * 32,
+        "languages": ["python"] * 32,
+        "evidence_refs": ["src/x.py:1, 2"] * 64,
+    }
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "m", "params": {"p": proposal}})
+    assert _value_count(json.loads(body)) < MAX_VALUES // 16
+    assert parse_request(body.encode()).params["p"] == proposal
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet=',[]{}"\\ab', max_size=6),
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(st.text(alphabet=',[]{}"\\ab', max_size=4), children, max_size=5)
+    ),
+    max_leaves=40,
+)
+
+
+@given(json_values)
+@settings(max_examples=120, deadline=None)
+def test_the_budget_counts_what_the_tree_holds(value: object) -> None:
+    """Exact at the limit: the most copies that fit are accepted, one more is refused."""
+    counted = _value_count(value)
+    fitting = (MAX_VALUES - 1) // counted
+    assert decode_json(json.dumps([value] * fitting).encode()) == [value] * fitting
+    with pytest.raises(ProtocolError, match="values"):
+        decode_json(json.dumps([value] * (fitting + 1)).encode())
+
+
+error_details = st.dictionaries(
+    st.text(min_size=1, max_size=12),
+    st.text(max_size=3000) | st.integers() | st.lists(st.text(max_size=2000), max_size=400),
+    max_size=6,
+)
+
+
+@given(
+    code=st.sampled_from(list(ErrorCode)),
+    message=st.text(max_size=20_000),
+    field=st.none() | st.text(max_size=200),
+    data=error_details,
+)
+@settings(max_examples=200, deadline=None)
+def test_every_error_frame_fits_and_keeps_its_code(
+    code: ErrorCode, message: str, field: str | None, data: dict[str, object]
+) -> None:
+    frame = encode_error_frame(3, ProtocolError(code, message, field, data=data))
+    assert len(frame) <= MAX_FRAME + 4
+    reply = json.loads(frame[4:])
+    assert reply["error"]["code"] == code
+    assert len(reply["error"]["message"]) <= MESSAGE_MAX
