@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import datetime, time, timedelta
+from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QDate, QSignalBlocker, Qt, QTimer, Signal, Slot
@@ -179,6 +180,17 @@ class ElidingComboBox(QComboBox):
         return self._option().currentText
 
 
+class DayEdit(QDateEdit):
+    """A day field that Tab leaves at once; ←/→ move between its year, month and day.
+
+    Why: QDateTimeEdit spends Tab on its sections, and while it shows its special value
+    ("any") it swallows Tab altogether, which traps keyboard users in the first date field.
+    """
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        return QWidget.focusNextPrevChild(self, next)
+
+
 class FilterBar(QWidget):
     """Signals:
     filter_changed(object): the new `FilterState`, after the debounce for text.
@@ -236,7 +248,7 @@ class FilterBar(QWidget):
         return (self.scope, self.domain, self.kind, self.status, self.risk, self.sort)
 
     def _date(self, name: str, accessible: str) -> QDateEdit:
-        edit = QDateEdit(self)
+        edit = DayEdit(self)
         edit.setObjectName(name)
         edit.setAccessibleName(accessible)
         edit.setCalendarPopup(True)
@@ -290,6 +302,9 @@ class FilterBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addLayout(row)
+        order = (self.search, self.date_from, self.date_to, self.include_deleted, *self._combos())
+        for before, after in pairwise(order):
+            QWidget.setTabOrder(before, after)  # Tab reads as the eye does: row by row
 
     # state -------------------------------------------------------------------------------------
 
