@@ -47,8 +47,8 @@ HEADER_SIZE = 4
 MAX_DEPTH = 64
 """Deepest JSON nesting accepted; real messages nest five levels, hostile ones thousands."""
 MAX_VALUES = 16_384
-"""JSON values one frame may hold. A full proposal holds a few hundred; a hostile 4 MiB frame
-of tiny values holds millions, and building them would hold the interpreter for seconds."""
+"""JSON values one frame may hold. A full proposal holds a small fraction of this; a hostile
+frame of tiny values holds far more, and building them would hold the interpreter for long."""
 MAX_LISTED_VIOLATIONS = 16
 """Violations an error reply lists before it says "and N more", so every error fits a frame."""
 ID_TEXT_MAX = 128

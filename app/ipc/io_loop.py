@@ -1,8 +1,9 @@
 """The socket's I/O thread: accepts, checks peers, reads, frames, parses, validates and writes.
 
 Why a thread of its own: any process of this user may connect, slowly or with 4 MiB of JSON.
-Reading and parsing on the GUI thread froze the app for seconds, so here the GUI thread only
-ever sees validated requests (through `Sink.post`), and its replies come back as frames.
+Reading and parsing on the GUI thread froze the app while a large frame was parsed, so here
+the GUI thread only ever sees validated requests (through `Sink.post`), and its replies come
+back as frames.
 
 Why one selector thread and one parse thread: a selector serves hundreds of idle or slow
 connections without a thread each, and reading stays fair (one read per ready client per
@@ -103,9 +104,9 @@ class IoLoop:
     # --- other threads ------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Starts serving. The interpreter's switch interval drops to a millisecond: while the
-        parse thread or a worker holds the interpreter, the GUI and I/O threads must get it
-        back within that, or every waiting client pays the default five."""
+        """Starts serving. The interpreter's switch interval drops to `SWITCH_INTERVAL`: while
+        the parse thread or a worker holds the interpreter, the GUI and I/O threads must get
+        it back quickly, or every waiting client pays the default interval at each hand-over."""
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         for sock in (self._listener, self._wake_r, self._wake_w):
             sock.setblocking(False)
@@ -459,7 +460,7 @@ class IoLoop:
                 self._fail(peer, None, ProtocolError(ErrorCode.TIMED_OUT, late))
 
     def _shut_down(self) -> None:
-        """Writes what each client takes within a second, then closes every socket."""
+        """Writes what each client takes within `Limits.linger_seconds`, then closes all."""
         with contextlib.suppress(OSError):
             self._selector.unregister(self._listener)
         self._listener.close()
