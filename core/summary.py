@@ -38,15 +38,17 @@ def korean_summary(record: DecisionRecord) -> str:
 
 def english_summary(record: DecisionRecord) -> str:
     """The same facts in English; a reason that ends its own sentence gets no second full
-    stop ("…at no extra cost." never becomes "…cost..")."""
+    stop ("…at no extra cost." never becomes "…cost.."), and an option named by a sentence
+    (an imported ADR's "We will use Python 3.") loses its full stop inside this one."""
     selected = record.selected_label()
     if not selected:
         return ""
     reason = go_trim(record.selection_reason_raw) or REASON_MISSING
-    sentence = f"To solve “{record.problem}”, the user chose {selected} because {_ended(reason)}"
+    chose = _clause(go_trim(selected))
+    sentence = f"To solve “{record.problem}”, the user chose {chose} because {_ended(reason)}"
     rejected = _rejected_parts(record)
     if rejected:
-        joined = "; ".join(f"{label}, because {_clause(why)}" for label, why in rejected)
+        joined = "; ".join(f"{_clause(label)}, because {_clause(why)}" for label, why in rejected)
         sentence += f" Rejected: {_ended(joined)}"
     return sentence
 

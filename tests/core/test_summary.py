@@ -31,3 +31,12 @@ def test_an_ellipsis_is_kept_and_the_stored_sentence_is_unchanged() -> None:
     record = make_record(selection_reason_raw="it depends…")
     assert "because it depends… Rejected" in english_summary(record)
     assert "it depends… 때문에 했다." in korean_summary(record)
+
+
+def test_a_chosen_label_that_is_a_sentence_does_not_stop_the_summary_midway() -> None:
+    """Imported ADRs name their decision as a sentence ("We will rewrite the tool in Python 3.")."""
+    record = make_record()
+    record.options[0].label = "We will rewrite the tool in Python 3."
+    text = english_summary(record)
+    assert "the user chose We will rewrite the tool in Python 3 because independent" in text
+    assert "3. because" not in text
