@@ -15,6 +15,7 @@ version that did not yet recognise it. ``decision-journal doctor --redact`` uses
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable
@@ -30,6 +31,8 @@ from core.index_types import ReconcileReport
 from core.locking import locked
 from core.models import DecisionRecord
 from core.record_redaction import redact_record
+from core.redaction import EMPTY_REPORT, redact_text
+from core.safefs import read_regular_file
 from core.store import DecisionStore, is_record_file_name, read_record_file
 
 _HISTORY_FILE = re.compile(r"revision-(\d{6,})\.json")
@@ -55,11 +58,24 @@ class SweepProblem:
 
 
 @dataclass(frozen=True, slots=True)
+class OtherFile:
+    """A file outside records/ and history/ holding text the present patterns redact.
+
+    Pending decisions, drafts, agent notes, correction notes, outcome signals and the profile
+    have their own formats and writers; the sweep names them rather than rewrite them.
+    """
+
+    path: str
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Survey:
     """What `find_unredacted` found, current records first, then history revisions."""
 
     found: tuple[Unredacted, ...]
     problems: tuple[SweepProblem, ...]
+    others: tuple[OtherFile, ...] = ()
 
     @property
     def current(self) -> tuple[Unredacted, ...]:
@@ -91,7 +107,62 @@ def find_unredacted(store: DecisionStore) -> Survey:
         _check_file(store, str(current), current.stem, None, found=found, problems=problems)
     for record_id, path, revision in _history_files(store, problems):
         _check_file(store, path, record_id, revision, found=found, problems=problems)
-    return Survey(tuple(found), tuple(problems))
+    return Survey(tuple(found), tuple(problems), tuple(_other_files(store.root, problems)))
+
+
+OTHER_FOLDERS = ("pending", "drafts", "notes", "corrections", "outcomes", "profiles")
+"""The journal's other writers' folders, each redacting on write since its own first version."""
+_OTHER_FILE_MAX = 64 * 1024 * 1024
+
+
+def _other_files(root: Path, problems: list[SweepProblem]) -> Iterable[OtherFile]:
+    for folder in OTHER_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.name.startswith(".") or path.suffix.lower() == ".lock":
+                continue
+            if path.is_symlink() or not path.is_file():
+                continue
+            try:
+                text = read_regular_file(root, path, _OTHER_FILE_MAX).decode("utf-8", "replace")
+            except (JournalError, OSError) as exc:
+                problems.append(SweepProblem(str(path), str(exc)))
+                continue
+            names = _patterns_in(text)
+            if names:
+                yield OtherFile(str(path), names)
+
+
+def _patterns_in(text: str) -> tuple[str, ...]:
+    """The patterns that would change any string of a JSON or NDJSON file (or its raw text).
+
+    Strings are checked decoded, because JSON escapes (``\\u0021``, ``\\n``) hide a secret's
+    characters from the raw bytes.
+    """
+    report = EMPTY_REPORT
+    for value in _strings(text):
+        report = report.merge(redact_text(value)[1])
+    return report.patterns
+
+
+def _strings(text: str) -> Iterable[str]:
+    try:
+        documents = [json.loads(text)]
+    except ValueError:
+        try:
+            documents = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except ValueError:
+            yield text
+            return
+    stack: list[object] = documents
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _check_file(

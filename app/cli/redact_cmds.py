@@ -71,6 +71,11 @@ def _print_survey(survey: Survey, *, purge: bool) -> None:
         print(f"{problem.path}: {problem.error} (see docs/runbook.md#unreadable-record)")
     for item in survey.found:
         print(_line(item))
+    for other in survey.others:
+        print(
+            f"{other.path}: {', '.join(other.patterns)} (not rewritten by doctor --redact; "
+            "delete or edit it by hand if the secret must go)"
+        )
     if not survey.found:
         print("No record or history revision holds text the current patterns redact.")
         return
@@ -144,6 +149,7 @@ def _summary(
         "rewritten": rewritten,
         "purged": purged,
         "index_rebuilt": rebuilt,
+        "other_files": [{"path": o.path, "patterns": list(o.patterns)} for o in survey.others],
         "problems": [{"path": p.path, "error": p.error} for p in survey.problems],
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,21 @@ def test_purging_refuses_history_changed_after_it_was_written(journal: Journal) 
     with pytest.raises(HistoryTampered):
         purge_history(journal.store, "decision-old")
     assert b"build bot" in revision.read_bytes() and PASSWORD.encode() in revision.read_bytes()
+
+
+def test_other_writers_files_holding_a_secret_are_named_not_rewritten(journal: Journal) -> None:
+    pending = journal.root / "pending" / "decision-waiting.json"
+    pending.parent.mkdir(mode=0o700, exist_ok=True)
+    escaped = json.dumps({"problem": f"the password is {PASSWORD}"}, ensure_ascii=True)
+    pending.write_text(escaped.replace("!", "\\u0021").replace("#", "\\u0023"))
+    notes = journal.root / "notes" / "project-x.ndjson"
+    notes.parent.mkdir(mode=0o700)
+    notes.write_text('{"why": "fine"}\n' + json.dumps({"why": f"DD_API_KEY={DATADOG}"}) + "\n")
+    (journal.root / "drafts").mkdir(mode=0o700)
+    (journal.root / "drafts" / "clean.json").write_text('{"selection_reason": "cheaper"}')
+    survey = find_unredacted(journal.store)
+    assert [(Path(o.path).name, o.patterns) for o in survey.others] == [
+        ("decision-waiting.json", ("password_in_prose",)),
+        ("project-x.ndjson", ("datadog_api_key",)),
+    ]
+    assert PASSWORD.encode() not in pending.read_bytes()  # hidden by escapes, still found
