@@ -1,9 +1,9 @@
 """Removes the temporary files our writes leave when the writing process is killed.
 
 Why: every write goes to `.<name>.tmp-<hex>` and is renamed into place; a writer killed in
-between leaves the temp file behind (111 of them after 300 `kill -9`), and nothing else ever
-removes it. A temp file is ours and stale only when all of these hold: its name has exactly
-the shape `core.safefs.temp_name` gives, it is a regular file, it is older than
+between leaves the temp file behind, and nothing else ever removes it, so they pile up with
+every killed writer. A temp file is ours and stale only when all of these hold: its name has
+exactly the shape `core.safefs.temp_name` gives, it is a regular file, it is older than
 `STALE_AFTER_SECONDS` (no write takes that long), and the lock of the file it was replacing,
 where there is one, is free (a writer holds that lock for the whole write).
 """
@@ -30,8 +30,8 @@ a record's next edit sweeps under its lock (and `doctor --repair` sweeps all of 
 SWEEP_STAMP = Path("cache") / "temp-sweep.stamp"
 """Touched after each sweep at open, so a journal opened again soon is not scanned again."""
 OPEN_SWEEP_INTERVAL_SECONDS = 3600.0
-"""How often opening a journal sweeps: listing `records/` of 100,000 records and their locks
-is the cost (the bench in the ADR), and left-over temp files only take space."""
+"""How often opening a journal sweeps: listing a large `records/` and its locks is the cost,
+and left-over temp files only take space meanwhile."""
 _TEMP = re.compile(rf"\.(.+){re.escape(TEMP_MARK)}[0-9a-f]{{{2 * TEMP_TOKEN_BYTES}}}")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
