@@ -112,13 +112,14 @@ def _short_assignment(match: re.Match[str]) -> tuple[str, str] | None:
 # --- Generic keys: SIGNING_KEY = 9fQ2…, the gitleaks generic-api-key idea with its entropy bar ---
 
 _GENERIC_KEY = compile_ascii(
-    r"(?<![\w.-])(?P<key>[\"']?[\w.-]*?(?i:key)[\"']?)[\t ]*[:=][\t ]*[\"']?"
+    r"(?<![\w.-])(?P<key>[\"']?[\w.-]+?(?i:key)[\"']?)[\t ]*[:=][\t ]*[\"']?"
     r"(?P<secret>[A-Za-z0-9_.+/=-]{20,200})(?![A-Za-z0-9_.+/=-])"
 )
 _PUBLIC_KEY_NAMES = re.compile(
     r"(?i:public|publishable|pub|cache|partition|sort|primary|foreign|idempotency|routing|shard)"
 )
 _HEXISH = re.compile(r"[0-9a-fA-F-]+")
+_DOTTED_NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)+")
 
 
 def _entropy(value: str) -> float:
@@ -132,6 +133,8 @@ def _generic_key(match: re.Match[str]) -> tuple[str, str] | None:
         return None
     if _HEXISH.fullmatch(value) or is_filler(value) or _entropy(value) < 3.5:
         return None  # hashes, UUIDs and digests stay
+    if _DOTTED_NAME.fullmatch(value):
+        return None  # a setting or package name (jetbrains.mps.v8_elimination), not a key
     if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
         return None
     whole, base = match.group(0), match.start()

@@ -208,3 +208,15 @@ def test_held_out_corpus_meets_its_targets() -> None:
     changed = sum(redact_text(row["text"])[0] != row["text"] for row in negatives)
     assert caught / len(positives) >= 0.98
     assert changed / len(negatives) <= 0.005
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<entry key="jetbrains.mps.v8_elimination" value="executed" />',
+        "key=Zq3nR8vXbL2mK9pW4tY7hC6jD1fG5sA0 is a query parameter name here",
+        "cache_key = tenant_42.sku_7781.eu-west-1",
+    ],
+)
+def test_generic_keys_need_a_named_key_and_a_random_value(text: str) -> None:
+    assert redact_text(text) == (text, EMPTY_REPORT)
