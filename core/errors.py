@@ -112,11 +112,12 @@ _STORAGE_CAUSES = {
 """The operating-system failures a user can fix, each with its cause and runbook entry."""
 
 
-class StorageFailure(JournalError, OSError):
+class StorageFailure(JournalDamaged, OSError):
     """The operating system refused a journal read or write; nothing was half-written.
 
-    An `OSError` too, so code that already handles OS errors keeps handling it; `errno` and
-    `strerror` are the original ones.
+    A `JournalDamaged`, so every adapter fails closed on it as on damage (exit 6, the
+    JOURNAL_DAMAGED wire error with its runbook entry), and an `OSError`, so code that already
+    handles OS errors keeps handling it; `errno` and `strerror` are the original ones.
     """
 
     def __init__(self, message: str, *, errno: int, strerror: str, path: str, anchor: str):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core import limits
-from core.errors import HistoryBroken, HistoryTampered, JournalDamaged
+from core.errors import HistoryBroken, HistoryTampered, JournalDamaged, StorageFailure
 from core.safefs import TEMP_MARK, atomic_write, read_regular_file
 
 HISTORY_NAME = re.compile(r"revision-(\d{6,})\.json")
@@ -117,6 +117,8 @@ def read_revision(root: Path, directory: Path, name: str) -> bytes:
     """A revision file's bytes; any failure to read it is a broken history."""
     try:
         return read_regular_file(root, directory / name, limits.RECORD_FILE_MAX)
+    except StorageFailure:
+        raise  # the disk or its permissions, not the history: that entry says how to fix it
     except JournalDamaged as exc:
         raise _broken(directory, name, f"cannot be read: {exc}") from exc
 
@@ -136,6 +138,8 @@ def verify_digest(root: Path, directory: Path, name: str, data: bytes) -> None:
     digest_path = directory / (name + DIGEST_SUFFIX)
     try:
         stored = read_regular_file(root, digest_path, DIGEST_FILE_MAX)
+    except StorageFailure:
+        raise
     except JournalDamaged as exc:
         raise _broken(directory, name + DIGEST_SUFFIX, f"cannot be read: {exc}") from exc
     match = _DIGEST_LINE.fullmatch(stored.decode("utf-8", "replace"))

@@ -14,7 +14,6 @@ from core.errors import (
     NotFound,
     PendingConflict,
     RevisionConflict,
-    StorageFailure,
     is_storage_failure,
     storage_failure,
 )
@@ -48,7 +47,7 @@ def exit_code_for(error: BaseException) -> int:
         return CONFLICT
     if isinstance(error, NotFound):
         return NOT_FOUND
-    if isinstance(error, JournalDamaged | StorageFailure):
+    if isinstance(error, JournalDamaged):  # a StorageFailure too: full, read-only, denied
         return DAMAGED
     return UNEXPECTED
 

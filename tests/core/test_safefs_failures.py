@@ -17,6 +17,7 @@ import pytest
 import core.safefs
 from core.errors import JournalError, LockUnsafe, StorageFailure, UnsafePath
 from core.models import DecisionRecord
+from core.protocol import ErrorCode, error_from_exception
 from core.store import DecisionStore
 from tests.core.safefs_tmpfs import fill, mounted_tmpfs
 from tests.factories import make_record
@@ -184,3 +185,29 @@ def test_a_fifo_in_place_of_a_record_is_refused_without_blocking(tmp_path: Path)
         store.get(RECORD)
     with pytest.raises(UnsafePath, match="not a regular file"):
         store.revise(RECORD, 1, _reason)
+
+
+def test_agents_get_the_failure_as_journal_damaged_with_its_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = DecisionStore(tmp_path / "journal")
+    store.put(make_record())
+    _failing(monkeypatch, "fsync", errno.ENOSPC, lambda fd: stat.S_ISREG(os.fstat(fd).st_mode))
+    with pytest.raises(StorageFailure) as caught:
+        store.revise(RECORD, 1, _reason)
+    wire = error_from_exception(caught.value)
+    assert (wire.code, wire.message) == (ErrorCode.JOURNAL_DAMAGED, str(caught.value))
+    assert wire.data["runbook"].endswith("#disk-full")
+
+
+def test_an_unreadable_history_revision_keeps_the_permission_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = DecisionStore(tmp_path / "journal")
+    store.put(make_record())
+    store.revise(RECORD, 1, _reason)
+    _failing(monkeypatch, "open", errno.EACCES, lambda path, *_: "revision-000001" in str(path))
+    with pytest.raises(StorageFailure) as caught:
+        store.history(RECORD)
+    assert caught.value.runbook_anchor == "permission-denied"
+    assert str(caught.value).startswith("cannot read ")
