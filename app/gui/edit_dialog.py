@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QKeySequence, QPalette, QShortcut
+from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -61,6 +61,8 @@ from core.text import go_trim, utf8_len
 CUSTOM = "__custom__"
 NO_CHANGES_TEXT = "No changes to save"
 RISK_CHOICES = (("", "Unspecified"), *((level, level) for level in RISK_LEVELS if level))
+TITLE_BAR_ALLOWANCE = 40
+"""Pixels of the free height left for the window manager's title bar and frame."""
 NOTE_PLACEHOLDER = "Optional: what was wrong, so the history says why (kept with this revision)"
 TextField = QLineEdit | QPlainTextEdit
 
@@ -226,7 +228,21 @@ class EditDialog(QDialog):
         layout.addWidget(self.newer_box)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
-        self.resize(720, 760)
+        self._fit_screen(QSize(720, 760))
+
+    def _fit_screen(self, preferred: QSize) -> None:
+        """The preferred size, shrunk to the screen's free area: on a 1366 by 768 laptop 760
+        pixels and a title bar put Save below the screen's edge. The form scrolls, so a
+        shorter dialog loses nothing; Qt then places it inside the free area."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            self.resize(preferred)
+            return
+        free = screen.availableGeometry()
+        self.resize(
+            min(preferred.width(), free.width()),
+            min(preferred.height(), free.height() - TITLE_BAR_ALLOWANCE),
+        )
 
     def _counted(self, field: TextField, limit: int) -> QWidget:
         """The field with its byte counter under it, in one row of the form."""

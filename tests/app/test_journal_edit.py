@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QScreen
 from pytestqt.qtbot import QtBot
 
-from app.gui.edit_dialog import CUSTOM, NO_CHANGES_TEXT, EditDialog
+from app.gui.edit_dialog import CUSTOM, NO_CHANGES_TEXT, TITLE_BAR_ALLOWANCE, EditDialog
 from app.gui.journal_window import JournalWindow
 from core.journal import Journal
 from tests.app.journal_support import make_journal, open_window, press, record, shut_down
@@ -233,3 +234,15 @@ def test_too_many_tags_and_a_store_error_mark_their_field(
     assert dialog.marked_fields() == [dialog.alias] and dialog.save_button.isEnabled()
     dialog.show_failure("the store refused the tags", "tags[3]")
     assert dialog.tags in dialog.marked_fields()
+
+
+def test_the_dialog_fits_the_screens_free_area(
+    qtbot: QtBot, window: JournalWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1366 by 768 laptop has less free height than the dialog's preferred 760 pixels once a
+    panel and the title bar are drawn: Save and Cancel must stay on the screen."""
+    free = QRect(0, 0, 1366, 768 - 24)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: free)
+    dialog = open_editor(qtbot, window)
+    assert dialog.height() <= free.height() - TITLE_BAR_ALLOWANCE
+    assert dialog.width() == 720, "only what does not fit shrinks"
