@@ -39,7 +39,9 @@ class Stream:
 
     def byte(self) -> int:
         if not self._buffer:
-            self._buffer = hashlib.shake_256(self._seed + self._block.to_bytes(8, "big")).digest(4096)
+            self._buffer = hashlib.shake_256(self._seed + self._block.to_bytes(8, "big")).digest(
+                4096
+            )
             self._block += 1
             self._at = 0
         value = self._buffer[self._at]
@@ -125,42 +127,113 @@ def plain(family: str, make: Callable[[], str], contexts: Sequence[str] = ("{v}"
     MAKERS[family] = fn
 
 
-plain("aws_access_key_id", lambda: S.pick(["AKIA", "ASIA"]) + S.chars(UAN, 16), ("{v}", "aws_access_key_id = {v}", "AWS_ACCESS_KEY_ID={v}"))
-plain("aws_secret_access_key", lambda: S.chars(AN, 20) + "/" + S.chars(AN + "+", 19), ("aws_secret_access_key = {v}", "AWS_SECRET_ACCESS_KEY={v}", "the AWS secret key {v}"))
+plain(
+    "aws_access_key_id",
+    lambda: S.pick(["AKIA", "ASIA"]) + S.chars(UAN, 16),
+    ("{v}", "aws_access_key_id = {v}", "AWS_ACCESS_KEY_ID={v}"),
+)
+plain(
+    "aws_secret_access_key",
+    lambda: S.chars(AN, 20) + "/" + S.chars(AN + "+", 19),
+    ("aws_secret_access_key = {v}", "AWS_SECRET_ACCESS_KEY={v}", "the AWS secret key {v}"),
+)
 plain("gcp_api_key", lambda: "AIza" + S.chars(URLSAFE, 35))
-plain("gcp_private_key_id", lambda: S.chars(HEXL, 40), ('"private_key_id": "{v}"', "private_key_id: {v}", "the service-account private_key_id {v}"))
-plain("azure_ad_client_secret", lambda: S.chars(AN, 3) + S.pick(DIGITS) + "Q~" + S.chars(AN + "_~.-", 34), ("AZURE_CLIENT_SECRET={v}", "client secret {v}", "{v}"))
+plain(
+    "gcp_private_key_id",
+    lambda: S.chars(HEXL, 40),
+    ('"private_key_id": "{v}"', "private_key_id: {v}", "the service-account private_key_id {v}"),
+)
+plain(
+    "azure_ad_client_secret",
+    lambda: S.chars(AN, 3) + S.pick(DIGITS) + "Q~" + S.chars(AN + "_~.-", 34),
+    ("AZURE_CLIENT_SECRET={v}", "client secret {v}", "{v}"),
+)
 plain("github_pat", lambda: "ghp_" + S.chars(AN, 36))
 plain("github_fine_grained", lambda: "github_pat_11" + S.chars(UAN, 20) + "_" + S.chars(AN, 59))
 plain("github_oauth", lambda: S.pick(["gho_", "ghu_", "ghs_", "ghr_"]) + S.chars(AN, 36))
 plain("gitlab_pat", lambda: "glpat-" + S.chars(URLSAFE, 20))
 plain("gitlab_runner", lambda: S.pick(["glrt-", "GR1348941"]) + S.chars(URLSAFE, 20))
-plain("slack_bot_token", lambda: f"xoxb-{S.chars(DIGITS, 12)}-{S.chars(DIGITS, 13)}-{S.chars(AN, 24)}")
-plain("slack_user_token", lambda: f"xoxp-{S.chars(DIGITS, 12)}-{S.chars(DIGITS, 12)}-{S.chars(DIGITS, 13)}-{S.chars(HEXL, 32)}")
-plain("slack_webhook", lambda: f"https://hooks.slack.com/services/T{S.chars(UAN, 10)}/B{S.chars(UAN, 10)}/{S.chars(AN, 24)}")
+plain(
+    "slack_bot_token", lambda: f"xoxb-{S.chars(DIGITS, 12)}-{S.chars(DIGITS, 13)}-{S.chars(AN, 24)}"
+)
+plain(
+    "slack_user_token",
+    lambda: (
+        f"xoxp-{S.chars(DIGITS, 12)}-{S.chars(DIGITS, 12)}-{S.chars(DIGITS, 13)}-{S.chars(HEXL, 32)}"
+    ),
+)
+plain(
+    "slack_webhook",
+    lambda: (
+        f"https://hooks.slack.com/services/T{S.chars(UAN, 10)}/B{S.chars(UAN, 10)}/{S.chars(AN, 24)}"
+    ),
+)
 plain("stripe_secret", lambda: S.pick(["sk_live_", "rk_live_"]) + S.chars(AN, S.pick([24, 99])))
 plain("stripe_webhook", lambda: "whsec_" + S.chars(AN, 32))
 plain("sendgrid", lambda: f"SG.{S.chars(URLSAFE, 22)}.{S.chars(URLSAFE, 43)}")
-plain("twilio_account_sid", lambda: "AC" + S.chars(HEXL, 32), ("TWILIO_ACCOUNT_SID={v}", "Twilio account {v}", "{v}"))
-plain("twilio_api_key", lambda: "SK" + S.chars(HEXL, 32), ("TWILIO_API_KEY={v}", "twilio api key {v}", "{v}"))
-plain("twilio_auth_token", lambda: S.chars(HEXL, 32), ("TWILIO_AUTH_TOKEN={v}", "twilio auth token {v}", "Twilio token: {v}"))
-plain("telegram_bot", lambda: f"{S.between(100000000, 8999999999)}:AA{S.chars(URLSAFE, 33)}", ("{v}", "TELEGRAM_BOT_TOKEN={v}", "bot token {v}"))
-plain("azure_storage", lambda: b64(rand_bytes(64)), (
-    "DefaultEndpointsProtocol=https;AccountName=ledgerprod;AccountKey={v};EndpointSuffix=core.windows.net",
-    "AccountName=stagingblobs;AccountKey={v}",
-    "AZURE_STORAGE_KEY={v}",
-))
-plain("discord_bot", lambda: f"{S.pick('MNO')}{S.chars(AN, 23)}.{S.chars(URLSAFE, 6)}.{S.chars(URLSAFE, 38)}", ("{v}", "DISCORD_TOKEN={v}", "discord bot token {v}"))
-plain("discord_webhook", lambda: f"https://discord.com/api/webhooks/{S.chars(DIGITS, 18)}/{S.chars(URLSAFE, 68)}")
-plain("mailgun", lambda: "key-" + S.chars(HEXL, 32), ("MAILGUN_API_KEY={v}", "{v}", "mailgun key {v}"))
-plain("mailgun_private", lambda: f"{S.chars(HEXL, 32)}-{S.chars(HEXL, 8)}-{S.chars(HEXL, 8)}", ("MAILGUN_API_KEY={v}", "mailgun private key {v}"))
+plain(
+    "twilio_account_sid",
+    lambda: "AC" + S.chars(HEXL, 32),
+    ("TWILIO_ACCOUNT_SID={v}", "Twilio account {v}", "{v}"),
+)
+plain(
+    "twilio_api_key",
+    lambda: "SK" + S.chars(HEXL, 32),
+    ("TWILIO_API_KEY={v}", "twilio api key {v}", "{v}"),
+)
+plain(
+    "twilio_auth_token",
+    lambda: S.chars(HEXL, 32),
+    ("TWILIO_AUTH_TOKEN={v}", "twilio auth token {v}", "Twilio token: {v}"),
+)
+plain(
+    "telegram_bot",
+    lambda: f"{S.between(100000000, 8999999999)}:AA{S.chars(URLSAFE, 33)}",
+    ("{v}", "TELEGRAM_BOT_TOKEN={v}", "bot token {v}"),
+)
+plain(
+    "azure_storage",
+    lambda: b64(rand_bytes(64)),
+    (
+        "DefaultEndpointsProtocol=https;AccountName=ledgerprod;AccountKey={v};EndpointSuffix=core.windows.net",
+        "AccountName=stagingblobs;AccountKey={v}",
+        "AZURE_STORAGE_KEY={v}",
+    ),
+)
+plain(
+    "discord_bot",
+    lambda: f"{S.pick('MNO')}{S.chars(AN, 23)}.{S.chars(URLSAFE, 6)}.{S.chars(URLSAFE, 38)}",
+    ("{v}", "DISCORD_TOKEN={v}", "discord bot token {v}"),
+)
+plain(
+    "discord_webhook",
+    lambda: f"https://discord.com/api/webhooks/{S.chars(DIGITS, 18)}/{S.chars(URLSAFE, 68)}",
+)
+plain(
+    "mailgun", lambda: "key-" + S.chars(HEXL, 32), ("MAILGUN_API_KEY={v}", "{v}", "mailgun key {v}")
+)
+plain(
+    "mailgun_private",
+    lambda: f"{S.chars(HEXL, 32)}-{S.chars(HEXL, 8)}-{S.chars(HEXL, 8)}",
+    ("MAILGUN_API_KEY={v}", "mailgun private key {v}"),
+)
 plain("mailchimp", lambda: S.chars(HEXL, 32) + "-us" + str(S.between(1, 21)))
-plain("datadog_api", lambda: S.chars(HEXL, 32), ("DD_API_KEY={v}", "datadog api key {v}", "DATADOG_API_KEY: {v}"))
-plain("datadog_app", lambda: S.chars(HEXL, 40), ("DD_APP_KEY={v}", "datadog application key {v}", "DD_APPLICATION_KEY: {v}"))
+plain(
+    "datadog_api",
+    lambda: S.chars(HEXL, 32),
+    ("DD_API_KEY={v}", "datadog api key {v}", "DATADOG_API_KEY: {v}"),
+)
+plain(
+    "datadog_app",
+    lambda: S.chars(HEXL, 40),
+    ("DD_APP_KEY={v}", "datadog application key {v}", "DD_APPLICATION_KEY: {v}"),
+)
 plain("shopify", lambda: S.pick(["shpat_", "shpss_", "shpca_", "shppa_"]) + S.chars(HEXL, 32))
 plain("npm", lambda: "npm_" + S.chars(AN, 36))
 plain("pypi", lambda: "pypi-AgEIcHlwaS5vcmc" + S.chars(URLSAFE, 60))
-plain("openai", lambda: "sk-" + S.pick(["proj-", ""]) + S.chars(AN, 20) + "T3BlbkFJ" + S.chars(AN, 20))
+plain(
+    "openai", lambda: "sk-" + S.pick(["proj-", ""]) + S.chars(AN, 20) + "T3BlbkFJ" + S.chars(AN, 20)
+)
 plain("anthropic", lambda: "sk-ant-api03-" + S.chars(URLSAFE, 93) + "AA")
 plain("huggingface", lambda: "hf_" + S.chars(UPPER + LOWER, 34))
 plain("digitalocean", lambda: S.pick(["dop_v1_", "doo_v1_", "dor_v1_"]) + S.chars(HEXL, 64))
@@ -174,7 +247,14 @@ plain("notion", lambda: "ntn_" + S.chars(DIGITS, 11) + S.chars(AN, 35))
 plain("airtable", lambda: "pat" + S.chars(AN, 14) + "." + S.chars(HEXL, 64))
 plain("atlassian", lambda: "ATATT3xFfGF0" + S.chars(URLSAFE, 170) + "=" + S.chars(UAN, 8))
 plain("sentry_token", lambda: "sntrys_eyJpYXQiOjE3" + S.chars(AN, 140))
-plain("sentry_dsn", lambda: S.chars(HEXL, 32), ("https://{v}@o{n}.ingest.sentry.io/4506".replace("{n}", "4501234"), "SENTRY_DSN=https://{v}@o88123.ingest.us.sentry.io/77"))
+plain(
+    "sentry_dsn",
+    lambda: S.chars(HEXL, 32),
+    (
+        "https://{v}@o{n}.ingest.sentry.io/4506".replace("{n}", "4501234"),
+        "SENTRY_DSN=https://{v}@o88123.ingest.us.sentry.io/77",
+    ),
+)
 plain("newrelic", lambda: "NRAK-" + S.chars(UAN, 27))
 plain("grafana", lambda: "glsa_" + S.chars(AN, 32) + "_" + S.chars(HEXL, 8))
 plain("dynatrace", lambda: f"dt0c01.{S.chars(UAN, 24)}.{S.chars(UAN, 64)}")
@@ -192,7 +272,12 @@ plain("replicate", lambda: "r8_" + S.chars(AN, 37))
 plain("supabase", lambda: "sbp_" + S.chars(HEXL, 40))
 plain("planetscale", lambda: "pscale_tkn_" + S.chars(URLSAFE, 43))
 plain("mapbox_secret", lambda: "sk.eyJ1Ijoi" + S.chars(AN, 40) + "." + S.chars(URLSAFE, 22))
-plain("teams_webhook", lambda: f"https://acme.webhook.office.com/webhookb2/{uuid4()}@{uuid4()}/IncomingWebhook/{S.chars(HEXL, 32)}/{uuid4()}")
+plain(
+    "teams_webhook",
+    lambda: (
+        f"https://acme.webhook.office.com/webhookb2/{uuid4()}@{uuid4()}/IncomingWebhook/{S.chars(HEXL, 32)}/{uuid4()}"
+    ),
+)
 plain("heroku", lambda: "HRKU-AA" + S.chars(URLSAFE, 58))
 plain("cloudflare_origin_ca", lambda: f"v1.0-{S.chars(HEXL, 24)}-{S.chars(HEXL, 146)}")
 plain("terraform_cloud", lambda: f"{S.chars(AN, 14)}.atlasv1.{S.chars(AN, 67)}")
@@ -200,8 +285,16 @@ plain("terraform_cloud", lambda: f"{S.chars(AN, 14)}.atlasv1.{S.chars(AN, 67)}")
 
 @maker("jwt")
 def _jwt() -> tuple[str, list[str]]:
-    head = base64.urlsafe_b64encode(b'{"alg":"RS256","kid":"' + S.chars(AN, 8).encode() + b'"}').rstrip(b"=").decode()
-    body = base64.urlsafe_b64encode(b'{"sub":"' + S.chars(DIGITS, 6).encode() + b'","exp":1798761600}').rstrip(b"=").decode()
+    head = (
+        base64.urlsafe_b64encode(b'{"alg":"RS256","kid":"' + S.chars(AN, 8).encode() + b'"}')
+        .rstrip(b"=")
+        .decode()
+    )
+    body = (
+        base64.urlsafe_b64encode(b'{"sub":"' + S.chars(DIGITS, 6).encode() + b'","exp":1798761600}')
+        .rstrip(b"=")
+        .decode()
+    )
     token = f"{head}.{body}.{S.chars(URLSAFE, 43)}"
     return S.pick(["{v}", "id_token: {v}", "cookie session={v}"]).format(v=token), [token]
 
@@ -210,7 +303,11 @@ def _jwt() -> tuple[str, list[str]]:
 def _pem() -> tuple[str, list[str]]:
     kind = S.pick(["RSA ", "EC ", "OPENSSH ", "", "ENCRYPTED "])
     body = [S.chars(B64, 64) for _ in range(S.between(3, 5))]
-    block = f"-----BEGIN {kind}PRIVATE KEY-----\n" + "\n".join(body) + f"\n-----END {kind}PRIVATE KEY-----"
+    block = (
+        f"-----BEGIN {kind}PRIVATE KEY-----\n"
+        + "\n".join(body)
+        + f"\n-----END {kind}PRIVATE KEY-----"
+    )
     return block, [body[1]]
 
 
@@ -219,7 +316,9 @@ def _basic() -> tuple[str, list[str]]:
     user = S.pick(["deploy", "ci-bot", "grafana", "admin", "svc-reports"])
     secret = fresh(lambda: S.chars(AN, 10) + S.pick("!#%") + S.chars(DIGITS, 2))
     encoded = b64(f"{user}:{secret}".encode())
-    return S.pick(["Authorization: Basic {v}", "-H 'Authorization: Basic {v}'", "basic auth header Basic {v}"]).format(v=encoded), [encoded]
+    return S.pick(
+        ["Authorization: Basic {v}", "-H 'Authorization: Basic {v}'", "basic auth header Basic {v}"]
+    ).format(v=encoded), [encoded]
 
 
 @maker("bearer_header")
@@ -238,33 +337,55 @@ def _url() -> tuple[str, list[str]]:
 @maker("adonet_connection")
 def _adonet() -> tuple[str, list[str]]:
     pw = fresh(lambda: S.chars(AN, 7) + S.pick("#$%") + S.chars(DIGITS, 2))
-    return f"Server=tcp:sql-{S.chars(LAN, 4)}.database.windows.net,1433;User ID=appuser;Password={pw};Encrypt=True;", [pw]
+    return (
+        f"Server=tcp:sql-{S.chars(LAN, 4)}.database.windows.net,1433;User ID=appuser;Password={pw};Encrypt=True;",
+        [pw],
+    )
 
 
 def human_password() -> str:
-    season = S.pick(["Winter", "Summer", "Spring", "Autumn", "Dragon", "Monkey", "Sunshine", "Welcome", "Hunter", "Kestrel"])
-    return fresh(lambda: S.pick([
-        season + str(S.between(1990, 2027)) + S.pick("!@#$"),
-        season.lower() + S.chars(DIGITS, 2) + S.chars(LOWER, 3) + S.pick("!?"),
-        S.chars(AN, 9) + S.pick("!@#$%&*") + S.chars(DIGITS, 1),
-        "Tr0ub4dor" + S.chars(DIGITS, 3),
-        S.pick(["P@ss", "Adm1n", "R00t", "S3cure"]) + S.chars(DIGITS, 4) + S.pick("!$"),
-    ]))
+    season = S.pick(
+        [
+            "Winter",
+            "Summer",
+            "Spring",
+            "Autumn",
+            "Dragon",
+            "Monkey",
+            "Sunshine",
+            "Welcome",
+            "Hunter",
+            "Kestrel",
+        ]
+    )
+    return fresh(
+        lambda: S.pick(
+            [
+                season + str(S.between(1990, 2027)) + S.pick("!@#$"),
+                season.lower() + S.chars(DIGITS, 2) + S.chars(LOWER, 3) + S.pick("!?"),
+                S.chars(AN, 9) + S.pick("!@#$%&*") + S.chars(DIGITS, 1),
+                "Tr0ub4dor" + S.chars(DIGITS, 3),
+                S.pick(["P@ss", "Adm1n", "R00t", "S3cure"]) + S.chars(DIGITS, 4) + S.pick("!$"),
+            ]
+        )
+    )
 
 
 @maker("password_prose")
 def _prose() -> tuple[str, list[str]]:
     pw = human_password()
-    frame = S.pick([
-        "the password is {v}",
-        "password for the staging box is {v}",
-        "the new wifi password is '{v}'",
-        "I set the admin password to {v}",
-        "db password: {v}",
-        "its passphrase is {v}",
-        "the keystore password was {v}",
-        "use password {v} for now",
-    ])
+    frame = S.pick(
+        [
+            "the password is {v}",
+            "password for the staging box is {v}",
+            "the new wifi password is '{v}'",
+            "I set the admin password to {v}",
+            "db password: {v}",
+            "its passphrase is {v}",
+            "the keystore password was {v}",
+            "use password {v} for now",
+        ]
+    )
     return frame.format(v=pw), [pw]
 
 
@@ -272,21 +393,34 @@ def _prose() -> tuple[str, list[str]]:
 def _pair() -> tuple[str, list[str]]:
     pw = human_password()
     user = S.pick(["root", "admin", "postgres", "jenkins", "ubuntu", "sa"])
-    frame = S.pick([
-        "login {u} / {v}",
-        "credentials: {u} / {v}",
-        "creds are {u}/{v}",
-        "log in as {u} with password {v}",
-        "the vendor's login is {u} : {v}",
-    ])
+    frame = S.pick(
+        [
+            "login {u} / {v}",
+            "credentials: {u} / {v}",
+            "creds are {u}/{v}",
+            "log in as {u} with password {v}",
+            "the vendor's login is {u} : {v}",
+        ]
+    )
     return frame.format(u=user, v=pw), [pw]
 
 
 @maker("short_assignment")
 def _short() -> tuple[str, list[str]]:
     pw = human_password()
-    key = S.pick(["DB_PASSWORD", "PGPASSWORD", "REDIS_PASS", "SMTP_PASSWORD", "MYSQL_ROOT_PASSWORD", "admin_pass", "KEYSTORE_PASS", "LDAP_BIND_PASSWORD"])
-    frame = S.pick(["{k}={v}", "export {k}={v}", "{k}: {v}", "{k} = \"{v}\"", "--{kl}={v}"])
+    key = S.pick(
+        [
+            "DB_PASSWORD",
+            "PGPASSWORD",
+            "REDIS_PASS",
+            "SMTP_PASSWORD",
+            "MYSQL_ROOT_PASSWORD",
+            "admin_pass",
+            "KEYSTORE_PASS",
+            "LDAP_BIND_PASSWORD",
+        ]
+    )
+    frame = S.pick(["{k}={v}", "export {k}={v}", "{k}: {v}", '{k} = "{v}"', "--{kl}={v}"])
     return frame.format(k=key, kl=key.lower().replace("_", "-"), v=pw), [pw]
 
 
@@ -332,7 +466,7 @@ NEGATIVES = [
     "The secret key rotation job runs at 03:00 UTC; see cron.d/rotate-keys for the schedule.",
     "Stored the API key in 1Password under 'Payments / Stripe live'; ask Dana for access.",
     "Commit {short} reverted the bearer-token middleware because it broke websocket upgrades.",
-    "ETag \"{hex32}\" is the MD5 of the body; clients send it back in If-None-Match.",
+    'ETag "{hex32}" is the MD5 of the body; clients send it back in If-None-Match.',
     "The build cache key is {hex40} (hash of the lockfile), so it only misses after dependency bumps.",
     "OAuth flow: the client gets an authorization code, exchanges it for an access token, and refreshes it hourly.",
     "Password reset emails go through SES; the token in the link expires after 15 minutes.",
@@ -350,7 +484,7 @@ NEGATIVES = [
     "Admin login is admin / <set at install>, documented in the install guide.",
     "Root user / group mapping is 0:0 inside the container; we run as 10001 instead.",
     "Chose UUIDv7 ({uuid}) for primary keys so inserts stay roughly ordered.",
-    "curl -u \"$USER:$TOKEN\" is how the upload script authenticates; both come from the environment.",
+    'curl -u "$USER:$TOKEN" is how the upload script authenticates; both come from the environment.',
     "The Datadog agent reads DD_API_KEY from the node's secret, mounted at /etc/dd/api_key.",
     "Twilio sends the status callback to /hooks/sms; we verify the X-Twilio-Signature header.",
     "The Telegram bot polls getUpdates every 2 s; the token is injected by systemd's LoadCredential.",
@@ -386,8 +520,14 @@ def hexs(n: int) -> str:
 
 def fill_negative(template: str) -> str:
     return template.format(
-        sha=hexs(40), hex64=hexs(64), hex40=hexs(40), hex32=hexs(32), short=hexs(7),
-        uuid=uuid4(), n=S.between(2, 9999), hex40_upper=hexs(40).upper(),
+        sha=hexs(40),
+        hex64=hexs(64),
+        hex40=hexs(40),
+        hex32=hexs(32),
+        short=hexs(7),
+        uuid=uuid4(),
+        n=S.between(2, 9999),
+        hex40_upper=hexs(40).upper(),
     )
 
 
