@@ -61,8 +61,7 @@ def test_the_frozen_bundle_prints_entries_from_its_own_runbook(
 
 
 def test_the_deb_installs_the_runbook_beside_the_app(bundle: Path, tmp_path: Path) -> None:
-    del bundle  # only to skip or fail the same way when nothing was built
-    deb = ROOT / "dist" / f"decision-journal_{project_version()}_amd64.deb"
+    deb = bundle.parent / f"decision-journal_{project_version()}_amd64.deb"  # dist/ in make
     assert deb.is_file(), f"{deb} missing: packaging/linux/build_deb.py did not run"
     subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp_path)], check=True)
     installed = tmp_path / "opt" / "decision-journal" / "_internal" / "resources" / "runbook.md"
