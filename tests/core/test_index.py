@@ -483,7 +483,9 @@ def test_whole_journal_lists_fail_closed_and_name_the_runbook_entry(
     with pytest.raises(JournalDamaged) as caught:
         listed(IndexFilter())
     assert "1 unreadable record(s)" in str(caught.value)
-    assert caught.value.runbook_hint().startswith("see: decision-journal help runbook unreadable-record;")
+    assert caught.value.runbook_hint().startswith(
+        "see: decision-journal help runbook unreadable-record;"
+    )
     assert index.query_ids(IndexFilter()) == ["decision-1"]
 
 

@@ -203,7 +203,10 @@ def test_export_fails_closed_and_doctor_names_runbook(journal: Path, tmp_path: P
     os.chmod(journal / "records" / "decision-bad.json", 0o600)
     failed = run_cli(journal, "export", "-o", str(tmp_path / "x.json"))
     assert failed.returncode == 6
-    assert "unreadable" in failed.stderr and "see: decision-journal help runbook unreadable-record;" in failed.stderr
+    assert (
+        "unreadable" in failed.stderr
+        and "see: decision-journal help runbook unreadable-record;" in failed.stderr
+    )
     assert not (tmp_path / "x.json").exists()
     listed = run_cli(journal, "list")
     assert listed.returncode == 0 and "decision-bad.json" in listed.stderr
