@@ -13,6 +13,7 @@ import sys
 
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import CONFLICT, INVALID, OK
+from core import runbook
 from core.errors import RevisionConflict
 from core.journal import Journal
 from core.redaction_sweep import (
@@ -68,7 +69,7 @@ def _rewrite(journal: Journal, survey: Survey, args: argparse.Namespace) -> int:
 
 def _print_survey(survey: Survey, *, purge: bool) -> None:
     for problem in survey.problems:
-        print(f"{problem.path}: {problem.error} (see docs/runbook.md#unreadable-record)")
+        print(f"{problem.path}: {problem.error} ({runbook.see('unreadable-record')})")
     for item in survey.found:
         print(_line(item))
     for other in survey.others:
