@@ -10,8 +10,9 @@ message works wherever the app is installed.
 from __future__ import annotations
 
 import re
-from importlib import resources
 from pathlib import Path
+
+import resources
 
 RUNBOOK = "docs/runbook.md"
 """The runbook's place in the source tree, for machine-readable references (`data.runbook`)."""
@@ -25,8 +26,12 @@ class UnknownEntry(LookupError):
 
 
 def installed_path() -> Path:
-    """The runbook file of this installation (source tree, wheel or frozen bundle)."""
-    return Path(str(resources.files("resources").joinpath(RUNBOOK_FILE)))
+    """The runbook file of this installation (source tree, wheel or frozen bundle).
+
+    Found beside the `resources` package rather than through `importlib.resources`, whose
+    import alone would slow every hook call that names an entry.
+    """
+    return resources.RESOURCES_DIR / RUNBOOK_FILE
 
 
 def reference(anchor: str) -> str:
