@@ -67,9 +67,10 @@ class ImportActions(QObject):
         window.tabs.currentChanged.connect(self._tab_changed)
         self.update(None)
 
-    def install(self, journal_menu: QMenu, decision_menu: QMenu) -> None:
-        journal_menu.addAction(self.import_action)
-        journal_menu.addAction(self.confirm_all_action)
+    def install(self, journal_menu: QMenu, decision_menu: QMenu, *, before: QAction) -> None:
+        """Import and "Confirm all" go with Export, ahead of `before` in the Journal menu."""
+        journal_menu.insertAction(journal_menu.actions()[0], self.import_action)
+        journal_menu.insertAction(before, self.confirm_all_action)
         decision_menu.addAction(self.confirm_action)
 
     def update(self, record: DecisionRecord | None) -> None:

@@ -290,10 +290,12 @@ class JournalWindow(QMainWindow):
         self.close_action = self._action("&Close", "Ctrl+W", self.close)
         self.imports = ImportActions(self)
         journal_menu = self.menuBar().addMenu("&Journal")
-        for action in (self.export_action, self.rebuild_action, self.refresh_action):
+        journal_menu.addAction(self.export_action)
+        after_transfers = journal_menu.addSeparator()
+        for action in (self.rebuild_action, self.refresh_action):
             journal_menu.addAction(action)
         journal_menu.addSeparator()
-        journal_menu.addAction(self.close_action)
+        journal_menu.addAction(self.close_action)  # Close comes last, as in every desktop menu
         decision_menu = self.menuBar().addMenu("&Decision")
         for action in (
             self.find_action,
@@ -303,7 +305,7 @@ class JournalWindow(QMainWindow):
             self.restore_action,
         ):
             decision_menu.addAction(action)
-        self.imports.install(journal_menu, decision_menu)
+        self.imports.install(journal_menu, decision_menu, before=after_transfers)
         self._summary_menu()
         self._update_actions()
 

@@ -89,6 +89,17 @@ def test_import_menu_action_is_in_the_journal_menu(window: JournalWindow) -> Non
     assert action in menus["&Journal"].actions()
     assert window.imports.confirm_all_action in menus["&Journal"].actions()
     assert window.imports.confirm_action in menus["&Decision"].actions()
+    texts = [a.text().replace("&", "") for a in menus["&Journal"].actions()]
+    assert texts == [
+        "Import…",
+        "Export…",
+        "Confirm all imported in this scope…",
+        "",
+        "Rebuild profile",
+        "Refresh",
+        "",
+        "Close",
+    ]
 
 
 def test_import_through_the_dialog_shows_the_report_and_the_records(
