@@ -350,7 +350,7 @@ class ProfilePanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.resizeColumnsToContents()  # no rules yet: every column name shown whole
+        self._keep_names_whole()
         self.support_view = self._evidence_view(self.support, "Supporting decisions")
         self.contradiction_view = self._evidence_view(
             self.contradictions, "Contradicting decisions"
@@ -456,7 +456,17 @@ class ProfilePanel(QWidget):
     def restore_columns(self, state: QByteArray) -> bool:
         """Restores the rules table's column widths (kept per journal by the window)."""
         self._columns_chosen = self.table.horizontalHeader().restoreState(state)
+        self._keep_names_whole()
         return self._columns_chosen
+
+    def _keep_names_whole(self) -> None:
+        """Widens each column too narrow for its name ("Preferred approach" read "eferred
+        approac"), also in widths remembered from before; wider columns are kept."""
+        header = self.table.horizontalHeader()
+        for column in range(header.count()):
+            wanted = header.sectionSizeHint(column)
+            if header.sectionSize(column) < wanted:
+                header.resizeSection(column, wanted)
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)

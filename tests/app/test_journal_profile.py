@@ -281,6 +281,23 @@ def test_the_panel_fits_a_laptop_screen(qtbot: QtBot, window: JournalWindow) -> 
     assert panel.support_view.hint == NO_RULE_SELECTED
 
 
+def test_remembered_widths_too_narrow_for_a_name_are_widened(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    """Widths saved before names were kept whole (every column 100 pixels) come back wide
+    enough to read; a wider column stays as the user left it."""
+    panel = window.profile_panel
+    header = panel.table.horizontalHeader()
+    for column in range(header.count()):
+        header.resizeSection(column, 100)
+    header.resizeSection(1, 260)
+    saved = header.saveState()
+    panel.restore_columns(saved)
+    metrics = header.fontMetrics()
+    assert header.sectionSize(4) >= metrics.horizontalAdvance(RuleModel.HEADERS[4])
+    assert header.sectionSize(1) == 260
+
+
 def test_column_widths_survive_a_reloaded_profile(qtbot: QtBot, window: JournalWindow) -> None:
     header = window.profile_panel.table.horizontalHeader()
     header.resizeSection(4, 321)
