@@ -29,6 +29,7 @@ from core.journal import Journal, catch_up, warm_up
 from core.location import default_journal_dir
 from core.pending import PendingStore, pending_items
 from core.profile_worker import start_profile_worker
+from core.redaction import redact_text
 from core.runtime_paths import socket_path
 
 if TYPE_CHECKING:
@@ -55,15 +56,18 @@ JOURNAL_WARM_MS = 2000
 
 
 def _install_excepthook() -> None:
-    """An unexpected error shows a report the user can copy instead of vanishing silently."""
+    """An unexpected error shows a report the user can copy instead of vanishing silently.
+
+    The report and the log line pass through the redactor first: an error message can quote
+    the input that caused it, and that input may hold a credential someone typed.
+    """
 
     def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-        text = "".join(traceback.format_exception(kind, value, tb))
+        text = redact_text("".join(traceback.format_exception(kind, value, tb)))[0]
         log.error("unexpected error:\n%s", text)
         if QApplication.instance() is not None:
-            box = QMessageBox(
-                QMessageBox.Icon.Critical, "Decision Journal", str(value) or kind.__name__
-            )
+            summary = redact_text(str(value))[0] or kind.__name__
+            box = QMessageBox(QMessageBox.Icon.Critical, "Decision Journal", summary)
             box.setInformativeText("An unexpected error occurred. Your journal is unchanged.")
             box.setDetailedText(text)
             box.open()
