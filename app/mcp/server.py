@@ -8,7 +8,10 @@ because stdout is the protocol stream.
 Arguments are checked against the advertised schema before the SDK sees them
 (`SchemaTool`), so a client gets the errors of the schema it was shown, in plain words.
 SIGINT and SIGTERM end the server at once with exit 0: a client stopping its agent must not
-wait for a human, and a decision being asked stays pending in the app, resumable by id.
+wait for a human, and a decision being asked stays pending in the app, resumable by id. The end
+of stdin ends it the same way, without the interpreter's own shutdown: that is slower than the
+pause Claude Code allows between closing stdin, SIGINT and SIGTERM, and a stop signal arriving
+during it killed the process instead of ending it with 0.
 
 Session id: an MCP session id from the transport when there is one (streamable HTTP), else one
 id per server process (`mcp-<16 hex>`). Clients start one stdio server per agent session, so a
@@ -461,10 +464,12 @@ def run(journal: Journal, *, workspace: str | None = None) -> int:
 
 
 async def _serve(server: MCPServer) -> None:
+    """Serves until stdin ends or a stop signal arrives; either way the process ends here."""
     async with anyio.create_task_group() as group:
         group.start_soon(_stop_on_signal, group.cancel_scope)
         await server.run_stdio_async()
         group.cancel_scope.cancel()
+    _exit_now()
 
 
 async def _stop_on_signal(scope: anyio.CancelScope) -> None:
@@ -483,8 +488,11 @@ def _exit_now() -> None:
     The SDK reads stdin in a worker thread that no cancellation can interrupt, so the event
     loop would otherwise wait for the client's next line; Claude Code sends SIGTERM 100 ms
     after SIGINT. The rest (a present call closing its socket, which leaves the decision
-    pending in the app) unwinds within the grace.
+    pending in the app) unwinds within the grace. A second stop signal while it ends is
+    ignored, so it can neither interrupt the flush nor turn exit 0 into death by signal.
     """
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
