@@ -1,9 +1,11 @@
-"""Human-readable output for the CLI: aligned tables and record details."""
+"""Human-readable output for the CLI: aligned tables and record details, with times on the
+user's clock (`--json` keeps the stored UTC text)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.gotime import GoTime
 from core.models import DecisionRecord
 from core.summary import english_summary
 
@@ -25,9 +27,17 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def when(record: DecisionRecord) -> str:
+    """The last update to the minute, on the user's clock (as the journal window shows it)."""
     if record.updated_at is None:
         return ""
-    return record.updated_at.to_datetime().strftime("%Y-%m-%d %H:%M")
+    return local_time(record.updated_at, "%Y-%m-%d %H:%M")
+
+
+def local_time(value: GoTime | None, pattern: str = "%Y-%m-%d %H:%M:%S %Z") -> str:
+    """A stored UTC time on the user's clock; "-" when there is none."""
+    if value is None:
+        return "-"
+    return value.to_datetime().astimezone().strftime(pattern)
 
 
 def list_rows(records: Sequence[DecisionRecord]) -> list[list[str]]:
@@ -79,11 +89,10 @@ def details(record: DecisionRecord) -> str:
         lines.append(f"Why not {label}: {rejection.reason}")
     lines.append(f"Summary:    {record.summary_sentence}")
     lines.append(f"            {english_summary(record)}")
-    created = record.created_at.format() if record.created_at else "-"
-    updated = record.updated_at.format() if record.updated_at else "-"
+    created, updated = local_time(record.created_at), local_time(record.updated_at)
     lines.append(f"Created:    {created}    Updated: {updated}")
     if record.deleted_at:
-        lines.append(f"Deleted:    {record.deleted_at.format()}")
+        lines.append(f"Deleted:    {local_time(record.deleted_at)}")
     if record.redaction.redacted:
         lines.append(f"Redacted:   {', '.join(record.redaction.patterns)}")
     return "\n".join(lines)
