@@ -14,6 +14,11 @@ from core import runbook
 
 
 def cmd_help(args: argparse.Namespace) -> int:
+    if args.topic is None:  # `help` alone: the commands, as `--help` shows them
+        from app.cli.main import build_parser  # here: main imports this module
+
+        build_parser().print_help()
+        return OK
     if args.entry is None:
         return _list_entries()
     try:
@@ -41,6 +46,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Prints an entry of the runbook that ships with the app (every error "
         "message names one), or lists the entries and where the file is installed.",
     )
-    p.add_argument("topic", choices=("runbook",), help="what to show help on")
+    p.add_argument(
+        "topic", nargs="?", choices=("runbook",), help="what to show help on (default: commands)"
+    )
     p.add_argument("entry", nargs="?", help="the runbook entry (as named in an error message)")
     p.set_defaults(handler=cmd_help, opens_journal=False)

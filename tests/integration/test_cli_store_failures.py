@@ -116,6 +116,9 @@ def test_help_runbook_prints_an_entry_and_lists_them(journal: Path) -> None:
     assert "  disk-full" in listing.stdout.splitlines()
     unknown = run_cli(journal, "help", "runbook", "no-such-entry")
     assert unknown.returncode == 2 and "entries: app-not-running" in unknown.stderr
+    commands = run_cli(journal, "help")
+    assert commands.returncode == 0 and commands.stdout.startswith("usage: decision-journal")
+    assert "help" in commands.stdout and "exit codes:" in commands.stdout
 
 
 def test_doctor_repair_removes_stale_temp_files_and_writes_missing_digests(
