@@ -35,6 +35,7 @@ and left-over temp files only take space meanwhile."""
 _TEMP = re.compile(rf"\.(.+){re.escape(TEMP_MARK)}[0-9a-f]{{{2 * TEMP_TOKEN_BYTES}}}")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 @dataclass(slots=True)
@@ -136,7 +137,7 @@ def _lock_of(root: Path, directory: Path, target: str) -> Path | None:
 def _lock_is_free(lock: Path) -> bool:
     """Whether no process holds the lock; an unopenable or odd lock file counts as held."""
     try:
-        fd = os.open(lock, os.O_RDWR | _O_NOFOLLOW | _O_CLOEXEC | os.O_NONBLOCK)
+        fd = os.open(lock, os.O_RDWR | _O_NOFOLLOW | _O_CLOEXEC | _O_NONBLOCK)
     except OSError:
         return False
     if not stat.S_ISREG(os.fstat(fd).st_mode):
