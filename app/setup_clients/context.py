@@ -4,6 +4,8 @@ launch us. Tests point `home` at a temporary directory; nothing reads the real h
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -39,6 +41,25 @@ class SetupContext:
 
     def hook_command(self, client: str) -> str:
         return self.launcher.shell(self.journal, "hook", client)
+
+    def setup_call(self, words: str) -> str:
+        """`decision-journal setup WORDS` as this run must repeat it: with its pinned
+        `--journal` and its project scope, so following a printed hint never rewrites the
+        entries for another journal or scope."""
+        pinned = ["--journal", self.journal] if self.journal else []
+        scope = (
+            ["--scope", "project", "--project-dir", str(self.project_dir)]
+            if self.scope == "project"
+            else []
+        )
+        return shlex.join(["decision-journal", *pinned, "setup", *shlex.split(words), *scope])
+
+    def own_calls(self, text: str) -> str:
+        """`text` with every quoted `decision-journal setup …` call made this run's own."""
+        return _SETUP_CALL.sub(lambda found: f"`{self.setup_call(found[1])}`", text)
+
+
+_SETUP_CALL = re.compile(r"`decision-journal setup ([^`]*)`")
 
 
 def json_snippet(value: dict[str, Any]) -> str:

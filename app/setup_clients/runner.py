@@ -143,9 +143,9 @@ def run_setup(journal: Path | None, args: argparse.Namespace) -> int:
         show(edits, print)
     shown_notes = [] if args.mode == "check" else [f"note: {note}" for note in notes]
     for line in [*shown_notes, *(f"warning: {warning}" for warning in warnings)]:
-        print(line)
+        print(ctx.own_calls(line))
     for problem in problems:
-        print(f"problem: {problem}")
+        print(f"problem: {ctx.own_calls(problem)}")
     if args.mode == "check" and not problems:
         print(f"ok: {args.client} is set up")
     return CHECK_FAILED if problems else OK
