@@ -4,6 +4,7 @@ an emptied project offers the others in one click. Reopening the window looks ag
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,12 +39,20 @@ def journal(tmp_path: Path) -> Journal:
     return make_journal(tmp_path / "journal", [record(1, **BETA), record(2), record(3)])
 
 
-def _open_on_alpha(qtbot: QtBot, journal: Journal, settings: Path) -> JournalWindow:
-    window = open_window(qtbot, journal, settings)
+@pytest.fixture
+def window(qtbot: QtBot, journal: Journal, tmp_path: Path) -> Iterator[JournalWindow]:
+    """A window opened on "Current: alpha", the project of the newest decision."""
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
     assert window.filter_bar.state.scope == SCOPE_CURRENT
     qtbot.waitUntil(lambda: scope_label(window) == "Current: alpha", timeout=5000)
     assert listed(window) == ["decision-test-0003", "decision-test-0002"]
-    return window
+    yield window
+    shut_down(qtbot, window)
+
+
+def _answer_in_beta(journal: Journal) -> None:
+    """Another process revises beta's decision: beta now has the newest one."""
+    journal.store.revise("decision-test-0001", 1, lambda r: setattr(r, "tags", ["later"]))
 
 
 def _soft_delete_shown(qtbot: QtBot, window: JournalWindow) -> None:
@@ -57,50 +66,36 @@ def _soft_delete_shown(qtbot: QtBot, window: JournalWindow) -> None:
 
 
 def test_an_answer_in_another_project_keeps_the_list_and_its_label(
-    qtbot: QtBot, journal: Journal, tmp_path: Path
+    qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
-    window = _open_on_alpha(qtbot, journal, tmp_path / "settings.ini")
-    try:
-        journal.store.revise("decision-test-0001", 1, lambda r: setattr(r, "tags", ["later"]))
-        with qtbot.waitSignals(
-            [window.bridge.catalog_loaded, window.scope_counted], timeout=10_000
-        ):
-            window.bridge.load_catalog()  # what a reconcile that found the change does
-            window.reload_scope()
-        assert listed(window) == ["decision-test-0003", "decision-test-0002"]
-        assert scope_label(window) == "Current: alpha"
-    finally:
-        shut_down(qtbot, window)
+    _answer_in_beta(journal)
+    with qtbot.waitSignals([window.bridge.catalog_loaded, window.scope_counted], timeout=10_000):
+        window.bridge.load_catalog()  # what a reconcile that found the change does
+        window.reload_scope()
+    assert listed(window) == ["decision-test-0003", "decision-test-0002"]
+    assert scope_label(window) == "Current: alpha"
 
 
 def test_deleting_the_projects_last_decisions_offers_the_other_projects(
-    qtbot: QtBot, journal: Journal, tmp_path: Path
+    qtbot: QtBot, window: JournalWindow
 ) -> None:
-    window = _open_on_alpha(qtbot, journal, tmp_path / "settings.ini")
-    try:
-        qtbot.waitUntil(lambda: shown(window) == "decision-test-0003", timeout=5000)
+    qtbot.waitUntil(lambda: shown(window) == "decision-test-0003", timeout=5000)
+    _soft_delete_shown(qtbot, window)
+    qtbot.waitUntil(lambda: shown(window) == "decision-test-0002", timeout=5000)
+    with qtbot.waitSignal(window.bridge.catalog_loaded, timeout=10_000):
         _soft_delete_shown(qtbot, window)
-        qtbot.waitUntil(lambda: shown(window) == "decision-test-0002", timeout=5000)
-        with qtbot.waitSignal(window.bridge.catalog_loaded, timeout=10_000):
-            _soft_delete_shown(qtbot, window)
-        assert window.list_stack.currentWidget() is window.empty_page
-        qtbot.waitUntil(window.elsewhere_button.isVisible, timeout=5000)
-        assert window.elsewhere_button.text() == "Show 1 decision in other projects"
-        assert scope_label(window) == "Current: alpha"
-    finally:
-        shut_down(qtbot, window)
+    assert window.list_stack.currentWidget() is window.empty_page
+    qtbot.waitUntil(window.elsewhere_button.isVisible, timeout=5000)
+    assert window.elsewhere_button.text() == "Show 1 decision in other projects"
+    assert scope_label(window) == "Current: alpha"
 
 
 def test_reopening_the_window_looks_for_the_current_project_again(
-    qtbot: QtBot, journal: Journal, tmp_path: Path
+    qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
-    window = _open_on_alpha(qtbot, journal, tmp_path / "settings.ini")
-    try:
-        journal.store.revise("decision-test-0001", 1, lambda r: setattr(r, "tags", ["later"]))
-        window.close()
-        with qtbot.waitSignal(window.scope_counted, timeout=10_000):
-            window.present()
-        qtbot.waitUntil(lambda: scope_label(window) == "Current: beta", timeout=5000)
-        assert listed(window) == ["decision-test-0001"]
-    finally:
-        shut_down(qtbot, window)
+    _answer_in_beta(journal)
+    window.close()
+    with qtbot.waitSignal(window.scope_counted, timeout=10_000):
+        window.present()
+    qtbot.waitUntil(lambda: scope_label(window) == "Current: beta", timeout=5000)
+    assert listed(window) == ["decision-test-0001"]
