@@ -20,7 +20,6 @@ from pathlib import Path
 from core.gotime import GoTime
 from core.locking import locked
 from core.safefs import ensure_private_dir
-from core.sync import conflicts
 from core.sync.crypto import AgeCodec, Codec, SyncKey
 from core.sync.errors import (
     SyncAlreadyConfigured,
@@ -29,11 +28,9 @@ from core.sync.errors import (
     SyncRemoteError,
 )
 from core.sync.gitrepo import BRANCH, REMOTE, GitFailed, GitRepo
+from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget
 from core.sync.keystore import load_key, store_key
-from core.sync.merge import CONFLICT, RecordSide, merge_lines, merge_record
-from core.sync.merge import REMOTE as TAKE_REMOTE
-from core.sync.paths import CONFLICTS, Unit, history_path, record_path, unit_of
 from core.sync.state import (
     STATE_DIR,
     StateFiles,
@@ -42,7 +39,7 @@ from core.sync.state import (
     new_journal_id,
     new_machine_id,
 )
-from core.sync.workcopy import MANIFESTS, WorkingCopy
+from core.sync.workcopy import WorkingCopy
 
 MARKER = "decision-journal-sync.json"
 KEY_CHECK = "key-check.age"
@@ -250,161 +247,13 @@ class SyncEngine:
         work.state.merging = remote
         self._save(work, "")
         head = self.repo.rev("HEAD")
-        base = self.repo.merge_base(head, remote) if head else None
-        theirs = self.repo.changed(base, remote)
-        ours = set(self.repo.changed(base, head)) if head else set()
-        self._learn_manifests(work, remote, theirs)
-        units: dict[Unit, list[str]] = {}
-        meta: list[str] = []
-        for name in theirs:
-            path = work.path_of(name)
-            unit = unit_of(path) if path else None
-            if unit is None:
-                meta.append(name)
-            else:
-                units.setdefault(unit, []).append(name)
-        self._take_meta(work, remote, meta, theirs)
-        local_units = {unit_of(p) for n in ours if (p := work.path_of(n))}
-        for unit, names in units.items():
-            report.received += len(names)
-            if unit.kind == "record":
-                self._merge_record(work, remote, unit.key, unit in local_units, report)
-            elif unit.kind == "log":
-                self._merge_log(work, remote, unit.key, names[0], theirs[names[0]])
-            else:
-                self._merge_file(work, remote, unit.key, names[0], theirs[names[0]])
+        result = Incoming(self.repo, work, remote, head).merge()
+        work.flush()
+        report.received += result.received
+        report.new_conflicts += result.new_conflicts
         report.sent += work.export()
         work.state.merging = ""
         self._commit(work, [head, remote])
-
-    def _learn_manifests(self, work: WorkingCopy, remote: str, theirs: dict[str, str]) -> None:
-        if not work.codec.encrypted:
-            return
-        names = [n for n, s in theirs.items() if n.startswith(f"{MANIFESTS}/") and s != "D"]
-        for data in self.repo.blobs(remote, names).values():
-            work.learn_manifest(data)
-
-    def _take_meta(
-        self, work: WorkingCopy, remote: str, names: list[str], theirs: dict[str, str]
-    ) -> None:
-        """Markers and manifests: the remote's copy, never a journal file."""
-        blobs = self.repo.blobs(remote, [n for n in names if theirs[n] != "D"])
-        for name in names:
-            if name in blobs:
-                work.write_blob(name, blobs[name])
-
-    def _remote_record(
-        self, work: WorkingCopy, remote: str, record_id: str
-    ) -> tuple[RecordSide, dict[str, tuple[bytes, bytes]]]:
-        """The remote's copy of one record: the side, and path → (plaintext, blob)."""
-        codec = work.codec
-        current_path = record_path(record_id)
-        found = self.repo.blobs(remote, [codec.name(current_path)])
-        files: dict[str, tuple[bytes, bytes]] = {}
-        side = RecordSide(None)
-        if found:
-            blob = next(iter(found.values()))
-            side.current = codec.open(blob)
-            files[current_path] = (side.current, blob)
-        paths = [
-            history_path(record_id, n, digest=d)
-            for n in range(1, side.revision)
-            for d in (False, True)
-        ]
-        names = {codec.name(p): p for p in paths}
-        for name, blob in self.repo.blobs(remote, names).items():
-            files[names[name]] = (codec.open(blob), blob)
-        for n in range(1, side.revision):
-            if (path := history_path(record_id, n)) in files:
-                side.history[n] = files[path][0]
-        return side, files
-
-    def _local_record(
-        self, work: WorkingCopy, record_id: str
-    ) -> tuple[RecordSide, dict[str, bytes]]:
-        folder = self.root / "history" / record_id
-        files: dict[str, bytes] = {}
-        candidates = [record_path(record_id)]
-        if folder.is_dir():
-            candidates += [f"history/{record_id}/{n}" for n in sorted(os.listdir(folder))]
-        for path in candidates:
-            if unit_of(path) is not None and (data := work.read(path)) is not None:
-                files[path] = data
-        side = RecordSide(files.get(record_path(record_id)))
-        for n in range(1, side.revision):
-            if (path := history_path(record_id, n)) in files:
-                side.history[n] = files[path]
-        return side, files
-
-    def _merge_record(
-        self, work: WorkingCopy, remote: str, record_id: str, changed_here: bool, report: SyncReport
-    ) -> None:
-        remote_side, remote_files = self._remote_record(work, remote, record_id)
-        local_side, local_files = self._local_record(work, record_id)
-        changed_here = changed_here or work.locally_changed(record_path(record_id))
-        same = [
-            (work.codec.name(p), blob)
-            for p, (data, blob) in remote_files.items()
-            if local_files.get(p) == data
-        ]
-        work.adopt_blobs(same)
-        if not changed_here:  # only the remote moved: its unit as it is, deletions included
-            wanted: dict[str, tuple[bytes | None, bytes | None]] = {
-                p: (data, blob)
-                for p, (data, blob) in remote_files.items()
-                if local_files.get(p) != data
-            }
-            wanted.update({p: (None, None) for p in local_files if p not in remote_files})
-            work.apply_unit(record_id, "record", wanted)
-            return
-        outcome = merge_record(local_side, remote_side)
-        if outcome.outcome == TAKE_REMOTE:
-            work.apply_unit(
-                record_id,
-                "record",
-                {p: (d, b) for p, (d, b) in remote_files.items() if local_files.get(p) != d},
-            )
-        elif outcome.outcome == CONFLICT:
-            other = self._machine_of(work, remote, record_id)
-            files = conflicts.conflict_files(
-                record_id,
-                outcome,
-                (work.config.machine, work.config.machine_name),
-                (other, work.state.machines.get(other, "")),
-            )
-            work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
-            report.new_conflicts.append(record_id)
-
-    def _machine_of(self, work: WorkingCopy, remote: str, record_id: str) -> str:
-        """The machine whose commit last wrote the remote's copy of the record."""
-        name = work.codec.name(record_path(record_id))
-        subject = self.repo.text("log", "-1", "--format=%s", remote, "--", name)
-        machine = subject.rsplit(" from ", 1)[-1] if " from " in subject else ""
-        return machine if len(machine) == 8 and machine != work.config.machine else "00000000"
-
-    def _merge_log(self, work: WorkingCopy, remote: str, path: str, name: str, status: str) -> None:
-        if status == "D":
-            return  # logs only grow: a log gone there is kept here
-        blob = self.repo.blobs(remote, [name])[name]
-        theirs = work.codec.open(blob)
-        mine = work.read(path)
-        if mine is None or mine == theirs:
-            work.apply_unit(path, "log", {path: (theirs, blob)})
-        elif (united := merge_lines(mine, theirs)) != mine:
-            work.apply_unit(path, "log", {path: (united, None)})
-
-    def _merge_file(
-        self, work: WorkingCopy, remote: str, path: str, name: str, status: str
-    ) -> None:
-        mine = work.read(path)
-        if status == "D":
-            if mine is not None and not work.locally_changed(path):
-                work.apply_unit(path, "file", {path: (None, None)})
-            return
-        blob = self.repo.blobs(remote, [name])[name]
-        theirs = work.codec.open(blob)
-        if mine is None or mine == theirs or not work.locally_changed(path):
-            work.apply_unit(path, "file", {path: (theirs, blob)})
 
 
 def _new_config(encrypted: bool, key_file: str) -> SyncConfig:
