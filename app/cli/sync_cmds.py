@@ -12,7 +12,15 @@ import json
 import sys
 
 from app.cli.app_notice import tell_app_records_changed
-from app.cli.exit_codes import CONFLICT, INVALID, NOT_FOUND, OK, WRONG_STATE, report_error
+from app.cli.exit_codes import (
+    CONFLICT,
+    INVALID,
+    NOT_FOUND,
+    OK,
+    UNEXPECTED,
+    WRONG_STATE,
+    report_error,
+)
 from core.journal import Journal
 from core.sync import conflicts
 from core.sync.crypto import SyncKey
@@ -23,6 +31,7 @@ from core.sync.errors import (
     SyncError,
     SyncKeyUnavailable,
     SyncKeyWrong,
+    SyncNotConfigured,
 )
 from core.sync.keystore import load_key
 from core.sync.status import sync_status
@@ -47,7 +56,7 @@ def _engine(journal: Journal) -> SyncEngine:
 def _run(action: object) -> int:
     try:
         return int(action())  # type: ignore[operator]
-    except SyncAlreadyConfigured as exc:
+    except (SyncAlreadyConfigured, SyncNotConfigured) as exc:
         report_error(exc)
         return WRONG_STATE
     except SyncConflictUnknown as exc:
@@ -58,7 +67,7 @@ def _run(action: object) -> int:
         return INVALID
     except SyncError as exc:
         report_error(exc)
-        return WRONG_STATE if "does not sync yet" in str(exc) else 1
+        return UNEXPECTED
 
 
 def _finish(journal: Journal, report: SyncReport) -> int:
@@ -79,8 +88,8 @@ def _finish(journal: Journal, report: SyncReport) -> int:
         print(f"Conflict: {record_id} was changed on two machines; both versions are kept.")
     if waiting:
         print(
-            f"Waiting: {count(len(waiting), 'conflict')}; `decision-journal sync status` lists them, "
-            "`sync resolve ID --keep local|remote` settles one."
+            f"Waiting: {count(len(waiting), 'conflict')}; `decision-journal sync status` lists "
+            "them, `sync resolve ID --keep local|remote` settles one."
         )
         return CONFLICT
     return OK
@@ -203,9 +212,10 @@ def cmd_resolve(journal: Journal, args: argparse.Namespace) -> int:
         conflict = conflicts.get_conflict(journal.root, args.id)
         machine = conflicts.choose_machine(conflict, args.keep, engine.config().machine)
         record = conflicts.resolve(journal.store, conflict, machine)
+        name = conflict.versions[machine].get("name") or "another machine"
         print(
-            f"Resolved {record.id}: the version from {machine} is revision {record.revision}; "
-            "`sync now` shares it."
+            f"Resolved {record.id}: the version written on {name} ({machine}) is revision "
+            f"{record.revision}; `sync now` shares it."
         )
         tell_app_records_changed(journal)
         return OK
