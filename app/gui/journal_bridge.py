@@ -355,6 +355,8 @@ class JournalBridge(QObject):
                 except (JournalError, OSError) as exc:
                     failed.append((path, describe_error(exc)))
             catch_up(self.index, self.profile_worker, self.index_progressed.emit)
+            if moved:
+                self.profile_worker.request_rebuild()  # a rebuild it blocked failed: try again
             return MovedAside(moved, failed)
 
         self._write(work, self.moved_aside.emit)

@@ -77,6 +77,22 @@ def test_the_banner_offers_what_helps_and_not_a_rebuild_that_cannot(
     assert window.model.rowCount() == 2
 
 
+def test_moving_the_file_aside_rebuilds_the_profile_it_blocked(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    """The failed rebuild's error must not stay on screen once its cause was moved away."""
+    qtbot.waitUntil(lambda: "could not be read" in window.banner.text, timeout=5000)
+    window.bridge.request_rebuild()
+    qtbot.waitUntil(lambda: window.bridge.profile_worker.status().state == "error", timeout=10_000)
+    with qtbot.waitSignal(window.bridge.moved_aside, timeout=10_000):
+        window.banner.move_aside_button.click()
+    qtbot.waitUntil(
+        lambda: window.bridge.profile_worker.status().state == "current", timeout=10_000
+    )
+    qtbot.waitUntil(window.banner.isHidden, timeout=5000)
+    assert "needs attention" not in window.banner.text
+
+
 def test_banner_repairs_itself_after_the_file_is_removed(
     qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
