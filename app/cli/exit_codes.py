@@ -59,7 +59,8 @@ def report_error(error: BaseException, stream: TextIO | None = None) -> int:
         error = storage_failure(error, "use", error.filename or "the journal")
     message = str(error) or type(error).__name__
     details = []
-    if isinstance(error, InvalidDecision):
+    several = len(getattr(error, "violations", ())) > 1  # the message names each field
+    if isinstance(error, InvalidDecision) and not several:
         if error.field:
             details.append(f"field: {error.field}")
         if error.limit is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -65,3 +66,26 @@ def test_a_recorded_answer_reads_in_english_beside_the_stored_korean_sentence(
         f"Implementation decision recorded: {record.selected_label()} (id={record.id}). "
     )
     assert message.endswith(f" Summary: {english_summary(record)}")
+
+
+def test_several_problems_are_listed_once_without_naming_only_the_first_field(
+    tmp_path: Path,
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["PYTHONPATH"] = str(ROOT)
+    journal = tmp_path / "journal"
+    arguments = ["-m", "app.cli.main", "--journal", str(journal), "ask", "-", "--no-app"]
+    result = subprocess.run(
+        [sys.executable, *arguments, "--no-terminal"],
+        input='{"problem": "Pick a queue"}',
+        env=env,
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("decision-journal: error: invalid implementation decision proposal")
+    assert "decision_kind: is required" in first and "options: is required" in first
+    assert "(field: " not in first, first
