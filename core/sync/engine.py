@@ -193,7 +193,7 @@ class SyncEngine:
                     self._save(work, "error")
                     raise
                 report.result = OFFLINE
-                report.detail = exc.stderr.strip().splitlines()[-1] if exc.stderr.strip() else ""
+                report.detail = exc.reason
             state.last_error = ""
             self._save(work, report.result)
             return report

@@ -48,6 +48,15 @@ class GitFailed(SyncRemoteError):
         return any(marker in text for marker in UNREACHABLE)
 
     @property
+    def reason(self) -> str:
+        """The line of git's stderr that says why the remote is out of reach."""
+        lines = [line.strip() for line in self.stderr.splitlines() if line.strip()]
+        for line in lines:
+            if any(marker in line.lower() for marker in UNREACHABLE):
+                return line.removeprefix("fatal: ")
+        return lines[0].removeprefix("fatal: ") if lines else ""
+
+    @property
     def rejected(self) -> bool:
         return any(marker in self.stderr for marker in REJECTED)
 
