@@ -10,12 +10,19 @@ from core.models import DecisionRecord
 from core.text import go_trim
 
 REASON_MISSING = "reason not provided"
+ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
+"""The option an import adds when its source named only the chosen approach (a record needs
+two); the English summary does not list it as a rejected alternative."""
 
 
-def _rejected_parts(record: DecisionRecord) -> list[tuple[str, str]]:
+def _rejected_parts(record: DecisionRecord, *, weighed_only: bool = False) -> list[tuple[str, str]]:
+    """(label, reason) of each rejection; `weighed_only` leaves out the importers' stand-in
+    for alternatives the source did not record (the stored Korean sentence keeps it)."""
     parts = []
     for rejection in record.rejected_reasons:
         label = go_trim(record.option_label(rejection.option_id)) or rejection.option_id
+        if weighed_only and label == ALTERNATIVE_LABEL:
+            continue
         parts.append((label, go_trim(rejection.reason) or REASON_MISSING))
     return parts
 
@@ -46,7 +53,7 @@ def english_summary(record: DecisionRecord) -> str:
     reason = go_trim(record.selection_reason_raw) or REASON_MISSING
     chose = _clause(go_trim(selected))
     sentence = f"To solve “{record.problem}”, the user chose {chose} because {_ended(reason)}"
-    rejected = _rejected_parts(record)
+    rejected = _rejected_parts(record, weighed_only=True)
     if rejected:
         joined = "; ".join(f"{_clause(label)}, because {_clause(why)}" for label, why in rejected)
         sentence += f" Rejected: {_ended(joined)}"

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from core.exporters.markdown_text import md_cell, md_text, slug
 from core.exporters.staging import Progress, Staging, ticks, utf8
+from core.exporters.weighed import weighed_options, weighed_rejections
 from core.gotime import GoTime
 from core.models import DecisionRecord, Option
 from core.summary import english_summary
@@ -81,7 +82,7 @@ def render_madr(record: DecisionRecord, *, include_private: bool = False) -> str
         "",
         "## Considered Options",
         "",
-        *(f"* {md_text(option.label)}" for option in record.options),
+        *(f"* {md_text(option.label)}" for option in weighed_options(record)),
     ]
     custom = go_trim(record.custom_selection)
     if custom:
@@ -132,10 +133,10 @@ def _consequences(record: DecisionRecord) -> list[str]:
 
 def _pros_and_cons(record: DecisionRecord) -> list[str]:
     reasons: dict[str, list[str]] = {}
-    for rejection in record.rejected_reasons:
+    for rejection in weighed_rejections(record):
         reasons.setdefault(rejection.option_id, []).append(rejection.reason)
     lines = ["", "## Pros and Cons of the Options"]
-    for option in record.options:
+    for option in weighed_options(record):
         lines += ["", f"### {md_text(option.label)}", ""]
         if go_trim(option.description):
             lines += [md_text(option.description), ""]

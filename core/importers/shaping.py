@@ -20,13 +20,13 @@ from core.importers.base import RecordItem, Skip
 from core.importers.notes_sink import clip_bytes
 from core.models import SCHEMA_VERSION, DecisionRecord, Option, Provenance, RejectedReason
 from core.store import derive_record_id
+from core.summary import ALTERNATIVE_LABEL
 from core.text import go_lower, go_trim
 from core.validation import is_valid_option_id, looks_sensitive
 
 IMPORTED = "imported"
 NOT_RECORDED = "(not recorded in the source)"
 REASON_NOT_RECORDED = "(reason not recorded in the source)"
-ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
 ALTERNATIVE_DESCRIPTION = (
     "The source names only the chosen approach; whatever else was weighed is not recorded."
 )

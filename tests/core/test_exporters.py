@@ -21,6 +21,10 @@ from core.exporters.decision_log import render_log
 from core.exporters.json_export import render_json
 from core.exporters.madr import render_madr
 from core.gotime import GoTime
+from core.importers import make_importer
+from core.importers.engine import run_import
+from core.importers.shaping import ALTERNATIVE_LABEL, NOT_RECORDED
+from core.journal import Journal
 from core.models import DecisionRecord, Option, RejectedReason
 from core.normalize import normalize_record
 from core.store import PRIVATE_FIELDS, export_records
@@ -352,3 +356,32 @@ def test_decision_log_rows_always_have_three_cells(problem: str, reason: str) ->
     row = lines[lines.index("|---|---|---|") + 1]
     assert len(lines) == lines.index("|---|---|---|") + 2
     assert len(re.findall(r"(?<!\\)(?:\\\\)*\|", row)) == 4
+
+
+def _imported_nygard_record(tmp_path: Path) -> DecisionRecord:
+    """A Nygard ADR names only its decision: the import adds the "not recorded" stand-in."""
+    folder = tmp_path / "repo" / "doc" / "adr"
+    folder.mkdir(parents=True)
+    (folder / "0001-use-python.md").write_text(
+        "# 1. Use Python\n\nDate: 2016-03-01\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        "Shell scripts are hard to test.\n\n## Decision\n\nWe will rewrite the tool in Python.\n"
+    )
+    journal = Journal(tmp_path / "journal")
+    run_import(journal, make_importer("madr"), folder)
+    (record,) = journal.store.list()
+    assert [o.label for o in record.options][1] == ALTERNATIVE_LABEL
+    return record
+
+
+def test_the_imports_stand_in_alternative_is_not_exported_as_one(tmp_path: Path) -> None:
+    record = _imported_nygard_record(tmp_path)
+    log = render_log([record]).decode()
+    madr = render_madr(record)
+    for text in (log, madr):
+        assert ALTERNATIVE_LABEL not in text
+        assert NOT_RECORDED not in text
+    assert "Chosen: We will rewrite the tool in Python." in log
+    assert "Alternatives:" not in log
+    considered = madr.split("## Considered Options\n\n", 1)[1].split("\n\n", 1)[0]
+    assert considered == "* We will rewrite the tool in Python."
+    assert ALTERNATIVE_LABEL in render_csv([record]).decode(), "CSV keeps the record as stored"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.models import RejectedReason
-from core.summary import english_summary, korean_summary
+from core.summary import ALTERNATIVE_LABEL, english_summary, korean_summary
 from tests.factories import make_record
 
 
@@ -40,3 +40,11 @@ def test_a_chosen_label_that_is_a_sentence_does_not_stop_the_summary_midway() ->
     text = english_summary(record)
     assert "the user chose We will rewrite the tool in Python 3 because independent" in text
     assert "3. because" not in text
+
+
+def test_the_imports_stand_in_alternative_is_no_rejection_in_english() -> None:
+    record = make_record()
+    record.options[1].label = ALTERNATIVE_LABEL
+    record.rejected_reasons = [RejectedReason(option_id=record.options[1].id, reason="n/a")]
+    assert "Rejected" not in english_summary(record)
+    assert ALTERNATIVE_LABEL in korean_summary(record), "the stored sentence is unchanged"

@@ -1,0 +1,28 @@
+"""What a decision weighed, for the Markdown exports a person reads.
+
+Why: an import whose source named only the chosen approach gets a stand-in second option,
+"Alternatives not recorded in the source" (a record needs two). Listed in an exported ADR or
+log it reads as an alternative someone considered and rejected "(not recorded in the source)".
+The JSON and CSV exports keep it, since they carry the record as stored.
+"""
+
+from __future__ import annotations
+
+from core.models import DecisionRecord, Option, RejectedReason
+from core.summary import ALTERNATIVE_LABEL
+
+
+def is_stand_in(option: Option) -> bool:
+    """The importers' stand-in for alternatives the source did not record."""
+    return option.label == ALTERNATIVE_LABEL
+
+
+def weighed_options(record: DecisionRecord) -> list[Option]:
+    """The record's options without the stand-in."""
+    return [option for option in record.options if not is_stand_in(option)]
+
+
+def weighed_rejections(record: DecisionRecord) -> list[RejectedReason]:
+    """The rejection reasons of the options that were really weighed."""
+    stand_ins = {option.id for option in record.options if is_stand_in(option)}
+    return [r for r in record.rejected_reasons if r.option_id not in stand_ins]
