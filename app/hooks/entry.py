@@ -27,6 +27,8 @@ ENV_HOME = "DECISION_JOURNAL_HOME"
 APP_NAME = "decision-journal"
 """`core.location.APP_NAME`."""
 COMMAND = "hook"
+BLOCK = 2
+"""`app.hooks.pretool.BLOCK`: the exit code every client reads as "block; stderr says why"."""
 
 
 def parse_argv(argv: Sequence[str]) -> tuple[str | None, str] | None:
@@ -73,12 +75,41 @@ def run(journal: str | None, client: str) -> int:
     verdict = decide(root, event, hook)
     if verdict.done:
         return 0
-    code = _full(root, client, event)
+    try:
+        code = _full(root, client, event)
+    except Exception as exc:  # the full path could not even load: fail closed, never exit 1
+        return _cannot_decide(hook.client, exc)
     if verdict.stale_index:  # so the next call of every agent is quick again
+        _refresh_index(root)
+    return code
+
+
+def _cannot_decide(client: str, exc: Exception) -> int:
+    """Exit 2 (block, stderr is the reason) when the journal's code cannot run at all.
+
+    The quick check already saw that a decision may be pending, and a traceback would exit 1,
+    which every client treats as "run the tool anyway" (seen with Claude Code 2.1.332 while
+    a half-changed install could not import its own code: a NotebookEdit went through).
+    """
+    print(
+        f"decision-journal hook ({client}) could not load its code ({type(exc).__name__}: "
+        f"{exc}) while an implementation decision may be pending, so this tool call is blocked. "
+        "Tell the user: `decision-journal pending` lists it and `decision-journal doctor` "
+        "checks the install.",
+        file=sys.stderr,
+    )
+    return BLOCK
+
+
+def _refresh_index(root: Path) -> None:
+    """Rewrites the pending index; a failure only costs the next call the full path, and must
+    not turn the answer already printed into a failed hook."""
+    try:
         from core.pending import PendingStore  # noqa: PLC0415
 
         PendingStore(root).refresh_index()
-    return code
+    except Exception as exc:  # the answer is out; the next call rebuilds the index
+        print(f"decision-journal hook: pending index not refreshed ({exc})", file=sys.stderr)
 
 
 def _stdin_text() -> str:
