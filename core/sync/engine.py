@@ -13,13 +13,14 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.gotime import GoTime
 from core.locking import locked
-from core.safefs import ensure_private_dir
+from core.safefs import TEMP_MARK, ensure_private_dir
 from core.sync.crypto import AgeCodec, Codec, SyncKey
 from core.sync.errors import (
     SyncAlreadyConfigured,
@@ -40,11 +41,13 @@ from core.sync.state import (
     new_machine_id,
 )
 from core.sync.workcopy import WorkingCopy
+from core.temp_sweep import STALE_AFTER_SECONDS
 
 MARKER = "decision-journal-sync.json"
 KEY_CHECK = "key-check.age"
 KEY_CHECK_TEXT = b"decision-journal sync key check\n"
 PUSH_ATTEMPTS = 5
+STAGING_PREFIX = ".sync-setup.tmp-"
 
 SYNCED = "synced"
 OFFLINE = "offline"
@@ -146,8 +149,12 @@ class SyncEngine:
             )
 
     def _staging(self) -> Path:
+        """A private folder to set up in; one left by a killed `init` or `join` is removed."""
         ensure_private_dir(self.root, self.root)
-        return Path(tempfile.mkdtemp(prefix=".sync-setup.tmp-", dir=self.root))
+        for old in self.root.glob(f"{STAGING_PREFIX}*"):
+            if time.time() - old.lstat().st_mtime > STALE_AFTER_SECONDS and old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+        return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.root))
 
     def _install(self, staging: Path, config: SyncConfig) -> None:
         state_dir = staging / ".git" / STATE_DIR
@@ -274,6 +281,9 @@ def _codec(key: SyncKey | None) -> Codec:
 def _init_repo(repo: GitRepo, remote: str) -> None:
     repo.run("init", "-q", "-b", BRANCH, ".")
     repo.run("remote", "add", REMOTE, remote)
+    # a blob write killed before its rename leaves a temp file: never commit one
+    (repo.path / ".git" / "info").mkdir(exist_ok=True)
+    (repo.path / ".git" / "info" / "exclude").write_text(f".*{TEMP_MARK}*\n")
 
 
 def _fetch(repo: GitRepo) -> bool:

@@ -189,3 +189,18 @@ def test_never_moves_caches_pending_or_locks(pair: tuple[Machine, Machine, Path,
         assert not (desk.root / folder / "private.json").exists()
     assert not (desk.root / "cache" / "private.json").exists()
     assert not (desk.root / "profiles" / "private.json").exists()
+
+
+def test_profile_and_recall_see_every_synced_decision(
+    pair: tuple[Machine, Machine, Path, str],
+) -> None:
+    laptop, desk, _, _ = pair
+    for machine in (laptop, desk):
+        profile = json.loads((machine.root / "profiles" / "profile.json").read_text())
+        assert profile["record_count"] == 3
+        supported = {i for rule in profile["rules"] for i in rule["support_decision_ids"]}
+        assert supported == {"decision-laptop-1", "decision-laptop-2", "decision-desk-1"}
+    found = json.loads(desk.ok("recall", "cache eviction policy", "--json"))
+    assert found[0]["id"] == "decision-laptop-1"
+    found = json.loads(laptop.ok("recall", "log format", "--json"))
+    assert found[0]["id"] == "decision-desk-1"
