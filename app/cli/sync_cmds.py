@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import (
@@ -53,21 +54,23 @@ def _engine(journal: Journal) -> SyncEngine:
     return SyncEngine(journal.root, interactive=sys.stdin.isatty())
 
 
-def _run(action: object) -> int:
+_ERROR_CODES: tuple[tuple[type[SyncError], int], ...] = (
+    (SyncAlreadyConfigured, WRONG_STATE),
+    (SyncNotConfigured, WRONG_STATE),
+    (SyncConflictUnknown, NOT_FOUND),
+    (SyncKeyWrong, INVALID),
+    (SyncKeyUnavailable, INVALID),
+)
+"""Sync failures and their exit codes (see SYNC_EXIT_CODES); any other one is 1."""
+
+
+def _run(action: Callable[[], int]) -> int:
+    """Runs a sync action; a sync failure is one stderr line and its exit code."""
     try:
-        return int(action())  # type: ignore[operator]
-    except (SyncAlreadyConfigured, SyncNotConfigured) as exc:
-        report_error(exc)
-        return WRONG_STATE
-    except SyncConflictUnknown as exc:
-        report_error(exc)
-        return NOT_FOUND
-    except (SyncKeyWrong, SyncKeyUnavailable) as exc:
-        report_error(exc)
-        return INVALID
+        return action()
     except SyncError as exc:
         report_error(exc)
-        return UNEXPECTED
+        return next((code for kind, code in _ERROR_CODES if isinstance(exc, kind)), UNEXPECTED)
 
 
 def _finish(journal: Journal, report: SyncReport) -> int:

@@ -100,32 +100,22 @@ class SyncEngine:
         self._refuse_if_configured()
         key = SyncKey.generate() if encrypt else None
         config = _new_config(encrypt, key_file)
-        staging = self._staging()
-        try:
-            repo = GitRepo(staging, interactive=self.repo.interactive)
-            _init_repo(repo, remote)
+        with self._setting_up(remote) as repo:
             if _fetch(repo):
                 raise SyncRemoteError(
                     f"the remote {remote} already holds commits; use `sync join --remote "
                     f"{remote}` to sync with the journal it holds"
                 )
-            codec = _codec(key)
-            _write_markers(staging, codec, key)
+            _write_markers(repo.path, _codec(key), key)
             if key is not None:
                 store_key(config.key_location, key)
-            self._install(staging, config)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
+            self._install(repo.path, config)
         return self.sync()
 
     def join(self, remote: str, *, key: SyncKey | None, key_file: str = "") -> SyncReport:
         """Another machine: checks the remote and the key before anything is written."""
         self._refuse_if_configured()
-        staging = self._staging()
-        try:
-            repo = GitRepo(staging, interactive=self.repo.interactive)
-            _init_repo(repo, remote)
+        with self._setting_up(remote) as repo:
             if not _fetch(repo):
                 raise SyncRemoteError(
                     f"the remote {remote} holds no journal yet (no commits on {BRANCH}); run "
@@ -135,10 +125,7 @@ class SyncEngine:
             config = _new_config(encrypted, key_file)
             if encrypted and key is not None:
                 store_key(config.key_location, key)
-            self._install(staging, config)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
+            self._install(repo.path, config)
         return self.sync()
 
     def _refuse_if_configured(self) -> None:
@@ -148,13 +135,22 @@ class SyncEngine:
                 "first to set sync up again"
             )
 
-    def _staging(self) -> Path:
-        """A private folder to set up in; one left by a killed `init` or `join` is removed."""
+    @contextlib.contextmanager
+    def _setting_up(self, remote: str) -> Iterator[GitRepo]:
+        """A new repository with the remote in a private staging folder, removed on failure;
+        one left by a killed `init` or `join` is removed first."""
         ensure_private_dir(self.root, self.root)
         for old in self.root.glob(f"{STAGING_PREFIX}*"):
             if time.time() - old.lstat().st_mtime > STALE_AFTER_SECONDS and old.is_dir():
                 shutil.rmtree(old, ignore_errors=True)
-        return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.root))
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.root))
+        try:
+            repo = GitRepo(staging, interactive=self.repo.interactive)
+            _init_repo(repo, remote)
+            yield repo
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
 
     def _install(self, staging: Path, config: SyncConfig) -> None:
         state_dir = staging / ".git" / STATE_DIR
