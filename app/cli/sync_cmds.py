@@ -8,6 +8,7 @@ will retry and exits 0.
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import sys
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from core.sync.errors import (
     SyncKeyWrong,
     SyncNotConfigured,
 )
-from core.sync.keystore import load_key
+from core.sync.keystore import KeyLocation, load_key
 from core.sync.status import sync_status
 from core.wording import count
 
@@ -114,16 +115,15 @@ def cmd_init(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def _read_pairing(args: argparse.Namespace) -> SyncKey | None:
+    """The key from --key-file, or the pairing string on stdin (not echoed on a terminal)."""
     if args.key_file:
-        from core.sync.keystore import KeyLocation
-
         return load_key(KeyLocation("file", "", args.key_file))
     if sys.stdin.isatty():
-        print(
-            "Paste the pairing string from `sync export-key` (empty for a plain remote):",
-            file=sys.stderr,
-        )
-    text = sys.stdin.readline().strip()
+        text = getpass.getpass(
+            "Paste the pairing string from `sync export-key` (empty for a plain remote): "
+        ).strip()
+    else:
+        text = sys.stdin.readline().strip()
     return SyncKey.parse(text) if text else None
 
 

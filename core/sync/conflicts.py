@@ -48,19 +48,25 @@ class Conflict:
 
 
 def conflict_files(
-    record_id: str, merge: RecordMerge, local: tuple[str, str], remote: tuple[str, str]
+    record_id: str,
+    merge: RecordMerge,
+    sides: tuple[tuple[str, str], tuple[str, str]],
+    earlier: Conflict | None = None,
 ) -> dict[str, bytes]:
-    """Journal-relative path → bytes for a new conflict: both sides' divergent revisions
-    (named `revision-NNNNNN.<machine>.json`) and the summary. `local` and `remote` are
-    (machine id, machine name); the local version stays current."""
+    """Journal-relative path → bytes for a conflict: both sides' divergent revisions (named
+    `revision-NNNNNN.<machine>.json`) and the summary. `sides` are (machine id, machine name)
+    of the local side, whose version stays current, then the remote's. A conflict already
+    waiting for this record (`earlier`) keeps every version it listed."""
     folder = f"{CONFLICTS}/{record_id}"
     files: dict[str, bytes] = {}
-    versions: dict[str, dict[str, Any]] = {}
-    for (machine, name), side in ((local, merge.local), (remote, merge.remote)):
-        versions[machine] = {"name": name, "revisions": sorted(side)}
+    versions = {m: dict(v) for m, v in earlier.versions.items()} if earlier else {}
+    for (machine, name), side in zip(sides, (merge.local, merge.remote), strict=True):
+        known = set(versions.get(machine, {}).get("revisions", []))
+        versions[machine] = {"name": name, "revisions": sorted(known | set(side))}
         for number, data in side.items():
             files[f"{folder}/revision-{number:06d}.{machine}.json"] = data
-    conflict = Conflict(record_id, merge.fork, local[0], versions)
+    fork = min(merge.fork, earlier.fork) if earlier else merge.fork
+    conflict = Conflict(record_id, fork, sides[0][0], versions)
     files[f"{folder}/{SUMMARY}"] = _encode(conflict.to_dict())
     return files
 
@@ -75,17 +81,28 @@ def list_conflicts(root: Path) -> list[Conflict]:
     for entry in sorted(os.listdir(base)) if base.is_dir() else []:
         summary = base / entry / SUMMARY
         if summary.is_file():
-            raw = json.loads(read_regular_file(root, summary, limits.RECORD_FILE_MAX))
-            found.append(Conflict(raw["id"], raw["fork_revision"], raw["current"], raw["versions"]))
+            found.append(_decode(read_regular_file(root, summary, limits.RECORD_FILE_MAX)))
     return found
 
 
-def get_conflict(root: Path, record_id: str) -> Conflict:
+def find_conflict(root: Path, record_id: str) -> Conflict | None:
     check_decision_id(record_id)
-    for conflict in list_conflicts(root):
-        if conflict.record_id == record_id:
-            return conflict
-    raise SyncConflictUnknown(f"decision {record_id} has no sync conflict")
+    summary = root / CONFLICTS / record_id / SUMMARY
+    if not summary.is_file():
+        return None
+    return _decode(read_regular_file(root, summary, limits.RECORD_FILE_MAX))
+
+
+def get_conflict(root: Path, record_id: str) -> Conflict:
+    found = find_conflict(root, record_id)
+    if found is None:
+        raise SyncConflictUnknown(f"decision {record_id} has no sync conflict")
+    return found
+
+
+def _decode(data: bytes) -> Conflict:
+    raw = json.loads(data)
+    return Conflict(raw["id"], raw["fork_revision"], raw["current"], raw["versions"])
 
 
 def version_of(root: Path, conflict: Conflict, machine: str) -> DecisionRecord:

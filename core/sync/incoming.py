@@ -101,8 +101,11 @@ class Incoming:
             files = conflicts.conflict_files(
                 record_id,
                 outcome,
-                (work.config.machine, work.config.machine_name),
-                (other, work.state.machines.get(other, "")),
+                (
+                    (work.config.machine, work.config.machine_name),
+                    (other, work.state.machines.get(other, "")),
+                ),
+                conflicts.find_conflict(work.root, record_id),
             )
             work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
             self.result.new_conflicts.append(record_id)

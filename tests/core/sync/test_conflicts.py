@@ -1,0 +1,76 @@
+"""Conflict files beside the journal, choosing a side, and resolving through the store's CAS."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.codec import encode_record
+from core.store import DecisionStore
+from core.sync import conflicts
+from core.sync.errors import SyncConflictUnknown
+from core.sync.merge import CONFLICT, RecordMerge
+from tests.factories import make_record
+
+LAPTOP, DESK = ("0a0a0a0a", "laptop"), ("0d0d0d0d", "desk")
+
+
+def _conflicted_store(tmp_path: Path) -> tuple[DecisionStore, conflicts.Conflict]:
+    """Revision 2 written here (current) and, on the desk, another revision 2."""
+    store = DecisionStore(tmp_path)
+    first = store.put(make_record(id="decision-c-1"))
+    mine = store.revise(first.id, 1, lambda r: setattr(r, "selection_reason_raw", "mine"))
+    theirs = mine.model_copy(update={"selection_reason_raw": "theirs"})
+    merge = RecordMerge(CONFLICT, 2, {2: encode_record(mine)}, {2: encode_record(theirs)})
+    conflicts.write_files(tmp_path, conflicts.conflict_files(first.id, merge, (LAPTOP, DESK)))
+    return store, conflicts.get_conflict(tmp_path, first.id)
+
+
+def test_both_versions_and_a_summary_live_outside_records_and_history(tmp_path: Path) -> None:
+    _, conflict = _conflicted_store(tmp_path)
+    folder = tmp_path / "sync-conflicts" / "decision-c-1"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "conflict.json",
+        "revision-000002.0a0a0a0a.json",
+        "revision-000002.0d0d0d0d.json",
+    ]
+    assert conflict.current == LAPTOP[0]
+    assert conflict.versions[DESK[0]] == {"name": "desk", "revisions": [2]}
+    assert [c.record_id for c in conflicts.list_conflicts(tmp_path)] == ["decision-c-1"]
+
+
+def test_a_second_divergence_keeps_every_version_listed(tmp_path: Path) -> None:
+    _, conflict = _conflicted_store(tmp_path)
+    later = RecordMerge(CONFLICT, 3, {3: b"{}\n"}, {3: b"{}\n"})
+    files = conflicts.conflict_files("decision-c-1", later, (LAPTOP, DESK), conflict)
+    summary = json.loads(files["sync-conflicts/decision-c-1/conflict.json"])
+    assert summary["fork_revision"] == 2
+    assert summary["versions"][DESK[0]]["revisions"] == [2, 3]
+
+
+@pytest.mark.parametrize(
+    ("keep", "machine"),
+    [("local", LAPTOP[0]), ("remote", DESK[0]), ("desk", DESK[0]), (DESK[0], DESK[0])],
+)
+def test_choosing_a_side(tmp_path: Path, keep: str, machine: str) -> None:
+    _, conflict = _conflicted_store(tmp_path)
+    assert conflicts.choose_machine(conflict, keep, LAPTOP[0]) == machine
+
+
+def test_an_unknown_side_lists_the_versions(tmp_path: Path) -> None:
+    _, conflict = _conflicted_store(tmp_path)
+    with pytest.raises(SyncConflictUnknown, match=r"versions: 0a0a0a0a \(laptop\), 0d0d0d0d"):
+        conflicts.choose_machine(conflict, "server", LAPTOP[0])
+
+
+def test_resolving_writes_the_next_revision_and_removes_the_folder(tmp_path: Path) -> None:
+    store, conflict = _conflicted_store(tmp_path)
+    resolved = conflicts.resolve(store, conflict, DESK[0])
+    assert resolved.revision == 3
+    assert resolved.selection_reason_raw == "theirs"
+    assert [r.revision for r in store.history("decision-c-1")] == [1, 2, 3]
+    assert not (tmp_path / "sync-conflicts" / "decision-c-1").exists()
+    with pytest.raises(SyncConflictUnknown, match="decision decision-c-1 has no sync conflict"):
+        conflicts.get_conflict(tmp_path, "decision-c-1")
