@@ -204,3 +204,26 @@ def test_profile_and_recall_see_every_synced_decision(
     assert found[0]["id"] == "decision-laptop-1"
     found = json.loads(laptop.ok("recall", "log format", "--json"))
     assert found[0]["id"] == "decision-desk-1"
+
+
+def test_sync_off_keeps_the_journal_and_refuses_while_commits_wait(
+    pair: tuple[Machine, Machine, Path, str],
+) -> None:
+    laptop, _, remote, _ = pair
+    shutil.move(remote, remote.with_name("away.git"))
+    laptop.put("decision-laptop-9", "Not pushed yet")
+    laptop.ok("sync", "now")
+    refused = laptop.run("sync", "off")
+    assert refused.returncode == 7
+    assert "1 local commit(s) have not reached the remote" in refused.stderr
+    before = assert_kernforge_valid(laptop)
+    assert "Sync is off; the journal is unchanged and the key is kept" in laptop.ok(
+        "sync", "off", "--force"
+    )
+    assert not (laptop.root / "sync").exists()
+    assert assert_kernforge_valid(laptop) == before
+    assert laptop.key_file.exists()
+    assert laptop.ok("sync", "status").startswith("Sync: off")
+    again = laptop.run("sync", "now")
+    assert again.returncode == 7
+    assert "does not sync yet" in again.stderr
