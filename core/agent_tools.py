@@ -21,7 +21,9 @@ journal's code.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+TYPE_CHECKING = False  # the hook's quick path imports this module; `typing` costs it
+if TYPE_CHECKING:
+    from typing import Final, Literal
 
 SERVER_NAME: Final = "decision-journal"
 """The name every client's config registers our MCP server under."""
@@ -42,7 +44,10 @@ ALLOWED_WHILE_PENDING: Final = frozenset(TOOL_NAMES)
 possible, a note or an outcome touches only the journal, and a second present is refused
 by the server itself with the pending decision's id."""
 
-Client = Literal["claude-code", "codex", "gemini", "cursor"]
+if TYPE_CHECKING:
+    Client = Literal["claude-code", "codex", "gemini", "cursor"]
+else:
+    Client = str
 CLIENTS: Final[tuple[Client, ...]] = ("claude-code", "codex", "gemini", "cursor")
 
 

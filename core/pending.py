@@ -195,7 +195,13 @@ class PendingStore:
     def _index_entries(self) -> list[IndexEntry]:
         listing = self.list()
         entries = [
-            IndexEntry(p.decision_id, p.session_id, p.proposal.workspace, p.proposal.project_id)
+            IndexEntry(
+                p.decision_id,
+                p.session_id,
+                p.proposal.workspace,
+                p.proposal.project_id,
+                project_path=_project_path(p.proposal.workspace, p.proposal.project_id),
+            )
             for p in listing.items
         ]
         entries.extend(
@@ -408,3 +414,12 @@ def pending_items(
         }
         for item in pending.list(workspace=workspace, session_id=session_id).items
     ]
+
+
+def _project_path(workspace: str, project_id: str) -> str:
+    """The canonical path behind `project_id` when the workspace is where it comes from, so
+    the hook can compare paths instead of hashing them (`core.pending_index.IndexEntry`)."""
+    identity = project_identity(workspace) if workspace else None
+    if identity is None or identity.project_id != project_id:
+        return ""
+    return identity.canonical_path

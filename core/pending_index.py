@@ -24,27 +24,33 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
+from core.light_tuple import LightTuple
 from core.text import go_trim
 
 INDEX_NAME = ".index.json"
 """Hidden, so neither `PendingStore` nor the hook's listing takes it for a pending file."""
-INDEX_VERSION = 1
+INDEX_VERSION = 2
+"""2: entries carry `project_path`, so the hook compares paths instead of hashing them."""
 INDEX_MAX = 1024 * 1024
 """The most of the index the hook reads; a bigger one is doubt, and the full path decides."""
 
 
-class IndexEntry(NamedTuple):
+class IndexEntry(LightTuple):
     """Whom one pending file blocks. `damaged`: its contents could not be fully read.
 
-    NamedTuples, not dataclasses, keep `dataclasses` out of the hook's quick path."""
+    Light named tuples, not dataclasses, keep `dataclasses` and `typing` out of the hook's
+    quick path."""
 
     decision_id: str
     session_id: str = ""
     workspace: str = ""
     project_id: str = ""
     damaged: bool = False
+    project_path: str = ""
+    """The canonical path whose hash `project_id` is, when it is that (the pending store
+    checks with the full identity code), else "": a caller of the same project then has the
+    same canonical path, so the hook compares strings and never loads `hashlib`."""
 
 
 def is_pending_name(name: str) -> bool:
@@ -120,35 +126,48 @@ def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> boo
     """Any entry blocks this session or workspace, as `core.workspace_pending` decides: a damaged
     file blocks everyone unless it is readably someone else's."""
     session = go_trim(session_id)
-    project = project_id_of(workspace) if workspace else ""
+    caller_path = canonical_path(workspace) if workspace else ""
+    caller_project = ""
     for entry in entries:
         if entry.damaged and not (entry.workspace or entry.project_id):
             return True
         if session and entry.session_id == session:
             return True
-        if workspace and project and entry.project_id == project:
-            return True
+        if workspace and entry.project_id:
+            if entry.project_path:
+                if entry.project_path == caller_path:
+                    return True
+            else:
+                caller_project = caller_project or _project_id(caller_path)
+                if entry.project_id == caller_project:
+                    return True
         if workspace and paths_overlap(entry.workspace, workspace):
             return True
     return False
 
 
-def project_id_of(workspace: str) -> str:
-    """`core.identity.project_identity(workspace).project_id`, without its imports."""
-    import hashlib  # noqa: PLC0415  # only when something is pending elsewhere
-
+def canonical_path(workspace: str) -> str:
+    """`core.identity.canonical_workspace_path(workspace)`, without its imports."""
     trimmed = go_trim(workspace)
     if not trimmed:
-        canonical = ""
-    else:
-        path = os.path.abspath(trimmed)
-        try:
-            path = os.path.realpath(path, strict=True)
-        except OSError:
-            path = os.path.normpath(path)
-        canonical = path.replace(os.sep, "/")
-        if sys.platform == "win32":
-            canonical = canonical.lower()
+        return ""
+    path = os.path.abspath(trimmed)
+    try:
+        path = os.path.realpath(path, strict=True)
+    except OSError:
+        path = os.path.normpath(path)
+    path = path.replace(os.sep, "/")
+    return path.lower() if sys.platform == "win32" else path
+
+
+def project_id_of(workspace: str) -> str:
+    """`core.identity.project_identity(workspace).project_id`, without its imports."""
+    return _project_id(canonical_path(workspace))
+
+
+def _project_id(canonical: str) -> str:
+    import hashlib  # noqa: PLC0415  # only for an entry whose project path is unknown
+
     digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
     return "project-" + digest[:16]
 

@@ -14,13 +14,19 @@ Light on purpose: the hook's quick path imports this before deciding to load any
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from core.agent_tools import SERVER_NAME, TOOL_NAMES, allowed_while_pending, resume_call
+from core.light_tuple import LightTuple
 
-from core.agent_tools import SERVER_NAME, TOOL_NAMES, Client, allowed_while_pending, resume_call
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.light_tuple)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from core.agent_tools import Client
 
 
-class ClientHook(NamedTuple):
-    """One client's tool hook (a NamedTuple: `dataclasses` costs the quick path too much).
+class ClientHook(LightTuple):
+    """One client's tool hook (a named tuple: `dataclasses` and `typing` cost the quick path
+    too much).
 
     Args:
         client: the client, as `core.agent_tools` names it.

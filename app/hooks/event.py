@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, NamedTuple
 
 from app.hooks.clients import ClientHook
+from core.light_tuple import LightTuple
+
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.light_tuple)
+if TYPE_CHECKING:
+    from typing import Any
 
 STDIN_MAX = 8 * 1024 * 1024
 """The most of stdin a hook reads: a tool event is small, and a runaway input must not be."""
 
 
-class HookEvent(NamedTuple):
+class HookEvent(LightTuple):
     """The fields of a pre-tool event the hook uses; everything else is ignored.
 
     `mcp_server` and `mcp_tool` come from Gemini CLI's `mcp_context` (the server as configured
-    and the tool's own name); other clients put both in `tool_name`. A NamedTuple, not a
-    dataclass: importing `dataclasses` (and `inspect`) would cost the quick path more than
-    its own work.
+    and the tool's own name); other clients put both in `tool_name`. A light named tuple,
+    not a dataclass: importing `dataclasses` (and `inspect`) or `typing` would cost the quick
+    path more than its own work.
     """
 
     session_id: str

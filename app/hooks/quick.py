@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
 
 from app.hooks.clients import ClientHook
 from app.hooks.event import HookEvent, parse_event
+from core.light_tuple import LightTuple
 from core.pending_index import blocks, is_pending_name, read_current
 
 PENDING_DIR = "pending"
@@ -27,7 +27,7 @@ ASK_TOOL = "AskUserQuestion"
 nothing is pending."""
 
 
-class Verdict(NamedTuple):
+class Verdict(LightTuple):
     """`done`: exit 0 printing nothing. `stale_index`: files are pending but the index could
     not be trusted, so the full path should rewrite it for the next call."""
 

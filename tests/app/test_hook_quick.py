@@ -12,8 +12,11 @@ from app.hooks import ask_user_question
 from app.hooks.clients import CLAUDE_CODE, CODEX, GEMINI, HOOKS, ClientHook
 from app.hooks.quick import ASK_TOOL, PENDING_DIR, decide, nothing_pending
 from core import pending
+from core.pending import PendingDecision, PendingStore
 from core.pending_index import read_current
+from core.proposal import parse_proposal
 from tests.app.cli_imports import modules_loaded_by
+from tests.factories import proposal_dict
 
 
 def test_names_match_the_modules_the_quick_check_must_not_load() -> None:
@@ -122,6 +125,26 @@ def test_a_quick_hook_process_loads_none_of_the_journal_code(tmp_path: Path) -> 
     code, modules = modules_loaded_by(["--journal", str(tmp_path), "hook", "claude-code"], event)
     assert code == 0
     assert not modules & {"pydantic", "core.journal", "core.pending", "msgspec"}
+
+
+def test_with_decisions_pending_elsewhere_the_hook_loads_no_typing_or_hashlib(
+    tmp_path: Path,
+) -> None:
+    """The common busy case: someone else's decision waits; this caller's call stays cheap
+    (`core.light_tuple`, and the index's project paths instead of hashes)."""
+    journal = tmp_path / "journal"
+    other = tmp_path / "other-project"
+    other.mkdir()
+    parsed = parse_proposal(proposal_dict(), workspace=str(other), session_id="s1", agent="cc")
+    PendingStore(journal).save(PendingDecision(parsed))
+    here = tmp_path / "here"
+    here.mkdir()
+    event = json.dumps(
+        {"tool_name": "Edit", "tool_input": {}, "session_id": "s2", "cwd": str(here)}
+    )
+    code, modules = modules_loaded_by(["--journal", str(journal), "hook", "claude-code"], event)
+    assert code == 0
+    assert not modules & {"typing", "hashlib", "pydantic", "core.pending", "core.journal"}
 
 
 def test_a_hook_process_builds_no_parser_and_loads_no_platformdirs(tmp_path: Path) -> None:

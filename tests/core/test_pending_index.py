@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.filters import workspace_matches
-from core.identity import project_identity
+from core.identity import canonical_workspace_path, project_identity
 from core.pending import PendingDecision, PendingStore
 from core.pending_index import (
     INDEX_NAME,
     IndexEntry,
     blocks,
+    canonical_path,
     encode,
     paths_overlap,
     project_id_of,
@@ -222,3 +223,35 @@ def test_project_id_of_is_project_identity(
     base = tmp_path_factory.getbasetemp()
     for candidate in (path, str(base / path), f"  {base}/{path}\t"):
         assert project_id_of(candidate) == project_identity(candidate).project_id
+
+
+@given(path=_PATHS)
+def test_canonical_path_is_canonical_workspace_path(
+    path: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    base = tmp_path_factory.getbasetemp()
+    for candidate in (path, str(base / path), f"  {base}/{path}\t"):
+        assert canonical_path(candidate) == canonical_workspace_path(candidate)
+
+
+def test_entries_carry_the_project_path_only_when_it_is_the_project_ids(
+    store: PendingStore, repo: Path
+) -> None:
+    """The hook may compare paths instead of hashing only where the id is that path's hash."""
+    pend(store, repo, "session-a")
+    (entry,) = read_current(store.directory) or []
+    assert entry.project_path == canonical_workspace_path(str(repo))
+    stranger = IndexEntry("decision-x", "s", str(repo), "project-0123456789abcdef")
+    assert blocks([stranger], session_id="other", workspace="/elsewhere") is False
+    assert blocks([stranger._replace(workspace="")], session_id="o", workspace=str(repo)) is False
+
+
+def test_a_link_to_the_project_is_blocked_by_path_without_hashing(
+    store: PendingStore, repo: Path, tmp_path: Path
+) -> None:
+    pend(store, repo, "session-a")
+    link = tmp_path / "link-to-repo"
+    link.symlink_to(repo)
+    entries = read_current(store.directory) or []
+    assert entries and all(entry.project_path for entry in entries)
+    assert blocks(entries, session_id="session-b", workspace=str(link))
