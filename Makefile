@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 APT_PACKAGES := xvfb xauth trayer xdotool libegl1 libgl1 libxkbcommon-x11-0 libxcb-cursor0 \
 	libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 \
 	libxcb-image0 libdbus-1-3 libfontconfig1 fonts-noto-cjk desktop-file-utils \
-	openbox x11-utils libgtk-3-0 gnome-themes-extra libglib2.0-bin dbus-daemon git
+	openbox x11-utils libgtk-3-0 gnome-themes-extra libglib2.0-bin dbus-daemon git \
+	age gnome-keyring openssh-server
 
 .PHONY: run test lint typecheck pytest system-deps venv bench clean package
 

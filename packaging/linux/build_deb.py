@@ -205,6 +205,12 @@ def _unbundled_needs(roots: list[Path], bundled: dict[str, Path]) -> dict[str, s
     return needs
 
 
+PROGRAM_DEPENDS = ("git",)
+"""Programs the app runs rather than links: `decision-journal sync` drives the user's own git."""
+PROGRAM_RECOMMENDS = ("libglib2.0-bin",)
+"""`gdbus` sends desktop notifications; without it the tray balloon is used."""
+
+
 def library_dependencies(bundle: Path) -> tuple[list[str], list[str], list[str]]:
     """(Depends, Recommends, notes) for the libraries the bundle links but does not carry.
 
@@ -271,6 +277,8 @@ def stage(bundle: Path, staging: Path, version: str) -> list[str]:
     (doc / "copyright").write_text(COPYRIGHT, encoding="utf-8")
 
     depends, recommends, notes = library_dependencies(bundle)
+    depends = sorted({*depends, *PROGRAM_DEPENDS}, key=lambda name: (name != depends[0], name))
+    recommends = sorted(set(recommends) | set(PROGRAM_RECOMMENDS))
     debian = staging / "DEBIAN"
     debian.mkdir()
     fields = {
