@@ -26,6 +26,7 @@ _CHOSEN = re.compile(
 )
 _NUMBERING = re.compile(r"^(?:adr[-\s]?)?\d+\s*[-.:)]?\s*", re.IGNORECASE)
 _BAD = re.compile(r"^bad,?\s*because\s*(.+)$", re.IGNORECASE | re.DOTALL)
+_BULLET_START = re.compile(r"^\s*(?:[*+-]|\d+[.)])\s+")
 DECIDED = ("accepted", "deprecated", "superseded")
 """Statuses of a decision that was made; any other status phrase ("proposed", "on hold",
 "draft", "rejected") is not a decision yet."""
@@ -126,8 +127,20 @@ def _read_outcome(parts: AdrParts, found: list[Section]) -> None:
         parts.decision_text = collapse_spaces(plain(outcome.text))
         return
     parts.chosen = _option_name(match.group("name").strip('"[]'))
-    why = match.group("why") or ""
-    parts.reason = collapse_spaces(plain(why.split("\n\n")[0])).rstrip(".") if why else ""
+    parts.reason = _reason(match.group("why") or "")
+
+
+def _reason(why: str) -> str:
+    """The text after "because": its first paragraph, or, when MADR's template lists the
+    reasons as bullets ("because\n\n* one\n* two"), those bullets joined with "; "."""
+    text = why.strip()
+    if not text:
+        return ""
+    first = text.split("\n\n", maxsplit=1)[0]
+    items = Section(0, "", first.splitlines()).bullets()
+    if items and _BULLET_START.match(first):
+        return "; ".join(collapse_spaces(plain(item)).rstrip(".") for item in items)
+    return collapse_spaces(plain(first)).rstrip(".")
 
 
 def _read_pros_and_cons(parts: AdrParts, found: list[Section]) -> None:

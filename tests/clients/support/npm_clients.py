@@ -52,24 +52,34 @@ def install(client: NpmClient) -> Path:
     Skips the test (with the reason) where Node or npm is missing; an install that fails is a
     test error, not a skip, since `make test` installs Node and the registry is reachable.
     """
+    prefix = _ensure(client.package, client.wanted_version, client.executable)
+    return prefix / "node_modules" / ".bin" / client.executable
+
+
+def package_dir(package: str, version: str) -> Path:
+    """The folder of an npm package with no executable (e.g. `madr`, for its real ADR files),
+    installed into the same cache."""
+    return _ensure(package, version) / "node_modules" / package
+
+
+def _ensure(package: str, version: str, executable: str = "") -> Path:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are not installed (make test installs them)")
-    version = client.wanted_version
-    prefix = cache_root() / f"{client.package.replace('/', '+')}@{version}"
-    executable = prefix / "node_modules" / ".bin" / client.executable
+    prefix = cache_root() / f"{package.replace('/', '+')}@{version}"
+    wanted = prefix / "node_modules" / (Path(".bin") / executable if executable else package)
     done = prefix / ".installed"
     prefix.mkdir(parents=True, exist_ok=True)
     with open(prefix / ".lock", "w") as lock:  # parallel test processes install once
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (done.exists() and executable.exists()):
+        if not (done.exists() and wanted.exists()):
             result = subprocess.run(
                 ["npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix",
-                 str(prefix), f"{client.package}@{version}"],
+                 str(prefix), f"{package}@{version}"],
                 capture_output=True, text=True, timeout=INSTALL_TIMEOUT,
             )  # fmt: skip
-            if result.returncode != 0 or not executable.exists():
+            if result.returncode != 0 or not wanted.exists():
                 raise RuntimeError(
-                    f"npm install {client.package}@{version} failed:\n{result.stderr[-4000:]}"
+                    f"npm install {package}@{version} failed:\n{result.stderr[-4000:]}"
                 )
             done.write_text(version + "\n")
-    return executable
+    return prefix
