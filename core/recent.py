@@ -207,7 +207,7 @@ def recent_context(
     issues = [f"unreadable record {i.path}: {i.error}" for i in unreadable]
     recent_notes, listing = notes.recent(workspace, goal=wanted_goal, limit=count)
     if listing.damaged_lines:
-        issues.append(f"{listing.damaged_lines} unreadable line(s) in the notes file")
+        issues.append(f"{count_of(listing.damaged_lines, 'unreadable line')} in the notes file")
     waiting = pending.list(workspace=workspace)
     issues.extend(f"unreadable pending decision {i.path}: {i.error}" for i in waiting.issues)
     return RecentContext(

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from app.cli.exit_codes import OK
+from core.wording import count
 
 if TYPE_CHECKING:  # loading the journal's code is what the hook's quick check avoids
     from core.journal import Journal
@@ -75,7 +76,9 @@ def cmd_notes(journal: Journal, args: argparse.Namespace) -> int:
         if not notes:
             print("No agent notes for this workspace.")
     if listing.damaged_lines:
-        print(f"decision-journal: {listing.damaged_lines} unreadable line(s)", file=sys.stderr)
+        print(
+            f"decision-journal: {count(listing.damaged_lines, 'unreadable line')}", file=sys.stderr
+        )
     return OK
 
 

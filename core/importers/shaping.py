@@ -23,6 +23,7 @@ from core.store import derive_record_id
 from core.summary import ALTERNATIVE_LABEL
 from core.text import go_lower, go_trim
 from core.validation import is_valid_option_id, looks_sensitive
+from core.wording import count
 
 IMPORTED = "imported"
 NOT_RECORDED = "(not recorded in the source)"
@@ -134,7 +135,9 @@ def build_record(decision: SourceDecision) -> RecordItem | Skip:
     options, chosen, also = _fit_options(decision)
     amended = set(decision.amended) if len(options) == len(decision.options) else set()
     if len(options) < limits.OPTIONS_MIN:
-        return Skip(decision.key, f"names {len(options)} option(s); a decision record needs 2 to 4")
+        return Skip(
+            decision.key, f"names {count(len(options), 'option')}; a decision record needs 2 to 4"
+        )
     labels = [clip_bytes(o.label, limits.OPTION_LABEL_MAX) for o in options]
     if not all(labels):
         return Skip(decision.key, "an option has no label in the source")

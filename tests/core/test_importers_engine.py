@@ -204,7 +204,7 @@ def _decision(**overrides: object) -> SourceDecision:
 def test_shaping_skips_what_cannot_be_a_record() -> None:
     assert build_record(_decision(chosen=None)).reason == "no answer recorded in the source"  # type: ignore[union-attr]
     single = build_record(_decision(options=(SourceOption("A"),)))
-    assert single.reason == "names 1 option(s); a decision record needs 2 to 4"  # type: ignore[union-attr]
+    assert single.reason == "names 1 option; a decision record needs 2 to 4"  # type: ignore[union-attr]
     long_label = build_record(_decision(options=(SourceOption("x" * 400), SourceOption("B"))))
     record = long_label.record  # type: ignore[union-attr]
     assert len(record.options[0].label.encode()) <= 256 and record.options[0].description
