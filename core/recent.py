@@ -20,6 +20,7 @@ from core.notes import AgentNote, NoteStore
 from core.pending import PendingStore
 from core.store import DecisionStore
 from core.text import collapse_spaces, go_trim
+from core.wording import count as count_of
 
 TEXT_MAX = 280
 """Characters kept of each free-text field; the full record is one `show` away."""
