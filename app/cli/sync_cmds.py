@@ -180,8 +180,8 @@ def cmd_off(journal: Journal, args: argparse.Namespace) -> int:
         status = sync_status(engine)
         if status["pending_commits"] and not args.force:
             print(
-                f"decision-journal: error: {status['pending_commits']} local commit(s) have "
-                "not reached the remote; `sync now` first, or `sync off --force`",
+                f"decision-journal: error: {count(status['pending_commits'], 'local commit')} "
+                "not yet on the remote; `sync now` first, or `sync off --force`",
                 file=sys.stderr,
             )
             return WRONG_STATE

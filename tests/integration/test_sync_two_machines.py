@@ -215,7 +215,7 @@ def test_sync_off_keeps_the_journal_and_refuses_while_commits_wait(
     laptop.ok("sync", "now")
     refused = laptop.run("sync", "off")
     assert refused.returncode == 7
-    assert "1 local commit(s) have not reached the remote" in refused.stderr
+    assert "1 local commit not yet on the remote" in refused.stderr
     before = assert_kernforge_valid(laptop)
     assert "Sync is off; the journal is unchanged and the key is kept" in laptop.ok(
         "sync", "off", "--force"
