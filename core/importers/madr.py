@@ -11,6 +11,7 @@ conflict and its record is left as it was.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from core.identity import ProjectIdentity
@@ -78,6 +79,20 @@ def _match(chosen: str, options: list[str]) -> int | None:
     return starts[0] if len(starts) == 1 else None
 
 
+def _with_consequences(option: SourceOption, parts: AdrParts) -> SourceOption:
+    """The chosen option with the ADR's consequences: Good/Bad bullets as its pros and cons,
+    prose after its description (a Nygard ADR's decision text is that description)."""
+    description = option.description or parts.decision_text or option.label
+    if parts.consequences:
+        description = f"{description} Consequences: {parts.consequences}"
+    return replace(
+        option,
+        description=description if description != option.label else "",
+        pros=(*option.pros, *parts.good),
+        cons=(*option.cons, *parts.bad),
+    )
+
+
 def _decision(
     parts: AdrParts, key: str, identity: ProjectIdentity, relative: str
 ) -> SourceDecision:
@@ -94,10 +109,9 @@ def _decision(
         else:
             options, chosen = [SourceOption(parts.chosen)], 0
     if not parts.chosen:
-        options, chosen = (
-            [SourceOption(first_sentence(parts.decision_text), parts.decision_text)],
-            0,
-        )
+        options, chosen = [SourceOption(first_sentence(parts.decision_text))], 0
+    if chosen is not None:
+        options[chosen] = _with_consequences(options[chosen], parts)
     tags = (f"status:{parts.status_word}",) if parts.status_word else ()
     return SourceDecision(
         importer=KIND,

@@ -26,6 +26,13 @@ _CHOSEN = re.compile(
 )
 _NUMBERING = re.compile(r"^(?:adr[-\s]?)?\d+\s*[-.:)]?\s*", re.IGNORECASE)
 _BAD = re.compile(r"^bad,?\s*because\s*(.+)$", re.IGNORECASE | re.DOTALL)
+_GOOD = re.compile(r"^good,?\s*because\s*(.+)$", re.IGNORECASE | re.DOTALL)
+_CONSEQUENCES = {
+    "consequences": "",
+    "positive consequences": "good",
+    "negative consequences": "bad",
+}
+"""Headings of the chosen approach's consequences (MADR 3/4, MADR 2's two lists, Nygard)."""
 _BULLET_START = re.compile(r"^\s*(?:[*+-]|\d+[.)])\s+")
 DECIDED = ("accepted", "deprecated", "superseded")
 """Statuses of a decision that was made; any other status phrase ("proposed", "on hold",
@@ -43,6 +50,10 @@ class AdrParts:
     reason: str = ""
     decision_text: str = ""
     rejections: dict[str, str] = field(default_factory=dict)
+    good: list[str] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)
+    consequences: str = ""
+    """Consequences written as prose (Nygard), not as Good/Bad bullets."""
 
     @property
     def status_phrase(self) -> str:
@@ -111,7 +122,30 @@ def parse_adr(text: str) -> AdrParts:
     parts.options = [_option_name(b) for b in considered.bullets()] if considered else []
     _read_outcome(parts, found)
     _read_pros_and_cons(parts, found)
+    _read_consequences(parts, found)
     return parts
+
+
+def _read_consequences(parts: AdrParts, found: list[Section]) -> None:
+    """The chosen approach's consequences: "Good, because" and "Bad, because" bullets (or the
+    bullets of MADR 2's Positive and Negative lists), else the section's prose."""
+    prose = []
+    for section in found:
+        kind = _CONSEQUENCES.get(section.title.casefold())
+        if kind is None:
+            continue
+        bullets = [collapse_spaces(plain(b)).rstrip(".") for b in section.bullets()]
+        for bullet in bullets:
+            good, bad = _GOOD.match(bullet), _BAD.match(bullet)
+            if good or kind == "good":
+                parts.good.append(good.group(1) if good else bullet)
+            elif bad or kind == "bad":
+                parts.bad.append(bad.group(1) if bad else bullet)
+            else:
+                prose.append(bullet)
+        if not bullets and section.text:
+            prose.append(collapse_spaces(plain(section.text)))
+    parts.consequences = " ".join(prose)
 
 
 def _option_name(text: str) -> str:

@@ -44,6 +44,8 @@ class SourceOption:
     description: str = ""
     recommended: bool = False
     rejection: str = ""
+    pros: tuple[str, ...] = ()
+    cons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,8 @@ def build_record(decision: SourceDecision) -> RecordItem | Skip:
                 id=ids[i],
                 label=labels[i],
                 description=clip_bytes(o.description or o.label, limits.OPTION_DESCRIPTION_MAX),
+                pros=_details(o.pros),
+                cons=_details(o.cons),
                 recommended=ids[i] == recommended,
                 order=i + 1,
                 source=IMPORTED,
@@ -199,3 +203,9 @@ def _identifier(prefix: str, value: str) -> str:
     """Identifiers that look like secrets become stable non-secret ids (the store refuses them)."""
     text = go_trim(value)[: limits.IDENTIFIER_MAX]
     return redacted_stable_id(prefix, text) if text and looks_sensitive(text) else text
+
+
+def _details(items: tuple[str, ...]) -> list[str]:
+    """Pros or cons within the record's limits: at most so many, each clipped, none empty."""
+    kept = [clip_bytes(go_trim(item), limits.OPTION_DETAIL_MAX) for item in items]
+    return [item for item in kept if item][: limits.OPTION_DETAIL_ITEMS_MAX]

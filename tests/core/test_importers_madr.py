@@ -161,3 +161,22 @@ def test_a_date_word_in_the_context_is_not_the_adrs_date() -> None:
         "Date: 2001-01-01 is when the old key was made.\n\n## Decision\n\nRotate yearly.\n"
     )
     assert parse_adr(text).date == ""
+
+
+def test_consequences_are_kept_with_the_chosen_option(journal: Journal) -> None:
+    """MADR 3/4 "Good, because" / "Bad, because" bullets, MADR 2 "Positive" and "Negative
+    Consequences" lists, and a Nygard ADR's Consequences prose all describe the chosen
+    approach; they become its pros, cons or description instead of being dropped."""
+    _import(journal)
+    records = _titles(journal)
+    queue = records["Use a queue for checkout retries"]
+    chosen = next(o for o in queue.options if o.id == queue.selected_option_id)
+    assert chosen.pros == ["retries are durable"] and chosen.cons == ["we run one more service"]
+    madr2 = records["Use Markdown Architectural Decision Records"]
+    chosen = next(o for o in madr2.options if o.id == madr2.selected_option_id)
+    assert "Decisions are easy to find" in chosen.pros
+    nygard = records["Log as JSON lines"]
+    assert nygard.options[0].description == (
+        "We will write logs as one JSON object per line. "
+        "Consequences: Humans need a pretty-printer to read local logs."
+    )
