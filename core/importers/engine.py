@@ -128,8 +128,9 @@ class _Writer:
                 Conflict(
                     key,
                     entry.target,
-                    f"changed in the source since it was imported; the journal keeps "
-                    f"{entry.target} as it is",
+                    "reads differently from when it was imported (its source was edited, or "
+                    "a newer importer reads more of it, such as a date or consequences); the "
+                    f"journal keeps {entry.target} as it is",
                 )
             )
         return True

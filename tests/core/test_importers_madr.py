@@ -107,7 +107,11 @@ def test_second_run_adds_nothing_and_an_edited_adr_is_a_conflict(
     adr = folder / "0002-queue-for-retries.md"
     adr.write_text(adr.read_text().replace("scale with load", "scale with traffic"))
     edited = _import(journal, folder)
-    assert len(edited.conflicts) == 1 and "changed in the source" in edited.conflicts[0].message
+    assert len(edited.conflicts) == 1
+    assert edited.conflicts[0].message.startswith("reads differently from when it was imported")
+    assert "its source was edited, or a newer importer reads more of it" in (
+        edited.conflicts[0].message
+    )
     assert len(journal.store.list()) == 5
 
 
