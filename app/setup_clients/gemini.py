@@ -7,10 +7,13 @@ regular expression; `.*` covers built-in and MCP tools) and `hooks` of
 `{name, type: "command", command, timeout (ms)}`. Gemini runs hooks only in a trusted folder
 (see `gemini_trust`).
 
-Our five tools go into `tools.allowed` (tools that run without a confirmation): a headless
+Our server entry has `trust: true` (its tools run without a confirmation): a headless
 `gemini -p` in the default approval mode drops every tool that would need one, so without this
 the model is never offered them. Asking the human is what `present_implementation_decision`
-does itself, and the other four only read or append to the journal.
+does itself, and the other four only read or append to the journal. Earlier versions listed
+the five tools in `tools.allowed`, which Gemini CLI 0.61.0 warns about on every run as
+deprecated ("Migrate to Policy Engine"); a rewrite takes exactly those five out again and keeps
+the user's own entries.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 from app.setup_clients.context import SERVER_NAME, TOOL_TIMEOUT_SECONDS, SetupContext, json_snippet
 from app.setup_clients.files import FileEdit
 from app.setup_clients.gemini_trust import HOW_TO_TRUST
-from app.setup_clients.json_merge import ensure_hook, ensure_listed, json_transform, set_entry
+from app.setup_clients.json_merge import ensure_hook, json_transform, set_entry, without_listed
 from core.agent_tools import TOOL_NAMES, client_tool_name
 
 CLIENT = "gemini"
@@ -32,7 +35,7 @@ NOTES = (HOW_TO_TRUST,)
 def edits(ctx: SetupContext) -> list[FileEdit]:
     base = ctx.home if ctx.scope == "user" else ctx.project_dir
     path = base / ".gemini" / "settings.json"
-    server = ctx.server_entry(timeout=TOOL_TIMEOUT_SECONDS * 1000)
+    server = ctx.server_entry(timeout=TOOL_TIMEOUT_SECONDS * 1000, trust=True)
     handler = {
         "name": SERVER_NAME,
         "type": "command",
@@ -40,10 +43,9 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
         "timeout": HOOK_TIMEOUT_MS,
         "description": "Blocks edits while a decision is pending in Decision Journal.",
     }
-    allowed = [client_tool_name("gemini", tool) for tool in TOOL_NAMES]
+    ours = [client_tool_name("gemini", tool) for tool in TOOL_NAMES]
     snippet = {
         "mcpServers": {SERVER_NAME: server},
-        "tools": {"allowed": allowed},
         "hooks": {EVENT: [{"matcher": MATCHER, "hooks": [handler]}]},
     }
     return [
@@ -53,7 +55,7 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
             json_transform(
                 str(path),
                 set_entry(("mcpServers", SERVER_NAME), server, str(path), ("timeout",)),
-                ensure_listed(("tools", "allowed"), allowed, str(path)),
+                without_listed(("tools", "allowed"), ours, "our server is trusted", str(path)),
                 ensure_hook(EVENT, MATCHER, handler, HOOK_MARKER, str(path)),
             ),
         )

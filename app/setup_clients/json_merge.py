@@ -118,6 +118,32 @@ def ensure_listed(path: tuple[str, ...], items: Sequence[str], what: str) -> Mut
     return mutate
 
 
+def without_listed(path: tuple[str, ...], items: Sequence[str], why: str, what: str) -> Mutation:
+    """Takes `items` out of the list at `path`, keeping the user's other entries in order; a
+    list left empty goes, and so does a parent table left empty. `why` ends the message."""
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        parents = [data]
+        for key in path[:-1]:
+            child = parents[-1].get(key)
+            if not isinstance(child, dict):
+                return []
+            parents.append(child)
+        current = parents[-1].get(path[-1])
+        if not isinstance(current, list):
+            return []
+        gone = [item for item in current if item in items]
+        if not gone:
+            return []
+        parents[-1][path[-1]] = [item for item in current if item not in items]
+        for parent, key in reversed(list(zip(parents, path, strict=True))):
+            if parent[key] in ([], {}):
+                del parent[key]
+        return [f"removed {', '.join(gone)} from {'.'.join(path)} ({why})"]
+
+    return mutate
+
+
 def ensure_hook(
     event: str, matcher: str, handler: dict[str, Any], marker: str, what: str
 ) -> Mutation:

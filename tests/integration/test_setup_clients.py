@@ -506,18 +506,22 @@ def test_gemini_gets_the_before_tool_hook_in_its_documented_shape(
     assert "trustedFolders.json" in out
 
 
-def test_gemini_allows_our_tools_without_confirmation_and_keeps_the_users(
+def test_gemini_trusts_our_server_and_keeps_the_users_allowed_tools(
     home: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Headless `gemini -p` offers the model no tool that would need a confirmation."""
+    """Headless `gemini -p` offers the model no tool that would need a confirmation; our
+    server is trusted instead of listed in the deprecated `tools.allowed`, and the five names
+    an earlier setup listed there go again."""
     path = home.home / ".gemini" / "settings.json"
-    place(path, json.dumps({"tools": {"allowed": ["run_shell_command(git status)"]}}))
+    earlier = [f"mcp_decision-journal_{tool}" for tool in TOOL_NAMES]
+    mine = "run_shell_command(git status)"
+    place(path, json.dumps({"tools": {"allowed": [earlier[0], mine, *earlier[1:]]}}))
     setup(home, "gemini", "--write", capsys=capsys)
-    allowed = json.loads(path.read_text())["tools"]["allowed"]
-    assert allowed[0] == "run_shell_command(git status)"
-    assert allowed[1:] == [f"mcp_decision-journal_{tool}" for tool in TOOL_NAMES]
-    setup(home, "gemini", "--write", capsys=capsys)
-    assert json.loads(path.read_text())["tools"]["allowed"] == allowed
+    written = json.loads(path.read_text())
+    assert written["tools"]["allowed"] == [mine]
+    assert written["mcpServers"]["decision-journal"]["trust"] is True
+    assert "removed" not in setup(home, "gemini", "--write", capsys=capsys)
+    assert json.loads(path.read_text()) == written
 
 
 def test_codex_waits_for_our_server_before_the_first_request(
