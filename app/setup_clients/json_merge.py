@@ -99,25 +99,6 @@ def set_entry(
     return mutate
 
 
-def ensure_listed(path: tuple[str, ...], items: Sequence[str], what: str) -> Mutation:
-    """Makes the list at `path` (e.g. ("tools", "allowed")) hold `items`, appending those
-    missing after the user's own entries, which stay as they are."""
-
-    def mutate(data: dict[str, Any]) -> list[str]:
-        parent = data
-        for key in path[:-1]:
-            parent = _child(parent, key, what)
-        dotted = ".".join(path)
-        current = parent.setdefault(path[-1], [])
-        if not isinstance(current, list):
-            raise SetupError(f"{what}: {dotted} is not a list; nothing was written")
-        missing = [item for item in items if item not in current]
-        current.extend(missing)
-        return [f"added {', '.join(missing)} to {dotted}"] if missing else []
-
-    return mutate
-
-
 def without_listed(path: tuple[str, ...], items: Sequence[str], why: str, what: str) -> Mutation:
     """Takes `items` out of the list at `path`, keeping the user's other entries in order; a
     list left empty goes, and so does a parent table left empty. `why` ends the message."""
