@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.gui.capture_window import CaptureRequest, CaptureWindow
 from app.gui.questions_window import QuestionsWindow
-from app.gui.window_behaviour import keyboard_busy_elsewhere
+from app.gui.window_behaviour import answering_elsewhere, keyboard_busy_elsewhere
 from app.hooks.questions_wire import (
     QUESTIONS_ASK,
     Answer,
@@ -305,12 +305,16 @@ class CaptureController(QObject):
             self.decision_asked.emit(proposal.project_alias, proposal.problem)
 
     def _bring_up(self, window: _Window, *, user_asked: bool) -> None:
-        """To the front with the keyboard, unless an agent asked while the person types in
-        another of our windows: then it waits its turn behind, flashing."""
+        """To the front with the keyboard, unless an agent asked while the person uses another
+        of our windows: while they answer another decision it waits its turn behind, flashing;
+        over the journal window it shows on top, flashing, and the keys stay there."""
         if user_asked or not keyboard_busy_elsewhere(window):
             if window in self._waiting_turn:
                 self._waiting_turn.remove(window)
             window.present()
+            return
+        if not answering_elsewhere(window):
+            window.present(activate=False, behind=False)
             return
         if window not in self._waiting_turn:
             self._waiting_turn.append(window)
@@ -326,7 +330,7 @@ class CaptureController(QObject):
 
     def _next_turn(self) -> None:
         self._waiting_turn = [w for w in self._waiting_turn if self._still_open(w)]
-        if not self._waiting_turn or keyboard_busy_elsewhere(self._waiting_turn[0]):
+        if not self._waiting_turn or answering_elsewhere(self._waiting_turn[0]):
             return
         self._waiting_turn.pop(0).present()
 

@@ -27,7 +27,13 @@ from app.gui import palette
 from app.gui.choice_page import Choice, ChoicePage, choice_label
 from app.gui.focus_ring import FocusRing
 from app.gui.rationale_page import SELECTED, RationalePage
-from app.gui.window_behaviour import KeyGuard, bring_to_front, passive_button, show_without_focus
+from app.gui.window_behaviour import (
+    KeyGuard,
+    bring_to_front,
+    mark_decision_window,
+    passive_button,
+    show_without_focus,
+)
 from core.drafts import Draft
 from core.limits import OPTIONS_MAX, OPTIONS_MIN
 from core.models import Stage
@@ -216,6 +222,7 @@ class CaptureWindow(QWidget):
         self._continue = self._button("&Continue", "Continue to the reasons (Enter)")
         self._record = self._button("&Record decision", "Record the decision (Ctrl+Enter)")
         self.key_guard = KeyGuard(self)
+        mark_decision_window(self)
         self.focus_ring = FocusRing(self)
         self._build()
         self._restore()
@@ -231,16 +238,18 @@ class CaptureWindow(QWidget):
         """The page on screen; what `cancelled` reports if the window closes now."""
         return self._stage
 
-    def present(self, *, activate: bool = True) -> None:
+    def present(self, *, activate: bool = True, behind: bool = True) -> None:
         """Show the window, even if minimized.
 
         Args:
-            activate: bring it to the front with keyboard focus; False shows it behind the
-                window in use and flashes it in the taskbar, for when the person is typing
+            activate: bring it to the front with keyboard focus; False shows it without the
+                keyboard and flashes it in the taskbar, for when the person is typing
                 elsewhere.
+            behind: with `activate` False, below the window in use (another decision being
+                answered) rather than on top of it (the journal window).
         """
         if not activate:
-            show_without_focus(self)
+            show_without_focus(self, behind=behind)
             return
         bring_to_front(self)
         self._focus_stage()

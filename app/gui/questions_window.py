@@ -35,7 +35,13 @@ from app.gui.capture_window import MessageBar
 from app.gui.choice_page import plain_label
 from app.gui.focus_ring import FocusRing
 from app.gui.question_panel import QuestionPanel
-from app.gui.window_behaviour import KeyGuard, bring_to_front, passive_button, show_without_focus
+from app.gui.window_behaviour import (
+    KeyGuard,
+    bring_to_front,
+    mark_decision_window,
+    passive_button,
+    show_without_focus,
+)
 from app.hooks.questions_wire import Answer, QuestionsAskParams
 from core.text import collapse_spaces
 
@@ -106,6 +112,7 @@ class QuestionsWindow(QWidget):
         self._dismiss = self._button("&Dismiss", "Close without answering (Esc)")
         self._send = self._button("&Send answers", "Send every answer (Ctrl+Enter)")
         self.key_guard = KeyGuard(self)
+        mark_decision_window(self)
         self.focus_ring = FocusRing(self)
         self._build()
         self._bind_keys()
@@ -122,15 +129,16 @@ class QuestionsWindow(QWidget):
     def params(self) -> QuestionsAskParams:
         return self._params
 
-    def present(self, *, activate: bool = True) -> None:
+    def present(self, *, activate: bool = True, behind: bool = True) -> None:
         """Show the window, even if minimized.
 
         Args:
-            activate: bring it to the front with keyboard focus; False shows it behind the
-                window in use and flashes it in the taskbar (see `window_behaviour`).
+            activate: bring it to the front with keyboard focus; False shows it without the
+                keyboard and flashes it in the taskbar (see `window_behaviour`).
+            behind: with `activate` False, below the window in use rather than on top.
         """
         if not activate:
-            show_without_focus(self)
+            show_without_focus(self, behind=behind)
             return
         bring_to_front(self)
         self._focus_current()

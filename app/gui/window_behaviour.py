@@ -41,27 +41,49 @@ def bring_to_front(window: QWidget) -> None:
     window.activateWindow()
 
 
-def show_without_focus(window: QWidget) -> None:
-    """Show a window behind the others without activating it, and ask the desktop to flash
-    it in the taskbar.
+def show_without_focus(window: QWidget, *, behind: bool = True) -> None:
+    """Show a window without activating it, and ask the desktop to flash it in the taskbar.
 
-    Behind, because a window placed on top would hide the text the person is typing in the
-    window that keeps the keyboard. It takes the keyboard only when the person clicks it or
-    switches to it (or its turn comes, see `CaptureController`).
+    Behind the others when the person is answering another decision, because a window placed
+    on top would hide the text being typed there; on top otherwise (the journal window has the
+    keyboard), so the new decision is seen at once while the keys stay where they were going.
+    It takes the keyboard only when the person clicks it or switches to it (or its turn comes,
+    see `CaptureController`).
     """
     window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
     if window.isMinimized():
         window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMinimized)
     window.show()
-    window.lower()
+    if behind:
+        window.lower()
+    else:
+        window.raise_()
     window.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, False)
     QApplication.alert(window)
+
+
+DECISION_WINDOW = "decisionJournalDecisionWindow"
+"""The Qt property that marks a window where the person answers a decision or a question."""
+
+
+def mark_decision_window(window: QWidget) -> None:
+    """Marks `window` as one the person answers in (capture and questions windows)."""
+    window.setProperty(DECISION_WINDOW, True)
 
 
 def keyboard_busy_elsewhere(window: QWidget) -> bool:
     """Another window of this app has the keyboard: the person may be typing there."""
     active = QApplication.activeWindow()
     return active is not None and active is not window and active.isVisible()
+
+
+def answering_elsewhere(window: QWidget) -> bool:
+    """The window with the keyboard is another decision or question window: the person is
+    answering there, so a new one waits its turn behind it."""
+    active = QApplication.activeWindow()
+    return keyboard_busy_elsewhere(window) and bool(
+        active is not None and active.property(DECISION_WINDOW)
+    )
 
 
 class KeyGuard(QObject):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -135,6 +136,46 @@ def test_a_second_window_never_takes_the_keys_typed_into_the_first(
     assert second_result["status"] == "recorded"
     assert second_result["selected_option_id"] == "single-json"
     assert second_result["selection_reason"] == "one document is easy to back up"
+
+
+def test_over_the_journal_window_a_new_decision_shows_on_top_and_the_keys_stay(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    """Typing a search in the journal window when an agent asks: the decision window is shown
+    above it at once (not hidden behind), and the typed text stays in the search box."""
+    journal = tmp_path / "journal"
+    first_proposal, _ = _proposals(tmp_path)
+    with xvfb_with_window_manager() as display_env:
+        env = app_env(runtime_dir, {**display_env, "QT_QPA_PLATFORM": "xcb"})
+        with running_app(journal, env):
+            subprocess.run(
+                [sys.executable, "-m", "app.cli.main", "--journal", str(journal), "app", "--show"],
+                cwd=ROOT, env=env, capture_output=True, timeout=30, check=True,
+            )  # fmt: skip
+            window = wait_window(env, "Decision Journal")
+            xdotool(env, "windowactivate", "--sync", window)
+            time.sleep(GUARD_WAIT)
+            keys(env, "ctrl+f")
+            type_text(env, "cache")
+            ask = ask_process(journal, env, first_proposal, "xvfb-journal")
+            decision = wait_window(env, "Decision: Choose the canonical")
+            time.sleep(GUARD_WAIT)
+            assert _active(env) == window, "the decision window took the keyboard"
+            stacking = _stacking(env)
+            assert stacking.index(decision) > stacking.index(window), "hidden behind"
+            type_text(env, " policy")
+            keys(env, "2")  # goes to the search box, not to the decision
+            xdotool(env, "windowactivate", "--sync", decision)
+            time.sleep(GUARD_WAIT)
+            keys(env, "1", "Return")
+            time.sleep(0.3)
+            type_text(env, "independent files")
+            keys(env, "Tab")
+            type_text(env, "a rewrite bottleneck")
+            keys(env, "ctrl+Return")
+            result = _result(ask)
+    assert result["status"] == "recorded"
+    assert result["selected_option_id"] == "per-record-json"
 
 
 def test_the_autostart_entry_starts_the_app_with_its_journal_and_window_class(
