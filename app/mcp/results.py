@@ -24,8 +24,7 @@ from core.journal import Journal
 from core.models import DecisionRecord
 from core.proposal import ViolationsError
 from core.protocol import ErrorCode
-from core.summary import english_summary
-from core.text import go_trim
+from core.summary import english_summary, recorded_instruction
 
 NO_APP_REASON = (
     "no Decision Journal window can be shown here (no running app and no display); the human "
@@ -64,20 +63,6 @@ def record_outcome(record: DecisionRecord, profile_warning: str = "") -> Decisio
         instruction=recorded_instruction(record, profile_warning),
         profile_warning=profile_warning,
     )
-
-
-def recorded_instruction(record: DecisionRecord, profile_warning: str = "") -> str:
-    """What the agent does with a recorded answer, in English."""
-    text = (
-        f"Implementation decision recorded: {record.selected_label()} (id={record.id}). "
-        "Continue the implementation with this choice and do not ask this decision again."
-    )
-    summary = english_summary(record)
-    if summary:
-        text += f" Summary: {summary}"
-    if profile_warning:
-        text += f" Preference profile warning: {go_trim(profile_warning).rstrip('.')}."
-    return text
 
 
 def pending_outcome(decision_id: str, stage: str, reason: str) -> DecisionOutcome:
