@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 # Sees one match; returns (replacement, pattern name), or None to leave the match as it is.
 Replacer = Callable[[re.Match[str]], tuple[str, str] | None]
@@ -43,8 +44,30 @@ TOKEN_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 
 
 def compile_ascii(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """Compiles with ASCII classes, as Go's RE2 reads ``\\b``, ``\\w`` and ``\\d``."""
-    return re.compile(pattern, re.ASCII | flags)
+    """Compiles with ASCII classes, as Go's RE2 reads ``\\b``, ``\\w`` and ``\\d``.
+
+    Compiled on first use, not at import: there are over a hundred rules, every process that
+    stores text imports them (each CLI command, the MCP server, the app), and most texts never
+    open a rule's keyword gate.
+    """
+    return cast("re.Pattern[str]", _LazyPattern(pattern, re.ASCII | flags))
+
+
+class _LazyPattern:
+    """A regular expression compiled the first time any of its attributes is used."""
+
+    __slots__ = ("_compiled", "_flags", "_pattern")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._pattern = pattern
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self._pattern, self._flags)
+        return getattr(compiled, name)
 
 
 FILLER_HINTS = (
@@ -90,9 +113,9 @@ def vendor(
     readable, the way the reference keeps an assignment's key.
     """
     regex = compile_ascii(pattern)
-    group: int | str = "secret" if "secret" in regex.groupindex else 0
 
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        group: int | str = "secret" if "secret" in match.re.groupindex else 0
         if (filler_check and is_filler(match.group(group))) or not check(match):
             return None
         whole, base = match.group(0), match.start()
