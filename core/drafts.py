@@ -25,10 +25,9 @@ from core.gotime import GoTime
 from core.redaction import redact_text
 from core.safefs import (
     atomic_write,
-    check_no_links,
     ensure_private_dir,
-    fsync_dir,
     read_regular_file,
+    remove_file,
 )
 from core.text import go_trim, utf8_len
 from core.validation import is_valid_decision_id
@@ -139,14 +138,7 @@ class DraftStore:
 
     def remove(self, decision_id: str) -> bool:
         """Deletes the draft (the decision was recorded); False when there was none."""
-        path = self.path(decision_id)
-        check_no_links(self.root, self.directory)
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            return False
-        fsync_dir(self.directory)
-        return True
+        return remove_file(self.root, self.path(decision_id))
 
     def _set_aside(self, path: Path) -> None:
         with contextlib.suppress(OSError):

@@ -28,10 +28,9 @@ from core.proposal import ParsedProposal, Selection, parse_stored_proposal, stor
 from core.redaction import redact_text
 from core.safefs import (
     atomic_write,
-    check_no_links,
     ensure_private_dir,
-    fsync_dir,
     read_regular_file,
+    remove_file,
 )
 from core.text import go_lower, go_trim
 from core.validation import is_valid_decision_id
@@ -164,13 +163,8 @@ class PendingStore:
 
     def remove(self, decision_id: str) -> bool:
         """Deletes the pending file once its record is written; False when there was none."""
-        path = self.path(decision_id)
-        check_no_links(self.root, self.directory)
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
+        if not remove_file(self.root, self.path(decision_id)):
             return False
-        fsync_dir(self.directory)
         self.refresh_index()
         return True
 

@@ -227,6 +227,17 @@ def temp_name(name: str) -> str:
     return f".{name}{TEMP_MARK}{secrets.token_hex(TEMP_TOKEN_BYTES)}"
 
 
+def remove_file(root: Path, path: Path) -> bool:
+    """Deletes a file of the journal durably (no link on the way); False when it was gone."""
+    check_no_links(root, path.parent)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    fsync_dir(path.parent)
+    return True
+
+
 def fsync_dir(directory: Path) -> None:
     """Makes the rename durable: without it a power cut can lose the new directory entry."""
     if os.name != "posix":
