@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from app.frozen import self_command
-from core.location import default_journal_dir
+from core.store.location import default_journal_dir
 
 ENTRY_NAME = "decision-journal"
 WINDOW_CLASS = "decision-journal"

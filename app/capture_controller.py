@@ -7,7 +7,7 @@ AskUserQuestion, via the hook) opens one window per call and touches no disk.
 
 Why windows wait their turn: a window an agent opens while the person types in another of our
 windows appears without the keyboard and flashes; once the window in use closes, the oldest
-waiting one comes forward. What the person types is kept as a private draft (`core.drafts`),
+waiting one comes forward. What the person types is kept as a private draft (`core.capture.drafts`),
 saved in order with the decision's other disk steps, so a draft can never outlive its record.
 """
 
@@ -21,18 +21,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.gui.capture_window import CaptureRequest, CaptureWindow
-from app.gui.questions_window import QuestionsWindow
-from app.gui.window_behaviour import answering_elsewhere, keyboard_busy_elsewhere
-from app.hooks.questions_wire import (
-    QUESTIONS_ASK,
-    Answer,
-    QuestionsAskParams,
-    QuestionsAskResult,
-)
+from app.gui.capture.window import CaptureRequest, CaptureWindow
+from app.gui.questions.window import QuestionsWindow
+from app.gui.widgets.window_behaviour import answering_elsewhere, keyboard_busy_elsewhere
 from app.ipc.server import Connection
 from app.workers import WorkerPool
-from core.capture import (
+from core.capture.drafts import Draft
+from core.capture.machine import (
     CaptureService,
     CaptureTicket,
     NeedsHuman,
@@ -40,10 +35,9 @@ from core.capture import (
     Recorded,
     outcome_to_result,
 )
-from core.drafts import Draft
+from core.capture.pending import PendingStore, pending_items
 from core.errors import InvalidDecision
-from core.pending import PendingStore, pending_items
-from core.protocol import (
+from core.ipc.protocol import (
     JOURNAL_CHANGED,
     AppShowParams,
     DecisionPendingParams,
@@ -55,6 +49,12 @@ from core.protocol import (
     RequestIdType,
     error_from_exception,
     parse_params,
+)
+from core.ipc.questions import (
+    QUESTIONS_ASK,
+    Answer,
+    QuestionsAskParams,
+    QuestionsAskResult,
 )
 
 log = logging.getLogger(__name__)

@@ -18,22 +18,22 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
 from app import autostart
 from app.capture_controller import CaptureController
 from app.frozen import report_startup
-from app.gui.icons import app_icon
+from app.gui.widgets.icons import app_icon
 from app.ipc.server import IpcServer
 from app.transcript_watch import TranscriptWatcher
 from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
-from core.capture import CaptureService
-from core.ipc_client import IpcClient
+from core.capture.machine import CaptureService
+from core.capture.pending import PendingStore, pending_items
+from core.ipc.client import IpcClient
+from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
-from core.location import default_journal_dir
-from core.pending import PendingStore, pending_items
-from core.profile_worker import start_profile_worker
-from core.redaction import redact_text
-from core.runtime_paths import socket_path
+from core.profile.worker import start_profile_worker
+from core.record.redaction import redact_text
+from core.store.location import default_journal_dir
 
 if TYPE_CHECKING:
-    from app.gui.journal_window import JournalWindow
+    from app.gui.journal.window import JournalWindow
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +216,7 @@ class TrayApp(QObject):
 
     def _journal_window(self) -> JournalWindow:
         if self.journal_window is None:
-            from app.gui.journal_window import JournalWindow  # noqa: PLC0415  # keeps start fast
+            from app.gui.journal.window import JournalWindow  # noqa: PLC0415  # keeps start fast
 
             window = JournalWindow(self.journal, profile_worker=self.profile_worker)
             window.answer_requested.connect(self.controller.open_pending)

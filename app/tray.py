@@ -17,8 +17,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
 from app.desktop_notifications import DesktopNotifier
-from app.gui.icons import tray_icon
-from app.gui.indicators import use_clear_indicators
+from app.gui.widgets.icons import tray_icon
+from app.gui.widgets.indicators import use_clear_indicators
 
 MENU_LABEL_WIDTH = 60
 APP_TITLE = "Decision Journal"

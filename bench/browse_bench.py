@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
 from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
-from core.filters import ListFilter
-from core.index import IndexFilter, JournalIndex
-from core.index_db import index_path, remove_index_files
-from core.store import DecisionStore
+from core.index.db import index_path, remove_index_files
+from core.index.journal_index import IndexFilter, JournalIndex
+from core.record.filters import ListFilter
+from core.store.decisions import DecisionStore
 
 QUERIES = ["retry", "retry batch", "sna", "snapshot journal codec", "case 4242", "zzzz"]
 SETTLE_SECONDS = 2.2  # files younger than the index's racy window are re-read on purpose

@@ -29,12 +29,12 @@ from PySide6.QtWidgets import QApplication
 from app.capture_controller import CaptureController
 from app.ipc.server import Connection, IpcServer
 from app.workers import WorkerPool
-from core.capture import CaptureService
-from core.ipc_client import IpcClient
-from core.pending import PendingStore
-from core.protocol import Request
-from core.runtime_paths import socket_path
-from core.store import DecisionStore
+from core.capture.machine import CaptureService
+from core.capture.pending import PendingStore
+from core.ipc.client import IpcClient
+from core.ipc.protocol import Request
+from core.ipc.runtime_paths import socket_path
+from core.store.decisions import DecisionStore
 from tests.factories import proposal_dict
 
 FRESH_PROCESS = r"""
@@ -42,8 +42,8 @@ import os, sys, time
 start = float(sys.argv[1])
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
-from app.gui.capture_window import CaptureRequest, CaptureWindow
-from core.models import ProposalOption
+from app.gui.capture.window import CaptureRequest, CaptureWindow
+from core.record.models import ProposalOption
 app = QApplication([])
 options = [ProposalOption(id=f"o{i}", label=f"Option {i}", description="d", recommended=i == 0)
            for i in range(3)]

@@ -19,17 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.codec import encode_record
-from core.corrections import Correction, apply_correction
-from core.gotime import GoTime
-from core.identity import evidence_fingerprint, project_identity, task_fingerprint
+from core.gocompat.gotime import GoTime
 from core.journal import Journal
-from core.models import DecisionRecord, Option, Provenance, RejectedReason
-from core.normalize import normalize_record
-from core.record_redaction import redact_record
-from core.safefs import atomic_write, ensure_private_dir
-from core.store import derive_record_id
-from core.validation import validate_record
+from core.record.codec import encode_record
+from core.record.corrections import Correction, apply_correction
+from core.record.identity import evidence_fingerprint, project_identity, task_fingerprint
+from core.record.models import DecisionRecord, Option, Provenance, RejectedReason
+from core.record.normalize import normalize_record
+from core.record.redact_record import redact_record
+from core.record.validation import validate_record
+from core.store.decisions import derive_record_id
+from core.store.safefs import atomic_write, ensure_private_dir
 
 PROJECTS = {
     "decision-journal": "/home/mina/src/decision-journal",
@@ -485,7 +485,7 @@ def write_demo_journal(root: Path) -> Journal:
 
 
 def _add_notes(journal: Journal) -> None:
-    from core.notes import NoteStore
+    from core.agents.notes import NoteStore
 
     notes = NoteStore(journal.root)
     for decision, why in (
@@ -504,7 +504,7 @@ def _add_notes(journal: Journal) -> None:
 
 
 def _add_pending(journal: Journal) -> None:
-    from core.capture import CaptureService
+    from core.capture.machine import CaptureService
 
     proposal = {
         "problem": "Should exports include soft-deleted decisions by default?",

@@ -83,7 +83,7 @@ def show_dark() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from app.gui.questions_window import QuestionsWindow
+    from app.gui.questions.window import QuestionsWindow
     from app.hooks.ask_user_question import params_from_input
     from app.hooks.clients import CLAUDE_CODE
     from app.hooks.event import parse_event

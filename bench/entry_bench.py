@@ -25,13 +25,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
-from core.fulltext import fts_document
-from core.index_db import index_path, open_index
-from core.index_entry import IndexEntry, pack_json
-from core.index_sqlite import SqliteIndex
-from core.parallel_read import CHUNK
-from core.record_shape import StoredRead
-from core.store import read_for_build
+from core.bulk.parallel_read import CHUNK
+from core.index.db import index_path, open_index
+from core.index.entry import IndexEntry, pack_json
+from core.index.fulltext import fts_document
+from core.index.sqlite import SqliteIndex
+from core.record.shape import StoredRead
+from core.store.decisions import read_for_build
 
 
 def per_record(run: Callable[[], object], count: int, runs: int) -> float:
@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    gc.disable()  # as a build does (core.gc_pause): collections would only add noise
+    gc.disable()  # as a build does (core.bulk.gc_pause): collections would only add noise
     if args.journal is not None:
         bench(args.journal, args.runs)
         return

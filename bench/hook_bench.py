@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.capture import CaptureService, NeedsHuman
-from core.pending import PendingStore
-from core.store import DecisionStore
+from core.capture.machine import CaptureService, NeedsHuman
+from core.capture.pending import PendingStore
+from core.store.decisions import DecisionStore
 from tests.factories import proposal_dict
 
 VENV_BIN = ROOT / ".venv" / "bin"

@@ -24,7 +24,7 @@ from bench.journal_gen import synthetic_record, write_journal
 from core.importers import KINDS, make_importer
 from core.importers.engine import run_import
 from core.journal import Journal
-from core.store import DecisionStore
+from core.store.decisions import DecisionStore
 
 WORDS = "queue cache retry schema worker socket parser index batch stream token policy".split()
 PER_FILE = 100

@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from core.codec import encode_record
-from core.gotime import GoTime
-from core.identity import evidence_fingerprint, project_identity, task_fingerprint
-from core.models import DecisionRecord, Option, Provenance, RejectedReason
-from core.normalize import normalize_record
-from core.safefs import ensure_private_dir
-from core.store import derive_record_id
+from core.gocompat.gotime import GoTime
+from core.record.codec import encode_record
+from core.record.identity import evidence_fingerprint, project_identity, task_fingerprint
+from core.record.models import DecisionRecord, Option, Provenance, RejectedReason
+from core.record.normalize import normalize_record
+from core.store.decisions import derive_record_id
+from core.store.safefs import ensure_private_dir
 
 KINDS = ["storage_backend", "cache_policy", "api_shape", "error_handling", "concurrency", "testing"]
 DOMAINS = ["storage", "caching", "http", "auth", "ui", "build", "cli", "database"]

@@ -10,9 +10,9 @@ choices repeat, so rules are promoted), then these are timed:
   the range, since one run on a shared machine can be 20% off;
 * first rebuild: no profile and no facts file yet, as `decision-journal profile rebuild` runs
   it on a journal it never saw; every record goes through the store's read contract (size cap,
-  no-link checks, schema, normalization and record validation; `core/fast_read.py` decodes in
+  no-link checks, schema, normalization and record validation; `core/bulk/fast_read.py` decodes in
   C and hands anything unusual to the pydantic read), is hashed, and the rules are derived.
-  Timed once in one process and once with a reading process per core (core/parallel_read.py);
+  Timed once in one process and once with a reading process per core (core/bulk/parallel_read.py);
   the CPU ratio includes the workers' CPU;
 * for comparison, the store's strict `list()` alone (the store's own cost of reading the same
   journal), and the per-record facts plus derivation over the listed records;
@@ -44,15 +44,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import synthetic_record
 from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
-from core.codec import encode_record
-from core.filters import ListFilter
-from core.gotime import GoTime
-from core.models import DecisionRecord, RejectedReason
-from core.parallel_read import WORKERS_ENV, worker_count
-from core.profile_derive import derive, facts_of
-from core.profile_store import FACTS_CACHE_FILE, ProfileStore
-from core.safefs import ensure_private_dir
-from core.store import DecisionStore
+from core.bulk.parallel_read import WORKERS_ENV, worker_count
+from core.gocompat.gotime import GoTime
+from core.profile.derive import derive, facts_of
+from core.profile.store import FACTS_CACHE_FILE, ProfileStore
+from core.record.codec import encode_record
+from core.record.filters import ListFilter
+from core.record.models import DecisionRecord, RejectedReason
+from core.store.decisions import DecisionStore
+from core.store.safefs import ensure_private_dir
 
 T = TypeVar("T")
 

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "redaction"
 sys.path.insert(0, str(ROOT))
 
-from core.redaction import _REFERENCE_RULES, _redact, redact_text
+from core.record.redaction import _REFERENCE_RULES, _redact, redact_text
 
 Redactor = Callable[[str], str]
 _KEEP_OPEN = contextlib.ExitStack()

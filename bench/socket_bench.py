@@ -56,7 +56,7 @@ def serve(journal: Path, app_path: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
     from app.ipc.server import IpcServer
-    from tests.app.controller_support import serving_controller
+    from tests.app.support.controller_support import serving_controller
 
     app = QApplication([])
     signal.signal(signal.SIGTERM, lambda *_: app.quit())
@@ -79,7 +79,7 @@ def _connect(path: str) -> socket.socket:
 
 
 def _hostile_frames() -> list[bytes]:
-    from core.protocol import MAX_FRAME
+    from core.ipc.protocol import MAX_FRAME
 
     header = b'{"jsonrpc":"2.0","id":1,"method":"decision.pending","params":{"workspace":'
     room = MAX_FRAME - len(header) - 16
@@ -146,7 +146,7 @@ def attack_loris(path: str, seconds: float) -> None:
 
 def normal_calls(path: Path, calls: int, pause: float = 0.01) -> tuple[list[float], int]:
     """Latency of each connect + `decision.pending` + close, and how many failed."""
-    from core.ipc_client import IpcClient, IpcError
+    from core.ipc.client import IpcClient, IpcError
 
     samples: list[float] = []
     failed = 0
@@ -234,8 +234,8 @@ def main() -> None:
 
 
 def run_bench(calls: int, cycles: int, app_path: Path) -> None:
-    from core.ipc_client import app_is_running
-    from core.runtime_paths import socket_path
+    from core.ipc.client import app_is_running
+    from core.ipc.runtime_paths import socket_path
 
     runtime = Path(tempfile.mkdtemp(prefix="dj-"))
     runtime.chmod(0o700)

@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import synthetic_record, write_journal
-from core.filters import ListFilter
-from core.store import DecisionStore
+from core.record.filters import ListFilter
+from core.store.decisions import DecisionStore
 
 
 def floor_read_parse(root: Path) -> float:

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
-from core.models import DecisionRecord
-from core.store import DecisionStore
+from core.record.models import DecisionRecord
+from core.store.decisions import DecisionStore
 from core.sync.crypto import SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key

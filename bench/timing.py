@@ -1,7 +1,7 @@
 """Wall and CPU time of one run, worker processes' CPU included.
 
 Why children count: cold builds read records in spawned worker processes
-(core/parallel_read.py); their CPU is the work done, and leaving it out would make a
+(core/bulk/parallel_read.py); their CPU is the work done, and leaving it out would make a
 parallel build look cheaper than it is. The ratio of wall time to the floor is what a user
 waits; the CPU ratio says what the work costs and is steadier on a busy machine.
 """

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from app.gui.filter_bar import SCOPE_ALL, FilterState
+from app.gui.journal.filter_bar import SCOPE_ALL, FilterState
 from bench.journal_gen import write_journal
 from core.journal import Journal
 
@@ -61,7 +61,7 @@ def prepare(root: Path, count: int) -> Journal:
 
 
 def bench_settings(journal: Journal) -> QSettings:
-    from app.gui.journal_window import remember_filters  # the window's import is measured
+    from app.gui.journal.window import remember_filters  # the window's import is measured
 
     path = Path(tempfile.mkdtemp()) / "bench.ini"
     settings = QSettings(str(path), QSettings.Format.IniFormat)
@@ -71,7 +71,7 @@ def bench_settings(journal: Journal) -> QSettings:
 
 def open_cold(journal: Journal) -> float:
     """A window built on request (module imported, index warm): ms to the first page painted."""
-    from app.gui.journal_window import JournalWindow
+    from app.gui.journal.window import JournalWindow
 
     started = time.perf_counter()
     window = JournalWindow(journal, settings=bench_settings(journal))
@@ -96,7 +96,7 @@ def main() -> int:
     root = Path(args.journal or Path(tempfile.gettempdir()) / f"dj-window-bench-{args.count}")
     journal = prepare(root, args.count)
 
-    from app.gui.journal_window import JournalWindow
+    from app.gui.journal.window import JournalWindow
 
     cold = open_cold(journal)
     print(f"first page visible, window built on request: {cold:.0f} ms")

@@ -15,12 +15,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.bulk.parallel_read import read_every_record
 from core.errors import JournalError, UnsafePath
-from core.parallel_read import read_every_record
-from core.record_shape import StoredRead
-from core.safefs import DIR_MODE, FILE_MODE
-from core.store import DecisionStore
-from core.temp_sweep import SweepReport, sweep_tree, temp_target
+from core.record.shape import StoredRead
+from core.store.decisions import DecisionStore
+from core.store.safefs import DIR_MODE, FILE_MODE
+from core.store.temp_sweep import SweepReport, sweep_tree, temp_target
 
 
 @dataclass(frozen=True, slots=True)

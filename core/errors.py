@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import errno as errno_codes
 
-from core import runbook
+from core.messages import runbook
 
 RUNBOOK = runbook.RUNBOOK
-"""The runbook's source path for machine-readable references (`core.protocol` reads it here)."""
+"""The runbook's source path for machine-readable references (`core.ipc.protocol` reads it here)."""
 
 
 class JournalError(Exception):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.index import JournalIndex, Progress
-from core.index_types import ReconcileReport
-from core.location import resolve_journal_dir
-from core.pending import PendingStore
-from core.profile_store import ProfileStore
-from core.profile_worker import ProfileRebuildWorker
-from core.store import DecisionStore
+from core.capture.pending import PendingStore
+from core.index.journal_index import JournalIndex, Progress
+from core.index.rows import ReconcileReport
+from core.profile.store import ProfileStore
+from core.profile.worker import ProfileRebuildWorker
+from core.store.decisions import DecisionStore
+from core.store.location import resolve_journal_dir
 
 
 class Journal:

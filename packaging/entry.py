@@ -25,7 +25,7 @@ def _attach_parent_console() -> None:
 
 if __name__ == "__main__":
     # A cold index or profile build reads records in spawned worker processes
-    # (core/parallel_read.py); in the bundle each worker is this executable started again.
+    # (core/bulk/parallel_read.py); in the bundle each worker is this executable started again.
     multiprocessing.freeze_support()
     _attach_parent_console()
     from app.cli.main import main  # after the console is attached

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-import core.parallel_read
-from core.models import DecisionRecord, Option, Provenance, RejectedReason
-from core.record_shape import StoredRead
-from core.store import DecisionStore
+import core.bulk.parallel_read
+from core.record.models import DecisionRecord, Option, Provenance, RejectedReason
+from core.record.shape import StoredRead
+from core.store.decisions import DecisionStore
 
 
 def make_record(**overrides: Any) -> DecisionRecord:
@@ -109,11 +109,11 @@ def two_project_journal(
 def count_record_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the record files the index and the profile read strictly from now on.
 
-    Both read through `core.parallel_read`; in a test the batches are small, so every read
+    Both read through `core.bulk.parallel_read`; in a test the batches are small, so every read
     happens in this process, where the patch sees it.
     """
     reads: list[str] = []
-    original = core.parallel_read.read_for_build
+    original = core.bulk.parallel_read.read_for_build
 
     def counting(
         root: Path, path: Path | str, expected_id: str, *, parents_checked: bool = False
@@ -121,5 +121,5 @@ def count_record_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         reads.append(os.path.basename(path))
         return original(root, path, expected_id, parents_checked=parents_checked)
 
-    monkeypatch.setattr(core.parallel_read, "read_for_build", counting)
+    monkeypatch.setattr(core.bulk.parallel_read, "read_for_build", counting)
     return reads

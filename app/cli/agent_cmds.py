@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from app.cli.exit_codes import OK
-from core.wording import count
+from core.messages.wording import count
 
 if TYPE_CHECKING:  # loading the journal's code is what the hook's quick check avoids
     from core.journal import Journal
@@ -51,7 +51,7 @@ def cmd_setup(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_notes(journal: Journal, args: argparse.Namespace) -> int:
-    from core.notes import NoteStore
+    from core.agents.notes import NoteStore
 
     workspace = os.path.abspath(args.workspace)
     store = NoteStore(journal.root)

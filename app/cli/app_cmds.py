@@ -8,8 +8,8 @@ import sys
 
 from app.cli.capture_cmds import display_available
 from app.cli.exit_codes import INVALID
-from core import runbook
 from core.journal import Journal
+from core.messages import runbook
 
 NO_DISPLAY = (
     "decision-journal: error: no display to show the tray app on (DISPLAY and WAYLAND_DISPLAY "

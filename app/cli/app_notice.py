@@ -11,10 +11,10 @@ from __future__ import annotations
 import contextlib
 
 from core.errors import JournalError
-from core.ipc_client import IpcClient
+from core.ipc.client import IpcClient
+from core.ipc.protocol import JOURNAL_CHANGED
+from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
-from core.protocol import JOURNAL_CHANGED
-from core.runtime_paths import socket_path
 
 NOTICE_TIMEOUT = 1.0
 """Seconds the command may spend on the notice; the app replies at once when it is there."""

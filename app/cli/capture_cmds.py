@@ -23,10 +23,13 @@ from app.cli.exit_codes import (
 )
 from app.cli.terminal_ask import TerminalAsker
 from app.frozen import child_env, self_command
-from core import __version__, runbook
-from core.capture import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
+from core import __version__
+from core.capture.machine import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
+from core.capture.pending import PendingStore, pending_items
+from core.capture.proposal import Selection, is_resume_request, parse_proposal, parse_resume
+from core.capture.workspace_pending import other_pending_here
 from core.errors import InvalidDecision, JournalError, PendingConflict
-from core.ipc_client import (
+from core.ipc.client import (
     AppNotRunning,
     ConnectionLost,
     IpcClient,
@@ -34,15 +37,13 @@ from core.ipc_client import (
     RemoteError,
     app_is_running,
 )
+from core.ipc.protocol import ErrorCode, error_from_exception
+from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
-from core.models import Stage
-from core.pending import PendingStore, pending_items
-from core.proposal import Selection, is_resume_request, parse_proposal, parse_resume
-from core.protocol import ErrorCode, error_from_exception
-from core.runtime_paths import socket_path
-from core.summary import english_summary, recorded_instruction
-from core.wording import number
-from core.workspace_pending import other_pending_here
+from core.messages import runbook
+from core.messages.wording import number
+from core.record.models import Stage
+from core.record.summary import english_summary, recorded_instruction
 
 APP_START_SECONDS = 15.0
 # A human may leave a question open for days; the call ends when they answer or cancel.

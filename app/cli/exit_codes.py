@@ -6,7 +6,6 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from core import runbook
 from core.errors import (
     InvalidDecision,
     JournalDamaged,
@@ -17,6 +16,7 @@ from core.errors import (
     is_storage_failure,
     storage_failure,
 )
+from core.messages import runbook
 
 OK = 0
 UNEXPECTED = 1

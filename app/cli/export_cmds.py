@@ -17,10 +17,10 @@ from app.cli.exit_codes import INVALID, OK, UNEXPECTED
 from app.cli.filter_args import add_filters, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
-from core.index_filter import IndexFilter
+from core.index.query import IndexFilter
 from core.journal import Journal
-from core.models import DecisionRecord
-from core.wording import count
+from core.messages.wording import count
+from core.record.models import DecisionRecord
 
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:

@@ -1,15 +1,15 @@
 """The record filters `list` and `export` share, and the `--limit` bound, as argparse options.
 
 Why here: both commands select records the same way, and a project is named as the list
-shows it (its alias) or by its id; `core.filters.resolve_project` decides which.
+shows it (its alias) or by its id; `core.record.filters.resolve_project` decides which.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from core.filters import ListFilter, resolve_project
 from core.journal import Journal
+from core.record.filters import ListFilter, resolve_project
 
 LIMIT_MAX = 1_000_000
 """The largest `--limit`; without one, every matching decision is listed."""

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from app.cli.exit_codes import INVALID, OK
-from core import runbook
+from core.messages import runbook
 
 
 def cmd_help(args: argparse.Namespace) -> int:

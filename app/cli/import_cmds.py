@@ -13,17 +13,17 @@ from typing import TextIO
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import INVALID, OK
 from core.errors import InvalidDecision
-from core.gotime import GoTime
+from core.gocompat.gotime import GoTime
 from core.importers import KINDS, make_importer
 from core.importers.base import ImportOptions, ImportProgress, ImportReport
-from core.importers.claude_code import default_source
 from core.importers.confirm import confirm_batch, unconfirmed_imports
-from core.importers.decider_policy import ExclusionPolicy
 from core.importers.detect import detect_kind
 from core.importers.engine import run_import
+from core.importers.sources.claude_code import default_source
+from core.importers.sources.decider_policy import ExclusionPolicy
 from core.importers.watch import DEFAULT_INTERVAL, watch
 from core.journal import Journal
-from core.wording import number
+from core.messages.wording import number
 
 _BAR = 24
 _SHOWN = 10

@@ -18,14 +18,14 @@ from app.cli.redact_cmds import add_arguments as add_redact_arguments
 from app.cli.redact_cmds import cmd_redact
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
 from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
-from core import runbook
-from core.correction_notes import CorrectionNote, CorrectionNotes, check_note
-from core.corrections import Correction, apply_correction, precheck
 from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
-from core.gojson import dumps_indented
-from core.index_filter import IndexFilter
+from core.gocompat.gojson import dumps_indented
+from core.index.query import IndexFilter
 from core.journal import Journal
-from core.wording import count, join_words, number
+from core.messages import runbook
+from core.messages.wording import count, join_words, number
+from core.record.corrections import Correction, apply_correction, precheck
+from core.store.correction_notes import CorrectionNote, CorrectionNotes, check_note
 
 
 def _print_json(value: object) -> None:

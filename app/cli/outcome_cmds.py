@@ -9,15 +9,15 @@ import sys
 
 from app.cli import render
 from app.cli.exit_codes import OK
+from core.agents.recall import RecallOptions, entries_json, recall_journal
 from core.errors import InvalidDecision
-from core.identity import project_identity
-from core.index_filter import IndexFilter
+from core.index.query import IndexFilter
 from core.journal import Journal
-from core.outcome_signals import OutcomeLog, latest_by_decision, report_outcome
-from core.outcomes import acceptance_by_kind, record_outcome
-from core.recall import RecallOptions, entries_json, recall_journal
-from core.rule_outcomes import journal_rule_outcomes
-from core.wording import count
+from core.messages.wording import count
+from core.outcomes.rule_scores import journal_rule_outcomes
+from core.outcomes.signals import OutcomeLog, latest_by_decision, report_outcome
+from core.outcomes.verdict import acceptance_by_kind, record_outcome
+from core.record.identity import project_identity
 
 
 def _yes_no(text: str) -> bool:

@@ -7,14 +7,14 @@ import sys
 
 from app.cli import render
 from app.cli.exit_codes import INVALID, OK
-from core.gojson import dumps_indented
-from core.identity import project_identity
+from core.gocompat.gojson import dumps_indented
+from core.gocompat.text import go_trim
 from core.journal import Journal
-from core.profile_model import PreferenceProfile, ProfileRule, ProfileStatus
-from core.profile_query import EvidenceResult, RuleEvidence, query_evidence
-from core.redaction import looks_sensitive
-from core.text import go_trim
-from core.wording import count
+from core.messages.wording import count
+from core.profile.model import PreferenceProfile, ProfileRule, ProfileStatus
+from core.profile.query import EvidenceResult, RuleEvidence, query_evidence
+from core.record.identity import project_identity
+from core.record.redaction import looks_sensitive
 
 _SHOWN_IDS = 10
 SHOW_HEADERS = (

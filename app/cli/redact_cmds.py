@@ -1,6 +1,6 @@
 """`decision-journal doctor --redact`: rewrites records that hold secrets newer patterns find.
 
-The work is `core.redaction_sweep`; this adapter lists what it found, asks before changing
+The work is `core.store.redaction_sweep`; this adapter lists what it found, asks before changing
 anything (``--yes`` for scripts), and reports what it rewrote. History revisions are only
 rewritten in place with ``--purge-history``, because history is otherwise immutable.
 """
@@ -13,10 +13,11 @@ import sys
 
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import CONFLICT, INVALID, OK
-from core import runbook
 from core.errors import RevisionConflict
 from core.journal import Journal
-from core.redaction_sweep import (
+from core.messages import runbook
+from core.messages.wording import count
+from core.store.redaction_sweep import (
     Survey,
     Unredacted,
     find_unredacted,
@@ -24,7 +25,6 @@ from core.redaction_sweep import (
     redact_current,
     scrub_index,
 )
-from core.wording import count
 
 
 def cmd_redact(journal: Journal, args: argparse.Namespace) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.gotime import GoTime
-from core.models import DecisionRecord
-from core.summary import english_summary
+from core.gocompat.gotime import GoTime
+from core.record.models import DecisionRecord
+from core.record.summary import english_summary
 
 
 def ellipsize(text: str, width: int) -> str:

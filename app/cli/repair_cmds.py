@@ -1,8 +1,9 @@
 """`decision-journal doctor --repair`: the repairs that are always safe, then the check.
 
 Safe means nothing a user wrote is changed: stale temporary files of interrupted writes are
-removed (by name, age and a free lock; `core.temp_sweep`), and history revisions that have no
-digest yet get one (`core.history_files`). Everything else doctor finds is left for the runbook.
+removed (by name, age and a free lock; `core.store.temp_sweep`), and history revisions that have no
+digest yet get one (`core.store.history_files`). Everything else doctor finds is left for the
+runbook.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import argparse
 import json
 
 from app.cli.exit_codes import DAMAGED, OK
-from core import runbook
 from core.doctor import Finding, repair_journal
 from core.journal import Journal
-from core.wording import count
+from core.messages import runbook
+from core.messages.wording import count
 
 
 def cmd_repair(journal: Journal, args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from app.cli.exit_codes import (
     report_error,
 )
 from core.journal import Journal
+from core.messages.wording import count
 from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import OFFLINE, SyncEngine, SyncReport
@@ -37,7 +38,6 @@ from core.sync.errors import (
 )
 from core.sync.keystore import KeyLocation, load_key
 from core.sync.status import sync_status
-from core.wording import count
 
 KEY_WARNING = (
     "WARNING: this pairing string opens every file this journal ever pushed. Keep it in a "

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from core.capture import CaptureTicket, Pending, Recorded
+from core.capture.machine import CaptureTicket, Pending, Recorded
 from core.errors import InvalidDecision
+from core.gocompat.text import utf8_len
 from core.limits import CUSTOM_SELECTION_MAX, REASON_MAX
-from core.text import utf8_len
 
 
 class _Cancelled(Exception):

@@ -18,7 +18,9 @@ from pydantic import ValidationError
 from app.hooks.event import HookEvent
 from app.hooks.pretool import write_json
 from app.hooks.question_records import answer_text, build_record
-from app.hooks.questions_wire import (
+from core.errors import JournalError
+from core.ipc.client import IpcClient, IpcError
+from core.ipc.questions import (
     QUESTIONS_ASK,
     Answer,
     AnswersInvalid,
@@ -26,10 +28,8 @@ from app.hooks.questions_wire import (
     QuestionsAskResult,
     check_answers,
 )
-from core.errors import JournalError
-from core.ipc_client import IpcClient, IpcError
+from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
-from core.runtime_paths import socket_path
 
 log = logging.getLogger(__name__)
 

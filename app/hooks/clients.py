@@ -7,21 +7,21 @@ local stand-in for the model API), Claude Code's binary, Codex's hook schemas an
 bundled sources, and real sessions of all three ran this hook while a decision was pending. A
 tool not listed as read-only is blocked while a decision is pending: unknown tools fail
 closed. Our own MCP tools are recognised under every client's spelling by
-`core.agent_tools`.
+`core.agents.tools`.
 
 Light on purpose: the hook's quick path imports this before deciding to load anything else.
 """
 
 from __future__ import annotations
 
-from core.agent_tools import SERVER_NAME, TOOL_NAMES, allowed_while_pending, resume_call
-from core.light_tuple import LightTuple
+from core.agents.tools import SERVER_NAME, TOOL_NAMES, allowed_while_pending, resume_call
+from core.bulk.light_tuple import LightTuple
 
-TYPE_CHECKING = False  # `typing` stays out of the quick path (core.light_tuple)
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.light_tuple)
 if TYPE_CHECKING:
     from typing import Any
 
-    from core.agent_tools import Client
+    from core.agents.tools import Client
 
 
 class ClientHook(LightTuple):
@@ -29,7 +29,7 @@ class ClientHook(LightTuple):
     too much).
 
     Args:
-        client: the client, as `core.agent_tools` names it.
+        client: the client, as `core.agents.tools` names it.
         event: the `hook_event_name` of the event before a tool runs; other events get no
             answer.
         read_only: built-in tools that only read, allowed while a decision is pending.

@@ -3,7 +3,7 @@
 Same gating as Claude Code and the same output shape, which Codex reads too. Codex treats a
 hook that prints unknown fields as failed and runs the tool, so the output carries nothing but
 the documented `hookSpecificOutput` fields. Codex names our tools `mcp__decision_journal__*`
-(its server names keep only letters, digits and `_`); `core.agent_tools` knows that spelling.
+(its server names keep only letters, digits and `_`); `core.agents.tools` knows that spelling.
 Codex has no AskUserQuestion to answer.
 """
 

@@ -7,7 +7,7 @@ terminal-size probe) and importing platformdirs each cost more than the quick ch
 configured with (`[--journal DIR] hook CLIENT`); anything else returns None and the CLI
 parses it as always.
 `journal_dir` answers the common case (Linux, an absolute HOME or XDG_DATA_HOME) as
-platformdirs does, and hands every other case to `core.location`; a test holds them equal.
+platformdirs does, and hands every other case to `core.store.location`; a test holds them equal.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from app.hooks.event import STDIN_MAX
 from app.hooks.quick import decide
 
 ENV_HOME = "DECISION_JOURNAL_HOME"
-"""`core.location.ENV_HOME`; a test keeps the two equal."""
+"""`core.store.location.ENV_HOME`; a test keeps the two equal."""
 APP_NAME = "decision-journal"
-"""`core.location.APP_NAME`."""
+"""`core.store.location.APP_NAME`."""
 COMMAND = "hook"
 BLOCK = 2
 """`app.hooks.pretool.BLOCK`: the exit code every client reads as "block; stderr says why"."""
@@ -49,7 +49,7 @@ def parse_argv(argv: Sequence[str]) -> tuple[str | None, str] | None:
 
 
 def journal_dir(explicit: str | None) -> Path:
-    """`core.location.resolve_journal_dir(explicit)`, without platformdirs when it can."""
+    """`core.store.location.resolve_journal_dir(explicit)`, without platformdirs when it can."""
     if explicit:
         return Path(os.path.abspath(os.path.expanduser(explicit)))
     env = os.environ.get(ENV_HOME, "").strip()
@@ -62,7 +62,7 @@ def journal_dir(explicit: str | None) -> Path:
         home = os.environ.get("HOME", "")
         if os.path.isabs(home):
             return Path(os.path.join(home.rstrip("/") or "/", ".local/share", APP_NAME))
-    from core.location import resolve_journal_dir  # noqa: PLC0415  # loads platformdirs
+    from core.store.location import resolve_journal_dir  # noqa: PLC0415  # loads platformdirs
 
     return resolve_journal_dir(None)
 
@@ -105,7 +105,7 @@ def _refresh_index(root: Path) -> None:
     """Rewrites the pending index; a failure only costs the next call the full path, and must
     not turn the answer already printed into a failed hook."""
     try:
-        from core.pending import PendingStore  # noqa: PLC0415
+        from core.capture.pending import PendingStore  # noqa: PLC0415
 
         PendingStore(root).refresh_index()
     except Exception as exc:  # the answer is out; the next call rebuilds the index

@@ -12,9 +12,9 @@ import json
 import os
 
 from app.hooks.clients import ClientHook
-from core.light_tuple import LightTuple
+from core.bulk.light_tuple import LightTuple
 
-TYPE_CHECKING = False  # `typing` stays out of the quick path (core.light_tuple)
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.light_tuple)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,8 +10,8 @@ servers' tools, fails closed.
 from __future__ import annotations
 
 from app.hooks.clients import ClientHook
-from core import runbook
-from core.workspace_pending import Blocker, find_blockers
+from core.capture.workspace_pending import Blocker, find_blockers
+from core.messages import runbook
 
 __all__ = ["RUNBOOK", "Blocker", "deny_reason", "find_blockers"]
 

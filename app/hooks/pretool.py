@@ -19,8 +19,8 @@ from app.hooks.clients import ClientHook
 from app.hooks.event import STDIN_MAX, HookEvent, parse_event
 from app.hooks.gating import Blocker, deny_reason, find_blockers
 from app.hooks.quick import nothing_pending
-from core import runbook
 from core.journal import Journal
+from core.messages import runbook
 
 log = logging.getLogger(__name__)
 

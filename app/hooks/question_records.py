@@ -20,15 +20,15 @@ Provenance, and why it is never preference evidence:
 
 from __future__ import annotations
 
-from app.hooks.questions_wire import Answer, Question
-from core.identity import project_identity
+from core.gocompat.text import go_trim
 from core.importers.agent_questions import AnsweredQuestion, window_record
 from core.importers.answers import answer_parts, selection
 from core.importers.base import Skip
 from core.importers.shaping import SourceOption
-from core.models import DecisionRecord
-from core.outcomes import extends_label, is_recommended_label
-from core.text import go_trim
+from core.ipc.questions import Answer, Question
+from core.outcomes.verdict import extends_label, is_recommended_label
+from core.record.identity import project_identity
+from core.record.models import DecisionRecord
 
 
 def answer_text(answer: Answer) -> str:

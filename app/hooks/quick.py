@@ -3,7 +3,7 @@
 Why: clients run the hook before every tool call of every agent. Loading the journal's code
 (pydantic models, the store, the index) costs many times the interpreter's start, yet almost
 every call finds nothing pending for the caller and prints nothing. Those calls are answered here
-from the pending directory's listing and `core.pending_index` alone, whatever is pending for
+from the pending directory's listing and `core.capture.pending_index` alone, whatever is pending for
 other sessions and workspaces. Every other call (something pending for the caller, an index
 that does not provably match the directory, a listing that fails, input that is not a plain
 tool event, a question the app may answer) takes the full path, which decides exactly as
@@ -17,11 +17,11 @@ from pathlib import Path
 
 from app.hooks.clients import ClientHook
 from app.hooks.event import HookEvent, parse_event
-from core.light_tuple import LightTuple
-from core.pending_index import blocks, is_pending_name, read_current
+from core.bulk.light_tuple import LightTuple
+from core.capture.pending_index import blocks, is_pending_name, read_current
 
 PENDING_DIR = "pending"
-"""`core.pending.PENDING_DIR`; a test keeps the two equal."""
+"""`core.capture.pending.PENDING_DIR`; a test keeps the two equal."""
 ASK_TOOL = "AskUserQuestion"
 """`app.hooks.ask_user_question.TOOL_NAME`: the one tool the Claude Code hook acts on when
 nothing is pending."""

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from app.ipc.peercred import PeerCredentials
 from app.ipc.policy import MAX_IN_FLIGHT
-from core.protocol import (
+from core.ipc.protocol import (
     ErrorCode,
     FrameTooLarge,
     ProtocolError,

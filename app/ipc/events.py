@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.ipc.connection import Connection
-from core.protocol import Request
+from core.ipc.protocol import Request
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from app.ipc.connection import Connection
 from app.ipc.policy import Limits
-from core.protocol import ErrorCode, FrameDecoder, ProtocolError
+from core.ipc.protocol import ErrorCode, FrameDecoder, ProtocolError
 
 
 @dataclass(eq=False, slots=True)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from core.protocol import (
+from core.ipc.protocol import (
     PARAMS_MODELS,
     PROTOCOL_VERSION,
     ErrorCode,

@@ -34,8 +34,19 @@ from app.ipc.listener import bind_listener
 from app.ipc.peercred import peer_credentials
 from app.ipc.policy import MAX_CLIENTS, MAX_IN_FLIGHT, Limits
 from core.errors import JournalError
-from core.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, Request, error_from_exception
-from core.runtime_paths import canonical_journal_path, ensure_runtime_dir, lock_path, socket_path
+from core.ipc.protocol import (
+    PROTOCOL_VERSION,
+    ErrorCode,
+    ProtocolError,
+    Request,
+    error_from_exception,
+)
+from core.ipc.runtime_paths import (
+    canonical_journal_path,
+    ensure_runtime_dir,
+    lock_path,
+    socket_path,
+)
 
 __all__ = [
     "MAX_CLIENTS",

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from core.proposal import Violation
-from core.text import utf8_len
+from core.capture.proposal import Violation
+from core.gocompat.text import utf8_len
 
 _NOUNS = {
     "string": "a string",

@@ -1,9 +1,10 @@
 """`present_implementation_decision`: validate, ask the human in the tray app, or leave pending.
 
 Why the flow looks like this:
-- The proposal is validated here first, with `core.proposal`, so an agent learns every broken
+- The proposal is validated here first, with `core.capture.proposal`, so an agent learns every
+broken
   rule in one error even when no app runs.
-- The tray app owns the window; this module only talks to it over `core.ipc_client`. The
+- The tray app owns the window; this module only talks to it over `core.ipc.client`. The
   blocking socket call runs on a worker thread while the event loop sends MCP progress every
   few seconds, which keeps client idle timers (Claude Code's 30 min for stdio) from firing.
 - If the client cancels (a timeout, the user pressed Esc), the socket is closed. The app then
@@ -36,9 +37,11 @@ from app.mcp.results import (
     tool_error_for,
 )
 from app.mcp.schemas import DecisionOutcome
-from core.capture import CaptureService, Recorded
+from core.capture.machine import CaptureService, Recorded
+from core.capture.proposal import is_resume_request, parse_proposal, parse_resume
+from core.capture.workspace_pending import other_pending_here
 from core.errors import JournalError
-from core.ipc_client import (
+from core.ipc.client import (
     AppNotRunning,
     ConnectionLost,
     IpcClient,
@@ -47,11 +50,9 @@ from core.ipc_client import (
     RemoteError,
     app_is_running,
 )
+from core.ipc.protocol import DECISION_PRESENT
+from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
-from core.proposal import is_resume_request, parse_proposal, parse_resume
-from core.protocol import DECISION_PRESENT
-from core.runtime_paths import socket_path
-from core.workspace_pending import other_pending_here
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ class Presenter:
         return decision_id
 
     def _refuse_other_pending_here(self, decision_id: str, caller: Caller) -> None:
-        """One pending fork per workspace, across sessions (`core.workspace_pending`)."""
+        """One pending fork per workspace, across sessions (`core.capture.workspace_pending`)."""
         journal = self.journal
         blocker = other_pending_here(journal.store, journal.pending, decision_id, caller.workspace)
         if blocker is not None:

@@ -17,14 +17,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from app.mcp.arguments import violations_text
 from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
-from core.capture import pending_result_message
+from core.capture.machine import pending_result_message
+from core.capture.proposal import ViolationsError
 from core.errors import JournalError, NotFound, PendingConflict
-from core.ipc_client import IpcError, RemoteError
+from core.ipc.client import IpcError, RemoteError
+from core.ipc.protocol import ErrorCode
 from core.journal import Journal
-from core.models import DecisionRecord
-from core.proposal import ViolationsError
-from core.protocol import ErrorCode
-from core.summary import english_summary, recorded_instruction
+from core.record.models import DecisionRecord
+from core.record.summary import english_summary, recorded_instruction
 
 NO_APP_REASON = (
     "no Decision Journal window can be shown here (no running app and no display); the human "

@@ -5,7 +5,7 @@ field says its limit in words, and they must keep to the subset every client acc
 (`app.mcp.schema_rules`). `present_implementation_decision` has two shapes, a new proposal or
 a resume with only `decision_id`; a top-level `anyOf` would say so, but Claude Code drops such
 a tool and the OpenAI API refuses it, so its schema is one flat object in which nothing is
-schema-required, and `app.mcp.arguments` plus `core.proposal` tell the shapes apart.
+schema-required, and `app.mcp.arguments` plus `core.capture.proposal` tell the shapes apart.
 
 `maxLength` counts UTF-8 bytes: every text limit in the journal is a byte limit, and each
 description says "bytes". `app.mcp.arguments` enforces these same dicts, so what a client is
@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from core import limits
-from core.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX
+from core.agents.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX
 
 RECENT_LIMIT_MAX = 50
 _ID_PATTERN = "^[A-Za-z0-9._-]{1,128}$"
@@ -116,7 +116,7 @@ _CAPTURE_PROPERTIES: dict[str, Any] = {
     "domains": _string_list("Areas, e.g. 'storage', 'ui'.", limits.DOMAINS_MAX, 512),
     "languages": _string_list("Languages involved.", limits.LANGUAGES_MAX, 512),
     "evidence_refs": _string_list(
-        "Where you looked, e.g. 'core/store.py:120'.", limits.EVIDENCE_REFS_MAX, 2048
+        "Where you looked, e.g. 'core/store/decisions.py:120'.", limits.EVIDENCE_REFS_MAX, 2048
     ),
     "task_fingerprint": _text("Optional stable id of the task (idempotency).", 1024),
     "evidence_fingerprint": _text("Optional stable id of the evidence (idempotency).", 1024),

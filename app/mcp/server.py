@@ -43,7 +43,10 @@ from app.mcp.present import Caller, Presenter
 from app.mcp.results import tool_error_for, violations_message
 from app.mcp.schemas import DecisionOutcome, NoteOutcome
 from core import __version__
-from core.agent_tools import (
+from core.agents.notes import NoteInvalid, NoteStore, check_note
+from core.agents.recall import RecallOptions, recall_journal
+from core.agents.recent import DEFAULT_LIMIT, recent_context
+from core.agents.tools import (
     NOTE_TOOL,
     OUTCOME_TOOL,
     PREFERENCES_TOOL,
@@ -51,21 +54,18 @@ from core.agent_tools import (
     RECENT_TOOL,
     SERVER_NAME,
 )
-from core.errors import JournalError
-from core.identity import project_identity
-from core.journal import Journal
-from core.notes import NoteInvalid, NoteStore, check_note
-from core.outcome_signals import report_outcome
-from core.profile_query import query_evidence
-from core.proposal import (
+from core.capture.proposal import (
     PROPOSAL_FIELDS,
     ProposalInvalid,
     Violation,
     is_resume_request,
     parse_proposal,
 )
-from core.recall import RecallOptions, recall_journal
-from core.recent import DEFAULT_LIMIT, recent_context
+from core.errors import JournalError
+from core.journal import Journal
+from core.outcomes.signals import report_outcome
+from core.profile.query import query_evidence
+from core.record.identity import project_identity
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.setup_clients.command import Launcher
-from core.agent_tools import SERVER_NAME
+from core.agents.tools import SERVER_NAME
 
 Scope = Literal["user", "project"]
 TOOL_TIMEOUT_SECONDS = 3600

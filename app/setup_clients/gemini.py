@@ -22,7 +22,7 @@ from app.setup_clients.context import SERVER_NAME, TOOL_TIMEOUT_SECONDS, SetupCo
 from app.setup_clients.files import FileEdit
 from app.setup_clients.gemini_trust import HOW_TO_TRUST
 from app.setup_clients.json_merge import ensure_hook, json_transform, set_entry, without_listed
-from core.agent_tools import TOOL_NAMES, client_tool_name
+from core.agents.tools import TOOL_NAMES, client_tool_name
 
 CLIENT = "gemini"
 EVENT = "BeforeTool"

@@ -15,7 +15,7 @@ from core.exporters.decision_log import export_log, render_log
 from core.exporters.json_export import export_json, render_json
 from core.exporters.madr import export_madr
 from core.exporters.staging import ExportCancelled, Progress
-from core.models import DecisionRecord
+from core.record.models import DecisionRecord
 
 __all__ = [
     "FORMATS",

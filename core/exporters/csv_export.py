@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from core.exporters.staging import Progress, utf8, write_single
-from core.models import DecisionRecord
+from core.record.models import DecisionRecord
 
 Column = tuple[str, Callable[[DecisionRecord], str]]
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from core.exporters.markdown_text import md_cell
 from core.exporters.staging import Progress, utf8, write_single
 from core.exporters.weighed import weighed_options, weighed_rejections
-from core.filters import sort_key
-from core.models import DecisionRecord
-from core.text import go_trim
+from core.gocompat.text import go_trim
+from core.record.filters import sort_key
+from core.record.models import DecisionRecord
 
 HEADER = (
     "# Decisions\n\n"

@@ -1,6 +1,7 @@
 """The JSON array export, privacy-reduced unless asked, byte-identical to `DecisionStore.export`.
 
-It reuses `core.store.export_records` chunk by chunk: each chunk's array body is exactly what
+It reuses `core.store.decisions.export_records` chunk by chunk: each chunk's array body is exactly
+what
 the whole array would hold at that place, so progress and cancellation come for free.
 """
 
@@ -11,8 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from core.exporters.staging import Progress, write_single
-from core.models import DecisionRecord
-from core.store import export_records
+from core.record.models import DecisionRecord
+from core.store.decisions import export_records
 
 _CHUNK = 200
 

@@ -33,10 +33,10 @@ from pathlib import Path
 from core.exporters.markdown_text import md_cell, md_text, slug
 from core.exporters.staging import Progress, Staging, ticks, utf8
 from core.exporters.weighed import weighed_options, weighed_rejections
-from core.gotime import GoTime
-from core.models import DecisionRecord, Option
-from core.summary import english_summary
-from core.text import go_lower, go_trim
+from core.gocompat.gotime import GoTime
+from core.gocompat.text import go_lower, go_trim
+from core.record.models import DecisionRecord, Option
+from core.record.summary import english_summary
 
 STATUS_WORDS = {"completed": "accepted", "corrected": "accepted", "deleted": "deprecated"}
 _MAKERS = {"user": "user", "model": "coding agent", "runtime": "runtime", "imported": "imported"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from core.text import collapse_spaces
+from core.gocompat.text import collapse_spaces
 
 _BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|[>*+=-]|\d+[.)](?=\s|$))")
 

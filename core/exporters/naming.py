@@ -8,7 +8,7 @@ machine that wrote them. A MADR export is a folder and has no extension.
 
 from __future__ import annotations
 
-from core.gotime import GoTime
+from core.gocompat.gotime import GoTime
 
 PREFIX = "decision-journal"
 EXTENSIONS = {"json": ".json", "markdown": ".md", "csv": ".csv", "madr": ""}

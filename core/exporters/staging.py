@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import TypeVar
 
 from core.errors import JournalError
-from core.safefs import DIR_MODE, FILE_MODE, fsync_dir
+from core.store.safefs import DIR_MODE, FILE_MODE, fsync_dir
 
 T = TypeVar("T")
 Progress = Callable[[int, int], None]

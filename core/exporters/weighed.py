@@ -8,8 +8,8 @@ The JSON and CSV exports keep it, since they carry the record as stored.
 
 from __future__ import annotations
 
-from core.models import DecisionRecord, Option, RejectedReason
-from core.summary import ALTERNATIVE_LABEL
+from core.record.models import DecisionRecord, Option, RejectedReason
+from core.record.summary import ALTERNATIVE_LABEL
 
 
 def is_stand_in(option: Option) -> bool:

@@ -7,14 +7,14 @@ caller; `detect_kind(source)` chooses the kind when the user did not.
 from __future__ import annotations
 
 from core.importers.base import Importer
-from core.importers.canonical import JsonArrayImporter, KernforgeImporter
-from core.importers.claude_code import ClaudeCodeImporter
-from core.importers.decider import DeciderImporter
-from core.importers.decider_policy import ExclusionPolicy
-from core.importers.decisions_md import DecisionsMdImporter
-from core.importers.goal_jsonl import GoalJsonlImporter
-from core.importers.madr import MadrImporter
-from core.importers.memory_journal import MemoryJournalImporter
+from core.importers.sources.canonical import JsonArrayImporter, KernforgeImporter
+from core.importers.sources.claude_code import ClaudeCodeImporter
+from core.importers.sources.decider import DeciderImporter
+from core.importers.sources.decider_policy import ExclusionPolicy
+from core.importers.sources.decisions_md import DecisionsMdImporter
+from core.importers.sources.goal_jsonl import GoalJsonlImporter
+from core.importers.sources.madr import MadrImporter
+from core.importers.sources.memory_journal import MemoryJournalImporter
 
 KINDS = (
     "json",

@@ -6,7 +6,7 @@ transcript. Both build the record here, from the same key (`claude-code:<session
 id>`, `#<n>` for later questions of one call), the same project (the working directory the
 question was asked in), the same option ids and the same decision kind (the question's header
 as a slug, else `agent_question`), so both arrive at one record id. The importer then finds
-the window's record and keeps it as it is (see `core.importers.claude_code`).
+the window's record and keeps it as it is (see `core.importers.sources.claude_code`).
 
 What differs is only what the journal can vouch for. An answer given in our window is the
 human's (`selection: user`, the agent's options `model`, a reason the human typed `user`);
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.gotime import GoTime
-from core.identity import ProjectIdentity
+from core.gocompat.gotime import GoTime
+from core.gocompat.text import go_trim
 from core.importers.base import RecordItem, Skip
 from core.importers.shaping import SourceDecision, SourceOption, build_record, kind_slug
-from core.models import DecisionRecord, Provenance, RejectedReason
-from core.text import go_trim
+from core.record.identity import ProjectIdentity
+from core.record.models import DecisionRecord, Provenance, RejectedReason
 
 SOURCE = "claude-code"
 """The key's prefix, and the importer's kind."""

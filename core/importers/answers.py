@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.outcomes import strip_recommended
-from core.text import collapse_spaces, go_trim
+from core.gocompat.text import collapse_spaces, go_trim
+from core.outcomes.verdict import strip_recommended
 
 
 def _fold(text: str) -> str:

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from core.gotime import GoTime
-from core.models import DecisionRecord
-from core.outcome_signals import OutcomeSignal
-from core.pending import PendingDecision
+from core.capture.pending import PendingDecision
+from core.gocompat.gotime import GoTime
+from core.outcomes.signals import OutcomeSignal
+from core.record.models import DecisionRecord
 
 if TYPE_CHECKING:
     from core.importers.notes_sink import ImportedNote

@@ -14,15 +14,15 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from core.corrections import Correction, NoChanges, apply_correction
+from core.bulk.parallel_read import read_every_record
 from core.errors import JournalError, RevisionConflict
-from core.filters import sort_key
+from core.gocompat.text import go_lower
 from core.limits import PROFILE_CONFIDENCE_MIN
-from core.models import DecisionRecord
-from core.parallel_read import read_every_record
-from core.record_shape import RecordShape, StoredRead
-from core.store import DecisionStore
-from core.text import go_lower
+from core.record.corrections import Correction, NoChanges, apply_correction
+from core.record.filters import sort_key
+from core.record.models import DecisionRecord
+from core.record.shape import RecordShape, StoredRead
+from core.store.decisions import DecisionStore
 
 IMPORTED = "imported"
 USER = "user"

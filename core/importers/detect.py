@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InvalidDecision
-from core.importers.madr_parse import front_matter
 from core.importers.markdown import tables
+from core.importers.sources.madr_parse import front_matter
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _ADR_HEADINGS = ("## considered options", "## decision outcome", "## status", "## decision\n")

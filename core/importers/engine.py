@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from core.codec import compact_bytes
 from core.errors import InvalidDecision, JournalError, RevisionConflict
 from core.importers.base import (
     Conflict,
@@ -31,12 +30,13 @@ from core.importers.base import (
 from core.importers.ledger import ImportLedger
 from core.importers.notes_sink import ImportedNote, NoteSink
 from core.journal import Journal
-from core.models import DecisionRecord
-from core.normalize import normalize_record
-from core.outcome_signals import OutcomeLog, OutcomeSignal
-from core.record_redaction import redact_record
-from core.store import derive_record_id
-from core.validation import validate_record
+from core.outcomes.signals import OutcomeLog, OutcomeSignal
+from core.record.codec import compact_bytes
+from core.record.models import DecisionRecord
+from core.record.normalize import normalize_record
+from core.record.redact_record import redact_record
+from core.record.validation import validate_record
+from core.store.decisions import derive_record_id
 
 SINCE_REASON = "older than --since"
 

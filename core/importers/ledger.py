@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.append_log import AppendLog
-from core.gotime import GoTime
+from core.gocompat.gotime import GoTime
+from core.store.append_log import AppendLog
 
 IMPORTS_DIR = "imports"
 _KIND = re.compile(r"[a-z0-9-]{1,40}")

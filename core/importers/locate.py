@@ -11,7 +11,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from core.identity import ProjectIdentity, project_identity
+from core.record.identity import ProjectIdentity, project_identity
 
 
 def repo_root(path: Path) -> Path:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.gotime import GoTime
+from core.gocompat.gotime import GoTime
 
 TORN = "torn or unreadable line (not a JSON object)"
 

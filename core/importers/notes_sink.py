@@ -1,4 +1,5 @@
-"""Imported agent notes, written through `core.notes.NoteStore` like notes an agent adds itself.
+"""Imported agent notes, written through `core.agents.notes.NoteStore` like notes an agent adds
+itself.
 
 Why a small wrapper: an import must check a note before writing it (a dry run writes nothing
 yet reports the same errors), and needs a content digest for the import ledger, which is what
@@ -12,8 +13,8 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from core.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX, NoteStore, check_note
-from core.text import go_trim, utf8_len
+from core.agents.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX, NoteStore, check_note
+from core.gocompat.text import go_trim, utf8_len
 
 NOT_RECORDED = "(not recorded in the source)"
 

@@ -14,16 +14,16 @@ import re
 from dataclasses import dataclass
 
 from core import limits
-from core.gotime import GoTime
-from core.identity import ProjectIdentity, redacted_stable_id, short_stable_id
+from core.gocompat.gotime import GoTime
+from core.gocompat.text import go_lower, go_trim
 from core.importers.base import RecordItem, Skip
 from core.importers.notes_sink import clip_bytes
-from core.models import SCHEMA_VERSION, DecisionRecord, Option, Provenance, RejectedReason
-from core.store import derive_record_id
-from core.summary import ALTERNATIVE_LABEL
-from core.text import go_lower, go_trim
-from core.validation import is_valid_option_id, looks_sensitive
-from core.wording import count
+from core.messages.wording import count
+from core.record.identity import ProjectIdentity, redacted_stable_id, short_stable_id
+from core.record.models import SCHEMA_VERSION, DecisionRecord, Option, Provenance, RejectedReason
+from core.record.summary import ALTERNATIVE_LABEL
+from core.record.validation import is_valid_option_id, looks_sensitive
+from core.store.decisions import derive_record_id
 
 IMPORTED = "imported"
 NOT_RECORDED = "(not recorded in the source)"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from core.importers import make_importer
 from core.importers.base import ImportOptions, ImportReport
-from core.importers.decider_policy import ExclusionPolicy
 from core.importers.engine import run_import
+from core.importers.sources.decider_policy import ExclusionPolicy
 from core.journal import Journal
 
 DEFAULT_INTERVAL = 2.0

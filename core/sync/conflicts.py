@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from core import limits
-from core.codec import decode_stored_record
-from core.models import DecisionRecord
-from core.safefs import atomic_write, ensure_private_dir, read_regular_file
-from core.store import DecisionStore
+from core.record.codec import decode_stored_record
+from core.record.models import DecisionRecord
+from core.record.validation import check_decision_id
+from core.store.decisions import DecisionStore
+from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
 from core.sync.errors import SyncConflictUnknown
 from core.sync.merge import RecordMerge
 from core.sync.paths import CONFLICTS
-from core.validation import check_decision_id
 
 SUMMARY = "conflict.json"
 _KEPT = ("id", "created_at", "redaction", "revision", "updated_at")

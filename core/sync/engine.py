@@ -18,9 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.gotime import GoTime
-from core.locking import locked
-from core.safefs import TEMP_MARK, ensure_private_dir
+from core.gocompat.gotime import GoTime
+from core.store.locking import locked
+from core.store.safefs import TEMP_MARK, ensure_private_dir
+from core.store.temp_sweep import STALE_AFTER_SECONDS
 from core.sync.crypto import AgeCodec, Codec, SyncKey
 from core.sync.errors import (
     SyncAlreadyConfigured,
@@ -41,7 +42,6 @@ from core.sync.state import (
     new_machine_id,
 )
 from core.sync.workcopy import WorkingCopy
-from core.temp_sweep import STALE_AFTER_SECONDS
 
 MARKER = "decision-journal-sync.json"
 KEY_CHECK = "key-check.age"

@@ -15,7 +15,7 @@ import keyring
 import keyring.errors
 from keyring.backends import fail
 
-from core.safefs import FILE_MODE
+from core.store.safefs import FILE_MODE
 from core.sync.crypto import SyncKey
 from core.sync.errors import SyncKeyUnavailable
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.safefs import TEMP_MARK
+from core.store.safefs import TEMP_MARK
 
 RECORDS = "records"
 HISTORY = "history"

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.safefs import atomic_write, ensure_private_dir
+from core.store.safefs import atomic_write, ensure_private_dir
 from core.sync.keystore import KeyLocation
 
 WORKING_COPY = "sync"

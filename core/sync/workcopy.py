@@ -2,7 +2,8 @@
 
 Export reads only files whose stat changed since the last export, and encrypts only those whose
 content changed, so an unchanged file keeps its blob (age output is randomised) and an
-incremental sync costs what changed, not the journal's size. Apply writes through `core.safefs`
+incremental sync costs what changed, not the journal's size. Apply writes through
+`core.store.safefs`
 (atomic, private, no links) under the same per-file lock the store and the logs take.
 """
 
@@ -16,8 +17,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from core.errors import NotFound
-from core.locking import locked
-from core.safefs import atomic_write, ensure_private_dir, read_regular_file, read_regular_file_stat
+from core.store.locking import locked
+from core.store.safefs import (
+    atomic_write,
+    ensure_private_dir,
+    read_regular_file,
+    read_regular_file_stat,
+)
 from core.sync.crypto import Codec
 from core.sync.paths import CONFLICTS, record_path, scan_journal, unit_of
 from core.sync.state import IndexEntry, SyncConfig, SyncState

@@ -13,11 +13,11 @@ from PySide6.QtWidgets import QApplication, QPlainTextEdit, QRadioButton
 from pytestqt.qtbot import QtBot
 
 from app.capture_controller import CaptureController
-from app.gui.capture_window import CaptureWindow
-from core.ipc_client import RemoteError
-from core.pending import PendingStore
-from core.protocol import ErrorCode
-from tests.app.controller_support import SocketCall, serving_controller
+from app.gui.capture.window import CaptureWindow
+from core.capture.pending import PendingStore
+from core.ipc.client import RemoteError
+from core.ipc.protocol import ErrorCode
+from tests.app.support.controller_support import SocketCall, serving_controller
 from tests.factories import proposal_dict
 
 

@@ -18,10 +18,10 @@ from pytestqt.qtbot import QtBot
 from shiboken6 import Shiboken
 
 from app.capture_controller import CaptureController
-from app.gui.questions_window import QuestionsWindow
-from core.ipc_client import RemoteError
-from core.protocol import ErrorCode
-from tests.app.controller_support import SocketCall, serving_controller
+from app.gui.questions.window import QuestionsWindow
+from core.ipc.client import RemoteError
+from core.ipc.protocol import ErrorCode
+from tests.app.support.controller_support import SocketCall, serving_controller
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support propagateSizeHints\(\)",

@@ -19,10 +19,10 @@ from pytestqt.qtbot import QtBot
 
 from app import autostart
 from app.desktop_notifications import DesktopNotifier
-from app.gui.icons import badge_text, tray_icon
+from app.gui.widgets.icons import badge_text, tray_icon
 from app.main_app import journal_name
 from app.tray import Notified, TrayController, WaitingItem
-from core.location import default_journal_dir
+from core.store.location import default_journal_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,7 +158,7 @@ def session_bus() -> Iterator[str]:
 def _fake_service(session_bus: str, calls: Path) -> contextlib.AbstractContextManager[str]:
     env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": session_bus, "PYTHONPATH": str(ROOT)}
     env["QT_QPA_PLATFORM"] = "offscreen"
-    module = "tests.app.fake_notification_service"
+    module = "tests.app.support.fake_notification_service"
     return _started([sys.executable, "-m", module, str(calls)], env)
 
 

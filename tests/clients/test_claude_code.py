@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
-from core.agent_tools import PRESENT_TOOL, RECENT_TOOL, RESUME_TOOL, client_tool_name, resume_call
-from core.store import DecisionStore
+from core.agents.tools import PRESENT_TOOL, RECENT_TOOL, RESUME_TOOL, client_tool_name, resume_call
+from core.store.decisions import DecisionStore
 from tests.clients.support.agent_desktop import CHOOSE_FIRST, CLOSE, Person, desktop_for, home_env
 from tests.clients.support.claude_session import (
     OUR_TOOLS,

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from core.agent_tools import (
+from core.agents.tools import (
     CODEX_NAMESPACE,
     PRESENT_TOOL,
     RECENT_TOOL,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from core.agent_tools import PRESENT_TOOL, RECENT_TOOL, TOOL_NAMES, client_tool_name
+from core.agents.tools import PRESENT_TOOL, RECENT_TOOL, TOOL_NAMES, client_tool_name
 from tests.clients.support.agent_desktop import (
     CHOOSE_FIRST,
     CLOSE,

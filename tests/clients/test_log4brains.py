@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from core.exporters import export
-from core.gotime import GoTime
-from core.models import DecisionRecord
+from core.gocompat.gotime import GoTime
+from core.record.models import DecisionRecord
 from tests.clients.support.npm_clients import LOG4BRAINS, install
 from tests.factories import make_record
 

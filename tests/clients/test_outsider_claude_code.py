@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from core.agent_tools import PRESENT_TOOL, RECENT_TOOL, client_tool_name
+from core.agents.tools import PRESENT_TOOL, RECENT_TOOL, client_tool_name
 from tests.clients.support.agent_desktop import Person, desktop_for
 from tests.clients.support.claude_session import (
     PROMPT_MARKER,

@@ -17,7 +17,7 @@ import pytest
 from core.importers import make_importer
 from core.importers.engine import run_import
 from core.journal import Journal
-from core.models import DecisionRecord
+from core.record.models import DecisionRecord
 from tests.clients.support.npm_clients import LOG4BRAINS, install, package_dir
 
 MADR_VERSIONS = ("2.1.2", "3.0.0", "4.0.0")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import core.parallel_read
+import core.bulk.parallel_read
 from core import limits
 from core.doctor import (
     CAPTURE_DIRS,
@@ -16,8 +16,8 @@ from core.doctor import (
     probe_capture_writes,
     write_findings,
 )
-from core.store import DecisionStore, HistoryCheck
-from tests.core.test_profile_derive import decision
+from core.store.decisions import DecisionStore, HistoryCheck
+from tests.core.profile.test_derive import decision
 
 
 @pytest.fixture
@@ -98,8 +98,8 @@ def test_records_are_checked_by_the_reading_processes_of_a_large_journal(
     """The same findings when the files are spread over worker processes."""
     (store.records_dir / "decision-broken.json").write_text("{")
     alone = check_journal(store)
-    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setenv(core.parallel_read.WORKERS_ENV, "2")
+    monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setenv(core.bulk.parallel_read.WORKERS_ENV, "2")
     assert check_journal(store) == alone
     assert [Path(f.path).name for f in alone if f.runbook == "unreadable-record"] == [
         "decision-broken.json"

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from core.index import JournalIndex
+from core.index.journal_index import JournalIndex
 from core.journal import Journal, warm_up
-from core.profile_store import CancelScope
-from core.profile_worker import ProfileRebuildWorker
-from tests.core.test_profile_derive import decision
+from core.profile.store import CancelScope
+from core.profile.worker import ProfileRebuildWorker
+from tests.core.profile.test_derive import decision
 
 
 class _Timeline:

@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-import core.parallel_read
-from core.index import JournalIndex
-from core.index_entry import IndexEntry
-from core.index_filter import IndexFilter
-from core.parallel_read import WORKERS_ENV, Outcome, read_records, worker_count
-from core.profile_derive import RecordFacts
-from core.profile_facts_file import Identity
-from core.profile_store import FACTS_CACHE_FILE, ProfileStore, _facts
-from core.record_shape import StoredRead
-from core.store import DecisionStore
-from tests.core.test_index import on_disk, stored
-from tests.core.test_profile_derive import decision
+import core.bulk.parallel_read
+from core.bulk.parallel_read import WORKERS_ENV, Outcome, read_records, worker_count
+from core.index.entry import IndexEntry
+from core.index.journal_index import JournalIndex
+from core.index.query import IndexFilter
+from core.profile.derive import RecordFacts
+from core.profile.facts_file import Identity
+from core.profile.store import FACTS_CACHE_FILE, ProfileStore, _facts
+from core.record.shape import StoredRead
+from core.store.decisions import DecisionStore
+from tests.core.index.test_journal_index import on_disk, stored
+from tests.core.profile.test_derive import decision
 
 
 @pytest.fixture
@@ -56,9 +56,9 @@ def test_workers_return_what_reading_here_returns(
     """Both ways of starting workers: fork in a plain process (the CLI), spawn in the app;
     outcomes sent back as MessagePack (a value type named) or pickled."""
     context = multiprocessing.get_context(method)
-    monkeypatch.setattr(core.parallel_read, "_start_method", lambda: context)
-    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr(core.parallel_read, "CHUNK", 7)
+    monkeypatch.setattr(core.bulk.parallel_read, "_start_method", lambda: context)
+    monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.bulk.parallel_read, "CHUNK", 7)
     names = [*sorted(p.name for p in (journal / "records").iterdir()), "vanished.json"]
     here = _everything(journal, 1, names)
     there = _everything(journal, 2, names, value_type)
@@ -81,7 +81,7 @@ def test_workers_get_few_large_tasks_but_at_least_eight_each(
 ) -> None:
     """Each task is a hand-over the main process pays for, so tasks grow with the journal, up
     to a cap; but each worker gets eight or more, so none idles long at the end."""
-    assert core.parallel_read._worker_chunk(files, workers) == chunk
+    assert core.bulk.parallel_read._worker_chunk(files, workers) == chunk
 
 
 def _reader_pid(_name: str, _extra: None, _read: StoredRead) -> int:
@@ -91,7 +91,7 @@ def _reader_pid(_name: str, _extra: None, _read: StoredRead) -> int:
 def test_reading_really_happens_in_other_processes(
     journal: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
     items = [(f"decision-{n:02d}.json", None) for n in range(3)]
     chunks = read_records(journal, journal / "records", items, _reader_pid, workers=50)
     pids = {outcome.value for chunk in chunks for outcome in chunk}
@@ -106,14 +106,14 @@ def test_reading_really_happens_in_other_processes(
 def test_the_last_tasks_are_quarter_sized_so_workers_finish_together(
     files: int, size: int, workers: int
 ) -> None:
-    bounds = core.parallel_read._task_bounds(files, size, workers)
+    bounds = core.bulk.parallel_read._task_bounds(files, size, workers)
     assert bounds[0][0] == 0 and bounds[-1][1] == files
     assert all(end == start for (_, end), (start, _) in itertools.pairwise(bounds))
     lengths = [end - start for start, end in bounds]
     assert sum(lengths) == files and min(lengths) >= 1
     tail = lengths[-4 * workers :] if files >= 4 * workers else lengths
     assert max(tail) <= -(-size // 4) and max(lengths) <= size
-    assert core.parallel_read._task_bounds(0, size, workers) == []
+    assert core.bulk.parallel_read._task_bounds(0, size, workers) == []
 
 
 def test_a_parallel_index_build_equals_a_sequential_one(
@@ -123,8 +123,8 @@ def test_a_parallel_index_build_equals_a_sequential_one(
     first = sequential.rebuild()
     expected = sequential.query_ids(IndexFilter(query="tag1"))
     sequential.close()
-    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr(core.parallel_read, "worker_count", lambda: 2)
+    monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.bulk.parallel_read, "worker_count", lambda: 2)
     parallel = JournalIndex(journal, DecisionStore(journal))
     second = parallel.rebuild()
     assert (second.added, [Path(i.path).name for i in second.unreadable]) == (
@@ -145,8 +145,8 @@ def test_a_parallel_profile_rebuild_equals_a_sequential_one(
     sequential.rebuild()
     expected = sequential.load()
     (store.root / FACTS_CACHE_FILE).unlink(missing_ok=True)
-    monkeypatch.setattr(core.parallel_read, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr(core.parallel_read, "worker_count", lambda: 2)
+    monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(core.bulk.parallel_read, "worker_count", lambda: 2)
     parallel = ProfileStore(store.root, DecisionStore(store.root))
     parallel.rebuild()
     rebuilt = parallel.load()
@@ -186,12 +186,12 @@ def test_the_user_sets_the_number_of_reading_processes(monkeypatch: pytest.Monke
 @pytest.mark.skipif(sys.platform != "linux", reason="workers fork only on Linux")
 def test_workers_fork_only_from_a_single_thread() -> None:
     """A thread holding a lock at a fork would leave it locked in the child: spawn then."""
-    assert core.parallel_read._start_method().get_start_method() == "fork"
+    assert core.bulk.parallel_read._start_method().get_start_method() == "fork"
     release = threading.Event()
     thread = threading.Thread(target=release.wait)
     thread.start()
     try:
-        assert core.parallel_read._start_method().get_start_method() == "spawn"
+        assert core.bulk.parallel_read._start_method().get_start_method() == "spawn"
     finally:
         release.set()
         thread.join()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.protocol import (
+from core.ipc.protocol import (
     ErrorCode,
     FrameDecoder,
     ProtocolError,
@@ -29,10 +29,11 @@ from core.protocol import (
     parse_request,
     result_message,
 )
-from core.runtime_paths import ensure_runtime_dir, socket_path
+from core.ipc.runtime_paths import ensure_runtime_dir, socket_path
 
 KEY_GUARD_MS = 400
-"""`app.gui.window_behaviour.KEY_GUARD_MS` (this module imports no Qt); a test keeps them equal."""
+"""`app.gui.widgets.window_behaviour.KEY_GUARD_MS` (this module imports no Qt); a test keeps them
+equal."""
 
 ROOT = Path(__file__).resolve().parents[2]
 _DROPPED = ("DISPLAY", "WAYLAND_DISPLAY", "DECISION_JOURNAL_HOME", "CLAUDE_PROJECT_DIR")
@@ -99,7 +100,7 @@ class Desktop:
         """Focus the window, then type like a person: ("key", "2"), ("type", "text").
 
         A person reads the window before typing: keys in its first moments after it appears
-        or gains focus are ignored on purpose (`app.gui.window_behaviour.KEY_GUARD_MS`), so
+        or gains focus are ignored on purpose (`app.gui.widgets.window_behaviour.KEY_GUARD_MS`), so
         the first key waits past that guard.
         """
         self.xdotool("windowfocus", "--sync", window)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from core.ipc_client import app_is_running
-from core.runtime_paths import socket_path
+from core.ipc.client import app_is_running
+from core.ipc.runtime_paths import socket_path
 from tests.integration.agent_support import ROOT, agent_env, start_xvfb, stop
 
 

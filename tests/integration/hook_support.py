@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from app.hooks import claude_code, codex, gemini
-from core.capture import CaptureService, NeedsHuman
+from core.capture.machine import CaptureService, NeedsHuman
+from core.capture.pending import PendingStore
 from core.journal import Journal
-from core.pending import PendingStore
-from core.store import DecisionStore
+from core.store.decisions import DecisionStore
 from tests.factories import proposal_dict
 from tests.integration.agent_support import ROOT, agent_env, cli_command, short_runtime_dir
 

@@ -11,11 +11,11 @@ from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QRadioButton
 
-from app.gui.capture_window import CaptureWindow
-from app.gui.choice_page import Badge
-from app.gui.palette import contrast_ratio, is_dark
-from tests.app.test_capture_palettes import indicator_image, max_contrast
-from tests.app.test_capture_window import make_request
+from app.gui.capture.choice_page import Badge
+from app.gui.capture.window import CaptureWindow
+from app.gui.widgets.palette import contrast_ratio, is_dark
+from tests.app.gui.capture.test_palettes import indicator_image, max_contrast
+from tests.app.gui.capture.test_window import make_request
 
 
 def main() -> int:

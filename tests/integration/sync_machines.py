@@ -12,9 +12,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.filters import ListFilter
-from core.models import DecisionRecord
-from core.store import DecisionStore, is_record_file_name
+from core.record.filters import ListFilter
+from core.record.models import DecisionRecord
+from core.store.decisions import DecisionStore, is_record_file_name
 from tests.factories import make_record
 
 ROOT = Path(__file__).resolve().parents[2]

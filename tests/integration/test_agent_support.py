@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.gui import window_behaviour
+from app.gui.widgets import window_behaviour
 from tests.integration import agent_support
 
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from core.index import JournalIndex
-from core.index_db import index_path
-from core.ipc_client import IpcClient, IpcTimeout
-from core.profile_store import ProfileStore
-from core.protocol import encode_frame
-from core.runtime_paths import socket_path
-from core.store import DecisionStore
-from tests.core.test_profile_derive import decision
+from core.index.db import index_path
+from core.index.journal_index import JournalIndex
+from core.ipc.client import IpcClient, IpcTimeout
+from core.ipc.protocol import encode_frame
+from core.ipc.runtime_paths import socket_path
+from core.profile.store import ProfileStore
+from core.store.decisions import DecisionStore
+from tests.core.profile.test_derive import decision
 from tests.factories import proposal_dict
 from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import app_env, running_app
@@ -105,7 +105,7 @@ def test_pending_survives_app_restart(tmp_path: Path, runtime_dir: Path) -> None
 
 def test_invalid_proposal_lists_every_field(tmp_path: Path, runtime_dir: Path) -> None:
     journal = tmp_path / "journal"
-    from core.ipc_client import RemoteError
+    from core.ipc.client import RemoteError
 
     with running_app(journal, app_env(runtime_dir)), pytest.raises(RemoteError) as info:
         _present(journal, timeout=10, problem="", detector_confidence=0.1)

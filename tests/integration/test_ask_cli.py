@@ -209,7 +209,7 @@ def test_another_workspace_may_have_its_own_pending_decision(tmp_path: Path) -> 
 
 def test_help_describes_the_proposal_with_an_example_that_validates() -> None:
     from app.cli.capture_cmds import ASK_DESCRIPTION
-    from core.proposal import parse_proposal
+    from core.capture.proposal import parse_proposal
 
     result = subprocess.run(
         [sys.executable, "-m", "app.cli.main", "ask", "--help"],

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pexpect
 
-from core.store import DecisionStore
-from core.summary import english_summary
+from core.record.summary import english_summary
+from core.store.decisions import DecisionStore
 from tests.factories import proposal_dict
 from tests.integration.cli_runner import ROOT
 

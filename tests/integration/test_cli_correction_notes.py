@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.correction_notes import NOTE_MAX, CorrectionNotes
+from core.store.correction_notes import NOTE_MAX, CorrectionNotes
 from tests.factories import two_project_journal
 from tests.integration.cli_runner import run_cli
 

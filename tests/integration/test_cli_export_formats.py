@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.index_db import index_path
-from core.store import DecisionStore
+from core.index.db import index_path
+from core.store.decisions import DecisionStore
 from tests.factories import two_project_journal
 from tests.integration.cli_runner import run_cli
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from core.ipc_client import app_is_running
-from core.runtime_paths import socket_path
+from core.ipc.client import app_is_running
+from core.ipc.runtime_paths import socket_path
 from tests.factories import proposal_dict
 from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import _wait_for  # the one polling helper of these tests

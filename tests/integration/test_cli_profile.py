@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from core.identity import project_identity
-from core.models import DecisionRecord, RejectedReason
-from core.store import DecisionStore
+from core.record.identity import project_identity
+from core.record.models import DecisionRecord, RejectedReason
+from core.store.decisions import DecisionStore
 from tests.factories import make_record
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.codec import encode_record
+from core.record.codec import encode_record
 from tests.factories import make_record, proposal_dict
 from tests.integration.cli_runner import ROOT, run_cli
 

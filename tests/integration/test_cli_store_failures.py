@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from core.temp_sweep import STALE_AFTER_SECONDS
-from tests.core.safefs_tmpfs import fill, mounted_tmpfs
+from core.store.temp_sweep import STALE_AFTER_SECONDS
+from tests.core.support.safefs_tmpfs import fill, mounted_tmpfs
 from tests.factories import two_project_journal
 from tests.integration.cli_runner import run_cli
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.store import DecisionStore
+from core.store.decisions import DecisionStore
 from tests.integration.agent_support import (
     ROOT,
     Desktop,

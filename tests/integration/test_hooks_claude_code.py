@@ -18,8 +18,8 @@ from core.importers.agent_questions import (
     WINDOW_TAG,
     question_kind,
 )
-from core.protocol import ErrorCode, ProtocolError
-from core.store import DecisionStore
+from core.ipc.protocol import ErrorCode, ProtocolError
+from core.store.decisions import DecisionStore
 from tests.integration.agent_support import FakeApp, method_not_found
 from tests.integration.hook_support import (
     Place,

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from app.hooks.clients import HOOKS
-from core.agent_tools import TOOL_NAMES, client_tool_name
+from core.agents.tools import TOOL_NAMES, client_tool_name
 from tests.integration.agent_support import ROOT, agent_env, cli_command
 from tests.integration.hook_support import (
     Place,

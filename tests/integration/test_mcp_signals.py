@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from core.proposal import parse_proposal
+from core.capture.proposal import parse_proposal
 from tests.factories import proposal_dict
 from tests.integration.agent_support import (
     ROOT,

@@ -18,12 +18,12 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from app.mcp.schema_rules import name_refusals, schema_refusals
-from core.agent_tools import CLIENTS, TOOL_NAMES, client_tool_name
-from core.identity import project_identity
-from core.models import RejectedReason
-from core.pending import PendingStore
-from core.store import DecisionStore
-from core.summary import english_summary, korean_summary
+from core.agents.tools import CLIENTS, TOOL_NAMES, client_tool_name
+from core.capture.pending import PendingStore
+from core.record.identity import project_identity
+from core.record.models import RejectedReason
+from core.record.summary import english_summary, korean_summary
+from core.store.decisions import DecisionStore
 from tests.factories import make_record, proposal_dict
 from tests.integration.agent_support import ROOT, agent_env, cli_command, short_runtime_dir
 

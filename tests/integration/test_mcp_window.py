@@ -21,8 +21,8 @@ import anyio.to_thread
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
 
-from core.pending import PendingStore
-from core.runtime_paths import lock_path
+from core.capture.pending import PendingStore
+from core.ipc.runtime_paths import lock_path
 from tests.factories import proposal_dict
 from tests.integration.agent_support import (
     ROOT,

@@ -22,7 +22,7 @@ from mcp import Client, StdioServerParameters
 
 from app.cli.agent_cmds import SETUP_CLIENTS
 from app.cli.main import main
-from core.agent_tools import TOOL_NAMES
+from core.agents.tools import TOOL_NAMES
 from tests.integration.agent_support import agent_env, short_runtime_dir
 
 pytestmark = pytest.mark.timeout(60)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bench.journal_gen import write_journal
-from core.parallel_read import PARALLEL_MIN_FILES, WORKERS_ENV
+from core.bulk.parallel_read import PARALLEL_MIN_FILES, WORKERS_ENV
 from tests.factories import proposal_dict
 from tests.integration.agent_support import KEY_GUARD_MS
 from tests.packaging.conftest import ROOT, project_version, run, unexpected_stderr

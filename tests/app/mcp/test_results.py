@@ -7,7 +7,7 @@ from pathlib import Path
 
 from app.mcp.results import record_outcome, remote_outcome
 from core.journal import Journal
-from core.summary import korean_summary
+from core.record.summary import korean_summary
 from tests.factories import make_record
 
 HANGUL = re.compile("[\uac00-\ud7a3]")

@@ -12,7 +12,7 @@ import pytest
 
 from app.mcp import schemas
 from app.mcp.schema_rules import name_refusals, schema_refusals
-from core.agent_tools import CLIENTS, TOOL_NAMES, client_tool_name
+from core.agents.tools import CLIENTS, TOOL_NAMES, client_tool_name
 
 INPUT_SCHEMAS = {
     "present_implementation_decision": schemas.PRESENT_INPUT_SCHEMA,

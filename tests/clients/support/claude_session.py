@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.agent_tools import TOOL_NAMES, client_tool_name
+from core.agents.tools import TOOL_NAMES, client_tool_name
 from tests.clients.support.agent_desktop import configure, home_journal
 from tests.clients.support.fake_anthropic import FakeAnthropic, Script
 from tests.clients.support.sessions import path_with_installed

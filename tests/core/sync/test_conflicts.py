@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.codec import encode_record
-from core.store import DecisionStore
+from core.record.codec import encode_record
+from core.store.decisions import DecisionStore
 from core.sync import conflicts
 from core.sync.errors import SyncConflictUnknown
 from core.sync.merge import CONFLICT, RecordMerge

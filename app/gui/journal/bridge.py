@@ -1,0 +1,588 @@
+"""The one bridge between the journal's disk work and the journal window: results as signals.
+
+Why one bridge: every read, write, rebuild request and export runs in a worker, and only this
+QObject (created in the GUI thread) turns their results into signals, so no widget ever touches
+the disk or a lock. Reads of the index go through a single-thread lane, so a burst of filter
+changes queues instead of competing for the two cores; writes and exports use a second lane,
+so saving never waits behind a slow query. Answers carry the generation or decision ID they
+belong to; the widgets drop answers that arrive after the user moved on.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.gui.journal.decision_list_model import PAGE_SIZE, ScopeCount, ScopePage
+from app.gui.journal.export_formats import ExportOutcome
+from app.gui.journal.filter_bar import SCOPE_CURRENT, SORT_NEWEST, FilterState, sort_ids
+from app.gui.journal.profile_panel import OverrideRequest
+from app.workers import WorkerPool
+from core.agents.notes import AgentNote, NoteStore
+from core.capture.pending import pending_items
+from core.errors import InvalidDecision, JournalError, NotFound, RevisionConflict
+from core.exporters import ExportCancelled
+from core.importers.confirm import confirm_record
+from core.index.journal_index import JournalIndex
+from core.index.query import IndexFilter
+from core.index.rows import Facets, ProjectSummary
+from core.index.snapshots import SnapshotCache, SnapshotExpired, SnapshotTooLarge
+from core.journal import Journal, catch_up
+from core.profile.model import PreferenceProfile, ProfileConflict, ProfileStatus
+from core.profile.store import describe_error
+from core.profile.worker import ProfileRebuildWorker, start_profile_worker
+from core.record.corrections import Correction, NoChanges, apply_correction
+from core.record.models import DecisionRecord
+from core.store.correction_notes import CorrectionNote, CorrectionNotes
+from core.store.decisions import ListIssue
+from core.store.quarantine import move_aside
+
+if TYPE_CHECKING:
+    from app.gui.journal.export_dialog import ExportRequest
+
+log = logging.getLogger(__name__)
+NOTES_SHOWN = 200
+PROGRESS_STEPS = 200
+"""At most this many progress signals per export, so 100,000 records do not flood the queue."""
+EXPORT_CANCELLED = "Export cancelled; nothing was written."
+KEYS_KEPT = 16
+"""Filter keys remembered per snapshot; the cache itself keeps at most four snapshots."""
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """What the filter menus and the banner need: projects, facets, current project, issues."""
+
+    projects: list[ProjectSummary]
+    facets: Facets
+    current_project: str
+    issues: list[ListIssue]
+    waiting_project: str = ""
+    """The project of the newest waiting decision (the waiting panel's notes), else current."""
+
+
+@dataclass(frozen=True, slots=True)
+class MutationResult:
+    """The outcome of an edit, delete, restore or confirm; exactly one outcome field is set."""
+
+    action: str
+    decision_id: str
+    record: DecisionRecord | None = None
+    newer: DecisionRecord | None = None
+    no_changes: bool = False
+    error: str = ""
+    field: str = ""
+    """With `error`, the record field it is about, when the store named one."""
+    warning: str = ""
+    """Set beside `record` when the revision was saved but its correction note was not."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovedAside:
+    """What "Move aside" did: (file, where it went) and (file, why it stayed)."""
+
+    moved: list[tuple[str, str]]
+    failed: list[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionHistory:
+    """A decision's revisions 1..N and the correction notes saved with some of them."""
+
+    revisions: list[DecisionRecord]
+    notes: dict[int, CorrectionNote]
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileView:
+    profile: PreferenceProfile
+    status: ProfileStatus | None
+    error: str = ""
+
+
+@dataclass(slots=True)
+class _Relay:
+    """A profile observer that outlives nothing: detached before the bridge is destroyed."""
+
+    emit: Callable[[ProfileStatus], None]
+    attached: bool = True
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def on_state_changed(self, status: ProfileStatus) -> None:
+        with self.lock:
+            if self.attached:
+                self.emit(status)
+
+    def detach(self) -> None:
+        with self.lock:
+            self.attached = False
+
+
+def filter_key(flt: IndexFilter) -> str:
+    return repr(flt)
+
+
+class JournalBridge(QObject):
+    """Signals:
+    scope_loaded(object): a `ScopePage`, the first page of a newly applied filter.
+    scope_counted(object): a `ScopeCount`, its snapshot and total, right after.
+    scope_failed(int, str): (generation, message).
+    page_loaded(int, int, object): (generation, offset, rows) of a later page.
+    page_expired(int): the snapshot of that generation is gone or changed.
+    catalog_loaded(object): a `Catalog`.
+    reconciled(object): a `ReconcileReport` after the index caught up with the disk.
+    index_progressed(int, int): (files read, files to read) while a reconcile reads files.
+    record_loaded(object): a `DecisionRecord` read from the store.
+    record_failed(str, str): (decision ID, message).
+    history_loaded(str, object): (decision ID, a `RevisionHistory`).
+    history_failed(str, str): (decision ID, message).
+    mutation_finished(object): a `MutationResult`.
+    profile_loaded(object): a `ProfileView`.
+    profile_conflicted(int): the profile's current revision after a lost CAS.
+    profile_state_changed(object): a `ProfileStatus` from the rebuild worker.
+    labels_loaded(object): {decision ID: problem}.
+    pending_loaded(object): pending decisions as `pending_items` lists them.
+    notes_loaded(str, object, int): (project ID, notes newest first, damaged lines).
+    export_progressed(int, int): (records written, records in total), throttled.
+    export_finished(object): an `ExportOutcome`.
+    moved_aside(object): a `MovedAside` after damaged files were moved to quarantine.
+    """
+
+    scope_loaded = Signal(object)
+    scope_counted = Signal(object)
+    scope_failed = Signal(int, str)
+    page_loaded = Signal(int, int, object)
+    page_expired = Signal(int)
+    catalog_loaded = Signal(object)
+    reconciled = Signal(object)
+    index_progressed = Signal(int, int)
+    record_loaded = Signal(object)
+    record_failed = Signal(str, str)
+    history_loaded = Signal(str, object)
+    history_failed = Signal(str, str)
+    mutation_finished = Signal(object)
+    profile_loaded = Signal(object)
+    profile_conflicted = Signal(int)
+    profile_state_changed = Signal(object)
+    labels_loaded = Signal(object)
+    pending_loaded = Signal(object)
+    notes_loaded = Signal(str, object, int)
+    export_progressed = Signal(int, int)
+    export_finished = Signal(object)
+    moved_aside = Signal(object)
+
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        snapshots: SnapshotCache | None = None,
+        profile_worker: ProfileRebuildWorker | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.journal = journal
+        self.index: JournalIndex = journal.index
+        self.snapshots = snapshots if snapshots is not None else SnapshotCache()
+        self._owns_worker = profile_worker is None
+        self.profile_worker = profile_worker or start_profile_worker(journal)
+        self._relay = _Relay(self.profile_state_changed.emit)
+        self.profile_worker.add_observer(self._relay)
+        self.reads = WorkerPool(self, max_threads=1)
+        self.writes = WorkerPool(self, max_threads=2)
+        self._latest_scope = 0
+        self._keys: dict[str, str] = {}
+        self._keys_lock = threading.Lock()
+        self._closed = False
+        self._current = ""
+        """The project "Current project" names until the window is closed ("" until found)."""
+
+    # the list ----------------------------------------------------------------------------------
+
+    def open_scope(self, generation: int, state: FilterState) -> None:
+        """Shows the first page at once, then freezes every matching ID in a snapshot.
+
+        Two steps because a broad text query over 100,000 decisions spends most of its time
+        collecting every matching ID: the newest 100 (a LIMIT query) are on screen first, and
+        the count and the snapshot follow. If a capture landed in between, the snapshot's
+        first page replaces the one shown, so paging never skips or repeats a row. Any order
+        but newest first needs every match before the first page, so it takes one step.
+        """
+        self._latest_scope = generation
+
+        def work() -> ScopeCount | None:
+            if generation != self._latest_scope:
+                return None  # superseded while queued: skip the query entirely
+            current = self.current_project() if state.scope == SCOPE_CURRENT else ""
+            flt = state.to_index_filter(current)
+            if state.sort != SORT_NEWEST:
+                return self._sorted_scope(generation, state, flt, current)
+            first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
+            rows = self.index.rows(first)
+            if not self._closed:
+                elsewhere = self._elsewhere(flt) if not first else 0
+                self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+            if len(first) == PAGE_SIZE and generation != self._latest_scope:
+                return None  # the user typed on: the count of this filter is not needed
+            ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
+            snapshot, ids, truncated = self._freeze(filter_key(flt), ids)
+            fresh = None if ids[:PAGE_SIZE] == first else self.index.rows(ids[:PAGE_SIZE])
+            return ScopeCount(generation, snapshot, len(ids), fresh, truncated)
+
+        def done(count: ScopeCount | None) -> None:
+            if count is not None:
+                self.scope_counted.emit(count)
+
+        self._read(work, done, lambda exc: self.scope_failed.emit(generation, describe_error(exc)))
+
+    def _sorted_scope(
+        self, generation: int, state: FilterState, flt: IndexFilter, current: str
+    ) -> ScopeCount:
+        """Every match, in the order the user chose, frozen in one snapshot of its own."""
+        ids = sort_ids(self.index.query_ids(flt), state.sort, self.index.rows)
+        snapshot, ids, truncated = self._freeze(f"{filter_key(flt)}|{state.sort}", ids)
+        rows = self.index.rows(ids[:PAGE_SIZE])
+        if not self._closed:
+            elsewhere = self._elsewhere(flt) if not ids else 0
+            self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+        return ScopeCount(generation, snapshot, len(ids), None, truncated)
+
+    def _elsewhere(self, flt: IndexFilter) -> int:
+        """How many decisions the same filter finds in the other projects, when this is empty."""
+        if not flt.project_id:
+            return 0
+        return len(self.index.query_ids(replace(flt, project_id="")))
+
+    def _freeze(self, key: str, ids: list[str]) -> tuple[str, list[str], int]:
+        """(snapshot ID, the IDs kept, how many matched when over the cache's bounds)."""
+        if not ids:
+            return "", ids, 0
+        truncated = 0
+        try:
+            snapshot = self.snapshots.create(key, ids)
+        except SnapshotTooLarge:
+            truncated = len(ids)
+            ids = ids[: self.snapshots.max_ids]
+            snapshot = self.snapshots.create(key, ids)
+        with self._keys_lock:
+            self._keys[snapshot] = key
+            while len(self._keys) > KEYS_KEPT:
+                del self._keys[next(iter(self._keys))]
+        return snapshot, ids, truncated
+
+    def fetch_page(self, generation: int, snapshot_id: str, offset: int, limit: int) -> None:
+        def work() -> list[Any] | None:
+            with self._keys_lock:
+                key = self._keys.get(snapshot_id)
+            try:
+                ids = self.snapshots.page(snapshot_id, offset, limit, key)
+            except (SnapshotExpired, ValueError):
+                return None
+            rows = self.index.rows(ids)
+            return rows if len(rows) == len(ids) else None  # a record vanished: changed
+
+        def done(rows: list[Any] | None) -> None:
+            if rows is None:
+                self.page_expired.emit(generation)
+            else:
+                self.page_loaded.emit(generation, offset, rows)
+
+        self._read(work, done, lambda _exc: self.page_expired.emit(generation))
+
+    def load_catalog(self) -> None:
+        def work() -> Catalog:
+            current = self.current_project()
+            return Catalog(
+                self.index.projects(),
+                self.index.facets(),
+                current,
+                self.index.issues(),
+                self.waiting_project() or current,
+            )
+
+        self._read(work, self.catalog_loaded.emit)
+
+    def current_project(self) -> str:
+        """The project of the newest active decision: what "Current project" lists.
+
+        Runs in a worker. Why not the waiting agent's project: a waiting decision is not in the
+        journal yet, so a scope named after it would open on an empty list. Once found it is
+        kept until `forget_current_project`: an answer in another project, an edit or a delete
+        while the window is open must not swap the list (or its label) under the user.
+        """
+        if not self._current:
+            self._current = self.index.current_project_id()
+        return self._current
+
+    def forget_current_project(self) -> None:
+        """The next query looks for the current project again (the window was closed)."""
+        self._current = ""
+
+    def waiting_project(self) -> str:
+        """The project of the newest waiting decision, "" when none waits (runs in a worker)."""
+        try:
+            waiting = self.journal.pending.list().items
+        except (JournalError, OSError):
+            waiting = []
+        newest = max(
+            waiting,
+            key=lambda item: item.updated_at.unix_ns if item.updated_at else 0,
+            default=None,
+        )
+        return newest.proposal.project_id if newest is not None else ""
+
+    def reconcile(self) -> None:
+        """Catches the index up with files other processes wrote; runs beside queries."""
+        self._write(
+            lambda: catch_up(self.index, self.profile_worker, self.index_progressed.emit),
+            self.reconciled.emit,
+        )
+
+    def move_aside(self, paths: list[str]) -> None:
+        """Moves damaged files into the journal's quarantine folder, then catches up the index."""
+
+        def work() -> MovedAside:
+            moved, failed = [], []
+            for path in paths:
+                try:
+                    target = move_aside(self.journal.root, Path(path))
+                    moved.append((path, str(target)))
+                except (JournalError, OSError) as exc:
+                    failed.append((path, describe_error(exc)))
+            catch_up(self.index, self.profile_worker, self.index_progressed.emit)
+            if moved:
+                self.profile_worker.request_rebuild()  # a rebuild it blocked failed: try again
+            return MovedAside(moved, failed)
+
+        self._write(work, self.moved_aside.emit)
+
+    def load_labels(self, ids: list[str]) -> None:
+        def work() -> dict[str, str]:
+            return {row.id: row.problem for row in self.index.rows(ids)}
+
+        self._read(work, self.labels_loaded.emit)
+
+    # one record --------------------------------------------------------------------------------
+
+    def load_record(self, decision_id: str) -> None:
+        """From the store, not the index: the inspector and the editor need the latest revision."""
+        self._write(
+            lambda: self.journal.store.get(decision_id),
+            self.record_loaded.emit,
+            lambda exc: self.record_failed.emit(decision_id, describe_error(exc)),
+        )
+
+    def load_history(self, decision_id: str) -> None:
+        def work() -> RevisionHistory:
+            revisions = self.journal.store.history(decision_id)
+            return RevisionHistory(revisions, CorrectionNotes(self.journal.root).read(decision_id))
+
+        self._write(
+            work,
+            lambda history: self.history_loaded.emit(decision_id, history),
+            lambda exc: self.history_failed.emit(decision_id, describe_error(exc)),
+        )
+
+    def save_correction(
+        self, decision_id: str, expected: int, correction: Correction, note: str = ""
+    ) -> None:
+        """Saves the revision, then its "why corrected" note (if any) beside the history."""
+        self._mutate(
+            "edit",
+            decision_id,
+            lambda: self.journal.store.revise(
+                decision_id, expected, lambda record: apply_correction(record, correction)
+            ),
+            note,
+        )
+
+    def soft_delete(self, decision_id: str, expected: int) -> None:
+        self._mutate(
+            "delete", decision_id, lambda: self.journal.store.soft_delete(decision_id, expected)
+        )
+
+    def restore(self, decision_id: str, expected: int) -> None:
+        self._mutate(
+            "restore", decision_id, lambda: self.journal.store.restore(decision_id, expected)
+        )
+
+    def confirm_import(self, decision_id: str, expected: int) -> None:
+        """Confirms an imported record as the user's own, on the revision the window showed."""
+        self._mutate(
+            "confirm",
+            decision_id,
+            lambda: confirm_record(self.journal.store, decision_id, expected),
+        )
+
+    def _mutate(
+        self, action: str, decision_id: str, run: Callable[[], DecisionRecord], note: str = ""
+    ) -> None:
+        """Returns as soon as the revision is committed; the profile worker hears the commit."""
+
+        def work() -> MutationResult:
+            try:
+                record = run()
+            except NoChanges:
+                return MutationResult(action, decision_id, no_changes=True)
+            except InvalidDecision as exc:
+                return MutationResult(action, decision_id, error=str(exc), field=exc.field or "")
+            except RevisionConflict as exc:
+                try:
+                    newer = self.journal.store.get(decision_id)
+                except (NotFound, OSError):
+                    newer = None
+                return MutationResult(action, decision_id, newer=newer, error=str(exc))
+            return MutationResult(
+                action, decision_id, record=record, warning=self._save_note(record, note)
+            )
+
+        self._write(
+            work,
+            self.mutation_finished.emit,
+            lambda exc: self.mutation_finished.emit(
+                MutationResult(action, decision_id, error=describe_error(exc))
+            ),
+        )
+
+    def _save_note(self, record: DecisionRecord, note: str) -> str:
+        """ "" when the note was saved (or there is none), else why it was not."""
+        if not note.strip():
+            return ""
+        try:
+            CorrectionNotes(self.journal.root).write(record.id, record.revision, note)
+        except (JournalError, OSError) as exc:
+            return f"revision {record.revision} was saved, its note was not: {describe_error(exc)}"
+        return ""
+
+    # the profile -------------------------------------------------------------------------------
+
+    def load_profile(self) -> None:
+        def work() -> ProfileView:
+            status = self.profile_worker.status()
+            try:
+                return ProfileView(self.journal.profile.load(), status)
+            except Exception as exc:  # a corrupt profile is shown, never fatal
+                return ProfileView(PreferenceProfile.empty(), status, describe_error(exc))
+
+        self._write(work, self.profile_loaded.emit)
+
+    def save_override(self, request: OverrideRequest) -> None:
+        def work() -> ProfileView:
+            profile = self.journal.profile.set_rule(
+                request.rule_id,
+                request.expected_revision,
+                enabled=request.enabled,
+                pinned=request.pinned,
+                note=request.note,
+            )
+            return ProfileView(profile, None)
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, ProfileConflict):
+                self.profile_conflicted.emit(exc.current_revision or 0)
+            else:
+                self.profile_loaded.emit(
+                    ProfileView(PreferenceProfile.empty(), None, describe_error(exc))
+                )
+            self.load_profile()
+
+        self._write(work, self.profile_loaded.emit, failed)
+
+    def request_rebuild(self) -> None:
+        """Never blocks: the worker coalesces requests and reports its state by signal."""
+        self.profile_worker.request_rebuild()
+
+    # waiting -----------------------------------------------------------------------------------
+
+    def load_pending(self) -> None:
+        self._write(lambda: pending_items(self.journal.pending), self.pending_loaded.emit)
+
+    def load_notes(self, project_id: str) -> None:
+        def work() -> tuple[list[AgentNote], int]:
+            listing = NoteStore(self.journal.root).read(project_id)
+            notes = list(reversed(listing.notes))[:NOTES_SHOWN]
+            return notes, listing.damaged_lines
+
+        self._write(
+            work,
+            lambda result: self.notes_loaded.emit(project_id, result[0], result[1]),
+            lambda exc: log.warning("cannot read agent notes of %s: %s", project_id, exc),
+        )
+
+    # export ------------------------------------------------------------------------------------
+
+    def export(self, request: ExportRequest) -> None:
+        """Reads the filter's records (failing closed on unreadable files) and writes them."""
+
+        def progress(done: int, total: int) -> None:
+            step = max(1, total // PROGRESS_STEPS)
+            if done == total or done % step == 0:
+                self.export_progressed.emit(done, total)
+
+        def work() -> ExportOutcome:
+            try:
+                records = self.index.list_records(request.flt)
+                self.export_progressed.emit(0, len(records))
+                path = request.fmt.run(
+                    records, request.directory, request.when, progress, request.cancel
+                )
+                return ExportOutcome(request.cancel, path, len(records), ok=True)
+            except ExportCancelled:
+                return ExportOutcome(request.cancel, None, 0, ok=False, message=EXPORT_CANCELLED)
+            except Exception as exc:  # shown in the dialog, which stays open
+                return ExportOutcome(
+                    request.cancel,
+                    None,
+                    0,
+                    ok=False,
+                    message=f"Export failed: {describe_error(exc)}",
+                )
+
+        self._write(work, self.export_finished.emit)
+
+    # lanes and shutdown ------------------------------------------------------------------------
+
+    def _read(
+        self,
+        work: Callable[[], Any],
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        if not self._closed:
+            self.reads.submit(work, self._guard(done), self._guard(failed or self._log))
+
+    def _write(
+        self,
+        work: Callable[[], Any],
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        if not self._closed:
+            self.writes.submit(work, self._guard(done), self._guard(failed or self._log))
+
+    def _guard(self, callback: Callable[[Any], None]) -> Callable[[Any], None]:
+        """Results that arrive after `shutdown` are dropped instead of reaching closed widgets."""
+
+        def deliver(value: Any) -> None:
+            if not self._closed:
+                callback(value)
+
+        return deliver
+
+    @staticmethod
+    def _log(exc: BaseException) -> None:
+        log.warning("journal task failed: %s", describe_error(exc))
+
+    def shutdown(self, timeout_ms: int = 30_000) -> None:
+        """Lets running tasks finish, detaches from the profile worker, stops our own worker."""
+        self._closed = True
+        self._relay.detach()
+        self.reads.wait_idle(timeout_ms)
+        self.writes.wait_idle(timeout_ms)
+        if self._owns_worker:
+            self.profile_worker.stop()

@@ -1,0 +1,229 @@
+"""The journal window's dialogs: history, correction, delete/restore confirmation, export.
+
+Why a separate object: each dialog is non-modal (`open()` plus `finished`), may outlive the
+record it was opened for, and receives its result later through the bridge. This class keeps
+at most one of each, routes each bridge answer to the dialog it belongs to, and forgets a
+dialog before Qt deletes it, so no stale wrapper is ever touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from app.gui.journal.bridge import JournalBridge, MutationResult, RevisionHistory
+from app.gui.journal.decision_list_model import row_from_record
+from app.gui.journal.edit_dialog import NO_CHANGES_TEXT, EditDialog
+from app.gui.journal.export_dialog import ExportDialog
+from app.gui.journal.history_view import HistoryDialog
+from app.gui.widgets import palette
+from core.record.models import DecisionRecord
+
+if TYPE_CHECKING:
+    from app.gui.journal.window import JournalWindow
+
+TITLE = "Decision Journal"
+DELETE_QUESTION = "Soft-delete “{problem}”?"
+DELETE_DETAIL = (
+    "It leaves browsing, export and the preference profile; its revision history stays, and "
+    "Restore brings it back."
+)
+RESTORE_QUESTION = "Restore “{problem}”?"
+RESTORE_DETAIL = "It will be included in browsing, export and the profile again."
+PROBLEM_SHOWN = 90
+"""Characters of the problem a confirmation quotes; the rest is elided with "…"."""
+NOTICE_MS = 8000
+_VERBS = {
+    "edit": "Saved",
+    "delete": "Soft-deleted",
+    "restore": "Restored",
+    "confirm": "Confirmed as your decision:",
+}
+
+
+def quoted_problem(problem: str) -> str:
+    """The problem on one line, cut at a word near `PROBLEM_SHOWN` characters."""
+    text = " ".join(problem.split())
+    if len(text) <= PROBLEM_SHOWN:
+        return text
+    return text[:PROBLEM_SHOWN].rsplit(" ", 1)[0] + "…"
+
+
+class DecisionDialogs(QObject):
+    """Owned by the journal window; its slots are the window's Edit/History/Delete/… actions."""
+
+    def __init__(self, window: JournalWindow, bridge: JournalBridge) -> None:
+        super().__init__(window)
+        self._window = window
+        self._bridge = bridge
+        self.edit: EditDialog | None = None
+        self.history: HistoryDialog | None = None
+        self.export: ExportDialog | None = None
+        self.confirm: QMessageBox | None = None
+        bridge.history_loaded.connect(self._history_loaded)
+        bridge.history_failed.connect(self._history_failed)
+        bridge.mutation_finished.connect(self._mutation_finished)
+
+    def close_all(self) -> None:
+        for dialog in (self.edit, self.history, self.export, self.confirm):
+            if dialog is not None:
+                dialog.close()
+
+    def _dispose_when_finished(self, dialog: QDialog, attribute: str) -> None:
+        def finished(_result: int) -> None:
+            if getattr(self, attribute) is dialog:
+                setattr(self, attribute, None)
+            dialog.deleteLater()
+
+        dialog.finished.connect(finished)
+
+    # history -----------------------------------------------------------------------------------
+
+    @Slot()
+    def show_history(self) -> None:
+        record = self._window.record
+        if record is None:
+            return
+        if self.history is not None:
+            self.history.close()
+        self.history = HistoryDialog(record.id, record.problem, self._window)
+        self._dispose_when_finished(self.history, "history")
+        self.history.open()
+        self._bridge.load_history(record.id)
+
+    @Slot(str, object)
+    def _history_loaded(self, decision_id: str, history: RevisionHistory) -> None:
+        if self.history is not None and self.history.decision_id == decision_id:
+            self.history.set_revisions(history.revisions, history.notes)
+
+    @Slot(str, str)
+    def _history_failed(self, decision_id: str, message: str) -> None:
+        if self.history is not None and self.history.decision_id == decision_id:
+            self.history.show_error(message)
+
+    # corrections, delete, restore --------------------------------------------------------------
+
+    @Slot()
+    def edit_current(self) -> None:
+        record = self._window.record
+        if record is None:
+            return
+        if self.edit is not None and self.edit.isVisible():
+            self.edit.raise_()
+            self.edit.activateWindow()
+            return
+        dialog = EditDialog(record, self._window)
+        decision_id = record.id
+        dialog.save_requested.connect(
+            lambda correction, expected, note: self._bridge.save_correction(
+                decision_id, expected, correction, note
+            )
+        )
+        self.edit = dialog
+        self._dispose_when_finished(dialog, "edit")
+        dialog.open()
+
+    @Slot()
+    def delete_current(self) -> None:
+        record = self._window.record
+        if record is not None and not record.is_deleted:
+            self._confirm_then(
+                record, (DELETE_QUESTION, DELETE_DETAIL), "Soft-delete", self._bridge.soft_delete
+            )
+
+    @Slot()
+    def restore_current(self) -> None:
+        record = self._window.record
+        if record is not None and record.is_deleted:
+            self._confirm_then(
+                record, (RESTORE_QUESTION, RESTORE_DETAIL), "Restore", self._bridge.restore
+            )
+
+    def _confirm_then(
+        self,
+        record: DecisionRecord,
+        texts: tuple[str, str],
+        verb: str,
+        run: Callable[[str, int], None],
+    ) -> None:
+        """Names the decision; Cancel is the default: Enter never deletes by accident."""
+        question = texts[0].format(problem=quoted_problem(record.problem))
+        box = QMessageBox(QMessageBox.Icon.Question, TITLE, question, parent=self._window)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setInformativeText(texts[1])
+        box.setObjectName("confirm-box")
+        yes = box.addButton(verb, QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        palette.adopt(box)
+
+        def finished(_result: int) -> None:
+            if box.clickedButton() is yes:
+                run(record.id, record.revision)
+            if self.confirm is box:
+                self.confirm = None
+            box.deleteLater()
+
+        box.finished.connect(finished)
+        self.confirm = box
+        box.open()
+
+    @Slot(object)
+    def _mutation_finished(self, result: MutationResult) -> None:
+        window = self._window
+        dialog = self.edit if result.action == "edit" else None
+        if result.record is not None:
+            record = result.record
+            if window.is_shown(record.id):
+                window.show_record(record)
+            else:
+                window.model.replace_row(row_from_record(record))
+            window.statusBar().showMessage(
+                f"{_VERBS[result.action]} “{quoted_problem(record.problem)}” "
+                f"(revision {record.revision}).",
+                NOTICE_MS,
+            )
+            if result.warning:
+                window.show_notice(f"Saved, with a problem: {result.warning}")
+            if result.action == "delete":
+                window.drop_deleted(record.id)
+            if dialog is not None:
+                dialog.saved(record)
+            self._bridge.load_catalog()
+        elif result.no_changes:
+            if dialog is not None:
+                dialog.show_failure(NO_CHANGES_TEXT)
+            window.statusBar().showMessage(NO_CHANGES_TEXT, NOTICE_MS)
+        elif result.newer is not None:
+            if window.is_shown(result.decision_id):
+                window.show_record(result.newer)
+            if dialog is not None and dialog.isVisible():
+                dialog.show_conflict(result.newer)
+            else:
+                window.show_notice(
+                    f"This decision changed elsewhere (now revision {result.newer.revision}); "
+                    "review it and try again."
+                )
+        else:
+            if dialog is not None and dialog.isVisible():
+                dialog.show_failure(result.error, result.field)
+            window.show_notice(f"Could not save: {result.error}")
+
+    # export ------------------------------------------------------------------------------------
+
+    @Slot()
+    def open_export(self) -> None:
+        if self.export is not None and self.export.isVisible():
+            self.export.raise_()
+            return
+        window = self._window
+        flt = window.filter_bar.state.to_index_filter(window.current_project)
+        dialog = ExportDialog(
+            self._bridge, flt, window.model.total, window, open_url=window.open_url
+        )
+        self.export = dialog
+        self._dispose_when_finished(dialog, "export")
+        dialog.open()

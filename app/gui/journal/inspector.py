@@ -1,0 +1,154 @@
+"""The right-hand side of the journal: one decision's header, its fork tree and its details.
+
+Why it holds a record and nothing else: the window decides which record to show and when; the
+inspector only renders it, so a record opened from the profile panel (possibly outside the
+current list) and one picked in the list look the same. Showing another decision scrolls back
+to its fork at the top; a new revision of the one on screen keeps the reader's place.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.journal.decision_details import DecisionDetails
+from app.gui.journal.fork_view import ForkView
+from app.gui.widgets.icons import icon
+from core.importers.confirm import is_unconfirmed_import
+from core.record.models import DecisionRecord
+
+PLACEHOLDER = "Select a decision to see its fork, rationale and history."
+
+
+class Inspector(QWidget):
+    """Signals:
+    edit_requested(), history_requested(), delete_requested(), restore_requested(),
+    confirm_requested(): "Confirm as my decision" on an imported record.
+    evidence_requested(QUrl): open an evidence reference (a file or a web address).
+    """
+
+    evidence_requested = Signal(QUrl)
+
+    edit_requested = Signal()
+    history_requested = Signal()
+    delete_requested = Signal()
+    restore_requested = Signal()
+    confirm_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inspector")
+        self.record: DecisionRecord | None = None
+        self.revision_label = QLabel(self)
+        self.revision_label.setObjectName("inspector-revision")
+        small = QFont(self.revision_label.font())
+        small.setBold(True)
+        small.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 110)
+        self.revision_label.setFont(small)
+        self.problem_label = QLabel(PLACEHOLDER, self)
+        self.problem_label.setObjectName("inspector-problem")
+        self.problem_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        heading = QFont(self.problem_label.font())
+        if heading.pointSizeF() > 0:
+            heading.setPointSizeF(heading.pointSizeF() * 1.25)
+        heading.setBold(True)
+        self.problem_label.setFont(heading)
+        self.badges_label = QLabel(self)
+        self.badges_label.setObjectName("inspector-badges")
+        self.badges_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.edit_button = self._button("&Edit…", "edit", "Correct this decision (Ctrl+E)")
+        self.history_button = self._button("&History…", "history", "Revisions and diffs (Ctrl+H)")
+        self.delete_button = self._button("Soft-de&lete…", "delete", "Soft-delete (Delete)")
+        self.restore_button = self._button("Rest&ore…", "restore", "Restore (Ctrl+R)")
+        self.confirm_button = QPushButton("Con&firm as my decision", self)
+        self.confirm_button.setObjectName("inspector-confirm")
+        self.confirm_button.setToolTip(
+            "This decision was imported; confirm that it is yours so it counts as a preference"
+        )
+        self.confirm_button.setAutoDefault(False)
+        self.confirm_button.clicked.connect(self.confirm_requested)
+        self.edit_button.clicked.connect(self.edit_requested)
+        self.history_button.clicked.connect(self.history_requested)
+        self.delete_button.clicked.connect(self.delete_requested)
+        self.restore_button.clicked.connect(self.restore_requested)
+        self.fork = ForkView(self)
+        self.details = DecisionDetails(self)
+        self.details.evidence_activated.connect(self.evidence_requested)
+        body = QWidget(self)
+        body_layout = QVBoxLayout(body)
+        body_layout.addWidget(self.fork)
+        body_layout.addWidget(self.details)
+        body_layout.addStretch(1)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("inspector-scroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setWidget(body)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.scroll_area.setAccessibleName("Decision details")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.badges_label, 1)
+        for button in (
+            self.confirm_button,
+            self.edit_button,
+            self.history_button,
+            self.delete_button,
+            self.restore_button,
+        ):
+            buttons.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.revision_label)
+        layout.addWidget(self.problem_label)
+        layout.addLayout(buttons)
+        layout.addWidget(self.scroll_area, 1)
+        self.show_record(None)
+
+    def _button(self, text: str, icon_name: str, tooltip: str) -> QPushButton:
+        button = QPushButton(icon(icon_name), text, self)
+        button.setObjectName(f"inspector-{icon_name}")
+        button.setToolTip(tooltip)
+        button.setAutoDefault(False)
+        return button
+
+    def show_record(self, record: DecisionRecord | None) -> None:
+        previous = self.record.id if self.record is not None else ""
+        self.record = record
+        if record is None or record.id != previous:
+            self.scroll_area.verticalScrollBar().setValue(0)
+        self.fork.show_record(record)
+        self.details.show_record(record)
+        has = record is not None
+        for button in (self.edit_button, self.history_button):
+            button.setEnabled(has)
+        deleted = record is not None and record.is_deleted
+        self.delete_button.setVisible(not deleted)
+        self.delete_button.setEnabled(has)
+        self.restore_button.setVisible(deleted)
+        self.confirm_button.setVisible(
+            record is not None and not deleted and is_unconfirmed_import(record)
+        )
+        if record is None:
+            self.revision_label.setText("")
+            self.problem_label.setText(PLACEHOLDER)
+            self.badges_label.setText("")
+            return
+        self.revision_label.setText(f"REVISION {record.revision}")
+        self.problem_label.setText(record.problem)
+        parts = [
+            record.decision_kind or "decision",
+            f"risk {record.risk_level}" if record.risk_level else "risk unspecified",
+            record.project_alias or record.project_id,
+        ]
+        if deleted:
+            parts.append("deleted")
+        self.badges_label.setText("  ·  ".join(part for part in parts if part))

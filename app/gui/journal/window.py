@@ -1,0 +1,795 @@
+"""The journal window: browse, audit, correct, soft-delete, restore and export decisions.
+
+Why it is mostly wiring: the bridge does every piece of disk work and answers by signal; the
+list model pages over snapshots; the inspector, dialogs and panels render. This class decides
+what happens when — which scope to load, which answer is stale, which dialog a save result
+belongs to — and keeps the window's own state in QSettings: geometry and the summary language
+for the user, filters, search text, scope, order and the splitter per journal (keyed by its
+path), so two journals never share a filter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QByteArray,
+    QItemSelectionModel,
+    QModelIndex,
+    QSettings,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDesktopServices,
+    QGuiApplication,
+    QIcon,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QLabel,
+    QListView,
+    QMainWindow,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.journal.banner import Banner, FileIssue
+from app.gui.journal.bridge import Catalog, JournalBridge, MovedAside, ProfileView
+from app.gui.journal.decision_delegate import DecisionDelegate
+from app.gui.journal.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
+from app.gui.journal.decision_dialogs import NOTICE_MS, TITLE, DecisionDialogs
+from app.gui.journal.decision_list_model import (
+    EMPTY_TEXT,
+    EXPIRED_NOTICE,
+    DecisionListModel,
+    ScopeCount,
+    ScopePage,
+    caption_text,
+    row_from_record,
+)
+from app.gui.journal.filter_bar import SCOPE_ALL, SCOPE_CURRENT, FilterBar, FilterState
+from app.gui.journal.formatting import count_text
+from app.gui.journal.import_actions import ImportActions
+from app.gui.journal.inspector import Inspector
+from app.gui.journal.profile_panel import ProfilePanel
+from app.gui.journal.waiting_panel import WaitingPanel
+from app.gui.widgets import palette
+from app.gui.widgets.icons import app_icon, icon
+from core.gocompat.gotime import GoTime
+from core.index.rows import ReconcileReport
+from core.index.snapshots import SnapshotCache
+from core.journal import Journal
+from core.profile.model import STATE_CURRENT, ProfileStatus
+from core.profile.worker import ProfileRebuildWorker
+from core.record.models import DecisionRecord
+
+ORGANIZATION = "decision-journal"
+APPLICATION = "Decision Journal"
+SELECT_DELAY_MS = 40
+INDEXING_NOTICE_MIN = 1000
+"""Files to read from which a reconcile shows its progress in the list's caption."""
+REFRESH_MIN_MS = 2000
+FIT_SHARE = 0.94
+"""At most this share of the screen's free area for a window opened the first time."""
+
+
+SUMMARY_SETTING = "journal/summary_first"
+PROFILE_STATES = {
+    "current": "up to date",
+    "stale": "out of date",
+    "rebuilding": "rebuilding…",
+    "error": "needs attention",
+}
+"""The profile's state in the status bar, in words."""
+
+
+def journal_settings() -> QSettings:
+    return QSettings(ORGANIZATION, APPLICATION)
+
+
+def journal_settings_group(root: Path) -> str:
+    """The settings group of one journal: its resolved path, hashed (paths hold slashes)."""
+    digest = hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()[:16]
+    return f"journals/{digest}"
+
+
+def remember_filters(settings: QSettings, root: Path, state: FilterState) -> None:
+    """Stores the filters a window of the journal at `root` opens with (benchmarks, demos)."""
+    settings.setValue(f"{journal_settings_group(root)}/filters", state.to_settings())
+
+
+class JournalWindow(QMainWindow):
+    """One per app; closing hides it, `shutdown` ends it.
+
+    Args:
+        journal: the journal to show; its index and profile store are shared with the app.
+        settings: where geometry and filters are kept (default: the user's QSettings).
+        snapshots: the page snapshot cache (tests pass one with a fake clock).
+        profile_worker: the app's rebuild worker; without one the window runs its own.
+        color_scheme: force light or dark (screenshots); None follows the system.
+        open_url: opens the exported folder (default: QDesktopServices.openUrl).
+
+    Signals:
+        answer_requested(str): answer a pending decision (the app opens its capture window).
+        first_page_shown(): the first page of a scope is in the list (benchmarks wait for it).
+        scope_counted(): the scope's matches are counted and frozen; paging can start.
+    """
+
+    answer_requested = Signal(str)
+    first_page_shown = Signal()
+    scope_counted = Signal()
+
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        settings: QSettings | None = None,
+        snapshots: SnapshotCache | None = None,
+        profile_worker: ProfileRebuildWorker | None = None,
+        color_scheme: Qt.ColorScheme | None = None,
+        open_url: Callable[[QUrl], object] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(TITLE)
+        self.setWindowIcon(app_icon())
+        self.setObjectName("journal-window")
+        self.journal = journal
+        self.settings = settings if settings is not None else journal_settings()
+        self.open_url = open_url or QDesktopServices.openUrl
+        self._scheme = color_scheme
+        self.bridge = JournalBridge(
+            journal, snapshots=snapshots, profile_worker=profile_worker, parent=self
+        )
+        self.record: DecisionRecord | None = None
+        self._generation = 0
+        self._wanted_id = ""
+        self._loaded_once = False
+        self._first_reconcile_pending = False
+        """The reconcile the first page waits for: what it finds is already on that page."""
+        self._catalog_requested = False
+        self._shut_down = False
+        self.current_project = ""
+        self._last_refresh = 0
+        self._caption_before_indexing: str | None = None
+        self._prepared = False
+        self._group = journal_settings_group(journal.root)
+        self._auto_scope = True
+        """Until the first page: a remembered "Current project" with nothing in it widens."""
+        self._build()
+        self.dialogs = DecisionDialogs(self, self.bridge)
+        self._actions()
+        self._connect()
+        self._restore_settings()
+        self.apply_color_scheme()
+
+    # building ----------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.banner = Banner(self)
+        self.filter_bar = FilterBar(self)
+        self.model = DecisionListModel(self.bridge, self)
+        self.list_view = QListView(self)
+        self.list_view.setObjectName("decision-list")
+        self.list_view.setAccessibleName("Decisions")
+        self.list_view.setModel(self.model)
+        self.list_view.setItemDelegate(DecisionDelegate(self.list_view))
+        self.list_view.setUniformItemSizes(True)
+        self.list_view.setSelectionMode(QListView.SelectionMode.SingleSelection)
+        self.list_view.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
+        self.caption = QLabel(self)
+        self.caption.setObjectName("list-caption")
+        self.notice = QLabel(self)
+        self.notice.setObjectName("list-notice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        self.empty_page = QWidget(self)
+        self.empty_page.setObjectName("empty-page")
+        self.empty_label = QLabel(EMPTY_TEXT, self.empty_page)
+        self.empty_label.setObjectName("empty-state")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.elsewhere_button = QPushButton(self.empty_page)
+        self.elsewhere_button.setObjectName("show-other-projects")
+        self.elsewhere_button.setAutoDefault(False)
+        self.elsewhere_button.hide()
+        empty_layout = QVBoxLayout(self.empty_page)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(self.empty_label)
+        empty_layout.addWidget(self.elsewhere_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(1)
+        self.list_stack = QStackedWidget(self)
+        self.list_stack.addWidget(self.list_view)
+        self.list_stack.addWidget(self.empty_page)
+        self.inspector = Inspector(self)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.notice)
+        left_layout.addWidget(self.list_stack, 1)
+        left_layout.addWidget(self.caption)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("journal-splitter")
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        journal_page = QWidget(self)
+        page_layout = QVBoxLayout(journal_page)
+        page_layout.addWidget(self.filter_bar)
+        page_layout.addWidget(self.splitter, 1)
+        self.profile_panel = ProfilePanel(self)
+        self.waiting_panel = WaitingPanel(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("journal-tabs")
+        self.tabs.addTab(journal_page, icon("fork"), "&Journal")
+        self.tabs.addTab(self.profile_panel, icon("rebuild"), "&Preference profile")
+        self.tabs.addTab(self.waiting_panel, "&Waiting")
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        self.profile_label = QLabel(self)
+        self.profile_label.setObjectName("status-profile")
+        self.statusBar().addPermanentWidget(self.profile_label)
+        self.notice_timer = QTimer(self)
+        self.notice_timer.setObjectName("notice-timer")
+        self.notice_timer.setSingleShot(True)
+        self.notice_timer.setInterval(NOTICE_MS)
+        self.select_timer = QTimer(self)
+        self.select_timer.setObjectName("select-timer")
+        self.select_timer.setSingleShot(True)
+        self.select_timer.setInterval(SELECT_DELAY_MS)
+        self.resize(1180, 760)
+
+    def _action(
+        self, text: str, shortcut: str, slot: Callable[[], object], name: str = ""
+    ) -> QAction:
+        action = QAction(icon(name) if name else QIcon(), text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _actions(self) -> None:
+        self.find_action = self._action("&Find", "Ctrl+F", self.filter_bar.focus_search)
+        self.edit_action = self._action("&Edit…", "Ctrl+E", self.dialogs.edit_current, "edit")
+        self.history_action = self._action(
+            "&History…", "Ctrl+H", self.dialogs.show_history, "history"
+        )
+        self.delete_action = self._action(
+            "Soft-&delete…", "Del", self.dialogs.delete_current, "delete"
+        )
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.splitter.addAction(self.delete_action)  # the list and the inspector, not search
+        self.removeAction(self.delete_action)
+        self.restore_action = self._action(
+            "&Restore…", "Ctrl+R", self.dialogs.restore_current, "restore"
+        )
+        self.export_action = self._action(
+            "E&xport…", "Ctrl+Shift+E", self.dialogs.open_export, "export"
+        )
+        self.rebuild_action = self._action(
+            "Re&build profile", "", self.bridge.request_rebuild, "rebuild"
+        )
+        self.refresh_action = self._action("Re&fresh", "F5", self.refresh)
+        self.close_action = self._action("&Close", "Ctrl+W", self.close)
+        self.imports = ImportActions(self)
+        journal_menu = self.menuBar().addMenu("&Journal")
+        journal_menu.addAction(self.export_action)
+        after_transfers = journal_menu.addSeparator()
+        for action in (self.rebuild_action, self.refresh_action):
+            journal_menu.addAction(action)
+        journal_menu.addSeparator()
+        journal_menu.addAction(self.close_action)  # Close comes last, as in every desktop menu
+        decision_menu = self.menuBar().addMenu("&Decision")
+        for action in (
+            self.find_action,
+            self.edit_action,
+            self.history_action,
+            self.delete_action,
+            self.restore_action,
+        ):
+            decision_menu.addAction(action)
+        self.imports.install(journal_menu, decision_menu, before=after_transfers)
+        self._summary_menu()
+        self._update_actions()
+
+    def _summary_menu(self) -> None:
+        """View → Summary shown first: English (rendered) or the stored Korean sentence."""
+        menu = self.menuBar().addMenu("&View").addMenu("&Summary shown first")
+        group = QActionGroup(self)
+        self.summary_actions: dict[str, QAction] = {}
+        for language, text in (
+            (SUMMARY_ENGLISH, "&English (rendered for reading)"),
+            (SUMMARY_KOREAN, "&Korean (the stored sentence)"),
+        ):
+            action = QAction(text, self)
+            action.setCheckable(True)
+            action.setData(language)
+            group.addAction(action)
+            menu.addAction(action)
+            self.summary_actions[language] = action
+        group.triggered.connect(self._summary_chosen)
+
+    def _connect(self) -> None:
+        b = self.bridge
+        b.scope_loaded.connect(self._scope_loaded)
+        b.scope_counted.connect(self._scope_counted)
+        b.scope_failed.connect(self._scope_failed)
+        b.page_loaded.connect(self.model.add_page)
+        b.page_expired.connect(self.model.page_expired)
+        b.catalog_loaded.connect(self._catalog_loaded)
+        b.reconciled.connect(self._reconciled)
+        b.index_progressed.connect(self._index_progressed)
+        b.record_loaded.connect(self._record_loaded)
+        b.record_failed.connect(self._record_failed)
+        b.profile_loaded.connect(self._profile_loaded)
+        b.profile_conflicted.connect(self.profile_panel.show_conflict)
+        b.profile_state_changed.connect(self._profile_state_changed)
+        b.labels_loaded.connect(self.profile_panel.set_labels)
+        b.pending_loaded.connect(self._pending_loaded)
+        b.notes_loaded.connect(self._notes_loaded)
+        self.model.loaded_changed.connect(self._loaded_changed)
+        self.model.snapshot_expired.connect(self._snapshot_expired)
+        self.filter_bar.filter_changed.connect(self._filter_changed)
+        self.filter_bar.search.returnPressed.connect(self.filter_bar.flush)
+        self.list_view.selectionModel().currentChanged.connect(self._current_changed)
+        self.list_view.activated.connect(self._open_current)
+        self.select_timer.timeout.connect(self._load_selected)
+        self.notice_timer.timeout.connect(self.notice.hide)
+        self.inspector.edit_requested.connect(self.dialogs.edit_current)
+        self.inspector.history_requested.connect(self.dialogs.show_history)
+        self.inspector.delete_requested.connect(self.dialogs.delete_current)
+        self.inspector.restore_requested.connect(self.dialogs.restore_current)
+        self.inspector.evidence_requested.connect(self.open_evidence)
+        self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
+        self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
+        self.banner.show_file_requested.connect(self.show_file)
+        self.banner.move_aside_requested.connect(self.bridge.move_aside)
+        b.moved_aside.connect(self._moved_aside)
+        self.profile_panel.rebuild_requested.connect(self.bridge.request_rebuild)
+        self.profile_panel.override_requested.connect(self.bridge.save_override)
+        self.profile_panel.decision_requested.connect(self.open_decision)
+        self.profile_panel.labels_wanted.connect(self.bridge.load_labels)
+        self.waiting_panel.answer_requested.connect(self.answer_requested)
+        self.waiting_panel.notes_project_changed.connect(self.bridge.load_notes)
+        hints = QGuiApplication.styleHints()
+        if hints is not None:
+            hints.colorSchemeChanged.connect(self.apply_color_scheme)
+
+    # opening and closing -----------------------------------------------------------------------
+
+    def present(self) -> None:
+        """Shows the window in front; the first call loads everything, later ones refresh."""
+        reopened = not self.isVisible()
+        if self.isMinimized():
+            self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        if not self._loaded_once:
+            self._loaded_once = True
+            if not (self._prepared or self.bridge.index.reconciled):
+                self._first_reconcile_pending = True
+                self.bridge.reconcile()  # reports its progress; the first page waits for it
+            self.reload_scope()  # the rest loads after the first page: it must not compete
+        else:
+            self.refresh()
+            if reopened and self.filter_bar.state.scope == SCOPE_CURRENT:
+                self.reload_scope()  # closing forgot the current project: find it again
+                self.bridge.load_catalog()
+
+    def prepare(self) -> None:
+        """Warms the window while hidden, so opening it later shows a page within ~100 ms.
+
+        Polishing and one offscreen render build the style and glyph caches; a background
+        reconcile brings the index up to date (otherwise the first query of a fresh process
+        would stat every record file first); and the profile status check reads every record
+        once, which on a very large journal takes a while and is better done before anyone
+        waits for it.
+        """
+        self._prepared = True
+        self.grab()
+        self.bridge.reconcile()
+        self.bridge.load_profile()  # its status check warms the profile's per-file cache
+
+    @Slot()
+    def refresh(self) -> None:
+        """Catches up with other processes: reconcile the index, reload what may have changed."""
+        now = GoTime.now().unix_ns // 1_000_000
+        if now - self._last_refresh < REFRESH_MIN_MS:
+            return
+        self._last_refresh = now
+        self.bridge.reconcile()
+        self.bridge.load_profile()
+        self.bridge.load_pending()
+
+    @Slot()
+    def refresh_waiting(self) -> None:
+        self.bridge.load_pending()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Hides the window (the tray app keeps it for the next open) and saves its state."""
+        self._save_settings()
+        self.filter_bar.stop()
+        self.notice_timer.stop()
+        self.select_timer.stop()
+        self.statusBar().clearMessage()  # also stops the status bar's own message timer
+        self.dialogs.close_all()
+        self.imports.close_all()
+        self.bridge.forget_current_project()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Closes the window and waits for its workers: for app exit and tests.
+
+        Answers already queued for the GUI thread are still delivered afterwards; the slots
+        that would start a timer check `_shut_down` and do nothing.
+        """
+        self._shut_down = True
+        self.close()
+        if self.dialogs.export is not None:
+            self.dialogs.export.cancel()
+        self.imports.shutdown()
+        self.bridge.shutdown()
+
+    # settings ----------------------------------------------------------------------------------
+
+    def _fit_screen(self) -> None:
+        """The first size: the preferred one, shrunk to the screen's free area (a 1366 by 768
+        laptop has less height than the window would like, once panels and title are drawn)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        width = min(self.width(), int(free.width() * FIT_SHARE))
+        height = min(self.height(), int(free.height() * FIT_SHARE))
+        self.resize(width, height)
+
+    def _key(self, name: str) -> str:
+        return f"{self._group}/{name}"
+
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value("journal/geometry")
+        if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
+            self._fit_screen()
+        splitter = self.settings.value(self._key("splitter"))
+        if not isinstance(splitter, QByteArray) or not self.splitter.restoreState(splitter):
+            self.splitter.setSizes([440, 700])
+        for name, restore in self._layout_states():
+            state = self.settings.value(self._key(name))
+            if isinstance(state, QByteArray):
+                restore(state)
+        self.filter_bar.set_state(
+            FilterState.from_settings(self.settings.value(self._key("filters")))
+        )
+        language = str(self.settings.value(SUMMARY_SETTING) or SUMMARY_ENGLISH)
+        self._apply_summary_first(language)
+
+    def _save_settings(self) -> None:
+        self.settings.setValue("journal/geometry", self.saveGeometry())
+        self.settings.setValue(self._key("path"), str(self.journal.root))
+        self.settings.setValue(self._key("splitter"), self.splitter.saveState())
+        panel = self.profile_panel
+        self.settings.setValue(self._key("profile_splitter"), panel.splitter.saveState())
+        self.settings.setValue(
+            self._key("rule_columns"), panel.table.horizontalHeader().saveState()
+        )
+        self.settings.setValue(self._key("filters"), self.filter_bar.state.to_settings())
+        self.settings.setValue(SUMMARY_SETTING, self.inspector.details.summary_first)
+        self.settings.sync()
+
+    def _layout_states(self) -> list[tuple[str, Callable[[QByteArray], object]]]:
+        """Per-journal layout kept besides the filters: the profile's splitter and columns."""
+        panel = self.profile_panel
+        return [
+            ("profile_splitter", panel.splitter.restoreState),
+            ("rule_columns", panel.restore_columns),
+        ]
+
+    @Slot(QAction)
+    def _summary_chosen(self, action: QAction) -> None:
+        self._apply_summary_first(str(action.data()))
+        self.settings.setValue(SUMMARY_SETTING, self.inspector.details.summary_first)
+
+    def _apply_summary_first(self, language: str) -> None:
+        self.inspector.details.set_summary_first(language)
+        self.summary_actions[self.inspector.details.summary_first].setChecked(True)
+
+    @Slot()
+    def apply_color_scheme(self) -> None:
+        palette.apply_scheme(self, self._scheme)
+        self.update()
+
+    # the list ----------------------------------------------------------------------------------
+
+    def reload_scope(self) -> None:
+        """Applies the current filter from the first page with a new snapshot."""
+        self._generation += 1
+        self.model.begin_scope(self._generation)
+        self._set_caption("Loading…")
+        self.bridge.open_scope(self._generation, self.filter_bar.state)
+
+    @Slot(object)
+    def _filter_changed(self, _state: FilterState) -> None:
+        self.reload_scope()
+
+    @Slot(object)
+    def _scope_loaded(self, page: ScopePage) -> None:
+        if self._shut_down:
+            return
+        keep = self.record.id if self.record is not None else ""
+        if not self.model.set_scope(page):
+            return
+        self.current_project = page.current_project
+        auto, self._auto_scope = self._auto_scope, False
+        if not page.rows and page.elsewhere and auto:
+            self.filter_bar.show_all_projects()  # a first look must not open on an empty list
+            return
+        self._show_list_or_empty(page.elsewhere)
+        self._select_after_load(keep)
+        if not page.rows:
+            self.show_record(None)
+        self.first_page_shown.emit()
+        if not self._catalog_requested:
+            self._catalog_requested = True
+            self.bridge.load_catalog()
+            self.bridge.load_profile()
+            self.bridge.load_pending()
+
+    @Slot(object)
+    def _scope_counted(self, count: ScopeCount) -> None:
+        if self._shut_down:
+            return
+        keep = self.record.id if self.record is not None else ""
+        if not self.model.set_count(count):
+            return
+        if count.rows is not None:
+            self._show_list_or_empty(0)
+            self._select_after_load(keep)
+        if count.truncated:
+            self.show_notice(
+                f"{count_text(count.truncated, 'decision')} match; the first {count.total:,} "
+                "are listed. Narrow the filter to see the rest."
+            )
+        self.scope_counted.emit()
+
+    def _show_list_or_empty(self, elsewhere: int) -> None:
+        """The list, or the empty state with a one-click way to the other projects' matches."""
+        if self.model.rowCount():
+            self.list_stack.setCurrentWidget(self.list_view)
+            return
+        self.list_stack.setCurrentWidget(self.empty_page)
+        scoped = self.filter_bar.state.scope != SCOPE_ALL
+        self.elsewhere_button.setVisible(bool(elsewhere) and scoped)
+        noun = count_text(elsewhere, "decision")
+        self.elsewhere_button.setText(f"Show {noun} in other projects")
+
+    def drop_deleted(self, decision_id: str) -> None:
+        """A decision soft-deleted here leaves the list when deleted ones are hidden; the next
+        decision (or the one before the last) takes its place."""
+        state = self.filter_bar.state
+        if state.include_deleted or state.status == "deleted":
+            return
+        row = self.model.remove_row(decision_id)
+        if row < 0:
+            return
+        if self.model.rowCount():
+            self._select_row(min(row, self.model.rowCount() - 1))
+        else:
+            self._show_list_or_empty(0)
+            self.show_record(None)
+            self.reload_scope()  # counts the other projects' matches for the empty page
+
+    def _select_row(self, row: int) -> None:
+        self.list_view.selectionModel().setCurrentIndex(
+            self.model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+
+    def _select_after_load(self, keep: str) -> None:
+        """Keeps the decision on screen selected when it is still listed, else the newest."""
+        row = self.model.row_of(keep)
+        if row < 0 and self.model.rowCount():
+            row = 0
+        if row >= 0:
+            self._select_row(row)
+
+    @Slot(int, str)
+    def _scope_failed(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self.model.clear()
+            self._set_caption(f"Could not load decisions: {message}")
+
+    @Slot(int, int)
+    def _loaded_changed(self, loaded: int, total: int) -> None:
+        self._set_caption(caption_text(loaded, total, self.model.counted))
+
+    def _set_caption(self, text: str) -> None:
+        """While the index reads files the caption shows that; the list's text waits for it."""
+        if self._caption_before_indexing is None:
+            self.caption.setText(text)
+        else:
+            self._caption_before_indexing = text
+
+    @Slot()
+    def _snapshot_expired(self) -> None:
+        self.show_notice(EXPIRED_NOTICE)
+        self.reload_scope()
+
+    def show_notice(self, text: str) -> None:
+        if self._shut_down:
+            return
+        self.notice.setText(text)
+        self.notice.show()
+        self.notice_timer.start()
+        self.statusBar().showMessage(text, NOTICE_MS)
+
+    @Slot(object)
+    def _catalog_loaded(self, catalog: Catalog) -> None:
+        self.filter_bar.set_catalog(catalog.projects, catalog.facets, catalog.current_project)
+        self.banner.set_issues([FileIssue(i.path, i.error) for i in catalog.issues])
+        self.waiting_panel.set_projects(
+            [(p.project_id, p.alias) for p in catalog.projects],
+            catalog.waiting_project or catalog.current_project,
+        )
+        self.profile_panel.rules.set_aliases({p.project_id: p.alias for p in catalog.projects})
+
+    @Slot(int, int)
+    def _index_progressed(self, done: int, total: int) -> None:
+        """A large first build (or a sync that brought many files) takes seconds: say so."""
+        if total < INDEXING_NOTICE_MIN:
+            return
+        if self._caption_before_indexing is None:
+            self._caption_before_indexing = self.caption.text()
+        self.caption.setText(f"Reading the journal: {done:,} of {total:,} decisions…")
+
+    @Slot(object)
+    def _reconciled(self, report: ReconcileReport) -> None:
+        if self._caption_before_indexing is not None:
+            self.caption.setText(self._caption_before_indexing)
+            self._caption_before_indexing = None
+        self.banner.set_issues([FileIssue(i.path, i.error) for i in report.unreadable])
+        shown_already, self._first_reconcile_pending = self._first_reconcile_pending, False
+        if shown_already:
+            return  # the first page's query waited for this reconcile: loading again would flicker
+        if self._loaded_once and (report.added or report.changed or report.removed):
+            self.reload_scope()
+            self.bridge.load_catalog()
+            if self.record is not None:
+                self.bridge.load_record(self.record.id)
+
+    # selection and the inspector ---------------------------------------------------------------
+
+    @Slot(QModelIndex, QModelIndex)
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid() and not self._shut_down:
+            self.select_timer.start()
+
+    @Slot()
+    def _load_selected(self) -> None:
+        decision_id = self.list_view.currentIndex().data(DecisionListModel.DecisionIdRole)
+        if decision_id:
+            self._wanted_id = str(decision_id)
+            self.bridge.load_record(self._wanted_id)
+
+    def open_decision(self, decision_id: str) -> None:
+        """Shows a decision in the fork view, whether or not the list currently holds it."""
+        self.tabs.setCurrentIndex(0)
+        row = self.model.row_of(decision_id)
+        if row >= 0:
+            self.list_view.setCurrentIndex(self.model.index(row))
+            self.select_timer.stop()
+        self._wanted_id = decision_id
+        self.bridge.load_record(decision_id)
+
+    @Slot(QModelIndex)
+    def _open_current(self, _index: QModelIndex) -> None:
+        """Enter on a row: load it now and move the keyboard into the details."""
+        self.select_timer.stop()
+        self._load_selected()
+        self.inspector.scroll_area.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    @Slot(object)
+    def _record_loaded(self, record: DecisionRecord) -> None:
+        """Shows the record the user asked for last; a late answer for an older pick is dropped."""
+        if record.id == self._wanted_id or self.is_shown(record.id):
+            self.show_record(record)
+
+    @Slot(str)
+    def show_file(self, path: str) -> None:
+        """Opens the folder that holds a damaged file, in the file manager."""
+        self.open_url(QUrl.fromLocalFile(str(Path(path).parent)))
+
+    @Slot(object)
+    def _moved_aside(self, result: MovedAside) -> None:
+        if self._shut_down:
+            return
+        parts = []
+        if result.moved:
+            where = Path(result.moved[0][1]).parent.parent
+            names = ", ".join(Path(path).name for path, _target in result.moved)
+            parts.append(f"Moved {names} to {where}.")
+        parts.extend(f"Could not move {Path(path).name}: {why}" for path, why in result.failed)
+        self.show_notice(" ".join(parts))
+        self.bridge.load_catalog()
+        self.reload_scope()
+
+    @Slot(QUrl)
+    def open_evidence(self, url: QUrl) -> None:
+        """A file opens in the user's editor, an address in the browser; a missing file says so."""
+        if url.isLocalFile() and not Path(url.toLocalFile()).exists():
+            self.statusBar().showMessage(
+                f"{url.toLocalFile()} does not exist on this computer.", NOTICE_MS
+            )
+            return
+        self.open_url(url)
+
+    @Slot(str, str)
+    def _record_failed(self, decision_id: str, message: str) -> None:
+        self.statusBar().showMessage(f"Could not read {decision_id}: {message}", NOTICE_MS)
+
+    def show_record(self, record: DecisionRecord | None) -> None:
+        self.record = record
+        self.inspector.show_record(record)
+        if record is not None:
+            self.model.replace_row(row_from_record(record))
+        self._update_actions()
+
+    def is_shown(self, decision_id: str) -> bool:
+        return self.record is not None and self.record.id == decision_id
+
+    def _update_actions(self) -> None:
+        record = self.record
+        has = record is not None
+        self.edit_action.setEnabled(has)
+        self.history_action.setEnabled(has)
+        self.delete_action.setEnabled(has and not record.is_deleted if record else False)
+        self.restore_action.setEnabled(bool(record and record.is_deleted))
+        self.imports.update(record)
+
+    # profile and waiting -----------------------------------------------------------------------
+
+    @Slot(object)
+    def _profile_loaded(self, view: ProfileView) -> None:
+        if view.error:
+            self.profile_panel.show_message(view.error)
+        if view.profile.revision or not view.error:
+            self.profile_panel.set_profile(view.profile)
+        if view.status is not None:
+            self._profile_state_changed(view.status)
+
+    @Slot(object)
+    def _profile_state_changed(self, status: ProfileStatus) -> None:
+        previous = getattr(self, "_profile_state", None)
+        self._profile_state = status.state
+        self.banner.set_profile_status(status)
+        self.profile_panel.set_status(status)
+        self.profile_label.setText(f"Profile: {PROFILE_STATES.get(status.state, status.state)}")
+        self.profile_label.setToolTip(status.error or "")
+        if status.state == STATE_CURRENT and previous not in (None, STATE_CURRENT):
+            self.bridge.load_profile()
+
+    @Slot(object)
+    def _pending_loaded(self, items: list[dict[str, str]]) -> None:
+        self.waiting_panel.set_pending(items)
+        self.tabs.setTabText(2, f"&Waiting ({len(items):,})" if items else "&Waiting")
+
+    @Slot(str, object, int)
+    def _notes_loaded(self, project_id: str, notes: list[object], damaged: int) -> None:
+        if project_id == self.waiting_panel.current_project():
+            self.waiting_panel.set_notes(notes, damaged)  # type: ignore[arg-type]

@@ -1,0 +1,209 @@
+"""The index's SQLite file: schema, private permissions, and replacing it when it is unusable.
+
+Why it may delete a file: the index is a cache of `records/`. A damaged, foreign or outdated
+database is never repaired, only replaced; the next reconcile fills it again from the records.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import stat
+import unicodedata
+from pathlib import Path
+
+from core.errors import UnsafePath
+from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir
+
+INDEX_FORMAT = "decision-journal-index/5"
+"""Bump when the schema, the keys or `core.index.fulltext` change: old files are then rebuilt."""
+
+PAGE_SIZE = 16384
+"""Bytes per database page, for a new file. A `record_json` row is mostly 2-4 KB of plain JSON,
+so a 4 KiB page holds one and leaves much of it empty; a 16 KiB page holds several. At 10,000
+records the file is then 38 MB instead of 52 MB and a bulk build's SQLite work a quarter less.
+"""
+
+RECORD_COLUMNS = (
+    "file_name",
+    "sig",
+    "id",
+    "id_key",
+    "upd_s",
+    "upd_sub",
+    "upd_offset",
+    "deleted",
+    "project_id",
+    "project_key",
+    "project_alias",
+    "workspace_clean",
+    "workspace_prefix",
+    "decision_kind",
+    "kind_key",
+    "risk_level",
+    "risk_key",
+    "status",
+    "status_key",
+    "problem",
+    "selected_label",
+    "revision",
+    "digest",
+)
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE records (
+    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+    file_name TEXT NOT NULL,
+    sig TEXT NOT NULL,
+    id TEXT NOT NULL, id_key TEXT NOT NULL,
+    upd_s INTEGER NOT NULL, upd_sub INTEGER NOT NULL, upd_offset INTEGER NOT NULL,
+    deleted INTEGER NOT NULL,
+    project_id TEXT NOT NULL, project_key TEXT NOT NULL, project_alias TEXT NOT NULL,
+    workspace_clean BLOB NOT NULL, workspace_prefix BLOB NOT NULL,
+    decision_kind TEXT NOT NULL, kind_key TEXT NOT NULL,
+    risk_level TEXT NOT NULL, risk_key TEXT NOT NULL,
+    status TEXT NOT NULL, status_key TEXT NOT NULL,
+    problem TEXT NOT NULL, selected_label TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    digest TEXT NOT NULL
+);
+CREATE TABLE record_json (rid INTEGER PRIMARY KEY, json BLOB NOT NULL);
+CREATE TABLE domains (
+    rid INTEGER NOT NULL, domain_key TEXT NOT NULL, domain TEXT NOT NULL,
+    PRIMARY KEY (domain_key, rid)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE words USING fts5 (
+    body, content = '', detail = none, prefix = '1 2 3', tokenize = "ascii tokenchars '_'"
+);
+"""
+"""`record_json` holds each row's compact record as `index_entry.pack_json` stores it, apart
+from `records` so that what scans `records` (facets, projects, a bulk build's index sorts)
+reads short rows."""
+
+INDEXES = {
+    "records_file": "CREATE UNIQUE INDEX IF NOT EXISTS records_file ON records (file_name)",
+    "records_order": "CREATE INDEX IF NOT EXISTS records_order "
+    "ON records (upd_s DESC, upd_sub DESC, id DESC)",
+    "records_active_order": "CREATE INDEX IF NOT EXISTS records_active_order "
+    "ON records (deleted, upd_s DESC, upd_sub DESC, id DESC)",
+    "records_project": "CREATE INDEX IF NOT EXISTS records_project "
+    "ON records (project_key, upd_s DESC, upd_sub DESC, id DESC)",
+    "records_id_key": "CREATE INDEX IF NOT EXISTS records_id_key ON records (id_key)",
+    "domains_rid": "CREATE INDEX IF NOT EXISTS domains_rid ON domains (rid)",
+}
+"""Secondary indexes, apart so a bulk build can drop them and sort them in once at the end.
+
+Every open creates any that are missing, so a build interrupted midway leaves a usable file.
+"""
+
+
+def _expected_meta() -> dict[str, str]:
+    """Word tables change with Python's Unicode version, so an index records which one it used."""
+    return {"format": INDEX_FORMAT, "unicode": unicodedata.unidata_version}
+
+
+def index_path(journal_root: Path) -> Path:
+    return journal_root / "cache" / "index.sqlite3"
+
+
+def open_index(journal_root: Path) -> sqlite3.Connection:
+    """Opens the index, replacing a damaged, foreign or outdated file with an empty one.
+
+    Raises:
+        sqlite3.Error or OSError: when even a fresh database cannot be created; the caller then
+            falls back to scanning the store.
+        UnsafePath: when the cache directory or file is a link or special file.
+    """
+    path = index_path(journal_root)
+    ensure_private_dir(journal_root, path.parent)
+    try:
+        return _open_checked(journal_root, path)
+    except sqlite3.DatabaseError as exc:
+        if is_transient(exc):
+            raise  # another process holds it: it is busy, not broken
+        remove_index_files(path)
+        return _open_checked(journal_root, path)
+
+
+def is_transient(error: sqlite3.Error) -> bool:
+    """Busy or locked by another connection: worth retrying, never a reason to delete."""
+    return getattr(error, "sqlite_errorcode", None) in {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+
+
+class _Outdated(sqlite3.DatabaseError):
+    """The file holds another format, Unicode version or application's tables."""
+
+
+def _open_checked(journal_root: Path, path: Path) -> sqlite3.Connection:
+    _create_private_file(journal_root, path)
+    connection = sqlite3.connect(path, check_same_thread=False, timeout=10.0, isolation_level=None)
+    try:
+        connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # only a new, empty file takes it
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        connection.execute("PRAGMA temp_store = MEMORY")
+        connection.execute("PRAGMA cache_size = -32768")  # KiB: random-key inserts stay in memory
+        if _read_meta(connection) != _expected_meta():
+            _create_schema(connection)
+        for statement in INDEXES.values():
+            connection.execute(statement)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _create_private_file(journal_root: Path, path: Path) -> None:
+    """SQLite would create the file with the umask's mode; the journal's data stays 0600."""
+    check_no_links(journal_root, path)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, FILE_MODE)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafePath(f"journal index is not a regular file: {path}", path=str(path))
+        if os.name == "posix" and stat.S_IMODE(info.st_mode) != FILE_MODE:
+            os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+
+
+def _read_meta(connection: sqlite3.Connection) -> dict[str, str]:
+    try:
+        rows = connection.execute("SELECT key, value FROM meta").fetchall()
+    except sqlite3.OperationalError:
+        return {}
+    return {str(k): str(v) for k, v in rows}
+
+
+def _create_schema(connection: sqlite3.Connection) -> None:
+    """Fills an empty file; a file with other tables is outdated and replaced by the caller.
+
+    The check and the creation share one write transaction, so two processes opening a new
+    index at the same time create it once.
+    """
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        meta = _read_meta(connection)
+        if meta != _expected_meta():
+            if meta or connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise _Outdated(f"journal index format {meta.get('format', '?')} is outdated")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+            for statement in INDEXES.values():
+                connection.execute(statement)
+            connection.executemany("INSERT INTO meta VALUES (?, ?)", _expected_meta().items())
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+
+
+def remove_index_files(path: Path) -> None:
+    """Deletes the database with its WAL and shared-memory files."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{path}{suffix}")

@@ -1,0 +1,80 @@
+"""The profile's per-record facts, kept on disk between processes.
+
+Why: a fresh process (`profile rebuild`, the app after a restart) would otherwise re-read and
+strictly validate every record to rebuild the profile. Facts are stored only for records that
+passed the strict read, keyed by the file's identity (device, inode, size, mtime, ctime); any
+change to a record file changes that identity, so the record is read and validated again. The
+file is a cache: unreadable, foreign or outdated content is ignored and rewritten.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from core.errors import JournalError
+from core.profile.derive import RecordFacts
+from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
+
+FORMAT_VERSION = 3
+MAX_BYTES = 512 * 1024 * 1024
+_LEGACY_NAME = "profile-facts.json"
+"""Formats 1 and 2 were JSON with named fields under this name: 40 MB at 100,000 records,
+written in 0.15 s. MessagePack of arrays is 25 MB, written in about 0.09 s."""
+
+
+class Identity(msgspec.Struct, frozen=True, gc=False, array_like=True):
+    """A record file's stat identity, written as an array: dev, ino, size, mtime, ctime.
+
+    Why a Struct: one is kept per record for the life of the process, and a tuple stays
+    tracked by the cycle collector until a collection walks it (at 100,000 records the first
+    collection after a rebuild walked 100,000 such tuples); a Struct without gc never is.
+    """
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+
+Entry = tuple[str, Identity, RecordFacts]
+
+
+class _FactsFile(msgspec.Struct):
+    """The file's layout; msgspec checks every type while decoding, in C, facts included."""
+
+    version: int
+    entries: list[Entry]
+
+
+_DECODER = msgspec.msgpack.Decoder(_FactsFile)
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+def load_facts(root: Path, path: Path) -> dict[str, tuple[Identity, RecordFacts]] | None:
+    """The stored facts, or None when the file is missing or not exactly ours.
+
+    An identity that is not ours simply never matches a file's stat, so that file is read again.
+    """
+    try:
+        data = _DECODER.decode(read_regular_file(root, path, MAX_BYTES))
+    except (JournalError, OSError, msgspec.DecodeError):
+        return None
+    if data.version != FORMAT_VERSION:
+        return None
+    return {name: (identity, facts) for name, identity, facts in data.entries}
+
+
+def save_facts(root: Path, path: Path, entries: list[Entry]) -> None:
+    """Writes atomically; failing to write a cache never fails a rebuild."""
+    payload = _ENCODER.encode(_FactsFile(FORMAT_VERSION, entries))
+    try:
+        ensure_private_dir(root, path.parent)
+        # A cache: a file lost or torn by a power cut fails to decode and is rebuilt, so
+        # waiting for the disk (tens of megabytes at 100,000 records) would buy nothing.
+        atomic_write(root, path, payload, durable=False)
+        path.with_name(_LEGACY_NAME).unlink(missing_ok=True)
+    except (JournalError, OSError):
+        return

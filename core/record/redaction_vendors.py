@@ -1,0 +1,298 @@
+"""Vendor credential families: keys whose shape or nearby vendor name says whose they are.
+
+The families follow gitleaks' default rule set (config/gitleaks.toml, MIT) and detect-secrets'
+plugins: cloud providers, source hosting and package registries, AI providers, chat and
+webhooks, mail, payments, monitoring and other SaaS. Patterns are written from the vendors'
+published formats. Each one is anchored on a literal prefix, or on the vendor's name just
+before the value when the value itself is plain hex (Datadog, Twilio auth tokens), so hashes,
+UUIDs and digests in ordinary text never match. These rules run before the reference's
+patterns: a ``token=xoxb-…`` should be reported as Slack, not as a signed URL.
+"""
+
+from __future__ import annotations
+
+from core.record.redaction_rules import Rule, vendor
+
+_HEX32 = "[a-f0-9]{32}"
+_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+# After a vendor's name: a few name characters ("_API_", " application "), the word key or
+# token, then a separator; the value follows in the rule.
+_NAMED = r"[\w .-]{0,24}?(?i:key|token|secret)[\"']?[\t ]*[:=]?[\t ]*[\"']?"
+
+
+# What must follow a vendor's name in casefolded text before its context rule can match.
+_NAMED_TAIL = r"[\w .-]{0,24}?(?:key|token|secret)"
+
+
+def _named(vendor_words: str, value: str) -> str:
+    """The context pattern of a vendor whose value has no prefix of its own."""
+    return rf"(?i:{vendor_words}){_NAMED}(?P<secret>{value})(?![A-Za-z0-9_-])"
+
+
+def _context(name: str, vendor_words: str, value: str, keywords: tuple[str, ...]) -> Rule:
+    """A rule for a vendor named just before its value; prose naming the vendor without a
+    key, token or secret word after it never opens the rule's gate."""
+    gates = dict.fromkeys(keywords, _NAMED_TAIL)
+    return vendor(name, _named(vendor_words, value), keywords, gates=gates)
+
+
+def _prefixed(name: str, pattern: str, *keywords: str, gates: dict[str, str] | None = None) -> Rule:
+    return vendor(name, pattern, keywords, gates=gates)
+
+
+VENDOR_RULES: tuple[Rule, ...] = (
+    # Cloud providers and secrets managers
+    vendor(
+        "azure_storage_key",
+        r"(?i:accountkey)[\t ]*=[\t ]*(?P<secret>[A-Za-z0-9+/]{86}==)",
+        ("accountkey",),
+    ),
+    vendor(
+        "azure_storage_key",
+        r"(?i:azure|storage)[\w .-]{0,30}?(?i:key)[\"']?[\t ]*[:=][\t ]*[\"']?"
+        r"(?P<secret>[A-Za-z0-9+/]{86}==)",
+        ("azure", "storage"),
+        gates=dict.fromkeys(("azure", "storage"), r"[\w .-]{0,30}?key"),
+    ),
+    _prefixed(
+        "azure_ad_client_secret",
+        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])",
+        "q~",
+        gates={"q~": "[a-z0-9_~.-]{31}"},
+    ),
+    vendor(
+        "gcp_private_key_id",
+        r"(?i:private_key_id)[\"']?[\t ]*[:=]?[\t ]*[\"']?(?P<secret>[a-f0-9]{40})\b",
+        ("private_key_id",),
+    ),
+    _prefixed("alibaba_access_key", r"\bLTAI[A-Za-z0-9]{20}\b", "ltai"),
+    _prefixed(
+        "digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", "dop_v1_", "doo_v1_", "dor_v1_"
+    ),
+    _prefixed("heroku_api_key", r"\bHRKU-[A-Za-z0-9_-]{58,60}(?![A-Za-z0-9_-])", "hrku-"),
+    _context("heroku_api_key", "heroku", _UUID, ("heroku",)),
+    _prefixed("cloudflare_origin_ca_key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b", "v1.0-"),
+    _context(
+        "cloudflare_api_token", r"cloudflare|\bcf_", "[A-Za-z0-9_-]{37,40}", ("cloudflare", "cf_")
+    ),
+    _prefixed("vault_token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}", "hvs.", "hvb.", "hvr."),
+    _prefixed(
+        "age_secret_key",
+        r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b",
+        "age-secret-key-1",
+    ),
+    _prefixed(
+        "doppler_token",
+        r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b",
+        "dp.pt.",
+        "dp.st.",
+        "dp.sa.",
+        "dp.ct.",
+        "dp.scim.",
+        "dp.audit.",
+    ),
+    _prefixed("pulumi_token", r"\bpul-[a-f0-9]{40}\b", "pul-"),
+    _prefixed(
+        "databricks_token",
+        r"\bdapi[a-h0-9]{32}(?:-[0-9])?\b",
+        "dapi",
+        gates={"dapi": "[a-h0-9]{32}"},
+    ),
+    _prefixed(
+        "terraform_cloud_token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}", ".atlasv1."
+    ),
+    _prefixed(
+        "tailscale_key",
+        r"\btskey-(?:(?:auth|api|client|scim|webhook)-)?[A-Za-z0-9]{10,}-[A-Za-z0-9]{20,}",
+        "tskey-",
+    ),
+    _prefixed(
+        "onepassword_token",
+        r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})"
+        r"-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
+        "ops_eyj",
+        "a3-",
+        gates={"a3-": "[a-z0-9]{6}-"},
+    ),
+    _context("okta_token", "okta", "00[A-Za-z0-9_-]{40}", ("okta",)),
+    _prefixed("fly_token", r"\bFlyV1 fm[12]_[A-Za-z0-9+/=_,-]{60,}", "flyv1 "),
+    # Source hosting, CI and package registries
+    _prefixed("docker_hub_token", r"\bdckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])", "dckr_pat_"),
+    _prefixed("rubygems_token", r"\brubygems_[a-f0-9]{48}\b", "rubygems_"),
+    _prefixed(
+        "jfrog_token",
+        r"\bAKCp[A-Za-z0-9]{69}\b|\bcmVmdGtuOjAxOj[A-Za-z0-9]{40,}",
+        "akcp",
+        "cmvmdgtuojaxoj",
+    ),
+    _prefixed("sonarqube_token", r"\bsq[pua]_[a-f0-9]{40}\b", "sqp_", "squ_", "sqa_"),
+    _prefixed("nuget_api_key", r"\boy2[a-z0-9]{43}\b", "oy2", gates={"oy2": "[a-z0-9]{43}"}),
+    _prefixed("clojars_token", r"\bCLOJARS_[a-z0-9]{60}\b", "clojars_"),
+    _prefixed("bitbucket_app_password", r"\bATBB[A-Za-z0-9_=.-]{32}\b", "atbb"),
+    _prefixed("atlassian_api_token", r"\bATATT3[A-Za-z0-9_=-]{150,}", "atatt3"),
+    vendor(
+        "npm_auth_token",
+        r"(?i:_authToken)[\t ]*=[\t ]*[\"']?(?P<secret>[A-Za-z0-9._-]{20,})",
+        ("_authtoken",),
+    ),
+    # AI and ML providers
+    _prefixed("groq_api_key", r"\bgsk_[A-Za-z0-9]{52}\b", "gsk_"),
+    _prefixed("replicate_token", r"\br8_[A-Za-z0-9]{37}\b", "r8_"),
+    _prefixed("perplexity_api_key", r"\bpplx-[A-Za-z0-9]{48}\b", "pplx-"),
+    _context("cohere_api_key", "cohere", "[A-Za-z0-9]{40}", ("cohere",)),
+    # Chat, webhooks and social
+    _prefixed(
+        "discord_webhook",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
+        r"(?P<secret>[0-9]{17,20}/[A-Za-z0-9_-]{60,68})",
+        "discord",
+        gates={"discord": r"(?:app)?\.com/api/webhooks/"},
+    ),
+    _prefixed(
+        "discord_bot_token",
+        r"\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])",
+        ".",
+        gates={".": r"[a-z0-9_-]{6}\.[a-z0-9_-]{27}"},
+    ),
+    _prefixed(
+        "telegram_bot_token",
+        r"(?<![0-9])[0-9]{8,10}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])",
+        ":",
+        gates={":": "[a-z0-9_-]{35}"},
+    ),
+    _prefixed(
+        "teams_webhook",
+        r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhook(?:b2)?/[A-Za-z0-9@/_-]{60,}",
+        "webhook.office.com",
+    ),
+    _prefixed("facebook_token", r"\bEAA[MC][A-Za-z0-9]{80,}", "eaam", "eaac"),
+    _prefixed("twitter_bearer_token", r"\bA{22}[A-Za-z0-9%]{50,}", "a" * 22),
+    # Mail
+    _prefixed(
+        "sendgrid_api_key",
+        r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+        "sg.",
+        gates={"sg.": r"[a-z0-9_-]{22}\."},
+    ),
+    _prefixed("mailgun_api_key", rf"\bkey-{_HEX32}\b", "key-", gates={"key-": "[0-9a-f]{32}"}),
+    _context("mailgun_api_key", "mailgun", rf"{_HEX32}-[a-f0-9]{{8}}-[a-f0-9]{{8}}", ("mailgun",)),
+    _prefixed("mailchimp_api_key", rf"\b{_HEX32}-us[0-9]{{1,2}}\b", "-us", gates={"-us": "[0-9]"}),
+    _prefixed(
+        "brevo_api_key",
+        r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}\b",
+        "xkeysib-",
+        "xsmtpsib-",
+    ),
+    # Twilio: account SIDs and API key SIDs have prefixes; auth tokens need the vendor's name.
+    _prefixed("twilio_account_sid", rf"\bAC{_HEX32}\b", "ac", gates={"ac": "[0-9a-f]{32}"}),
+    _prefixed("twilio_api_key", rf"\bSK{_HEX32}\b", "sk", gates={"sk": "[0-9a-f]{32}"}),
+    _context("twilio_auth_token", "twilio", _HEX32, ("twilio",)),
+    # Payments and commerce
+    _prefixed(
+        "shopify_token",
+        r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
+        "shpat_",
+        "shpss_",
+        "shpca_",
+        "shppa_",
+    ),
+    _prefixed(
+        "square_token",
+        r"\b(?:sq0atp-[A-Za-z0-9_-]{22,}|sq0csp-[A-Za-z0-9_-]{43}|EAAA[A-Za-z0-9_-]{60})",
+        "sq0atp-",
+        "sq0csp-",
+        "eaaa",
+        gates={"eaaa": "[a-z0-9_-]{60}"},
+    ),
+    _prefixed(
+        "braintree_token",
+        r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        "access_token$production$",
+    ),
+    _prefixed(
+        "flutterwave_key", r"\bFLW(?:SECK|PUBK)(?:_TEST)?-[a-h0-9]{32}-X\b", "flwseck", "flwpubk"
+    ),
+    _prefixed("shippo_token", r"\bshippo_(?:live|test)_[a-f0-9]{40}\b", "shippo_"),
+    _prefixed("easypost_key", r"\bEZ[AT]K[A-Za-z0-9]{54}\b", "ezak", "eztk"),
+    _prefixed("duffel_token", r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", "duffel_"),
+    # Monitoring
+    _context("datadog_app_key", r"datadog|\bdd[_-]", "[a-f0-9]{40}", ("datadog", "dd_", "dd-")),
+    _context("datadog_api_key", r"datadog|\bdd[_-]", _HEX32, ("datadog", "dd_", "dd-")),
+    _prefixed("sentry_token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}", "sntrys_", "sntryu_"),
+    vendor(
+        "sentry_dsn",
+        rf"https://(?P<secret>{_HEX32})(?::{_HEX32})?@[a-z0-9.-]*ingest\.(?:[a-z]+\.)?sentry\.io",
+        ("sentry.io",),
+    ),
+    _prefixed(
+        "new_relic_key",
+        r"\bNR(?:AK|II|JS|AA)-[A-Za-z0-9]{19,32}\b",
+        "nrak-",
+        "nrii-",
+        "nrjs-",
+        "nraa-",
+    ),
+    _prefixed(
+        "grafana_token",
+        r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}={0,2}",
+        "glsa_",
+        "glc_",
+    ),
+    _prefixed("dynatrace_token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b", "dt0c01."),
+    _prefixed(
+        "launchdarkly_key",
+        rf"\b(?:api|sdk|mob)-{_UUID}\b",
+        "api-",
+        "sdk-",
+        "mob-",
+        gates={"api-": "[0-9a-f]{8}-", "sdk-": "[0-9a-f]{8}-", "mob-": "[0-9a-f]{8}-"},
+    ),
+    # Other SaaS
+    _prefixed("linear_api_key", r"\blin_api_[A-Za-z0-9]{40}\b", "lin_api_"),
+    _prefixed(
+        "notion_token",
+        r"\b(?:ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})\b",
+        "ntn_",
+        "secret_",
+        gates={"secret_": "[a-z0-9]{43}"},
+    ),
+    _prefixed(
+        "airtable_token",
+        r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b",
+        "pat",
+        gates={"pat": r"[a-z0-9]{14}\.[0-9a-f]{64}"},
+    ),
+    _prefixed(
+        "asana_token",
+        rf"\b[0-9]/[0-9]{{10,20}}(?:/[0-9]{{10,20}})?:{_HEX32}\b",
+        ":",
+        gates={":": "[0-9a-f]{32}"},
+    ),
+    _prefixed("hubspot_token", rf"\bpat-(?:na|eu)[0-9]-{_UUID}\b", "pat-na", "pat-eu"),
+    _prefixed(
+        "dropbox_token",
+        r"\bsl\.(?:u\.)?[A-Za-z0-9_-]{130,}",
+        "sl.",
+        gates={"sl.": "(?:u\\.)?[a-z0-9_-]{130}"},
+    ),
+    _prefixed("postman_api_key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", "pmak-"),
+    _prefixed(
+        "mapbox_secret_token",
+        r"\b(?:sk|tk)\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}",
+        "sk.eyj",
+        "tk.eyj",
+    ),
+    _prefixed(
+        "supabase_key",
+        r"\bsb[pa]_[a-f0-9]{40}\b|\bsb_secret_[A-Za-z0-9_-]{31,}",
+        "sbp_",
+        "sba_",
+        "sb_secret_",
+    ),
+    _prefixed("planetscale_token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}", "pscale_"),
+    _prefixed("typeform_token", r"\btfp_[A-Za-z0-9_.=-]{59}", "tfp_"),
+    _prefixed("readme_api_key", r"\brdme_[a-z0-9]{70}\b", "rdme_"),
+    _prefixed("prefect_api_key", r"\bpnu_[A-Za-z0-9]{36}\b", "pnu_"),
+    _prefixed("contentful_token", r"\bCFPAT-[A-Za-z0-9_-]{43}", "cfpat-"),
+    _context("algolia_api_key", "algolia", _HEX32, ("algolia",)),
+)

@@ -1,0 +1,90 @@
+"""The decision's summary sentence: the reference's Korean template, stored, and an English
+rendering of the same facts for display (never stored, so records stay byte-compatible).
+
+Agents read English whichever way they asked (the MCP tool or `decision-journal ask`), so the
+instruction that goes with a recorded answer is written here once, in English."""
+
+from __future__ import annotations
+
+from core.gocompat.text import go_trim
+from core.record.models import DecisionRecord
+
+REASON_MISSING = "reason not provided"
+ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
+"""The option an import adds when its source named only the chosen approach (a record needs
+two); the English summary does not list it as a rejected alternative."""
+
+
+def _rejected_parts(record: DecisionRecord, *, weighed_only: bool = False) -> list[tuple[str, str]]:
+    """(label, reason) of each rejection; `weighed_only` leaves out the importers' stand-in
+    for alternatives the source did not record (the stored Korean sentence keeps it)."""
+    parts = []
+    for rejection in record.rejected_reasons:
+        label = go_trim(record.option_label(rejection.option_id)) or rejection.option_id
+        if weighed_only and label == ALTERNATIVE_LABEL:
+            continue
+        parts.append((label, go_trim(rejection.reason) or REASON_MISSING))
+    return parts
+
+
+def korean_summary(record: DecisionRecord) -> str:
+    """The reference's template, plus the rejected alternatives when there are any."""
+    selected = record.selected_label()
+    if not selected:
+        return ""
+    reason = go_trim(record.selection_reason_raw) or REASON_MISSING
+    sentence = (
+        f"{record.problem} 문제를 해결할 때 이 사용자는 {selected} 결정을 {reason} 때문에 했다."
+    )
+    rejected = _rejected_parts(record)
+    if rejected:
+        joined = "; ".join(f"{label}: {why}" for label, why in rejected)
+        sentence += f" 다른 방안은 {joined} 때문에 선택하지 않았다."
+    return sentence
+
+
+def english_summary(record: DecisionRecord) -> str:
+    """The same facts in English; a reason that ends its own sentence gets no second full
+    stop ("…at no extra cost." never becomes "…cost.."), and an option named by a sentence
+    (an imported ADR's "We will use Python 3.") loses its full stop inside this one."""
+    selected = record.selected_label()
+    if not selected:
+        return ""
+    reason = go_trim(record.selection_reason_raw) or REASON_MISSING
+    chose = _clause(go_trim(selected))
+    sentence = f"To solve “{record.problem}”, the user chose {chose} because {_ended(reason)}"
+    rejected = _rejected_parts(record, weighed_only=True)
+    if rejected:
+        joined = "; ".join(f"{_clause(label)}, because {_clause(why)}" for label, why in rejected)
+        sentence += f" Rejected: {_ended(joined)}"
+    return sentence
+
+
+_TERMINAL = ("...", "…", "!", "?")
+
+
+def _clause(text: str) -> str:
+    """A reason inside the sentence: its own closing full stops dropped, an ellipsis kept."""
+    if text.endswith(_TERMINAL):
+        return text
+    return text.rstrip(".").rstrip() or text
+
+
+def _ended(text: str) -> str:
+    """A reason that ends the sentence: one full stop, unless it ends in its own way."""
+    clause = _clause(text)
+    return clause if clause.endswith(_TERMINAL) else clause + "."
+
+
+def recorded_instruction(record: DecisionRecord, profile_warning: str = "") -> str:
+    """What an agent does with a recorded answer, in English, with its English summary."""
+    text = (
+        f"Implementation decision recorded: {record.selected_label()} (id={record.id}). "
+        "Continue the implementation with this choice and do not ask this decision again."
+    )
+    summary = english_summary(record)
+    if summary:
+        text += f" Summary: {summary}"
+    if profile_warning:
+        text += f" Preference profile warning: {go_trim(profile_warning).rstrip('.')}."
+    return text

@@ -1,0 +1,264 @@
+"""Finds and removes secrets that records written before newer redaction patterns still hold.
+
+Redaction runs on every write, so a record only keeps a secret when it was written by a
+version that did not yet recognise it. ``decision-journal doctor --redact`` uses this module:
+
+1. `find_unredacted` reads every current record and every history revision and reports those
+   the present patterns would change;
+2. `redact_current` rewrites each current record as a new revision through the store's normal
+   compare-and-swap path (the old revision moves to history unchanged, as every edit does);
+3. `purge_history` rewrites history revisions in place, the one exception to history being
+   immutable, and only when the user asks for it;
+4. `scrub_index` deletes the search index with its WAL and builds it again from the records,
+   because a rebuild inside the old file could leave the secret in freed pages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import JournalError
+from core.index.db import remove_index_files
+from core.index.journal_index import JournalIndex
+from core.index.rows import ReconcileReport
+from core.record.codec import compact_record, encode_record
+from core.record.models import DecisionRecord
+from core.record.redact_record import redact_record
+from core.record.redaction import EMPTY_REPORT, redact_text
+from core.store.decisions import DecisionStore, is_record_file_name, read_record_file
+from core.store.history_files import DIGEST_SUFFIX, rewrite_revision, verify_digest
+from core.store.locking import locked
+from core.store.safefs import read_regular_file
+
+_HISTORY_FILE = re.compile(r"revision-(\d{6,})\.json")
+
+
+@dataclass(frozen=True, slots=True)
+class Unredacted:
+    """One stored revision that the present patterns would change."""
+
+    record_id: str
+    revision: int
+    path: str
+    patterns: tuple[str, ...]
+    in_history: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SweepProblem:
+    """A file the sweep could not read or rewrite; it is reported and the sweep goes on."""
+
+    path: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class OtherFile:
+    """A file outside records/ and history/ holding text the present patterns redact.
+
+    Pending decisions, drafts, agent notes, correction notes, outcome signals and the profile
+    have their own formats and writers; the sweep names them rather than rewrite them.
+    """
+
+    path: str
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Survey:
+    """What `find_unredacted` found, current records first, then history revisions."""
+
+    found: tuple[Unredacted, ...]
+    problems: tuple[SweepProblem, ...]
+    others: tuple[OtherFile, ...] = ()
+
+    @property
+    def current(self) -> tuple[Unredacted, ...]:
+        return tuple(item for item in self.found if not item.in_history)
+
+    @property
+    def history(self) -> tuple[Unredacted, ...]:
+        return tuple(item for item in self.found if item.in_history)
+
+
+def newly_found(record: DecisionRecord) -> tuple[str, ...] | None:
+    """The pattern names the present redaction adds to ``record``, or None if it is clean.
+
+    A record counts as holding a secret when redacting it again changes any stored text; the
+    names are those of the new report that the record's own redaction metadata lacks.
+    """
+    redacted = redact_record(record)
+    if compact_record(redacted) == compact_record(record):
+        return None
+    known = {name.casefold() for name in record.redaction.patterns}
+    return tuple(name for name in redacted.redaction.patterns if name.casefold() not in known)
+
+
+def find_unredacted(store: DecisionStore) -> Survey:
+    """Every current record and history revision holding text the present patterns redact."""
+    found: list[Unredacted] = []
+    problems: list[SweepProblem] = []
+    for current in sorted(store.record_files()):
+        _check_file(store, str(current), current.stem, None, found=found, problems=problems)
+    for record_id, path, revision in _history_files(store, problems):
+        _check_file(store, path, record_id, revision, found=found, problems=problems)
+    return Survey(tuple(found), tuple(problems), tuple(_other_files(store.root, problems)))
+
+
+OTHER_FOLDERS = ("pending", "drafts", "notes", "corrections", "outcomes", "profiles")
+"""The journal's other writers' folders, each redacting on write since its own first version."""
+_OTHER_FILE_MAX = 64 * 1024 * 1024
+
+
+def _other_files(root: Path, problems: list[SweepProblem]) -> Iterable[OtherFile]:
+    for folder in OTHER_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.name.startswith(".") or path.suffix.lower() == ".lock":
+                continue
+            if path.is_symlink() or not path.is_file():
+                continue
+            try:
+                text = read_regular_file(root, path, _OTHER_FILE_MAX).decode("utf-8", "replace")
+            except (JournalError, OSError) as exc:
+                problems.append(SweepProblem(str(path), str(exc)))
+                continue
+            names = _patterns_in(text)
+            if names:
+                yield OtherFile(str(path), names)
+
+
+def _patterns_in(text: str) -> tuple[str, ...]:
+    """The patterns that would change any string of a JSON or NDJSON file (or its raw text).
+
+    Strings are checked decoded, because JSON escapes (``\\u0021``, ``\\n``) hide a secret's
+    characters from the raw bytes.
+    """
+    report = EMPTY_REPORT
+    for value in _strings(text):
+        report = report.merge(redact_text(value)[1])
+    return report.patterns
+
+
+def _strings(text: str) -> Iterable[str]:
+    try:
+        documents = [json.loads(text)]
+    except ValueError:
+        try:
+            documents = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except ValueError:
+            yield text
+            return
+    stack: list[object] = documents
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _check_file(
+    store: DecisionStore,
+    path: str,
+    record_id: str,
+    revision: int | None,
+    *,
+    found: list[Unredacted],
+    problems: list[SweepProblem],
+) -> None:
+    try:
+        record = read_record_file(store.root, Path(path), record_id)
+    except (JournalError, OSError) as exc:
+        problems.append(SweepProblem(path, str(exc)))
+        return
+    names = newly_found(record)
+    if names is not None:
+        number = record.revision if revision is None else revision
+        found.append(Unredacted(record.id, number, path, names, revision is not None))
+
+
+def _history_files(
+    store: DecisionStore, problems: list[SweepProblem]
+) -> Iterable[tuple[str, str, int]]:
+    try:
+        record_ids = sorted(os.listdir(store.history_dir))
+    except FileNotFoundError:
+        return
+    for record_id in record_ids:
+        directory = store.history_dir / record_id
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError as exc:
+            problems.append(SweepProblem(str(directory), str(exc)))
+            continue
+        for name in names:
+            match = _HISTORY_FILE.fullmatch(name)
+            if match is not None:
+                yield record_id, str(directory / name), int(match.group(1))
+            elif is_record_file_name(name):
+                problems.append(SweepProblem(str(directory / name), "not a history file name"))
+
+
+def redact_current(store: DecisionStore, item: Unredacted) -> DecisionRecord:
+    """Writes the redacted record as revision N+1; the store redacts while preparing it.
+
+    Raises:
+        RevisionConflict: when the record changed since it was surveyed; nothing is written.
+    """
+    return store.revise(item.record_id, item.revision, _unchanged)
+
+
+def _unchanged(record: DecisionRecord) -> None:
+    """The mutation of a redaction rewrite: none; `DecisionStore.revise` redacts on save."""
+
+
+def purge_history(store: DecisionStore, record_id: str) -> list[int]:
+    """Rewrites, in place, every history revision of one record that holds a secret.
+
+    History is otherwise never changed; this runs only on the user's explicit request. Each
+    file is replaced atomically under the record's lock, keeping its revision, timestamps and
+    status, with the redaction metadata merged as on any save, and its digest is written
+    again. A revision that no longer matches its digest is refused, not re-sealed: purging
+    must never make tampered history look genuine.
+
+    Raises:
+        HistoryTampered: a revision holding a secret was changed after it was written.
+
+    Returns:
+        The revisions rewritten, in order.
+    """
+    directory = store.history_dir / record_id
+    rewritten: list[int] = []
+    with locked(store.root, store.record_path(record_id), timeout=store.lock_timeout):
+        for name in sorted(os.listdir(directory)):
+            match = _HISTORY_FILE.fullmatch(name)
+            if match is None:
+                continue
+            path = directory / name
+            record = read_record_file(store.root, path, record_id)
+            if newly_found(record) is None:
+                continue
+            if os.path.lexists(directory / (name + DIGEST_SUFFIX)):
+                verify_digest(store.root, directory, name, path.read_bytes())
+            rewrite_revision(store.root, directory, name, encode_record(redact_record(record)))
+            rewritten.append(int(match.group(1)))
+    return rewritten
+
+
+def scrub_index(index: JournalIndex) -> ReconcileReport:
+    """Deletes the index database, its WAL and shared memory, then builds it from the records.
+
+    A rebuild inside the old file would leave freed pages and WAL frames holding the old
+    text; a new file holds only what the records now say.
+    """
+    index.close()
+    remove_index_files(index.path)
+    return index.rebuild()

@@ -1,0 +1,63 @@
+"""The capture controller behind a real socket server, and agents calling it from threads."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from app.capture_controller import CaptureController
+from app.ipc.server import IpcServer
+from app.workers import WorkerPool
+from core.capture.machine import CaptureService
+from core.capture.pending import PendingStore
+from core.ipc.client import IpcClient
+from core.ipc.runtime_paths import socket_path
+from core.store.decisions import DecisionStore
+
+
+class SocketCall(threading.Thread):
+    """One agent (or hook) waiting on a socket method in its own thread.
+
+    Tests wait for it with qtbot while the event loop runs, never with `join`: the reply is
+    produced on the GUI thread.
+    """
+
+    def __init__(self, journal: Path, method: str, params: dict[str, Any], wait: float = 60):
+        super().__init__(daemon=True)
+        self._journal = journal
+        self._method = method
+        self._params = params
+        self._wait = wait
+        self.result: dict[str, Any] | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            with IpcClient(socket_path(self._journal), timeout=10) as client:
+                self.result = client.call(self._method, self._params, timeout=self._wait)
+        except BaseException as exc:
+            self.error = exc
+
+
+@contextmanager
+def serving_controller(journal: Path) -> Iterator[CaptureController]:
+    """A listening server whose handler is a real controller; closed (and drained) after."""
+    pending = PendingStore(journal)
+    workers = WorkerPool()
+    controller = CaptureController(
+        CaptureService(DecisionStore(journal), pending), pending, workers
+    )
+    server = IpcServer(journal, controller)
+    assert server.listen()
+    try:
+        yield controller
+    finally:
+        for window in controller.open_windows():
+            window.close_after_record()
+        for questions in controller.question_windows():
+            questions.withdraw()
+        server.close()
+        workers.wait_idle()

@@ -1,0 +1,243 @@
+"""The C read of bulk builds (`core.bulk.fast_read`) against the strict read it stands in for.
+
+The property: whenever the fast read accepts bytes, the strict read accepts them too and gives
+the same record (every field a reader may use), the same compact bytes, and so the same profile
+facts and index entry. Whenever the strict read refuses bytes, the fast read refuses them as
+well, and `read_for_build` then raises exactly what `read_record_file` raises.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from core.bulk.fast_read import RecordView, fast_read
+from core.errors import JournalDamaged
+from core.gocompat.gotime import GoTime, parse_canonical
+from core.index.entry import IndexEntry
+from core.profile.derive import facts_from, facts_of
+from core.record.codec import compact_record, decode_stored_record, encode_record
+from core.record.models import DecisionRecord
+from core.record.normalize import normalize_record
+from core.record.shape import OptionShape, RecordShape, RejectionShape
+from core.store.decisions import read_for_build, read_record_file
+from core.store.safefs import ensure_private_dir
+from tests.core.bulk.test_fast_read_equivalence import _SWEEP_VALUES, _base_raw, raw_records
+from tests.factories import make_record
+
+_NESTED = ("options", "rejected_reasons", "provenance", "redaction")
+_SCALARS = (*(name for name in DecisionRecord.model_fields if name not in _NESTED), "is_deleted")
+
+
+def _option(option: OptionShape) -> tuple[Any, ...]:
+    return (
+        option.id,
+        option.label,
+        option.description,
+        option.pros,
+        option.cons,
+        option.recommended,
+        option.order,
+        option.source,
+    )
+
+
+def _rejection(rejection: RejectionShape) -> tuple[str, str, str]:
+    return (rejection.option_id, rejection.reason, rejection.source)
+
+
+def shape_values(record: RecordShape) -> dict[str, Any]:
+    """Every value `RecordShape` offers, nested ones as tuples, floats with their sign."""
+    values: dict[str, Any] = {name: getattr(record, name) for name in _SCALARS}
+    values["detector_confidence"] = repr(record.detector_confidence)
+    values["options"] = [_option(o) for o in record.options]
+    values["rejected_reasons"] = [_rejection(r) for r in record.rejected_reasons]
+    p, r = record.provenance, record.redaction
+    values["provenance"] = (p.options, p.selection, p.rationale, p.summary)
+    values["redaction"] = (r.redacted, r.patterns)
+    values["selected_label"] = record.selected_label()
+    return values
+
+
+def _strict(data: bytes, expected_id: str) -> DecisionRecord | None:
+    try:
+        return decode_stored_record(data, what="x", expected_id=expected_id)
+    except JournalDamaged:
+        return None
+
+
+def assert_fast_agrees(data: bytes, expected_id: str = "decision-abc123") -> bool:
+    """Checks the property for one input; True when the fast read accepted it."""
+    fast = fast_read(data, expected_id)
+    strict = _strict(data, expected_id)
+    if fast is None:
+        return False
+    assert strict is not None, data
+    assert isinstance(fast.record, RecordView)
+    assert shape_values(fast.record) == shape_values(strict)
+    assert fast.compact == compact_record(strict)
+    assert facts_from(fast.record, fast.compact) == facts_of(strict)
+    assert IndexEntry.of_read("f.json", "sig", fast) == IndexEntry.of("f.json", "sig", strict)
+    return True
+
+
+def _dumped(raw: dict[str, Any], ascii_only: bool, indent: int | None) -> bytes:
+    return json.dumps(raw, ensure_ascii=ascii_only, indent=indent).encode()
+
+
+_SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@_SETTINGS
+@given(raw=raw_records(), ascii_only=st.booleans(), indent=st.sampled_from([None, 2]))
+def test_generated_records_read_alike(
+    raw: dict[str, Any], ascii_only: bool, indent: int | None
+) -> None:
+    assert_fast_agrees(_dumped(raw, ascii_only, indent))
+
+
+_BYTE_EDITS = st.sampled_from(
+    [
+        (b'"revision": 2', b'"revision": 2, "revision": 3'),
+        (b'"tags": ["snapshot"]', b'"tags": null'),
+        (b'"tags": ["snapshot"]', b'"tags": ["snap\\u003cshot>&"]'),
+        (b'"tags": ["snapshot"]', b'"tags": ["\\u2028line\\u2029"]'),
+        (b'"tags": ["snapshot"]', b'"tags": ["\\ud800"]'),
+        (b'"tags": ["snapshot"]', b'"tags": ["\\ud83d\\ude00"]'),
+        (b'"tags": ["snapshot"]', b'"tags": ["\\u0000\\u001f\\u007f"]'),
+        (b'"session_id": "session-1"', b'"session_id": null'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": 1'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": 1.0'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": -0.0'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": 0'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": 1e-05'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": 8.4E-1'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": NaN'),
+        (b'"detector_confidence": 0.84', b'"detector_confidence": "0.84"'),
+        (b'"revision": 2', b'"revision": 2.0'),
+        (b'"revision": 2', b'"revision": 18446744073709551617'),
+        (b"10:28:23.000039921Z", b"10:28:23.000039920Z"),
+        (b"10:28:23.000039921Z", b"10:28:23+00:00"),
+        (b"10:28:23.000039921Z", b"10:28:23z"),
+        (b"11:00:00+02:00", b"11:00:00.000+02:00"),
+        (b"11:00:00+02:00", b"11:00:00-00:00"),
+        (b'"status": "completed"', b'"status": "deleted"'),
+        (
+            b'"status": "completed"',
+            b'"status": "deleted", "deleted_at": "2025-10-11T00:00:00Z"',
+        ),
+        (b'"status": "completed"', b'"status": "completed", "deleted_at": null'),
+        (b'"redaction": {}', b'"redaction": {"redacted": true, "patterns": ["aws"]}'),
+        (b'"redaction": {}', b'"redaction": {"unknown": 1}'),
+        (b'"order": 2', b'"order": 2, "extra": true'),
+        (b'"id": "decision-abc123"', b'"id": "Decision-ABC123"'),
+        (b'"id": "decision-abc123"', b'"id": " decision-abc123"'),
+        (b"{", b"\xef\xbb\xbf{"),
+        (b'"problem"', b'"problem" '),
+    ]
+)
+
+
+@_SETTINGS
+@given(
+    edits=st.lists(_BYTE_EDITS, min_size=1, max_size=3),
+    trailing=st.sampled_from([b"", b"\n", b" x"]),
+)
+@example(edits=[(b'"detector_confidence": 0.84', b'"detector_confidence": 1')], trailing=b"")
+def test_edited_bytes_read_alike(edits: list[tuple[bytes, bytes]], trailing: bytes) -> None:
+    data = json.dumps(_base_raw(), indent=2).encode()
+    for old, new in edits:
+        data = data.replace(old, new, 1)
+    assert_fast_agrees(data + trailing)
+
+
+def test_every_field_with_odd_values_reads_alike() -> None:
+    accepted = 0
+    for name in _base_raw():
+        for value in _SWEEP_VALUES:
+            raw = _base_raw()
+            raw[name] = value
+            accepted += assert_fast_agrees(json.dumps(raw).encode())
+    assert accepted > 0
+
+
+def test_records_the_store_writes_take_the_fast_read() -> None:
+    """The common case must stay on the C path, or bulk builds silently lose their speed."""
+    now = GoTime(1_780_000_000_123_456_789, 3600)
+    shapes = [
+        {"id": "decision-plain"},
+        {"id": "decision-escapes", "tags": ["x<y", "a&b", "line\u2028"]},
+        {"id": "decision-sure", "detector_confidence": 1.0},
+        {"id": "decision-deleted", "status": "deleted", "deleted_at": now},
+    ]
+    for overrides in shapes:
+        record = normalize_record(make_record(**overrides), now=now)
+        data = encode_record(record)
+        assert assert_fast_agrees(data, record.id), record.id
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b'{"schema_version": 1', b'{"schema_version": 1, "id": null}', b"[]", b"\xff"],
+)
+def test_refused_files_raise_what_the_strict_read_raises(tmp_path: Path, content: bytes) -> None:
+    root = tmp_path / "journal"
+    ensure_private_dir(root, root / "records")
+    path = root / "records" / "decision-1.json"
+    path.write_bytes(content)
+    path.chmod(0o600)
+    with pytest.raises(JournalDamaged) as strict:
+        read_record_file(root, path, "decision-1")
+    with pytest.raises(JournalDamaged) as build:
+        read_for_build(root, path, "decision-1")
+    assert str(build.value) == str(strict.value)
+    assert build.value.path == strict.value.path == str(path)
+
+
+_NS = 1_000_000_000
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    seconds=st.integers(-62_135_596_800 + 86_400, 253_402_300_799 - 86_400),
+    nanos=st.integers(0, _NS - 1) | st.sampled_from([0, 500_000_000, 1]),
+    offset_minutes=st.integers(-23 * 60 - 59, 23 * 60 + 59) | st.just(0),
+)
+def test_canonical_parse_reads_every_time_go_writes(
+    seconds: int, nanos: int, offset_minutes: int
+) -> None:
+    written = GoTime(seconds * _NS + nanos, offset_minutes * 60)
+    assert parse_canonical(written.format()) == written
+
+
+_STAMP_PIECES = (
+    ["0000", "0001", "1969", "1970", "2024", "2025", "9999"],
+    ["-"],
+    ["00", "01", "02", "09", "12", "13"],
+    ["-"],
+    ["00", "01", "28", "29", "30", "31", "32"],
+    ["T"],
+    ["00", "23", "24"],
+    [":"],
+    ["00", "59", "60"],
+    [":"],
+    ["00", "59", "60"],
+    ["", ".", ".0", ".5", ".50", ".000000001", ".123456789", ".1234567890"],
+    ["Z", "z", "+00:00", "-00:00", "+09:00", "-07:30", "+05:75", "+99:59", ""],
+)
+_STAMPS = st.tuples(*(st.sampled_from(piece) for piece in _STAMP_PIECES)).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_STAMPS)
+@example(text="2024-02-29T00:00:00Z")
+def test_canonical_parse_accepts_only_what_go_writes_back(text: str) -> None:
+    found = parse_canonical(text)
+    if found is not None:
+        assert GoTime.parse(text) == found
+        assert found.format() == text
