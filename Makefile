@@ -11,7 +11,10 @@ APT_PACKAGES := xvfb xauth trayer xdotool libegl1 libgl1 libxkbcommon-x11-0 libx
 	openbox x11-utils libgtk-3-0 gnome-themes-extra libglib2.0-bin dbus-daemon git \
 	age gnome-keyring openssh-server
 
-.PHONY: run test lint typecheck pytest system-deps venv bench clean package
+.PHONY: help run test test-core lint typecheck pytest system-deps venv bench clean package
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 24
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +22,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) ## create .venv with the project and its dev tools
 
 # Installs the Debian packages the GUI and its tests need, only when one is missing.
 system-deps:
@@ -39,29 +42,35 @@ system-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm >/dev/null; \
 	fi
 
-run: system-deps $(STAMP)
+run: system-deps $(STAMP) ## Set up and run the tray app
 	$(BIN)/decision-journal app
 
-lint: $(STAMP)
+lint: $(STAMP) ## ruff (check, format) and import-linter contracts
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) ## mypy strict on core and app
 	$(BIN)/mypy core
 	$(BIN)/mypy app
 
+CORE_PYTEST = DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -c tests/core/qt-free.ini --rootdir . tests/core
+
 # tests/core runs where Qt cannot be imported (the core is pure Python); then everything else.
-pytest: system-deps $(STAMP)
-	DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -c tests/core/qt-free.ini --rootdir . tests/core
+pytest: system-deps $(STAMP) ## every test (installs Debian packages and Node when missing)
+	$(CORE_PYTEST)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not packaging" --ignore=tests/core tests
 
-test: lint typecheck pytest
+test: lint typecheck pytest ## lint, typecheck and every test: what CI runs
 
-bench: $(STAMP)
+# The Qt-free core tests alone: no apt packages, no display, no Node.
+test-core: $(STAMP) ## only the Qt-free core tests (no apt, no display)
+	$(CORE_PYTEST)
+
+bench: $(STAMP) ## run every bench/ script
 	for b in bench/*_bench.py; do $(BIN)/python $$b; done
 
-clean:
+clean: ## remove build output and tool caches
 	rm -rf build dist .mypy_cache .ruff_cache .pytest_cache
 
 # `make package` (Linux x86-64): the one-folder PyInstaller bundle, a .deb and a .tar.gz in dist/,
@@ -72,7 +81,7 @@ PACKAGING_APT := binutils dpkg-dev desktop-file-utils x11-utils xvfb xauth traye
 	libwayland-cursor0 libwayland-egl1
 PACKAGING_BUNDLE := dist/decision-journal
 
-package: $(STAMP)
+package: $(STAMP) ## PyInstaller bundle, .deb and .tar.gz, then their smoke tests
 	@$(MAKE) --no-print-directory system-deps APT_PACKAGES="$(APT_PACKAGES) $(PACKAGING_APT)"
 	rm -rf build/decision-journal build/deb $(PACKAGING_BUNDLE)
 	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build \
