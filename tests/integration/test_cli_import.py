@@ -80,7 +80,7 @@ def test_markdown_log_and_adr_folder(tmp_path: Path) -> None:
     assert log.stdout.startswith("decisions-md: read 10, imported 9")
     adrs = run_cli(journal, "import", str(DATA / "madr" / "docs" / "decisions"))
     assert adrs.stdout.startswith("madr: read 6, imported 5")
-    ours = run_cli(journal, "import", str(ROOT / "docs" / "decisions.md"))
+    ours = run_cli(journal, "import", str(DATA / "decisions_md" / "our-log-2026-12-01.md"))
     assert ours.returncode == 0 and "errors 0" in ours.stdout
     for source in (DATA / "decisions_md" / "decisions.md", DATA / "madr" / "docs" / "decisions"):
         again = run_cli(journal, "import", str(source))

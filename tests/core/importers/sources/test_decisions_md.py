@@ -16,7 +16,8 @@ from core.importers.sources.decisions_md import open_options, parse_date, split_
 from core.journal import Journal
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "importers" / "decisions_md"
-OUR_LOG = Path(__file__).resolve().parents[4] / "docs" / "decisions.md"
+# docs/decisions.md is ADRs now; its last table-form version is kept as this fixture.
+OUR_LOG = DATA / "our-log-2026-12-01.md"
 
 
 @pytest.fixture
