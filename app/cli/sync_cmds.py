@@ -37,6 +37,7 @@ from core.sync.errors import (
     SyncNotConfigured,
 )
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.resolution import resolve_conflict
 from core.sync.status import sync_status
 
 KEY_WARNING = (
@@ -211,15 +212,18 @@ def cmd_export_key(journal: Journal, args: argparse.Namespace) -> int:
 
 def cmd_resolve(journal: Journal, args: argparse.Namespace) -> int:
     def run() -> int:
-        engine = _engine(journal)
-        conflict = conflicts.get_conflict(journal.root, args.id)
-        machine = conflicts.choose_machine(conflict, args.keep, engine.config().machine)
-        record = conflicts.resolve(journal.store, conflict, machine)
-        name = conflict.versions[machine].get("name") or "another machine"
+        here = _engine(journal).config().machine
+        done = resolve_conflict(journal.store, args.id, args.keep, here)
+        record = done.record
         print(
-            f"Resolved {record.id}: the version written on {name} ({machine}) is revision "
-            f"{record.revision}; `sync now` shares it."
+            f"Resolved {record.id}: the version written on {done.name} ({done.machine}) is "
+            f"revision {record.revision}; `sync now` shares it."
         )
+        if not done.cleared:
+            print(
+                "Another version arrived while resolving; `sync status` lists it and "
+                "`sync resolve` settles it."
+            )
         tell_app_records_changed(journal)
         return OK
 

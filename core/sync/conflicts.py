@@ -2,8 +2,9 @@
 
 Why outside `records/` and `history/`: KernForge reads those strictly, so a second version of a
 revision there would make the journal unreadable. The folder moves with the journal, so every
-machine sees the same conflict, and resolving it on any one writes revision N+1 of the current
-record through the store's compare-and-swap and removes the folder everywhere.
+machine sees the same conflict, and resolving it on any one (`core.sync.resolution`) writes
+the next revision of the current record through the store's compare-and-swap and removes the
+folder everywhere.
 """
 
 from __future__ import annotations
@@ -18,15 +19,12 @@ from core import limits
 from core.record.codec import decode_stored_record
 from core.record.models import DecisionRecord
 from core.record.validation import check_decision_id
-from core.store.decisions import DecisionStore
 from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
 from core.sync.errors import SyncConflictUnknown
 from core.sync.merge import RecordMerge
 from core.sync.paths import CONFLICTS
 
 SUMMARY = "conflict.json"
-_KEPT = ("id", "created_at", "redaction", "revision", "updated_at")
-"""Fields the store owns on a revision; every other field comes from the chosen version."""
 
 
 @dataclass(slots=True)
@@ -129,25 +127,6 @@ def choose_machine(conflict: Conflict, keep: str, this_machine: str) -> str:
     raise SyncConflictUnknown(
         f"--keep {keep!r} matches no version of decision {conflict.record_id}; versions: {names}"
     )
-
-
-def resolve(store: DecisionStore, conflict: Conflict, machine: str) -> DecisionRecord:
-    """Writes the chosen version as the next revision (compare-and-swap), then removes the
-    conflict folder."""
-    chosen = version_of(store.root, conflict, machine)
-    current = store.get(conflict.record_id)
-
-    def adopt(record: DecisionRecord) -> None:
-        for name in DecisionRecord.model_fields:
-            if name not in _KEPT:
-                setattr(record, name, getattr(chosen, name))
-
-    revised = store.revise(conflict.record_id, current.revision, adopt)
-    folder = store.root / CONFLICTS / conflict.record_id
-    for entry in os.listdir(folder):
-        os.unlink(folder / entry)
-    os.rmdir(folder)
-    return revised
 
 
 def write_files(root: Path, files: dict[str, bytes]) -> None:

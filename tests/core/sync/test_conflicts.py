@@ -1,4 +1,4 @@
-"""Conflict files beside the journal, choosing a side, and resolving through the store's CAS."""
+"""Conflict files beside the journal and choosing a side (resolving: `test_resolution`)."""
 
 from __future__ import annotations
 
@@ -63,14 +63,3 @@ def test_an_unknown_side_lists_the_versions(tmp_path: Path) -> None:
     _, conflict = _conflicted_store(tmp_path)
     with pytest.raises(SyncConflictUnknown, match=r"versions: 0a0a0a0a \(laptop\), 0d0d0d0d"):
         conflicts.choose_machine(conflict, "server", LAPTOP[0])
-
-
-def test_resolving_writes_the_next_revision_and_removes_the_folder(tmp_path: Path) -> None:
-    store, conflict = _conflicted_store(tmp_path)
-    resolved = conflicts.resolve(store, conflict, DESK[0])
-    assert resolved.revision == 3
-    assert resolved.selection_reason_raw == "theirs"
-    assert [r.revision for r in store.history("decision-c-1")] == [1, 2, 3]
-    assert not (tmp_path / "sync-conflicts" / "decision-c-1").exists()
-    with pytest.raises(SyncConflictUnknown, match="decision decision-c-1 has no sync conflict"):
-        conflicts.get_conflict(tmp_path, "decision-c-1")

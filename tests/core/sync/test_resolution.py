@@ -1,0 +1,132 @@
+"""Resolving a sync conflict: the one function the CLI and the journal window call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.errors import InvalidDecision, RevisionConflict
+from core.record.codec import encode_record
+from core.record.models import DecisionRecord
+from core.store.correction_notes import NOTE_MAX, CorrectionNotes
+from core.store.decisions import DecisionStore
+from core.sync import conflicts, resolution
+from core.sync.errors import SyncConflictUnknown
+from core.sync.merge import CONFLICT, RecordMerge
+from tests.factories import make_record
+
+LAPTOP, DESK = ("0a0a0a0a", "laptop"), ("0d0d0d0d", "desk")
+ID = "decision-c-1"
+FOLDER = Path("sync-conflicts") / ID
+
+
+def _conflicted(tmp_path: Path) -> DecisionStore:
+    """Revision 2 written here (current, tagged "mine") and another revision 2 on the desk."""
+    store = DecisionStore(tmp_path)
+    first = store.put(make_record(id=ID, tags=["base"]))
+
+    def mine(record: DecisionRecord) -> None:
+        record.selection_reason_raw = "mine"
+        record.tags = ["mine"]
+
+    here = store.revise(first.id, 1, mine)
+    theirs = here.model_copy(update={"selection_reason_raw": "theirs", "tags": ["theirs"]})
+    merge = RecordMerge(CONFLICT, 2, {2: encode_record(here)}, {2: encode_record(theirs)})
+    conflicts.write_files(tmp_path, conflicts.conflict_files(ID, merge, (LAPTOP, DESK)))
+    return store
+
+
+def test_versions_list_this_machine_first_with_names_and_records(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    view = resolution.load_versions(store, ID, DESK[0])
+    assert view is not None
+    assert [(v.machine, v.here, v.title) for v in view.versions] == [
+        (DESK[0], True, "desk (this machine)"),
+        (LAPTOP[0], False, "laptop"),
+    ]
+    assert view.version(LAPTOP[0]).record.selection_reason_raw == "mine"
+    assert view.current.revision == 2
+    assert resolution.load_versions(store, "decision-none", DESK[0]) is None
+
+
+def test_without_sync_the_current_records_machine_stands_for_this_one(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    assert resolution.this_machine(store) == ""
+    view = resolution.load_versions(store, ID, "")
+    assert view is not None and view.versions[0].machine == LAPTOP[0]
+    done = resolution.resolve_conflict(store, ID, "local", "")
+    assert done.machine == LAPTOP[0]
+
+
+@pytest.mark.parametrize(("keep", "reason"), [("local", "mine"), ("remote", "theirs")])
+def test_keeping_one_writes_the_next_revision_and_a_note(
+    tmp_path: Path, keep: str, reason: str
+) -> None:
+    store = _conflicted(tmp_path)
+    done = resolution.resolve_conflict(store, ID, keep, LAPTOP[0], expected=2)
+    assert (done.record.revision, done.record.selection_reason_raw) == (3, reason)
+    assert done.cleared and not (tmp_path / FOLDER).exists()
+    with pytest.raises(SyncConflictUnknown, match=f"decision {ID} has no sync conflict"):
+        conflicts.get_conflict(tmp_path, ID)
+    assert [r.revision for r in store.history(ID)] == [1, 2, 3]
+    assert store.history(ID)[1].selection_reason_raw == "mine"  # revision 2 is kept
+    name = "laptop" if keep == "local" else "desk"
+    note = CorrectionNotes(tmp_path).read(ID)[3].note
+    assert note == f"Sync conflict: kept the version written on {name}."
+    assert store.list_with_issues().issues == []
+
+
+def test_an_edit_on_top_of_the_chosen_version_is_one_revision(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+
+    def merge(record: DecisionRecord) -> None:
+        record.tags = ["mine", "theirs"]
+
+    done = resolution.resolve_conflict(
+        store, ID, DESK[0], LAPTOP[0], expected=2, edit=merge, note="took both tags"
+    )
+    assert done.record.selection_reason_raw == "theirs"
+    assert done.record.tags == ["mine", "theirs"]
+    note = CorrectionNotes(tmp_path).read(ID)[3].note
+    assert note == "Sync conflict: merged by hand from the version written on desk. took both tags"
+
+
+def test_a_stale_expected_revision_writes_nothing_and_keeps_the_conflict(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    with pytest.raises(RevisionConflict):
+        resolution.resolve_conflict(store, ID, "remote", LAPTOP[0], expected=1)
+    assert store.get(ID).revision == 2
+    assert (tmp_path / FOLDER / "conflict.json").is_file()
+
+
+def test_a_note_over_its_limit_is_refused_before_any_write(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    with pytest.raises(InvalidDecision, match=r"correction_note is .* the limit is"):
+        resolution.resolve_conflict(store, ID, "remote", LAPTOP[0], note="x" * NOTE_MAX)
+    assert store.get(ID).revision == 2
+    assert (tmp_path / FOLDER).is_dir()
+
+
+def test_a_divergence_arriving_while_resolving_is_not_thrown_away(tmp_path: Path) -> None:
+    """A sync that lists another version while the write runs leaves the folder in place."""
+    store = _conflicted(tmp_path)
+    earlier = conflicts.get_conflict(tmp_path, ID)
+    later = RecordMerge(CONFLICT, 3, {}, {3: b"{}\n"})
+
+    def arrives(record: DecisionRecord) -> None:
+        files = conflicts.conflict_files(ID, later, (LAPTOP, DESK), earlier)
+        conflicts.write_files(tmp_path, files)
+
+    done = resolution.resolve_conflict(store, ID, "local", LAPTOP[0], edit=arrives)
+    assert done.record.revision == 3 and not done.cleared
+    assert conflicts.get_conflict(tmp_path, ID).versions[DESK[0]]["revisions"] == [2, 3]
+
+
+def test_unknown_conflicts_and_sides_name_what_exists(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    with pytest.raises(SyncConflictUnknown, match="decision decision-c-2 has no sync conflict"):
+        resolution.resolve_conflict(store, "decision-c-2", "local", LAPTOP[0])
+    with pytest.raises(SyncConflictUnknown, match="versions: 0a0a0a0a"):
+        resolution.resolve_conflict(store, ID, "server", LAPTOP[0])
+    assert store.get(ID).revision == 2
