@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from app.gui.journal import conflict_jobs
 from app.gui.journal.decision_list_model import PAGE_SIZE, ScopeCount, ScopePage
 from app.gui.journal.export_formats import ExportOutcome
 from app.gui.journal.filter_bar import SCOPE_CURRENT, SORT_NEWEST, FilterState, sort_ids
@@ -152,6 +153,10 @@ class JournalBridge(QObject):
     export_progressed(int, int): (records written, records in total), throttled.
     export_finished(object): an `ExportOutcome`.
     moved_aside(object): a `MovedAside` after damaged files were moved to quarantine.
+    conflicts_listed(object): the frozenset of decision IDs with a sync conflict.
+    conflict_loaded(str, object): (decision ID, its `ConflictVersions`, None without one).
+    conflict_failed(str, str): (decision ID, message) when its versions cannot be read.
+    conflict_resolved(object): a `ConflictOutcome` after "Keep this one" or a merge.
     """
 
     scope_loaded = Signal(object)
@@ -176,6 +181,11 @@ class JournalBridge(QObject):
     export_progressed = Signal(int, int)
     export_finished = Signal(object)
     moved_aside = Signal(object)
+    # sync conflicts (see the "sync conflicts" block below)
+    conflicts_listed = Signal(object)
+    conflict_loaded = Signal(str, object)
+    conflict_failed = Signal(str, str)
+    conflict_resolved = Signal(object)
 
     def __init__(
         self,
@@ -544,6 +554,35 @@ class JournalBridge(QObject):
                 )
 
         self._write(work, self.export_finished.emit)
+
+    # sync conflicts ----------------------------------------------------------------------------
+    # Kept together and apart from the rest: the work itself is in `conflict_jobs`.
+
+    def list_conflicts(self) -> None:
+        self._write(lambda: conflict_jobs.conflicted_ids(self.journal), self.conflicts_listed.emit)
+
+    def load_conflict(self, decision_id: str) -> None:
+        self._write(
+            lambda: conflict_jobs.load_versions(self.journal, decision_id),
+            lambda view: self.conflict_loaded.emit(decision_id, view),
+            lambda exc: self.conflict_failed.emit(decision_id, describe_error(exc)),
+        )
+
+    def resolve_conflict(
+        self,
+        decision_id: str,
+        machine: str,
+        expected: int,
+        correction: Correction | None = None,
+        note: str = "",
+    ) -> None:
+        """Writes `machine`'s version (merged with `correction`) as the next revision."""
+        self._write(
+            lambda: conflict_jobs.resolve(
+                self.journal, decision_id, machine, expected, correction=correction, note=note
+            ),
+            self.conflict_resolved.emit,
+        )
 
     # lanes and shutdown ------------------------------------------------------------------------
 
