@@ -1,7 +1,7 @@
 """Paints one list row from its `ListRow`: badges, the problem, and a preformatted meta line.
 
 Why a delegate with a fixed height: with uniform row sizes the view never measures 100,000
-rows, and a paint only elides two strings and draws three pills, so scrolling stays smooth.
+rows, and a paint only elides two strings and draws a few pills, so scrolling stays smooth.
 The time is drawn right-aligned and whole; the selection and project elide before it does, and
 the row's tooltip has every value in full.
 """
@@ -23,9 +23,15 @@ _RISK_COLOURS = {
 }
 
 
-def badges(row: ListRow) -> list[tuple[str, str]]:
-    """(text, colour) pills for a row: the kind (or "decision"), the risk, "deleted"."""
-    items = [(row.decision_kind or "decision", "")]
+CONFLICT_BADGE = ("conflict", "#7c3aed")
+"""Changed on two machines and waiting for a choice of version (violet: no risk uses it)."""
+
+
+def badges(row: ListRow, *, conflicted: bool = False) -> list[tuple[str, str]]:
+    """(text, colour) pills for a row: "conflict" first when it waits for a choice of version,
+    the kind (or "decision"), the risk, "deleted"."""
+    items = [CONFLICT_BADGE] if conflicted else []
+    items.append((row.decision_kind or "decision", ""))
     if row.risk_level:
         items.append((row.risk_level, _RISK_COLOURS.get(row.risk_level, "")))
     if row.deleted:
@@ -36,6 +42,8 @@ def badges(row: ListRow) -> list[tuple[str, str]]:
 class DecisionDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.conflicted: frozenset[str] = frozenset()
+        """Decisions changed on two machines (sync conflicts), badged until resolved."""
         self._font_key = ""
         self._bold = QFont()
         self._small = QFont()
@@ -50,6 +58,10 @@ class DecisionDelegate(QStyledItemDelegate):
         self._small = QFont(base)
         if base.pointSizeF() > 0:
             self._small.setPointSizeF(base.pointSizeF() * 0.88)
+
+    def set_conflicted(self, ids: frozenset[str]) -> None:
+        """The rows to badge as sync conflicts; the view repaints them on its next update."""
+        self.conflicted = ids
 
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -92,7 +104,7 @@ class DecisionDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setFont(self._small)
         small_metrics = QFontMetrics(self._small)
-        for text, colour in badges(row):
+        for text, colour in badges(row, conflicted=row.id in self.conflicted):
             width = small_metrics.horizontalAdvance(text) + unit // 2 + 2
             pill = QRectF(x, top + 2, width, unit - 2)
             tone = QColor(colour) if colour else muted

@@ -138,8 +138,11 @@ def _append(segments: list[Segment], words: list[str], *, changed: bool) -> None
             segments.append(Segment(word, mark))
 
 
-def segments_html(segments: list[Segment], colour: str, *, struck: bool) -> str:
-    """Runs as escaped HTML; changed runs tinted (and struck through when removed)."""
+def segments_html(
+    segments: list[Segment], colour: str, *, struck: bool, underlined: bool = False
+) -> str:
+    """Runs as escaped HTML; changed runs tinted, and struck through when removed or
+    underlined when they only differ (a sync conflict's two versions)."""
     parts = []
     for segment in segments:
         text = html.escape(segment.text).replace("\n", "<br>")
@@ -147,6 +150,8 @@ def segments_html(segments: list[Segment], colour: str, *, struck: bool) -> str:
             style = f"background-color:{colour};"
             if struck:
                 style += "text-decoration:line-through;"
+            elif underlined:
+                style += "text-decoration:underline;"
             parts.append(f'<span style="{style}">{text}</span>')
         else:
             parts.append(text)

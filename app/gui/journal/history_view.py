@@ -7,12 +7,14 @@ into words ("Why not “SQLite database”"), so a reader never meets `selection
 Inside a changed text the removed and added words are tinted (removed ones also struck
 through, so the mark does not rely on colour alone). A revision's "why corrected" note, kept in
 the journal's own sidecar (`core.store.correction_notes`), is listed with its author and time.
+A decision changed on two machines hosts `conflict_view.ConflictPanel` above its revisions:
+both versions side by side, and the ways to settle it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -50,6 +52,9 @@ from app.gui.journal.history_diff import (
 from app.gui.widgets.palette import adopt, is_dark
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNote
+
+if TYPE_CHECKING:
+    from app.gui.journal.conflict_view import ConflictPanel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -347,6 +352,9 @@ class HistoryDialog(QDialog):
         self.after_combo.currentIndexChanged.connect(self._compare)
         self.show_unchanged.toggled.connect(self._compare)
         self.revision_table.doubleClicked.connect(self._use_row)
+        self.conflict_panel: ConflictPanel | None = None
+        self._settled = ""
+        """How the conflict shown here was settled; it stays above the reloaded revisions."""
         self.resize(860, 620)
 
     def _table(self, model: QAbstractTableModel, name: str) -> QTableView:
@@ -364,11 +372,12 @@ class HistoryDialog(QDialog):
         self, revisions: list[DecisionRecord], notes: dict[int, CorrectionNote] | None = None
     ) -> None:
         self.revisions.set_revisions(revisions, notes)
-        self.status.setText(
+        text = (
             f"{count_text(len(revisions), 'revision')}. Choose two to see what changed."
             if revisions
             else "No revisions recorded."
         )
+        self.status.setText(f"{self._settled} {text}" if self._settled else text)
         for combo in (self.before_combo, self.after_combo):
             combo.blockSignals(True)
             combo.clear()
@@ -383,6 +392,31 @@ class HistoryDialog(QDialog):
 
     def show_error(self, message: str) -> None:
         self.status.setText(message)
+
+    # a sync conflict ---------------------------------------------------------------------------
+
+    def host_conflict(self, panel: ConflictPanel) -> None:
+        """Shows a conflicted decision's versions above its revisions; the keys go there."""
+        if self.conflict_panel is panel:
+            return
+        self.clear_conflict("")
+        self.conflict_panel = panel
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(1, panel, 3)
+        self.resize(max(self.width(), 980), max(self.height(), 760))
+        panel.show()
+        panel.keep_left.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def clear_conflict(self, message: str) -> None:
+        """Removes the versions once the conflict is settled; `message` says how, if given."""
+        panel, self.conflict_panel = self.conflict_panel, None
+        if panel is not None:
+            panel.hide()
+            panel.deleteLater()
+        if message:
+            self._settled = message
+            self.status.setText(message)
 
     def compare(self, before_revision: int, after_revision: int) -> None:
         """Selects two revisions by number (1-based), as the combo boxes do."""

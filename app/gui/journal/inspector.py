@@ -3,7 +3,9 @@
 Why it holds a record and nothing else: the window decides which record to show and when; the
 inspector only renders it, so a record opened from the profile panel (possibly outside the
 current list) and one picked in the list look the same. Showing another decision scrolls back
-to its fork at the top; a new revision of the one on screen keeps the reader's place.
+to its fork at the top; a new revision of the one on screen keeps the reader's place. A
+decision changed on two machines (a sync conflict) shows a notice above its details with the
+way to choose a version; the window says which decisions are conflicted.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -22,10 +25,15 @@ from PySide6.QtWidgets import (
 from app.gui.journal.decision_details import DecisionDetails
 from app.gui.journal.fork_view import ForkView
 from app.gui.widgets.icons import icon
+from app.gui.widgets.palette import warning_colour
 from core.importers.confirm import is_unconfirmed_import
 from core.record.models import DecisionRecord
 
 PLACEHOLDER = "Select a decision to see its fork, rationale and history."
+CONFLICT_HEADLINE = "Changed on two machines: choose a version"
+CONFLICT_DETAIL = (
+    "Both versions are kept until you choose one, or merge them, in the history window."
+)
 
 
 class Inspector(QWidget):
@@ -33,6 +41,7 @@ class Inspector(QWidget):
     edit_requested(), history_requested(), delete_requested(), restore_requested(),
     confirm_requested(): "Confirm as my decision" on an imported record.
     evidence_requested(QUrl): open an evidence reference (a file or a web address).
+    conflict_requested(): "Choose a version…" on a decision changed on two machines.
     """
 
     evidence_requested = Signal(QUrl)
@@ -42,11 +51,13 @@ class Inspector(QWidget):
     delete_requested = Signal()
     restore_requested = Signal()
     confirm_requested = Signal()
+    conflict_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("inspector")
         self.record: DecisionRecord | None = None
+        self.conflicted: frozenset[str] = frozenset()
         self.revision_label = QLabel(self)
         self.revision_label.setObjectName("inspector-revision")
         small = QFont(self.revision_label.font())
@@ -81,6 +92,7 @@ class Inspector(QWidget):
         self.history_button.clicked.connect(self.history_requested)
         self.delete_button.clicked.connect(self.delete_requested)
         self.restore_button.clicked.connect(self.restore_requested)
+        self._build_conflict_bar()
         self.fork = ForkView(self)
         self.details = DecisionDetails(self)
         self.details.evidence_activated.connect(self.evidence_requested)
@@ -110,8 +122,44 @@ class Inspector(QWidget):
         layout.addWidget(self.revision_label)
         layout.addWidget(self.problem_label)
         layout.addLayout(buttons)
+        layout.addWidget(self.conflict_bar)
         layout.addWidget(self.scroll_area, 1)
         self.show_record(None)
+
+    def _build_conflict_bar(self) -> None:
+        self.conflict_bar = QFrame(self)
+        self.conflict_bar.setObjectName("inspector-conflict")
+        self.conflict_bar.setFrameShape(QFrame.Shape.StyledPanel)
+        self.conflict_headline = QLabel(CONFLICT_HEADLINE, self.conflict_bar)
+        self.conflict_headline.setObjectName("inspector-conflict-headline")
+        bold = QFont(self.conflict_headline.font())
+        bold.setBold(True)
+        self.conflict_headline.setFont(bold)
+        detail = QLabel(CONFLICT_DETAIL, self.conflict_bar)
+        detail.setWordWrap(True)
+        self.conflict_button = QPushButton("&Choose a version…", self.conflict_bar)
+        self.conflict_button.setObjectName("inspector-choose-version")
+        self.conflict_button.setToolTip("Both versions side by side in the history window")
+        self.conflict_button.setAutoDefault(False)
+        self.conflict_button.clicked.connect(self.conflict_requested)
+        text = QVBoxLayout()
+        text.addWidget(self.conflict_headline)
+        text.addWidget(detail)
+        row = QHBoxLayout(self.conflict_bar)
+        row.addLayout(text, 1)
+        row.addWidget(self.conflict_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.conflict_bar.hide()
+
+    def set_conflicted(self, ids: frozenset[str]) -> None:
+        """The decisions waiting for a choice of version; the one on screen shows the notice."""
+        self.conflicted = ids
+        self._show_conflict()
+
+    def _show_conflict(self) -> None:
+        record = self.record
+        shown = record is not None and record.id in self.conflicted
+        self.conflict_headline.setStyleSheet(f"color: {warning_colour(self.palette()).name()};")
+        self.conflict_bar.setVisible(shown)
 
     def _button(self, text: str, icon_name: str, tooltip: str) -> QPushButton:
         button = QPushButton(icon(icon_name), text, self)
@@ -127,6 +175,7 @@ class Inspector(QWidget):
             self.scroll_area.verticalScrollBar().setValue(0)
         self.fork.show_record(record)
         self.details.show_record(record)
+        self._show_conflict()
         has = record is not None
         for button in (self.edit_button, self.history_button):
             button.setEnabled(has)

@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 
 from app.gui.journal.banner import Banner, FileIssue
 from app.gui.journal.bridge import Catalog, JournalBridge, MovedAside, ProfileView
+from app.gui.journal.conflict_actions import ConflictActions
 from app.gui.journal.decision_delegate import DecisionDelegate
 from app.gui.journal.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
 from app.gui.journal.decision_dialogs import NOTICE_MS, TITLE, DecisionDialogs
@@ -173,6 +174,7 @@ class JournalWindow(QMainWindow):
         self.dialogs = DecisionDialogs(self, self.bridge)
         self._actions()
         self._connect()
+        self.conflicts = ConflictActions(self)
         self._restore_settings()
         self.apply_color_scheme()
 
@@ -431,6 +433,7 @@ class JournalWindow(QMainWindow):
         self.select_timer.stop()
         self.statusBar().clearMessage()  # also stops the status bar's own message timer
         self.dialogs.close_all()
+        self.conflicts.close_all()
         self.imports.close_all()
         self.bridge.forget_current_project()
         super().closeEvent(event)

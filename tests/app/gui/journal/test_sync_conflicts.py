@@ -1,0 +1,214 @@
+"""A real sync conflict, shown and resolved in the journal window: keep either side, or merge.
+
+Two journals ("laptop" and "desk") sync through a bare git remote with the real engine; both
+write revision 2 of one decision, so each ends with the conflict folder. The laptop's window
+badges the decision, says so in the inspector, shows both versions side by side in the history
+window and resolves through the keyboard; afterwards the record, its history, its note, the
+conflict folder and the store's strict read are checked, and a sync brings the desk level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from app.gui.journal.conflict_view import HEADLINE, ConflictPanel
+from app.gui.journal.decision_delegate import CONFLICT_BADGE, DecisionDelegate, badges
+from app.gui.journal.edit_dialog import EditDialog
+from app.gui.journal.history_view import HistoryDialog, HtmlRole
+from app.gui.journal.window import JournalWindow
+from core.journal import Journal
+from core.store.correction_notes import CorrectionNotes
+from core.sync import engine as engine_module
+from core.sync.engine import SyncEngine
+from core.sync.keystore import KeyLocation, load_key
+from tests.app.support.journal_support import open_window, press, shut_down
+from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
+
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING")]
+ID = "decision-queue-0001"
+LAPTOP_TEXT = "laptop wrote revision 2"
+DESK_TEXT = "desk wrote revision 2"
+ALT = Qt.KeyboardModifier.AltModifier
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def _named(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The machine name sync records at init or join (both "machines" share one host)."""
+    monkeypatch.setattr(engine_module, "machine_name", lambda: name)
+
+
+@pytest.fixture
+def machines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Machine, Machine]:
+    _, url = bare_remote(tmp_path)
+    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
+    laptop.put(ID, "Choose the queue backend")
+    laptop.key_file.parent.mkdir(parents=True, exist_ok=True)
+    _named(monkeypatch, "laptop")
+    SyncEngine(laptop.root).init(url, encrypt=True, key_file=str(laptop.key_file))
+    _named(monkeypatch, "desk")
+    desk.key_file.parent.mkdir(parents=True, exist_ok=True)
+    desk.key_file.write_text(laptop.key_file.read_text())
+    desk.key_file.chmod(0o600)
+    key = load_key(KeyLocation("file", "", str(desk.key_file)))
+    SyncEngine(desk.root).join(url, key=key, key_file=str(desk.key_file))
+    laptop.edit(ID, LAPTOP_TEXT)
+    desk.edit(ID, DESK_TEXT)
+    SyncEngine(laptop.root).sync()
+    assert SyncEngine(desk.root).sync().new_conflicts == [ID]
+    SyncEngine(laptop.root).sync()
+    assert (laptop.root / "sync-conflicts" / ID / "conflict.json").is_file()
+    return laptop, desk
+
+
+@pytest.fixture
+def window(
+    qtbot: QtBot, machines: tuple[Machine, Machine], tmp_path: Path
+) -> Iterator[JournalWindow]:
+    window = open_window(qtbot, Journal(machines[0].root), tmp_path / "settings.ini")
+    qtbot.waitUntil(lambda: window.record is not None and window.record.id == ID, timeout=5000)
+    qtbot.waitUntil(lambda: ID in window.conflicts.conflicted, timeout=5000)
+    yield window
+    shut_down(qtbot, window)
+
+
+def _open_versions(qtbot: QtBot, window: JournalWindow) -> tuple[HistoryDialog, ConflictPanel]:
+    """The inspector's notice, then "Choose a version…" by its mnemonic."""
+    inspector = window.inspector
+    assert inspector.conflict_bar.isVisible()
+    assert inspector.conflict_headline.text() == "Changed on two machines: choose a version"
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    press(window, Qt.Key.Key_C, ALT)
+    qtbot.waitUntil(lambda: window.findChild(HistoryDialog) is not None, timeout=5000)
+    dialog = window.findChild(HistoryDialog)
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.conflict_panel is not None, timeout=10_000)
+    panel = dialog.conflict_panel
+    assert panel is not None and panel.view is not None
+    qtbot.waitUntil(dialog.isActiveWindow)
+    return dialog, panel
+
+
+def _reason_row(panel: ConflictPanel) -> int:
+    labels = [panel.model.index(n, 0).data() for n in range(panel.model.rowCount())]
+    return labels.index("Why it was selected")
+
+
+def test_the_list_and_the_inspector_mark_the_conflict(window: JournalWindow) -> None:
+    delegate = window.list_view.itemDelegate()
+    assert isinstance(delegate, DecisionDelegate)
+    assert delegate.conflicted == frozenset({ID})
+    row = window.model.index(window.model.row_of(ID)).data(window.model.RowRole)
+    assert badges(row, conflicted=True)[0] == CONFLICT_BADGE
+    assert badges(row)[0] != CONFLICT_BADGE
+
+
+def test_both_versions_side_by_side_with_machine_time_and_word_diff(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    dialog, panel = _open_versions(qtbot, window)
+    assert panel.headline.text() == HEADLINE
+    assert panel.left_caption.text().startswith("laptop (this machine) · revision 2 · ")
+    assert panel.right_caption.text().startswith("desk · revision 2 · ")
+    assert "becomes revision 3" in panel.detail.text()
+    row = _reason_row(panel)
+    assert panel.model.index(row, 1).data() == LAPTOP_TEXT
+    assert panel.model.index(row, 2).data() == DESK_TEXT
+    left_html = panel.model.index(row, 1).data(HtmlRole)
+    assert "underline" in left_html and ">laptop</span>" in left_html
+    assert "line-through" not in left_html
+    fields = {panel.model.index(n, 0).data() for n in range(panel.model.rowCount())}
+    assert not fields & {"Revision", "Updated", "Created", "Decision ID"}
+    assert panel.model.headerData(1, Qt.Orientation.Horizontal) == "laptop (this machine)"
+    assert panel.keep_left.hasFocus()
+    focus_chain = [panel.keep_left]
+    for _ in range(3):
+        press(dialog, Qt.Key.Key_Tab)
+        focus_chain.append(dialog.focusWidget())
+    assert focus_chain == [panel.keep_left, panel.keep_right, panel.merge_button, panel.table]
+    dialog.close()
+
+
+@pytest.mark.parametrize(
+    "side",
+    [(Qt.Key.Key_K, LAPTOP_TEXT, "laptop"), (Qt.Key.Key_P, DESK_TEXT, "desk")],
+    ids=["keep-local", "keep-remote"],
+)
+def test_keeping_one_version_writes_revision_3_and_clears_the_conflict(
+    qtbot: QtBot,
+    window: JournalWindow,
+    machines: tuple[Machine, Machine],
+    side: tuple[Qt.Key, str, str],
+) -> None:
+    """Alt+K keeps this machine's version (left), Alt+P the other machine's (right)."""
+    laptop, desk = machines
+    key, kept, name = side
+    dialog, _panel = _open_versions(qtbot, window)
+    with qtbot.waitSignal(window.bridge.conflict_resolved, timeout=10_000) as resolved:
+        press(dialog, key, ALT)
+    assert resolved.args[0].resolution is not None
+    _assert_resolved(qtbot, window, dialog, laptop, kept)
+    assert dialog.status.text().startswith(f"Kept the version from {name}: revision 3.")
+    note = CorrectionNotes(laptop.root).read(ID)[3].note
+    assert note == f"Sync conflict: kept the version written on {name}."
+    _assert_desk_follows(laptop, desk, kept)
+    dialog.close()
+
+
+def test_edit_to_merge_starts_from_this_machines_version_and_resolves(
+    qtbot: QtBot, window: JournalWindow, machines: tuple[Machine, Machine]
+) -> None:
+    laptop, desk = machines
+    dialog, _panel = _open_versions(qtbot, window)
+    press(dialog, Qt.Key.Key_M, ALT)
+    qtbot.waitUntil(lambda: window.conflicts.merge is not None, timeout=5000)
+    form = window.conflicts.merge
+    assert isinstance(form, EditDialog)
+    qtbot.waitUntil(form.isActiveWindow)
+    assert form.reason.toPlainText() == LAPTOP_TEXT  # this machine's version
+    merged = "laptop and desk, merged by hand"
+    form.reason.setPlainText(merged)
+    form.note.setPlainText("both were half right")
+    with qtbot.waitSignal(window.bridge.conflict_resolved, timeout=10_000):
+        press(form, Qt.Key.Key_S, CTRL)
+    qtbot.waitUntil(lambda: not form.isVisible(), timeout=5000)
+    _assert_resolved(qtbot, window, dialog, laptop, merged)
+    assert dialog.status.text().startswith("Merged from the version from laptop: revision 3.")
+    note = CorrectionNotes(laptop.root).read(ID)[3].note
+    assert note == (
+        "Sync conflict: merged by hand from the version written on laptop. both were half right"
+    )
+    _assert_desk_follows(laptop, desk, merged)
+    dialog.close()
+
+
+def _assert_resolved(
+    qtbot: QtBot, window: JournalWindow, dialog: HistoryDialog, laptop: Machine, reason: str
+) -> None:
+    record = laptop.store.get(ID)
+    assert (record.revision, record.selection_reason_raw) == (3, reason)
+    history = laptop.store.history(ID)
+    assert [r.revision for r in history] == [1, 2, 3]
+    assert history[1].selection_reason_raw == DESK_TEXT  # revision 2 is kept as it was
+    assert not (laptop.root / "sync-conflicts" / ID).exists()
+    assert assert_kernforge_valid(laptop)[ID] == [1, 2, 3]
+    qtbot.waitUntil(lambda: dialog.conflict_panel is None, timeout=5000)
+    qtbot.waitUntil(lambda: dialog.revisions.rowCount() == 3, timeout=5000)
+    qtbot.waitUntil(lambda: not window.conflicts.conflicted, timeout=5000)
+    assert not window.inspector.conflict_bar.isVisible()
+    assert window.record is not None and window.record.revision == 3
+
+
+def _assert_desk_follows(laptop: Machine, desk: Machine, reason: str) -> None:
+    """After a sync each way the desk has revision 3 and no conflict either."""
+    SyncEngine(laptop.root).sync()
+    SyncEngine(desk.root).sync()
+    assert desk.store.get(ID).selection_reason_raw == reason
+    assert not (desk.root / "sync-conflicts" / ID).exists()
+    assert assert_kernforge_valid(desk)[ID] == [1, 2, 3]
+    assert desk.store.history(ID) == laptop.store.history(ID)
