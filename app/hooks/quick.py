@@ -18,7 +18,8 @@ from pathlib import Path
 from app.hooks.clients import ClientHook
 from app.hooks.event import HookEvent, parse_event
 from core.bulk.light_tuple import LightTuple
-from core.capture.pending_index import blocks, is_pending_name, read_current
+from core.bulk.pending_lookup import blocks
+from core.capture.pending_index import is_pending_name, read_current
 
 PENDING_DIR = "pending"
 """`core.capture.pending.PENDING_DIR`; a test keeps the two equal."""

@@ -192,9 +192,9 @@ class PendingStore:
         entries = [
             IndexEntry(
                 p.decision_id,
-                p.session_id,
-                p.proposal.workspace,
-                p.proposal.project_id,
+                session_id=p.session_id,
+                workspace=p.proposal.workspace,
+                project_id=p.proposal.project_id,
                 project_path=_project_path(p.proposal.workspace, p.proposal.project_id),
             )
             for p in listing.items
@@ -202,9 +202,9 @@ class PendingStore:
         entries.extend(
             IndexEntry(
                 issue.decision_id or os.path.basename(issue.path)[: -len(".json")],
-                issue.session_id,
-                issue.workspace,
-                issue.project_id,
+                session_id=issue.session_id,
+                workspace=issue.workspace,
+                project_id=issue.project_id,
                 damaged=True,
             )
             for issue in listing.issues

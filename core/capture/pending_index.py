@@ -11,11 +11,8 @@ set of decision ids as the `*.json` files listed, no file newer than the index, 
 readable and not damaged. Anything else (missing, unreadable, other version, a file the index
 does not know, a file changed since) answers "unknown", and the caller takes the full path.
 
-The same-place rule here is `core.capture.workspace_pending.same_place` (same project id, or one
-path
-inside the other) written without the journal's imports; `project_id_of` is
-`core.record.identity.project_identity(...).project_id` and `paths_overlap` is
-`core.record.filters.workspace_matches`. Tests hold each pair equal.
+Who is blocked is decided from the entries by `core.bulk.pending_lookup.blocks`, the light
+copy of `core.capture.workspace_pending`'s same-place rule.
 """
 
 from __future__ import annotations
@@ -23,11 +20,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 from pathlib import Path
-
-from core.bulk.light_tuple import LightTuple
-from core.gocompat.text import go_trim
 
 INDEX_NAME = ".index.json"
 """Hidden, so neither `PendingStore` nor the hook's listing takes it for a pending file."""
@@ -37,21 +30,52 @@ INDEX_MAX = 1024 * 1024
 """The most of the index the hook reads; a bigger one is doubt, and the full path decides."""
 
 
-class IndexEntry(LightTuple):
+class IndexEntry:
     """Whom one pending file blocks. `damaged`: its contents could not be fully read.
 
-    Light named tuples, not dataclasses, keep `dataclasses` and `typing` out of the hook's
-    quick path."""
+    `project_path` is the canonical path whose hash `project_id` is, when it is that (the
+    pending store checks with the full identity code), else "": a caller of the same project
+    then has the same canonical path, so the hook compares strings and never loads `hashlib`.
 
-    decision_id: str
-    session_id: str = ""
-    workspace: str = ""
-    project_id: str = ""
-    damaged: bool = False
-    project_path: str = ""
-    """The canonical path whose hash `project_id` is, when it is that (the pending store
-    checks with the full identity code), else "": a caller of the same project then has the
-    same canonical path, so the hook compares strings and never loads `hashlib`."""
+    A plain class with slots, not a dataclass or a `typing.NamedTuple`: the hook's quick path
+    reads these and keeps `dataclasses` and `typing` unloaded."""
+
+    __slots__ = ("damaged", "decision_id", "project_id", "project_path", "session_id", "workspace")
+
+    def __init__(
+        self,
+        decision_id: str,
+        *,
+        session_id: str = "",
+        workspace: str = "",
+        project_id: str = "",
+        damaged: bool = False,
+        project_path: str = "",
+    ) -> None:
+        self.decision_id = decision_id
+        self.session_id = session_id
+        self.workspace = workspace
+        self.project_id = project_id
+        self.damaged = damaged
+        self.project_path = project_path
+
+    def as_dict(self) -> dict[str, object]:
+        """The entry as the index file stores it."""
+        return {name: getattr(self, name) for name in ENTRY_FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IndexEntry) and self.as_dict() == other.as_dict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.as_dict().values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.as_dict().items())
+        return f"IndexEntry({fields})"
+
+
+ENTRY_FIELDS = ("decision_id", "session_id", "workspace", "project_id", "damaged", "project_path")
+"""The fields of an entry, in the order the index file writes them."""
 
 
 def is_pending_name(name: str) -> bool:
@@ -61,7 +85,7 @@ def is_pending_name(name: str) -> bool:
 
 def encode(entries: list[IndexEntry]) -> bytes:
     """The index file's bytes, entries sorted by decision id."""
-    items = [entry._asdict() for entry in sorted(entries, key=lambda e: e.decision_id)]
+    items = [entry.as_dict() for entry in sorted(entries, key=lambda e: e.decision_id)]
     return json.dumps({"version": INDEX_VERSION, "entries": items}, ensure_ascii=False).encode()
 
 
@@ -113,7 +137,7 @@ def _decode(data: bytes) -> list[IndexEntry] | None:
 
 
 def _entry(item: object) -> IndexEntry | None:
-    if not isinstance(item, dict) or set(item) != set(IndexEntry._fields):
+    if not isinstance(item, dict) or set(item) != set(ENTRY_FIELDS):
         return None
     text_fields = ("decision_id", "session_id", "workspace", "project_id")
     if not all(isinstance(item[name], str) for name in text_fields):
@@ -121,65 +145,3 @@ def _entry(item: object) -> IndexEntry | None:
     if not isinstance(item["damaged"], bool) or not item["decision_id"]:
         return None
     return IndexEntry(**item)
-
-
-def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> bool:
-    """Any entry blocks this session or workspace, as `core.capture.workspace_pending` decides: a
-    damaged
-    file blocks everyone unless it is readably someone else's."""
-    session = go_trim(session_id)
-    caller_path = canonical_path(workspace) if workspace else ""
-    caller_project = ""
-    for entry in entries:
-        if entry.damaged and not (entry.workspace or entry.project_id):
-            return True
-        if session and entry.session_id == session:
-            return True
-        if workspace and entry.project_id:
-            if entry.project_path:
-                if entry.project_path == caller_path:
-                    return True
-            else:
-                caller_project = caller_project or _project_id(caller_path)
-                if entry.project_id == caller_project:
-                    return True
-        if workspace and paths_overlap(entry.workspace, workspace):
-            return True
-    return False
-
-
-def canonical_path(workspace: str) -> str:
-    """`core.record.identity.canonical_workspace_path(workspace)`, without its imports."""
-    trimmed = go_trim(workspace)
-    if not trimmed:
-        return ""
-    path = os.path.abspath(trimmed)
-    try:
-        path = os.path.realpath(path, strict=True)
-    except OSError:
-        path = os.path.normpath(path)
-    path = path.replace(os.sep, "/")
-    return path.lower() if sys.platform == "win32" else path
-
-
-def project_id_of(workspace: str) -> str:
-    """`core.record.identity.project_identity(workspace).project_id`, without its imports."""
-    return _project_id(canonical_path(workspace))
-
-
-def _project_id(canonical: str) -> str:
-    import hashlib  # noqa: PLC0415  # only for an entry whose project path is unknown
-
-    digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
-    return "project-" + digest[:16]
-
-
-def paths_overlap(left: str, right: str) -> bool:
-    """`core.record.filters.workspace_matches`: equal cleaned paths, or one inside the other."""
-    a = os.path.normpath(go_trim(left)) if go_trim(left) else ""
-    b = os.path.normpath(go_trim(right)) if go_trim(right) else ""
-    if not a or not b:
-        return False
-    if a == b:
-        return True
-    return a.startswith(b.rstrip(os.sep) + os.sep) or b.startswith(a.rstrip(os.sep) + os.sep)

@@ -8,22 +8,16 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
+from core.bulk.pending_lookup import blocks
 from core.capture.pending import PendingDecision, PendingStore
 from core.capture.pending_index import (
     INDEX_NAME,
     IndexEntry,
-    blocks,
-    canonical_path,
     encode,
-    paths_overlap,
-    project_id_of,
     read_current,
 )
 from core.capture.proposal import parse_proposal
-from core.record.filters import workspace_matches
 from core.record.identity import canonical_workspace_path, project_identity
 from tests.factories import proposal_dict
 
@@ -202,38 +196,6 @@ def test_an_unwritable_index_is_removed_and_never_fails_the_save(
     assert not (store.directory / INDEX_NAME).exists()
 
 
-_PATHS = st.lists(st.sampled_from(["a", "b", "..", ".", "", " ", "/", "x y"]), max_size=5).map(
-    "/".join
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(left=_PATHS, right=_PATHS, absolute=st.booleans())
-def test_paths_overlap_is_workspace_matches(left: str, right: str, absolute: bool) -> None:
-    if absolute:
-        left, right = "/" + left, "/" + right
-    assert paths_overlap(left, right) == workspace_matches(left, right)
-
-
-@settings(max_examples=100, deadline=None)
-@given(path=_PATHS)
-def test_project_id_of_is_project_identity(
-    path: str, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    base = tmp_path_factory.getbasetemp()
-    for candidate in (path, str(base / path), f"  {base}/{path}\t"):
-        assert project_id_of(candidate) == project_identity(candidate).project_id
-
-
-@given(path=_PATHS)
-def test_canonical_path_is_canonical_workspace_path(
-    path: str, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    base = tmp_path_factory.getbasetemp()
-    for candidate in (path, str(base / path), f"  {base}/{path}\t"):
-        assert canonical_path(candidate) == canonical_workspace_path(candidate)
-
-
 def test_entries_carry_the_project_path_only_when_it_is_the_project_ids(
     store: PendingStore, repo: Path
 ) -> None:
@@ -241,9 +203,18 @@ def test_entries_carry_the_project_path_only_when_it_is_the_project_ids(
     pend(store, repo, "session-a")
     (entry,) = read_current(store.directory) or []
     assert entry.project_path == canonical_workspace_path(str(repo))
-    stranger = IndexEntry("decision-x", "s", str(repo), "project-0123456789abcdef")
+    stranger = IndexEntry(
+        "decision-x", session_id="s", workspace=str(repo), project_id="project-0123456789abcdef"
+    )
     assert blocks([stranger], session_id="other", workspace="/elsewhere") is False
-    assert blocks([stranger._replace(workspace="")], session_id="o", workspace=str(repo)) is False
+    assert (
+        blocks(
+            [IndexEntry("decision-x", session_id="s", project_id="project-0123456789abcdef")],
+            session_id="o",
+            workspace=str(repo),
+        )
+        is False
+    )
 
 
 def test_a_link_to_the_project_is_blocked_by_path_without_hashing(

@@ -1,5 +1,5 @@
 """The quick path's answer from the pending index is the full path's answer from the pending
-files: for every caller, `core.capture.pending_index.blocks` says "blocked" exactly when
+files: for every caller, `core.bulk.pending_lookup.blocks` says "blocked" exactly when
 `core.capture.workspace_pending.find_blockers` finds a blocker."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from core.bulk.pending_lookup import blocks
 from core.capture.pending import PendingDecision, PendingStore
-from core.capture.pending_index import blocks, read_current
+from core.capture.pending_index import read_current
 from core.capture.proposal import parse_proposal
 from core.capture.workspace_pending import find_blockers
 from tests.factories import proposal_dict

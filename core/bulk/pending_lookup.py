@@ -1,0 +1,79 @@
+"""Whether a pending decision blocks a caller, decided from the pending index alone.
+
+Why: the PreToolUse hook runs before every tool call of every agent, and its quick path
+(`app/hooks/quick.py`) must cost little beyond the interpreter's own start
+(`bench/hook_bench.py`). The plain rules live in `core.capture.workspace_pending` and
+`core.record.identity`, which load the journal's models; the functions here are their faster
+variants over `core.capture.pending_index` entries, using only `os`, `sys` and (rarely)
+`hashlib`. `tests/core/bulk/test_pending_lookup.py` holds each equal to the rule it replaces.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from core.capture.pending_index import IndexEntry
+from core.gocompat.text import go_trim
+
+
+def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> bool:
+    """Faster variant of `core.capture.workspace_pending.find_blockers` (non-empty) over index
+    entries: a damaged file blocks everyone unless it is readably someone else's."""
+    session = go_trim(session_id)
+    caller_path = canonical_path(workspace) if workspace else ""
+    caller_project = ""
+    for entry in entries:
+        if entry.damaged and not (entry.workspace or entry.project_id):
+            return True
+        if session and entry.session_id == session:
+            return True
+        if workspace and entry.project_id:
+            if entry.project_path:
+                if entry.project_path == caller_path:
+                    return True
+            else:
+                caller_project = caller_project or _project_id(caller_path)
+                if entry.project_id == caller_project:
+                    return True
+        if workspace and paths_overlap(entry.workspace, workspace):
+            return True
+    return False
+
+
+def canonical_path(workspace: str) -> str:
+    """Faster variant of `core.record.identity.canonical_workspace_path`, without its imports."""
+    trimmed = go_trim(workspace)
+    if not trimmed:
+        return ""
+    path = os.path.abspath(trimmed)
+    try:
+        path = os.path.realpath(path, strict=True)
+    except OSError:
+        path = os.path.normpath(path)
+    path = path.replace(os.sep, "/")
+    return path.lower() if sys.platform == "win32" else path
+
+
+def project_id_of(workspace: str) -> str:
+    """Faster variant of `core.record.identity.project_identity(workspace).project_id`."""
+    return _project_id(canonical_path(workspace))
+
+
+def _project_id(canonical: str) -> str:
+    import hashlib  # noqa: PLC0415  # only for an entry whose project path is unknown
+
+    digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+    return "project-" + digest[:16]
+
+
+def paths_overlap(left: str, right: str) -> bool:
+    """Faster variant of `core.record.filters.workspace_matches`: equal cleaned paths, or one
+    inside the other."""
+    a = os.path.normpath(go_trim(left)) if go_trim(left) else ""
+    b = os.path.normpath(go_trim(right)) if go_trim(right) else ""
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    return a.startswith(b.rstrip(os.sep) + os.sep) or b.startswith(a.rstrip(os.sep) + os.sep)
