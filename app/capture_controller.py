@@ -21,7 +21,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.gui.capture.window import CaptureRequest, CaptureWindow
+from app.gui.capture.request import CaptureRequest
+from app.gui.capture.window import CaptureWindow
 from app.gui.questions.window import QuestionsWindow
 from app.gui.widgets.window_behaviour import answering_elsewhere, keyboard_busy_elsewhere
 from app.ipc.server import Connection

@@ -42,7 +42,8 @@ import os, sys, time
 start = float(sys.argv[1])
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
-from app.gui.capture.window import CaptureRequest, CaptureWindow
+from app.gui.capture.request import CaptureRequest
+from app.gui.capture.window import CaptureWindow
 from core.record.models import ProposalOption
 app = QApplication([])
 options = [ProposalOption(id=f"o{i}", label=f"Option {i}", description="d", recommended=i == 0)

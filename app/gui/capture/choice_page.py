@@ -7,9 +7,7 @@ and Enter continues only after the person has picked something with a key press 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QKeyCombination, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import (
@@ -35,47 +33,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.capture.request import CaptureOption, CaptureRequest, Choice, canonical_choice
 from app.gui.widgets.byte_counter import ByteCounter
 from app.gui.widgets.indicators import use_clear_indicators
 from app.gui.widgets.palette import fork_colors, readable_on, selection_tint
-from core.gocompat.text import equal_fold, go_trim
+from core.gocompat.text import go_trim
 from core.limits import CUSTOM_SELECTION_MAX
-
-if TYPE_CHECKING:
-    from app.gui.capture.window import CaptureOption, CaptureRequest
 
 RECOMMENDED_TEXT = "Recommended (advice only)"
 SELECTED_TEXT = "✓ Selected"
 _NO_VALUE = "—"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """An explicit selection: exactly one of `option_id` and `custom_text` is non-empty."""
-
-    option_id: str = ""
-    custom_text: str = ""
-
-
-def canonical_choice(options: Sequence[CaptureOption], custom_text: str) -> Choice:
-    """Other text equal to a listed label (trimmed, case-folded) means that listed option.
-
-    Why: "per-user global journal" typed by hand is the same decision as picking it, and the
-    preference profile should count it as such.
-    """
-    wanted = go_trim(custom_text)
-    for option in options:
-        if equal_fold(wanted, go_trim(option.label)):
-            return Choice(option_id=option.id)
-    return Choice(custom_text=wanted)
-
-
-def choice_label(options: Sequence[CaptureOption], choice: Choice) -> str:
-    """The text people see for a choice: the listed label, or their own words."""
-    for option in options:
-        if option.id == choice.option_id:
-            return option.label
-    return choice.custom_text
 
 
 def plain_label(text: str, parent: QWidget, *, selectable: bool = False) -> QLabel:

@@ -7,10 +7,6 @@ can be driven and tested with no journal at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
-
 from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
@@ -23,8 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.capture.choice_page import Choice, ChoicePage, choice_label
+from app.gui.capture.choice_page import ChoicePage
 from app.gui.capture.rationale_page import SELECTED, RationalePage
+from app.gui.capture.request import CaptureRequest, Choice, choice_label
 from app.gui.widgets import palette
 from app.gui.widgets.focus_ring import FocusRing
 from app.gui.widgets.window_behaviour import (
@@ -36,7 +33,6 @@ from app.gui.widgets.window_behaviour import (
 )
 from core.capture.drafts import Draft
 from core.gocompat.text import collapse_spaces, go_trim
-from core.limits import OPTIONS_MAX, OPTIONS_MIN
 from core.record.models import Stage
 
 TITLE_PREFIX = "Decision: "
@@ -45,81 +41,6 @@ MINIMUM_SIZE = QSize(640, 480)
 PREFERRED_SIZE = QSize(780, 720)
 DRAFT_DELAY_MS = 500
 """How long typing pauses before the draft is saved (every keystroke would be too many)."""
-
-
-class CaptureOption(Protocol):
-    """What the window reads from an approach; `core.record.models.ProposalOption` fits."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def label(self) -> str: ...
-    @property
-    def description(self) -> str: ...
-    @property
-    def pros(self) -> Sequence[str]: ...
-    @property
-    def cons(self) -> Sequence[str]: ...
-    @property
-    def recommended(self) -> bool: ...
-
-
-@dataclass(frozen=True)
-class CaptureRequest:
-    """Everything the window shows for one pending decision.
-
-    `selected_option_id` or `custom_selection` (exactly one) is preset when a decision resumes
-    at the rationale stage. `draft` is what the person typed last time (`core.capture.drafts`): it
-    is
-    private to this window and never part of the pending state agents read. `color_scheme`
-    forces light or dark (screenshots, tests); None follows the desktop.
-
-    Raises:
-        ValueError: the request cannot be shown (option count, duplicate ids, stage, preset).
-    """
-
-    decision_id: str
-    problem: str
-    options: Sequence[CaptureOption]
-    decision_kind: str
-    risk_level: str
-    domains: Sequence[str]
-    detector_confidence: float
-    project_alias: str
-    session_id: str
-    agent: str
-    header: str
-    stage: Stage
-    selected_option_id: str = ""
-    custom_selection: str = ""
-    draft: Draft | None = None
-    color_scheme: Qt.ColorScheme | None = None
-
-    def __post_init__(self) -> None:
-        count = len(self.options)
-        if not OPTIONS_MIN <= count <= OPTIONS_MAX:
-            raise ValueError(f"options: {count} given, {OPTIONS_MIN} to {OPTIONS_MAX} allowed")
-        ids = [option.id for option in self.options]
-        if len(set(ids)) != count:
-            raise ValueError(f"options: duplicate ids in {ids}")
-        if self.stage not in ("choice", "rationale"):
-            raise ValueError(f"stage: {self.stage!r} is neither 'choice' nor 'rationale'")
-        if self.stage == "rationale" and self.preset_choice() is None:
-            raise ValueError(
-                "stage 'rationale' needs exactly one of selected_option_id (a listed id) "
-                "and custom_selection"
-            )
-
-    def preset_choice(self) -> Choice | None:
-        """The choice made before the decision was paused, or None when it is not usable."""
-        custom = go_trim(self.custom_selection)
-        if bool(self.selected_option_id) == bool(custom):
-            return None
-        if custom:
-            return Choice(custom_text=custom)
-        if self.selected_option_id not in {option.id for option in self.options}:
-            return None
-        return Choice(option_id=self.selected_option_id)
 
 
 def window_title(problem: str) -> str:

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from app.gui.capture.window import CaptureRequest, CaptureWindow
+from app.gui.capture.request import CaptureRequest
+from app.gui.capture.window import CaptureWindow
 from app.gui.widgets.byte_counter import ByteCounter
 from core.capture.drafts import Draft
 from core.record.models import ProposalOption
