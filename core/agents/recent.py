@@ -183,7 +183,7 @@ def recent_context(
     Args:
         store: the canonical decisions.
         index: the journal's index, which finds them without reading every record (a scan
-            of 100,000 records takes about 26 s); it is reconciled first, so a long-lived
+            takes far longer: bench/CHANGES.md); it is reconciled first, so a long-lived
             caller such as the MCP server sees what other processes wrote since.
         notes: the agent notes.
         pending: the decisions waiting for the human.
