@@ -2,9 +2,10 @@
 
 For each merge unit (a record with its history, a log, another file) the remote changed since
 the common commit: a unit unchanged here takes the remote's changes as they are; a unit changed
-on both sides goes through the rules of `core.sync.merge`. The remote's blobs are read with one
-`git cat-file` call for everything that changed, so a join of thousands of records costs a few
-git processes, not one per record.
+on both sides goes through the rules of `core.sync.merge`. The remote's blobs are read with
+one `git cat-file` call for everything that changed, so a join of thousands of records costs
+a few git processes, not one per record. A manifest the remote removed (a compaction folded
+it) is removed here too unless this side wrote it since.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from core.sync import conflicts
 from core.sync.gitrepo import GitRepo
+from core.sync.manifests import is_manifest
 from core.sync.merge import CONFLICT, RecordSide, merge_lines, merge_record
 from core.sync.merge import REMOTE as TAKE_REMOTE
 from core.sync.paths import Unit, history_path, record_path, unit_of
@@ -57,6 +59,8 @@ class Incoming:
             if unit is None:  # markers and manifests: the remote's copy, never a journal file
                 if name in self.blobs:
                     work.write_blob(name, self.blobs[name])
+                elif is_manifest(name) and name not in self.ours:
+                    work.remove_blob(name)
             else:
                 units.setdefault(unit, []).append(name)
         local_units = {unit_of(p) for n in self.ours if (p := work.path_of(n))}

@@ -4,14 +4,15 @@ Export reads only files whose stat changed since the last export, and encrypts o
 content changed, so an unchanged file keeps its blob (age output is randomised) and an
 incremental sync costs what changed, not the journal's size. Apply writes through
 `core.store.safefs`
-(atomic, private, no links) under the same per-file lock the store and the logs take.
+(atomic, private, no links) under the same per-file lock the store and the logs take. On an
+encrypted remote, each export that names new paths writes a manifest of them and folds the
+manifests into one past their bound (`core.sync.manifests`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,13 +25,15 @@ from core.store.safefs import (
     read_regular_file,
     read_regular_file_stat,
 )
+from core.sync import manifests
 from core.sync.crypto import Codec
+from core.sync.manifests import Manifest
 from core.sync.paths import CONFLICTS, record_path, scan_journal, unit_of
 from core.sync.state import IndexEntry, SyncConfig, SyncState
 
 FILE_MAX = 256 * 1024 * 1024
 """The largest journal file sync reads: well above any log the journal keeps."""
-MANIFESTS = "m"
+MANIFESTS = manifests.FOLDER
 DEFERRED_FLUSH = hasattr(os, "sync")
 """Where the OS can flush everything at once, files that arrive are written without one fsync
 each and flushed together before the merge counts as done: a join of thousands of records
@@ -75,9 +78,9 @@ class WorkingCopy:
         return self.state.known.get(name)
 
     def learn_manifest(self, data: bytes) -> None:
-        manifest = json.loads(self.codec.open(data))
-        self.state.machines[manifest["machine"]] = manifest["name"]
-        for path in manifest["paths"]:
+        manifest = Manifest.decode(self.codec.open(data))
+        self.state.machines.update(manifest.names())
+        for path in manifest.paths:
             self.state.known[self.codec.name(path)] = path
 
     # export -----------------------------------------------------------------------------
@@ -104,6 +107,12 @@ class WorkingCopy:
         if self.codec.encrypted and self._unlisted:
             self._write_manifest(self._unlisted)
             self._unlisted = []
+        if self.codec.encrypted:
+            writer = Manifest(self.config.machine, self.config.machine_name, [])
+            done = manifests.compact(
+                self.path, self.codec, writer, self.write_blob, self.remove_blob
+            )
+            changed += (len(done.removed) + 1) if done else 0
         return changed
 
     def _learn(self, name: str, path: str) -> None:
@@ -112,13 +121,9 @@ class WorkingCopy:
             self._unlisted.append(path)
 
     def _write_manifest(self, paths: list[str]) -> None:
-        folder = self.path / MANIFESTS
-        prefix = f"{self.config.machine}-"
-        taken = [n for n in os.listdir(folder) if n.startswith(prefix)] if folder.is_dir() else []
-        number = 1 + max((int(n[len(prefix) :].split(".")[0]) for n in taken), default=0)
-        body = {"machine": self.config.machine, "name": self.config.machine_name, "paths": paths}
-        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        self.write_blob(f"{MANIFESTS}/{prefix}{number:06d}.age", self.codec.seal(data))
+        manifest = Manifest(self.config.machine, self.config.machine_name, paths)
+        name = manifests.next_name(self.path, self.config.machine)
+        self.write_blob(name, self.codec.seal(manifest.encode()))
 
     # blobs --------------------------------------------------------------------------------
 
