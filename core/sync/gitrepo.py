@@ -8,11 +8,18 @@ Every commit carries a fixed author and a message with a time only, never journa
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from core.sync.errors import SyncRemoteError
+from core.sync.errors import (
+    AUTH_ENTRY,
+    OFFLINE_ENTRY,
+    REMOTE_ENTRY,
+    SyncGitMissing,
+    SyncRemoteError,
+)
 
 AUTHOR = ("decision-journal", "sync@localhost")
 BRANCH = "main"
@@ -32,6 +39,20 @@ UNREACHABLE = (
     "connection closed",
 )
 """Failures that mean the remote cannot be reached now: offline, not an error."""
+AUTH_FAILED = (
+    "permission denied (",
+    "permission denied, please try again",
+    "authentication failed",
+    "could not read username",
+    "could not read password",
+    "invalid username or password",
+    "host key verification failed",
+    "repository not found",
+    "the requested url returned error: 401",
+    "the requested url returned error: 403",
+)
+"""Failures that mean git reached the remote but could not get in: an error to fix, never
+offline (SSH adds "could not read from remote repository" after each of them)."""
 REJECTED = ("[rejected]", "non-fast-forward", "fetch first", "[remote rejected]")
 
 
@@ -41,11 +62,19 @@ class GitFailed(SyncRemoteError):
     def __init__(self, args: Sequence[str], stderr: str) -> None:
         super().__init__(f"git {' '.join(args[:2])} failed: {stderr.strip() or 'no message'}")
         self.stderr = stderr
+        self.runbook_anchor = (
+            AUTH_ENTRY if self.auth_failed else OFFLINE_ENTRY if self.unreachable else REMOTE_ENTRY
+        )
+
+    @property
+    def auth_failed(self) -> bool:
+        text = self.stderr.lower()
+        return any(marker in text for marker in AUTH_FAILED)
 
     @property
     def unreachable(self) -> bool:
         text = self.stderr.lower()
-        return any(marker in text for marker in UNREACHABLE)
+        return not self.auth_failed and any(marker in text for marker in UNREACHABLE)
 
     @property
     def reason(self) -> str:
@@ -93,9 +122,22 @@ class GitRepo:
             "-c", "gc.auto=0",
             *args,
         ]  # fmt: skip
-        result = subprocess.run(
-            command, cwd=self.path, env=self._env(), input=data, capture_output=True, check=False
-        )
+        try:
+            result = subprocess.run(
+                command,
+                cwd=self.path,
+                env=self._env(),
+                input=data,
+                capture_output=True,
+                check=False,
+            )
+        except FileNotFoundError as exc:
+            if shutil.which("git") is None:
+                raise SyncGitMissing(
+                    "git is not installed or not on PATH; sync runs your own git (install it, "
+                    "or start the app from a session whose PATH finds it)"
+                ) from exc
+            raise
         if check and result.returncode != 0:
             raise GitFailed(args, result.stderr.decode("utf-8", "replace"))
         return result
