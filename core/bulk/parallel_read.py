@@ -51,8 +51,8 @@ CHUNK = 250
 to amortize the hand-over, small enough for steady progress."""
 WORKER_CHUNK_MAX = 1000
 """The most files per task sent to a worker. Each task costs the main process a hand-over
-(queues, futures, a result to unpickle): at 100,000 files, 1,000 per task instead of 250 cut the
-main process's CPU from 0.40-0.45 s to 0.25-0.29 s, CPU the workers need on a small machine."""
+(queues, futures, a result to unpickle): on a large journal, 1,000 per task instead of 250 cut
+the main process's CPU, which the workers need on a small machine (bench/CHANGES.md)."""
 TASKS_PER_WORKER = 8
 """Tasks are kept small enough that each worker gets at least this many, so that workers
 finish within about an eighth of their share of each other."""
@@ -127,8 +127,8 @@ def _start_worker() -> None:
 
     Why: pausing it per chunk, as in-process reads do, still let a collection run between
     chunks over everything the chunk had built; records hold no cycles, and without those
-    collections a worker reads about 10-17% faster (measured per record: profile facts
-    92 → 83 µs, index entries 150 → 125 µs).
+    collections a worker reads faster (see bench/profile_bench.py; the figures are in
+    bench/CHANGES.md).
     """
     gc.disable()
 
@@ -197,9 +197,9 @@ def read_records(
 
     `make` must be a module-level function (it is sent to worker processes by name); it gets
     the file name, the item's `extra` and the record as read. `value_type`, the type `make`
-    returns when msgspec can decode it, lets outcomes cross from a worker as MessagePack:
-    encoded and decoded in about 1.5 µs per record, against 3.5-6.7 µs for pickle, and most of
-    the saving falls in the main process, which the workers share the cores with.
+    returns when msgspec can decode it, lets outcomes cross from a worker as MessagePack,
+    encoded and decoded faster than pickle (bench/CHANGES.md), and most of the saving falls
+    in the main process, which the workers share the cores with.
     """
     count = min(worker_count() if workers is None else workers, MAX_WORKERS)
     in_process = count < 2 or len(items) < PARALLEL_MIN_FILES
