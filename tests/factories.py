@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 import core.bulk.parallel_read
+from core.gocompat.gotime import GoTime
 from core.record.models import DecisionRecord, Option, Provenance, RejectedReason
+from core.record.normalize import normalize_record
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore
 
@@ -123,3 +125,36 @@ def count_record_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(core.bulk.parallel_read, "read_for_build", counting)
     return reads
+
+
+ELIGIBLE_BASE_NS = 1_780_000_000_000_000_000
+"""The time of `decision(0)`; each later number is a millisecond newer."""
+
+
+def decision(
+    number: int,
+    project: str = "a",
+    *,
+    choice: str = "per-record-json",
+    domains: tuple[str, ...] = ("storage",),
+    kind: str = "storage_backend",
+    **overrides: Any,
+) -> DecisionRecord:
+    """A valid record the profile counts as evidence; later numbers are newer."""
+    other = "single-json" if choice == "per-record-json" else "per-record-json"
+    stamp = GoTime(ELIGIBLE_BASE_NS + number * 1_000_000)
+    fields: dict[str, Any] = {
+        "id": f"decision-{number}",
+        "project_id": f"project-{project}" if project else "",
+        "domains": list(domains),
+        "decision_kind": kind,
+        "selected_option_id": choice,
+        "rejected_reasons": [RejectedReason(option_id=other, reason="not this", source="user")],
+        "created_at": stamp,
+        "updated_at": stamp,
+        "revision": 1,
+        "status": "completed",
+        "schema_version": 1,
+    }
+    fields.update(overrides)
+    return normalize_record(make_record(**fields))

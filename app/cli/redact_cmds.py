@@ -14,6 +14,7 @@ import sys
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import CONFLICT, INVALID, OK
 from core.errors import RevisionConflict
+from core.index.scrub import scrub_index
 from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count
@@ -23,7 +24,6 @@ from core.store.redaction_sweep import (
     find_unredacted,
     purge_history,
     redact_current,
-    scrub_index,
 )
 
 

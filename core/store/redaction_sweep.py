@@ -9,8 +9,7 @@ version that did not yet recognise it. ``decision-journal doctor --redact`` uses
    compare-and-swap path (the old revision moves to history unchanged, as every edit does);
 3. `purge_history` rewrites history revisions in place, the one exception to history being
    immutable, and only when the user asks for it;
-4. `scrub_index` deletes the search index with its WAL and builds it again from the records,
-   because a rebuild inside the old file could leave the secret in freed pages.
+4. then `core.index.scrub.scrub_index` builds the search index again in a new file.
 """
 
 from __future__ import annotations
@@ -23,9 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import JournalError
-from core.index.db import remove_index_files
-from core.index.journal_index import JournalIndex
-from core.index.rows import ReconcileReport
 from core.record.codec import compact_record, encode_record
 from core.record.models import DecisionRecord
 from core.record.redact_record import redact_record
@@ -251,14 +247,3 @@ def purge_history(store: DecisionStore, record_id: str) -> list[int]:
             rewrite_revision(store.root, directory, name, encode_record(redact_record(record)))
             rewritten.append(int(match.group(1)))
     return rewritten
-
-
-def scrub_index(index: JournalIndex) -> ReconcileReport:
-    """Deletes the index database, its WAL and shared memory, then builds it from the records.
-
-    A rebuild inside the old file would leave freed pages and WAL frames holding the old
-    text; a new file holds only what the records now say.
-    """
-    index.close()
-    remove_index_files(index.path)
-    return index.rebuild()

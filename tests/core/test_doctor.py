@@ -17,7 +17,7 @@ from core.doctor import (
     write_findings,
 )
 from core.store.decisions import DecisionStore, HistoryCheck
-from tests.core.profile.test_derive import decision
+from tests.factories import decision
 
 
 @pytest.fixture

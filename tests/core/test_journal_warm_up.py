@@ -13,7 +13,7 @@ from core.index.journal_index import JournalIndex
 from core.journal import Journal, warm_up
 from core.profile.store import CancelScope
 from core.profile.worker import ProfileRebuildWorker
-from tests.core.profile.test_derive import decision
+from tests.factories import decision
 
 
 class _Timeline:

@@ -19,8 +19,7 @@ from core.ipc.protocol import encode_frame
 from core.ipc.runtime_paths import socket_path
 from core.profile.store import ProfileStore
 from core.store.decisions import DecisionStore
-from tests.core.profile.test_derive import decision
-from tests.factories import proposal_dict
+from tests.factories import decision, proposal_dict
 from tests.integration.cli_runner import ROOT
 from tests.integration.desktop import app_env, running_app
 

@@ -10,8 +10,7 @@ from core.capture.pending import PendingDecision
 from core.capture.proposal import parse_proposal
 from core.capture.workspace_pending import find_blockers, other_pending_here
 from core.journal import Journal
-from tests.core.profile.test_derive import decision
-from tests.factories import proposal_dict
+from tests.factories import decision, proposal_dict
 
 
 @pytest.fixture

@@ -39,40 +39,10 @@ from core.profile.model import (
 from core.record.codec import compact_record
 from core.record.identity import short_stable_id
 from core.record.models import DecisionRecord, Option, Provenance, RejectedReason
-from core.record.normalize import normalize_record
-from tests.factories import make_record
+from tests.factories import ELIGIBLE_BASE_NS as BASE_NS
+from tests.factories import decision
 
-BASE_NS = 1_780_000_000_000_000_000
 NOW = GoTime(BASE_NS + 10**12)
-
-
-def decision(
-    number: int,
-    project: str = "a",
-    *,
-    choice: str = "per-record-json",
-    domains: tuple[str, ...] = ("storage",),
-    kind: str = "storage_backend",
-    **overrides: Any,
-) -> DecisionRecord:
-    """A valid, eligible record; later numbers are newer."""
-    other = "single-json" if choice == "per-record-json" else "per-record-json"
-    stamp = GoTime(BASE_NS + number * 1_000_000)
-    fields: dict[str, Any] = {
-        "id": f"decision-{number}",
-        "project_id": f"project-{project}" if project else "",
-        "domains": list(domains),
-        "decision_kind": kind,
-        "selected_option_id": choice,
-        "rejected_reasons": [RejectedReason(option_id=other, reason="not this", source="user")],
-        "created_at": stamp,
-        "updated_at": stamp,
-        "revision": 1,
-        "status": "completed",
-        "schema_version": 1,
-    }
-    fields.update(overrides)
-    return normalize_record(make_record(**fields))
 
 
 def rules_of(*records: DecisionRecord) -> list[tuple[str, str, list[str], list[str]]]:

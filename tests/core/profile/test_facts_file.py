@@ -14,14 +14,13 @@ from core.errors import JournalDamaged
 from core.profile.facts_file import FORMAT_VERSION
 from core.profile.store import FACTS_CACHE_FILE, ProfileStore
 from core.store.decisions import DecisionStore
-from tests.core.profile.test_derive import decision
-from tests.factories import count_record_reads
+from tests.factories import count_record_reads, decision
 
 
 @pytest.fixture(autouse=True)
 def trust_fresh_files(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files written in the test are seconds old; the 2 s racy window would distrust them."""
-    monkeypatch.setattr("core.profile.store._RACY_NS", -(10**18))
+    monkeypatch.setattr("core.bulk.file_identity.RACY_NS", -(10**18))
 
 
 def _journal(tmp_path: Path, count: int = 4) -> DecisionStore:

@@ -25,8 +25,7 @@ from core.profile.model import (
 from core.profile.store import ProfileStore
 from core.record.models import RejectedReason
 from core.store.decisions import DecisionStore
-from tests.core.profile.test_derive import decision
-from tests.factories import count_record_reads
+from tests.factories import count_record_reads, decision
 
 ROOT = Path(__file__).resolve().parents[3]
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
@@ -147,15 +146,6 @@ def test_record_files_with_an_upper_case_extension_are_read_too(
     assert profile.record_count == 2 and len(profile.rules) == 1
 
 
-def test_state_scan_selects_the_same_files_as_the_store(store: DecisionStore) -> None:
-    from core.profile.store import _lstat_records
-
-    put_promoting(store)
-    for name in (".hidden.json", "a.JSON", "b.json.lock", "c.tmp", ".decision-1.json.tmp-x"):
-        (store.records_dir / name).write_text("{}")
-    assert set(_lstat_records(store.records_dir)) == {p.name for p in store.record_files()}
-
-
 # staleness -------------------------------------------------------------------------------------
 
 
@@ -173,7 +163,7 @@ def test_any_edit_makes_the_profile_stale(store: DecisionStore, profiles: Profil
 def test_unchanged_files_are_not_read_again(
     store: DecisionStore, profiles: ProfileStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("core.profile.store._RACY_NS", -(10**18))  # trust fresh files
+    monkeypatch.setattr("core.bulk.file_identity.RACY_NS", -(10**18))  # trust fresh files
     for number in range(1, 5):
         store.put(decision(number))
     profiles.rebuild()
@@ -186,7 +176,7 @@ def test_unchanged_files_are_not_read_again(
 def test_in_place_tampering_with_restored_mtime_is_detected(
     store: DecisionStore, profiles: ProfileStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("core.profile.store._RACY_NS", -(10**18))  # trust fresh files
+    monkeypatch.setattr("core.bulk.file_identity.RACY_NS", -(10**18))  # trust fresh files
     put_promoting(store)
     profiles.rebuild()
     path = store.records_dir / "decision-1.json"

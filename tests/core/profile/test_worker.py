@@ -19,7 +19,7 @@ from core.profile.store import CancelScope, ProfileStore
 from core.profile.worker import ProfileRebuildWorker, profile_state, start_profile_worker
 from core.store.locking import locked
 from core.store.safefs import ensure_private_dir
-from tests.core.profile.test_derive import decision
+from tests.factories import decision
 
 ROOT = Path(__file__).resolve().parents[3]
 

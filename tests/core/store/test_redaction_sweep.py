@@ -9,13 +9,13 @@ import pytest
 
 import core.store.decisions
 from core.errors import HistoryTampered, RevisionConflict
+from core.index.scrub import scrub_index
 from core.journal import Journal
 from core.store.redaction_sweep import (
     find_unredacted,
     newly_found,
     purge_history,
     redact_current,
-    scrub_index,
 )
 from tests.factories import make_record
 

@@ -26,7 +26,7 @@ from core.profile.store import FACTS_CACHE_FILE, ProfileStore, _facts
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore
 from tests.core.index.test_journal_index import on_disk, stored
-from tests.core.profile.test_derive import decision
+from tests.factories import decision
 
 
 @pytest.fixture
