@@ -178,9 +178,9 @@ def go_html_escaped(data: bytes) -> bytes:
 def dumps_indented_bytes(value: Any) -> bytes:
     """`dumps_indented` as UTF-8, written by msgspec in C when that gives the same bytes.
 
-    Why: a profile of 100,000 records is about 10 MB of JSON, which the Python encoder takes
-    0.3 s to write and msgspec 0.03 s; exports and record files gain too. msgspec indents as
-    Go's MarshalIndent does (empty containers stay `[]` and `{}`) and escapes control
+    Why: a large journal's profile is megabytes of JSON, which msgspec writes many times faster
+    than the Python encoder (bench/CHANGES.md); exports and record files gain too. msgspec
+    indents as Go's MarshalIndent does (empty containers stay `[]` and `{}`) and escapes control
     characters as Python's encoder does; Go's HTML-safe escapes are patched in. Values it would
     write differently (integral or tiny floats, lone surrogates, integers beyond 64 bits) take
     the Python encoder. A property test checks the equality.
