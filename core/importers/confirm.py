@@ -36,10 +36,10 @@ def is_unconfirmed_import(record: RecordShape) -> bool:
 def unconfirmed_imports(store: DecisionStore, kind: str = "") -> list[DecisionRecord]:
     """Active imported records not yet confirmed, newest first; `kind` narrows to one source.
 
-    Unreadable records are left out. Every record is read strictly by the reading processes
-    of a cold build, and only the waiting ones come back as full models: a journal holds
-    far more records than imports waiting (100,000 records: 20.5 s through the store's
-    listing, 2.5-2.8 s so).
+    Unreadable records are left out. Every record is read strictly by the reading processes of a
+    cold build, and only the waiting ones come back as full models: a journal holds far more records
+    than imports waiting, and this is several times faster than the store's listing on a large
+    journal (bench/CHANGES.md).
     """
     tag = f"import:{kind}" if kind else ""
     chunks = read_every_record(store, _waiting_import, tag)
