@@ -20,9 +20,10 @@ INDEX_FORMAT = "decision-journal-index/5"
 """Bump when the schema, the keys or `core.index.fulltext` change: old files are then rebuilt."""
 
 PAGE_SIZE = 16384
-"""Bytes per database page, for a new file. A `record_json` row is mostly 2-4 KB of plain JSON,
-so a 4 KiB page holds one and leaves much of it empty; a 16 KiB page holds several. At 10,000
-records the file is then 38 MB instead of 52 MB and a bulk build's SQLite work a quarter less.
+"""Bytes per database page, for a new file. A `record_json` row is mostly 2-4 KB of plain JSON, so a
+4 KiB page holds one and leaves much of it empty; a 16 KiB page holds several. The file is then
+smaller and a bulk build's SQLite work less (bench/entry_bench.py; the figures are in
+bench/CHANGES.md).
 """
 
 RECORD_COLUMNS = (
