@@ -48,12 +48,12 @@ PACK_OVER = 4096
 def pack_json(data: bytes) -> bytes:
     """The compact JSON as it is, or compressed when it is long; `unpack_json` tells which.
 
-    Why most records stay plain: zlib takes 30-40 µs for a typical record of 2-3 KB, more than
-    reading and parsing its file, and a cold build packs every record. Plain, such a record
-    costs about twice the space (a 10,000-record index grows from 19 MB to 38 MB, with the
-    16 KiB pages of `index_db`), still about the size of the journal's own files. Long records
-    (pasted or imported texts) are rare, compress best and would make the cache grow with the
-    journal's longest texts, so they are compressed, at the fastest level.
+    Why most records stay plain: zlib takes longer for a typical record than reading and parsing its
+    file, and a cold build packs every record. Plain, such a record costs about twice the space
+    (with the 16 KiB pages of `index_db`; figures in bench/CHANGES.md), still about the size of the
+    journal's own files. Long records (pasted or imported texts) are rare, compress best and would
+    make the cache grow with the journal's longest texts, so they are compressed, at the fastest
+    level.
     """
     if len(data) <= PACK_OVER:
         return data
