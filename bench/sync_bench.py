@@ -4,7 +4,9 @@ Usage: python bench/sync_bench.py [--sizes 1000 10000]
 Each size gets a synthetic journal (one in twenty records edited once, so history is there too).
 "Plain git" is `git init` + `add` + `commit` + `push` of the same records/ and history/ files,
 unencrypted, to another bare repository in the same run. Targets: an incremental sync of one
-edit at most 2 s; a first push at most 3x plain git.
+edit at most 2 s; a first push at most 3x plain git. Then `--manifest-syncs` syncs that each
+name a new file (one new manifest each, more than the compaction bound) are followed by
+another join, with the number of manifests the remote holds then.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.journal_gen import write_journal
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore
+from core.sync import manifests
 from core.sync.crypto import SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
@@ -78,7 +81,7 @@ def plain_git_push(journal: Path, work: Path) -> float:
     return _timed(push)
 
 
-def run_size(size: int, work: Path) -> dict[str, float]:
+def run_size(size: int, work: Path, manifest_syncs: int) -> dict[str, float]:
     laptop, desk = work / "laptop", work / "desk"
     ids = _journal(laptop, size)
     url = _bare(work / "remote.git")
@@ -95,6 +98,13 @@ def run_size(size: int, work: Path) -> dict[str, float]:
     figures["incremental pull (1 edit)"] = _timed(lambda: SyncEngine(desk).sync())
     figures["no-change sync"] = _timed(lambda: SyncEngine(laptop).sync())
     assert DecisionStore(desk).get(ids[1]).selection_reason_raw == "one more edit"
+    for n in range(manifest_syncs):
+        store.revise(ids[2 + n], store.get(ids[2 + n]).revision, _touch(f"edit {n}"))
+        SyncEngine(laptop).sync()
+    held = len(manifests.listed(SyncEngine(laptop).files.working_copy))
+    figures[f"join after {manifest_syncs} syncs ({held} manifests)"] = _timed(
+        lambda: _join(work / "late", url, key, work / "late.key")
+    )
     return figures
 
 
@@ -107,14 +117,15 @@ def _join(root: Path, url: str, key: SyncKey, key_file: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--manifest-syncs", type=int, default=manifests.BOUND + 8)
     args = parser.parse_args()
     for size in args.sizes:
         with tempfile.TemporaryDirectory(prefix="sync-bench-") as tmp:
-            figures = run_size(size, Path(tmp))
+            figures = run_size(size, Path(tmp), args.manifest_syncs)
         plain = figures["plain git push"]
         print(f"{size} records ({size + size // 20} files in records/ and history/):")
         for name, seconds in figures.items():
-            print(f"  {name:<28} {seconds:7.2f} s")
+            print(f"  {name:<36} {seconds:7.2f} s")
         ratio = figures["first push"] / plain
         incremental = figures["incremental push (1 edit)"]
         print(
