@@ -57,8 +57,8 @@ def _mostly_changed(to_read: int, known: int) -> bool:
     """Whether so many indexed files changed (a restored backup, a journal copied to another
     disk: every ctime and inode changes) that rebuilding beats changing rows one by one.
 
-    At 100,000 rows a changed row cost about 615 µs and a rebuilt one 100-150 µs, so from a
-    quarter of the rows on, the rebuild is as fast or faster.
+    A changed row costs about four rebuilt ones, so from a quarter of the rows on, the rebuild is as
+    fast or faster (bench/browse_bench.py, `rebuild from scratch`; figures in bench/CHANGES.md).
     """
     return to_read >= BULK_MIN and 4 * to_read >= known > 0
 
@@ -238,9 +238,8 @@ class JournalIndex:
         current, to_read = self._scan_files(known)
         before: dict[str, str] | None = None
         if _mostly_changed(len(to_read), len(known)):
-            # Changing a row costs several times adding one (its old words must be taken out
-            # of the full-text index): 100,000 touched files took 61.5 s row by row and
-            # 10.3-15.4 s rebuilt. Queries wait for it, as for any rebuild.
+            # Changing a row costs several times adding one (its old words must be taken out of the
+            # full-text index; bench/CHANGES.md). Queries wait for it, as for any rebuild.
             before = backend.file_digests()
             with self._lock:
                 self._reconciled = False
@@ -300,8 +299,8 @@ class JournalIndex:
     def _scan_files(self, known: dict[str, str]) -> tuple[set[str], list[tuple[str, int]]]:
         """(every current file name, (name, scan start) of each file to read).
 
-        Into an empty index every file is read, and each read takes its own stat (the
-        signature stored), so the lstat per file (0.9 s at 100,000 files) is skipped.
+        Into an empty index every file is read, and each read takes its own stat (the signature
+        stored), so the lstat per file, a pass of its own on a large journal, is skipped.
         """
         now = time.time_ns()
         names = record_file_names(self.store.records_dir)
