@@ -261,11 +261,11 @@ class SqliteIndex:
     def clear(self) -> None:
         """Empties every table; indexes are dropped first so rows leave without index upkeep.
 
-        Secure delete (on in many SQLite builds) would zero every freed page: 1.5 s and the
-        whole file again through the WAL at 100,000 records. Clearing only precedes a rebuild
-        from the same record files (asked for, or because most of them changed signature),
-        which refills the freed pages with the same content, so here it runs in FAST mode
-        (cells are still overwritten where that costs no I/O).
+        Secure delete (on in many SQLite builds) would zero every freed page and write the whole
+        file again through the WAL (bench/CHANGES.md). Clearing only precedes a rebuild from the
+        same record files (asked for, or because most of them changed signature), which refills the
+        freed pages with the same content, so here it runs in FAST mode (cells are still overwritten
+        where that costs no I/O).
         """
         previous = _SECURE_DELETE_MODES[
             self.connection.execute("PRAGMA secure_delete").fetchone()[0]
