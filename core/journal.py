@@ -50,11 +50,10 @@ def catch_up(
 def warm_up(index: JournalIndex, profile_worker: ProfileRebuildWorker) -> None:
     """Soon after start: the index first, then the profile if it no longer matches.
 
-    Why in that order: without caches (a first start on an existing journal, or after an
-    index format change) both read every record, and run together they fight over the same
-    cores. Measured on 100,000 records and 2 cores: the first page of the journal window came
-    after 21.6 s with both at once and after 13.1 s with the index first, and the profile was
-    current after 21.6 s and 19.9 s. A reconcile already running (the window's) is waited
+    Why in that order: without caches (a first start on an existing journal, or after an index
+    format change) both read every record, and run together they fight over the same cores. With the
+    index first, the journal window's first page comes much sooner and the profile is current no
+    later (measured by hand; bench/CHANGES.md). A reconcile already running (the window's) is waited
     for, not repeated.
     """
     try:
