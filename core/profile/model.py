@@ -299,9 +299,10 @@ def normalize_profile(profile: PreferenceProfile, *, derived: bool = False) -> P
     Runs before every write, so whatever path produced the profile (rebuild, Save, UpdateRule)
     the file holds trimmed keys, redacted text and rules that agree with their overrides.
 
-    `derived`: the rules come straight from derivation, which gives every evidence list sorted
-    and deduplicated as this would (`tests/core/profile/test_derive.py` holds the two equal);
-    folding and sorting them again cost 34 ms of a 100,000-record rebuild.
+    `derived`: the rules come straight from derivation, which gives every evidence list sorted and
+    deduplicated as this would (`tests/core/profile/test_derive.py` holds the two equal); folding
+    and sorting them again was a noticeable part of a large rebuild's serial tail
+    (bench/CHANGES.md).
     """
     overrides: dict[str, ProfileOverride] = {}
     for key, override in profile.overrides.items():
@@ -432,10 +433,11 @@ def _check_count(field: str, count: int, limit: int) -> None:
 def validate_profile(profile: PreferenceProfile, *, derived: bool = False) -> None:
     """Every content rule of a stored profile; raises ProfileInvalid naming field and limit.
 
-    `derived`: the rules come straight from derivation, so every evidence id is the id of a
-    record the strict read has just accepted, whose validation asks the same pattern and
-    sensitivity questions; only the lists' sizes are checked again. Asking each id again was
-    80 ms of a 100,000-record rebuild. A profile read from disk is always checked in full.
+    `derived`: the rules come straight from derivation, so every evidence id is the id of a record
+    the strict read has just accepted, whose validation asks the same pattern and sensitivity
+    questions; only the lists' sizes are checked again. Asking each id again was a noticeable part
+    of a large rebuild's serial tail (bench/CHANGES.md). A profile read from disk is always checked
+    in full.
     """
     check_lifecycle(profile)
     if profile.record_count < 0:
