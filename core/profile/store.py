@@ -192,10 +192,11 @@ class _FactsCache:
         """Rewrites the facts file only when enough changed since it was written to matter to a
         fresh process.
 
-        Why: the worker rebuilds after every commit; rewriting facts for 100,000 records to save
-        a later process from re-reading one file would cost more than it saves. Changes are
-        counted without building a tuple per entry: every state check runs this, and at
-        100,000 records the tuples cost about 40 ms of its 0.8 s (and set off collections).
+        Why: the worker rebuilds after every commit; rewriting facts for 100,000 records to save a
+        later process from re-reading one file would cost more than it saves. Changes are counted
+        without building a tuple per entry: every state check runs this, and on a large journal the
+        tuples were a visible part of it and set off collections (bench/profile_bench.py, `state
+        check`).
         """
         if self._root is None or self._file is None:
             return
@@ -237,8 +238,8 @@ class _FactsCache:
     ) -> tuple[list[RecordFacts], bool]:
         check_no_links(store.root, store.records_dir)
         stamp = time.time_ns()
-        # With nothing cached every file is read, and each read takes its own stat: an lstat
-        # per file first (0.6 s at 100,000 files) would only delay the read.
+        # With nothing cached every file is read, and each read takes its own stat: an lstat per
+        # file first would only delay the read (bench/CHANGES.md).
         stats = _lstat_records(store.records_dir) if self._entries else None
         names = list(stats) if stats is not None else record_file_names(store.records_dir)
         if not all(name.endswith(".json") for name in names):
@@ -565,9 +566,9 @@ class ProfileStore:
     def _derive(self, scope: CancelScope | None) -> tuple[Derivation, GoTime]:
         """The journal's derivation, and the time it was made at.
 
-        The grouping lives only here: freed on return while the cycle collector is still
-        paused, it is not walked by the first collection after the rebuild (at 100,000 records
-        that collection took 55-60 ms inside the rebuild, and 23 ms without it).
+        The grouping lives only here: freed on return while the cycle collector is still paused, it
+        is not walked by the first collection after the rebuild (that collection would otherwise
+        walk it inside the rebuild; bench/CHANGES.md).
         """
         grouping = Grouping()
         self._facts.scan(self.decisions, grouping.add)
