@@ -195,8 +195,8 @@ class _FactsCache:
         Why: the worker rebuilds after every commit; rewriting facts for 100,000 records to save a
         later process from re-reading one file would cost more than it saves. Changes are counted
         without building a tuple per entry: every state check runs this, and on a large journal the
-        tuples were a visible part of it and set off collections (bench/profile_bench.py, `state
-        check`).
+        tuples were a visible part of it and set off collections (bench/profile_bench.py, the
+        state check).
         """
         if self._root is None or self._file is None:
             return
