@@ -31,10 +31,10 @@ COMMANDS = {
 }
 """The commands each module registers (a test holds this equal to what they register).
 
-Why name them here: a command loads only its own module, and the others (importers, the
-app's commands, the capture flow) cost about 0.1 s of a CLI start. The hook, which runs
-before every tool call, also cannot be broken by an unrelated module this way. Help, and a
-word that is no command, load them all.
+Why name them here: a command loads only its own module, and the others (importers, the app's
+commands, the capture flow) are a noticeable part of a CLI start (bench/CHANGES.md). The hook, which
+runs before every tool call, also cannot be broken by an unrelated module this way. Help, and a word
+that is no command, load them all.
 """
 COMMAND_MODULES = tuple(COMMANDS)
 _MODULE_OF = {word: module for module, words in COMMANDS.items() for word in words}
