@@ -89,8 +89,8 @@ def _show_outcome(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_outcome_stats(journal: Journal, args: argparse.Namespace) -> int:
-    # The index's cached records, decoded as views: no record file is read and validated
-    # again, and no full model is built (100,000 records: 23 s through the store's listing).
+    # The index's cached records, decoded as views: no record file is read and validated again, and
+    # no full model is built, which the store's listing would do (bench/CHANGES.md).
     kinds = acceptance_by_kind(journal.index.shapes(journal.index.query_ids(IndexFilter())))
     rules = journal_rule_outcomes(journal)
     if args.json:
