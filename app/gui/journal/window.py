@@ -397,7 +397,9 @@ class JournalWindow(QMainWindow):
                 self.bridge.load_catalog()
 
     def prepare(self) -> None:
-        """Warms the window while hidden, so opening it later shows a page within ~100 ms.
+        """Warms the window while hidden, so opening it later shows a page at once.
+
+        How soon: bench/window_bench.py (first page visible).
 
         Polishing and one offscreen render build the style and glyph caches; a background
         reconcile brings the index up to date (otherwise the first query of a fresh process
