@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from app.gui.journal.decision_list_model import DecisionListModel
+from app.gui.widgets.palette import is_dark
 from core.index.rows import ListRow
 
 _RISK_COLOURS = {
@@ -23,14 +24,16 @@ _RISK_COLOURS = {
 }
 
 
-CONFLICT_BADGE = ("conflict", "#7c3aed")
-"""Changed on two machines and waiting for a choice of version (violet: no risk uses it)."""
+CONFLICT = "conflict"
+_CONFLICT_COLOURS = {False: "#6d28d9", True: "#c4b5fd"}
+"""Changed on two machines and waiting for a choice of version: violet (no risk uses it),
+lighter on a dark palette so the pill stays readable."""
 
 
-def badges(row: ListRow, *, conflicted: bool = False) -> list[tuple[str, str]]:
+def badges(row: ListRow, *, conflicted: bool = False, dark: bool = False) -> list[tuple[str, str]]:
     """(text, colour) pills for a row: "conflict" first when it waits for a choice of version,
     the kind (or "decision"), the risk, "deleted"."""
-    items = [CONFLICT_BADGE] if conflicted else []
+    items = [(CONFLICT, _CONFLICT_COLOURS[dark])] if conflicted else []
     items.append((row.decision_kind or "decision", ""))
     if row.risk_level:
         items.append((row.risk_level, _RISK_COLOURS.get(row.risk_level, "")))
@@ -104,7 +107,8 @@ class DecisionDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setFont(self._small)
         small_metrics = QFontMetrics(self._small)
-        for text, colour in badges(row, conflicted=row.id in self.conflicted):
+        dark = is_dark(palette)
+        for text, colour in badges(row, conflicted=row.id in self.conflicted, dark=dark):
             width = small_metrics.horizontalAdvance(text) + unit // 2 + 2
             pill = QRectF(x, top + 2, width, unit - 2)
             tone = QColor(colour) if colour else muted

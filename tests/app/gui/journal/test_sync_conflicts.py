@@ -17,16 +17,19 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.conflict_view import HEADLINE, ConflictPanel
-from app.gui.journal.decision_delegate import CONFLICT_BADGE, DecisionDelegate, badges
+from app.gui.journal.decision_delegate import CONFLICT, DecisionDelegate, badges
 from app.gui.journal.edit_dialog import EditDialog
 from app.gui.journal.history_view import HistoryDialog, HtmlRole
 from app.gui.journal.window import JournalWindow
 from core.journal import Journal
 from core.store.correction_notes import CorrectionNotes
 from core.sync import engine as engine_module
+from core.sync.conflicts import Conflict
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.resolution import ConflictVersion, ConflictVersions
 from tests.app.support.journal_support import open_window, press, shut_down
+from tests.factories import make_record
 from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING")]
@@ -104,8 +107,9 @@ def test_the_list_and_the_inspector_mark_the_conflict(window: JournalWindow) -> 
     assert isinstance(delegate, DecisionDelegate)
     assert delegate.conflicted == frozenset({ID})
     row = window.model.index(window.model.row_of(ID)).data(window.model.RowRole)
-    assert badges(row, conflicted=True)[0] == CONFLICT_BADGE
-    assert badges(row)[0] != CONFLICT_BADGE
+    light, dark = badges(row, conflicted=True)[0], badges(row, conflicted=True, dark=True)[0]
+    assert light[0] == dark[0] == CONFLICT and light[1] != dark[1]
+    assert CONFLICT not in [text for text, _colour in badges(row)]
 
 
 def test_both_versions_side_by_side_with_machine_time_and_word_diff(
@@ -212,3 +216,29 @@ def _assert_desk_follows(laptop: Machine, desk: Machine, reason: str) -> None:
     assert not (desk.root / "sync-conflicts" / ID).exists()
     assert assert_kernforge_valid(desk)[ID] == [1, 2, 3]
     assert desk.store.history(ID) == laptop.store.history(ID)
+
+
+def test_a_third_machines_version_is_chosen_on_the_right(qtbot: QtBot) -> None:
+    """Three machines wrote the revision: the right side picks among the two others."""
+    base = make_record(id=ID, revision=2, selection_reason_raw="here")
+    versions = [
+        ConflictVersion("0a0a0a0a", "laptop", base, here=True),
+        ConflictVersion("0d0d0d0d", "desk", base.model_copy(update={"tags": ["desk"]}), False),
+        ConflictVersion("0e0e0e0e", "", base.model_copy(update={"tags": ["vm"]}), False),
+    ]
+    conflict = Conflict(ID, 2, "0a0a0a0a", {v.machine: {"name": v.name} for v in versions})
+    panel = ConflictPanel()
+    qtbot.addWidget(panel)
+    panel.set_versions(ConflictVersions(conflict, base, versions))
+    assert not panel.right_choice.isHidden() and panel.right_caption.isHidden()
+    assert [panel.right_choice.itemText(n) for n in range(2)] == ["desk", "0e0e0e0e"]
+    assert "written on laptop (this machine), desk and 0e0e0e0e" in panel.detail.text()
+    panel.right_choice.setCurrentIndex(1)
+    assert panel.model.headerData(2, Qt.Orientation.Horizontal) == "0e0e0e0e"
+    assert panel.model.index(0, 2).data() == "vm"
+    with qtbot.waitSignal(panel.keep_chosen) as chosen:
+        panel.keep_right.click()
+    assert chosen.args == ["0e0e0e0e"]
+    assert not panel.keep_left.isEnabled() and panel.message.text() == "Saving…"
+    panel.show_error("the disk is full")
+    assert panel.keep_left.isEnabled() and panel.message.text() == "the disk is full"
