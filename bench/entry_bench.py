@@ -25,13 +25,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
+from core.bulk.build_read import read_for_build
 from core.bulk.parallel_read import CHUNK
 from core.index.db import index_path, open_index
 from core.index.entry import IndexEntry, pack_json
 from core.index.fulltext import fts_document
 from core.index.sqlite import SqliteIndex
 from core.record.shape import StoredRead
-from core.store.decisions import read_for_build
 
 
 def per_record(run: Callable[[], object], count: int, runs: int) -> float:

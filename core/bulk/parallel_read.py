@@ -6,10 +6,12 @@ record, so it is the one place a large journal makes the user wait; spreading th
 one process per core divides that wait. Small batches stay in this process, where starting
 workers would cost more than it saves.
 
-Each file is read with the store's read contract (`read_for_build`, which gives what
-`read_record_file` gives plus the record's compact bytes), and what the caller keeps of a
-record (`make`) is computed in the worker, so only that small product crosses the process
-boundary.
+Each file is read with the store's read contract (`core.bulk.build_read.read_for_build`,
+which gives what `read_record_file` gives plus the record's compact bytes), and what the
+caller keeps of a record (`make`) is computed in the worker, so only that small product crosses
+the process boundary. How worker processes start is the caller's to say: a program that runs
+threads or Qt names "spawn" or "forkserver" once for all its reads (`use_start_method`), and a
+single call may name its own (`start_method`).
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from core.bulk.build_read import read_for_build
 from core.bulk.gc_pause import gc_paused
 from core.errors import JournalError, NotFound
 from core.record.shape import StoredRead
-from core.store.decisions import DecisionStore, read_for_build, record_file_names
+from core.store.decisions import DecisionStore, record_file_names
 from core.store.safefs import check_no_links
 
 log = logging.getLogger(__name__)
@@ -133,22 +136,52 @@ def _start_worker() -> None:
     gc.disable()
 
 
-def _start_method() -> multiprocessing.context.BaseContext:
-    """fork where it is safe, else spawn.
+class _ProgramChoice:
+    """The program's own start method for reads that name none (`use_start_method`)."""
 
-    Why: a forked worker starts with everything this process imported, at once; a spawned one
-    imports the core again first (about 0.25 s before its first file). Forking is safe only
-    in a process with a single thread and no Qt, such as the CLI: a thread holding a lock at
-    the fork would leave it locked forever in the child, and the app runs worker threads.
+    method: str | None = None
+
+
+_program = _ProgramChoice()
+
+
+def use_start_method(method: str | None) -> None:
+    """Names how this program's reading processes start, for every read that names none.
+
+    A program that runs threads of its own or a GUI toolkit calls this once at start: the app
+    passes "spawn". None goes back to `default_start_method`'s own choice.
+
+    Raises:
+        ValueError: `multiprocessing` has no such start method on this platform.
     """
+    available = multiprocessing.get_all_start_methods()
+    if method is not None and method not in available:
+        raise ValueError(
+            f"start method {method!r} is not available here; choose one of {', '.join(available)}"
+        )
+    _program.method = method
+
+
+def default_start_method() -> str:
+    """The start method of reading processes when a call names none.
+
+    The program's choice (`use_start_method`) when it made one; else fork where it is safe,
+    else spawn.
+
+    Why fork: a forked worker starts with everything this process imported, at once; a spawned
+    one imports the core again first (a noticeable pause before its first file). Forking is
+    safe only in a process with a single thread, such as the CLI: a thread holding a lock at
+    the fork would leave it locked forever in the child.
+    """
+    if _program.method is not None:
+        return _program.method
     if (
-        "fork" in multiprocessing.get_all_start_methods()
-        and sys.platform == "linux"
+        sys.platform == "linux"
+        and "fork" in multiprocessing.get_all_start_methods()
         and threading.active_count() == 1
-        and not any(name.startswith("PySide6") for name in sys.modules)
     ):
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+        return "fork"
+    return "spawn"
 
 
 def worker_count() -> int:
@@ -191,6 +224,7 @@ def read_records(
     *,
     workers: int | None = None,
     value_type: Any = None,
+    start_method: str | None = None,
 ) -> Iterator[list[Outcome[T]]]:
     """Reads `records_dir/name` for each (name, extra) and yields outcomes chunk by chunk, in
     the order of `items`. The caller checks `records_dir` for links first, as the store does.
@@ -200,6 +234,8 @@ def read_records(
     returns when msgspec can decode it, lets outcomes cross from a worker as MessagePack,
     encoded and decoded faster than pickle (bench/CHANGES.md), and most of the saving falls
     in the main process, which the workers share the cores with.
+    `start_method` is how worker processes start (as `multiprocessing` names it); None means
+    `default_start_method()`.
     """
     count = min(worker_count() if workers is None else workers, MAX_WORKERS)
     in_process = count < 2 or len(items) < PARALLEL_MIN_FILES
@@ -217,8 +253,9 @@ def read_records(
             yield _read_task(task)
         return
     unpack = _unpacker(value_type)
+    context = multiprocessing.get_context(start_method or default_start_method())
     pool = ProcessPoolExecutor(
-        min(count, len(tasks)), mp_context=_start_method(), initializer=_start_worker
+        min(count, len(tasks)), mp_context=context, initializer=_start_worker
     )
     finished = 0
     try:
@@ -257,10 +294,14 @@ def _unpacker(value_type: Any) -> Callable[[list[Outcome[T]] | bytes], list[Outc
 
 
 def read_every_record(
-    store: DecisionStore, make: Callable[[str, A, StoredRead], T], extra: A
+    store: DecisionStore,
+    make: Callable[[str, A, StoredRead], T],
+    extra: A,
+    *,
+    start_method: str | None = None,
 ) -> Iterator[list[Outcome[T]]]:
     """`read_records` over every record file of `store` (links refused first), each with the
     same `extra`: for whole-journal checks and searches that keep a little of each record."""
     check_no_links(store.root, store.records_dir)
     items = [(name, extra) for name in record_file_names(store.records_dir)]
-    return read_records(store.root, store.records_dir, items, make)
+    return read_records(store.root, store.records_dir, items, make, start_method=start_method)

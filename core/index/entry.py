@@ -69,14 +69,6 @@ def unpack_json(data: bytes) -> bytes:
     return unpacker.decompress(data) + unpacker.flush()
 
 
-def signature(info: os.stat_result) -> str:
-    """(size, mtime_ns, inode, ctime_ns) as text: inodes can exceed SQLite's 64-bit integers.
-
-    ctime catches an edit whose mtime was set back (`touch -r`, `cp -p`, `rsync -t`).
-    """
-    return f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}:{info.st_ctime_ns}"
-
-
 @functools.lru_cache(maxsize=4096)
 def key(text: str) -> str:
     """Cached: projects, kinds, risks, statuses and domains take few values in a journal."""

@@ -19,11 +19,13 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TypeVar
 
+from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
+from core.bulk.listing import record_stats
 from core.bulk.parallel_read import Outcome, read_records
 from core.errors import JournalDamaged, JournalError
 from core.index.db import index_path, is_transient, open_index, remove_index_files
-from core.index.entry import UNTRUSTED, IndexEntry, signature
+from core.index.entry import UNTRUSTED, IndexEntry
 from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary, ReconcileReport
 from core.index.scan import ScanIndex
@@ -47,8 +49,6 @@ T = TypeVar("T")
 Backend = SqliteIndex | ScanIndex
 Progress = Callable[[int, int], None]
 
-RACY_NS = 2_000_000_000
-"""A file changed this recently may change again within the timestamp granularity unnoticed."""
 BULK_MIN = 5000
 """An empty index filled with at least this many files is built without secondary indexes."""
 
@@ -73,14 +73,14 @@ def _compared(before: dict[str, str], after: dict[str, str]) -> tuple[int, int, 
 def _entry_of_read(name: str, scan_started: int, read: StoredRead) -> IndexEntry:
     """The entry of a file read for the index, under the signature of the stat the read took.
 
-    A file changed within `RACY_NS` of the scan may change again without its signature
-    changing (coarse timestamps), so its row is stored with an unknown signature and the file
-    is read again at the next reconcile.
+    A file changed just before the scan may change again without its signature changing
+    (`FileIdentity.racy`), so its row is stored with an unknown signature and the file is read
+    again at the next reconcile.
     """
     assert read.info is not None  # read from a file
-    info = read.info
-    racy = scan_started - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_NS
-    return IndexEntry.of_read(name, UNTRUSTED if racy else signature(info), read)
+    identity = FileIdentity.of(read.info)
+    sig = UNTRUSTED if identity.racy(scan_started) else identity.signature()
+    return IndexEntry.of_read(name, sig, read)
 
 
 def _sorted_outcomes(
@@ -306,16 +306,13 @@ class JournalIndex:
         names = record_file_names(self.store.records_dir)
         if not known:
             return set(names), [(name, now) for name in names]
-        directory = str(self.store.records_dir)
         current: set[str] = set()
         to_read: list[tuple[str, int]] = []
-        for name in names:
-            try:
-                info = os.lstat(os.path.join(directory, name))
-            except FileNotFoundError:
+        for name, info in record_stats(self.store.records_dir).items():
+            if info is None:  # gone while listed
                 continue
             current.add(name)
-            if known.get(name) != signature(info):
+            if known.get(name) != FileIdentity.of(info).signature():
                 to_read.append((name, now))
         return current, to_read
 

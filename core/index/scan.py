@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from core.bulk.listing import list_with_issues
 from core.errors import JournalError
 from core.index.entry import key
 from core.index.query import IndexFilter, select
@@ -89,7 +90,7 @@ class ScanIndex:
         self.store = store
 
     def scan(self) -> ListResult:
-        return self.store.list_with_issues(ListFilter(include_deleted=True))
+        return list_with_issues(self.store, ListFilter(include_deleted=True))
 
     def query_ids(self, flt: IndexFilter) -> list[str]:
         return [record.id for record in select(self.scan().records, flt)]

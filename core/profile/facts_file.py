@@ -2,7 +2,7 @@
 
 Why: a fresh process (`profile rebuild`, the app after a restart) would otherwise re-read and
 strictly validate every record to rebuild the profile. Facts are stored only for records that
-passed the strict read, keyed by the file's identity (device, inode, size, mtime, ctime); any
+passed the strict read, keyed by the file's identity (`core.bulk.file_identity`); any
 change to a record file changes that identity, so the record is read and validated again. The
 file is a cache: unreadable, foreign or outdated content is ignored and rewritten.
 """
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 
+from core.bulk.file_identity import FileIdentity
 from core.errors import JournalError
 from core.profile.derive import RecordFacts
 from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
@@ -24,22 +25,7 @@ _LEGACY_NAME = "profile-facts.json"
 written faster (bench/CHANGES.md)."""
 
 
-class Identity(msgspec.Struct, frozen=True, gc=False, array_like=True):
-    """A record file's stat identity, written as an array: dev, ino, size, mtime, ctime.
-
-    Why a Struct: one is kept per record for the life of the process, and a tuple stays
-    tracked by the cycle collector until a collection walks it (at 100,000 records the first
-    collection after a rebuild walked 100,000 such tuples); a Struct without gc never is.
-    """
-
-    device: int
-    inode: int
-    size: int
-    mtime_ns: int
-    ctime_ns: int
-
-
-Entry = tuple[str, Identity, RecordFacts]
+Entry = tuple[str, FileIdentity, RecordFacts]
 
 
 class _FactsFile(msgspec.Struct):
@@ -53,7 +39,7 @@ _DECODER = msgspec.msgpack.Decoder(_FactsFile)
 _ENCODER = msgspec.msgpack.Encoder()
 
 
-def load_facts(root: Path, path: Path) -> dict[str, tuple[Identity, RecordFacts]] | None:
+def load_facts(root: Path, path: Path) -> dict[str, tuple[FileIdentity, RecordFacts]] | None:
     """The stored facts, or None when the file is missing or not exactly ours.
 
     An identity that is not ours simply never matches a file's stat, so that file is read again.

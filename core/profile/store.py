@@ -19,7 +19,9 @@ from pathlib import Path
 import msgspec
 
 from core import limits
+from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
+from core.bulk.listing import list_records, record_stats
 from core.bulk.parallel_read import read_records
 from core.errors import JournalDamaged, JournalError, NotFound
 from core.gocompat.gojson import dumps_indented_bytes
@@ -34,7 +36,7 @@ from core.profile.derive import (
     facts_of,
     source_hash,
 )
-from core.profile.facts_file import Identity, load_facts, save_facts
+from core.profile.facts_file import load_facts, save_facts
 from core.profile.model import (
     MAX_OVERRIDES,
     PROFILE_SCHEMA_VERSION,
@@ -54,17 +56,13 @@ from core.profile.model import (
 )
 from core.record.filters import ListFilter
 from core.record.shape import StoredRead
-from core.store.decisions import DecisionStore, is_record_file_name, record_file_names
+from core.store.decisions import DecisionStore, record_file_names
 from core.store.locking import LockCancelled, locked
 from core.store.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
 
 PROFILE_DIR = "profiles"
 PROFILE_FILE = "profile.json"
 RuleMutation = Callable[[ProfileRule], None]
-# A cached record is trusted only when its file was last changed this long before it was read:
-# timestamps are coarse (jiffies, or seconds on some filesystems), so a second write within one
-# tick, of the same size, into a reused inode would otherwise look unchanged ("racy git").
-_RACY_NS = 2_000_000_000
 FACTS_CACHE_FILE = Path("cache") / "profile-facts.msgpack"
 PERSIST_MIN_CHANGES = 64
 
@@ -128,16 +126,12 @@ class RebuildResult:
 class _Entry(msgspec.Struct, frozen=True, gc=False):
     """A cached file: built in C, and left out of the cycle collector's walks (one per record)."""
 
-    identity: Identity
+    identity: FileIdentity
     trusted: bool
     facts: RecordFacts
 
     def matches(self, info: os.stat_result) -> bool:
-        return self.trusted and self.identity == _identity(info)
-
-
-def _identity(info: os.stat_result) -> Identity:
-    return Identity(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        return self.trusted and self.identity == FileIdentity.of(info)
 
 
 class _FactsCache:
@@ -240,12 +234,12 @@ class _FactsCache:
         stamp = time.time_ns()
         # With nothing cached every file is read, and each read takes its own stat: an lstat per
         # file first would only delay the read (bench/CHANGES.md).
-        stats = _lstat_records(store.records_dir) if self._entries else None
+        stats = record_stats(store.records_dir) if self._entries else None
         names = list(stats) if stats is not None else record_file_names(store.records_dir)
         if not all(name.endswith(".json") for name in names):
             # store.get needs the exact `<id>.json` name; read odd spellings via the list.
             self._entries.clear()
-            listed = [facts_of(r) for r in store.list(ListFilter(include_deleted=True))]
+            listed = [facts_of(r) for r in list_records(store, ListFilter(include_deleted=True))]
             if on_fact is not None:
                 for fact in listed:
                     on_fact(fact)
@@ -306,49 +300,25 @@ class _FactsCache:
         return list(known.values()), issues, bool(to_read)
 
     def _remember(
-        self, name: str, identity: Identity, stamp: int, facts: RecordFacts
+        self, name: str, identity: FileIdentity, stamp: int, facts: RecordFacts
     ) -> RecordFacts:
         """Caches facts under the stat the read took: any later change to the file changes it.
 
         A file changed just before the scan began may change again within the same timestamp
-        granularity, so it is cached untrusted and read again next time.
+        granularity (`FileIdentity.racy`), so it is cached untrusted and read again next time.
         """
-        changed = max(identity.mtime_ns, identity.ctime_ns)
-        self._entries[name] = _Entry(identity, stamp - changed > _RACY_NS, facts)
+        self._entries[name] = _Entry(identity, not identity.racy(stamp), facts)
         return facts
 
 
-_FactsOfFile = tuple[Identity, RecordFacts]
+_FactsOfFile = tuple[FileIdentity, RecordFacts]
 
 
 def _facts(_name: str, _extra: None, read: StoredRead) -> _FactsOfFile:
     """What a worker process keeps of each record it reads for a rebuild: the file's identity
     as it was read, and the record's facts."""
     assert read.info is not None  # read from a file
-    return _identity(read.info), facts_from(read.record, read.compact)
-
-
-def _lstat_records(records_dir: Path) -> dict[str, os.stat_result | None]:
-    """`DecisionStore.record_files` (`*.json` in any case, no dot files), with lstat.
-
-    Why not call it: building a Path per file costs more than the lstat itself, and this runs
-    for every state check. A test keeps the two selections equal.
-    """
-    stats: dict[str, os.stat_result | None] = {}
-    try:
-        entries = os.scandir(records_dir)
-    except FileNotFoundError:
-        return stats
-    with entries:
-        for entry in entries:
-            name = entry.name
-            if not is_record_file_name(name):
-                continue
-            try:
-                stats[name] = entry.stat(follow_symlinks=False)
-            except FileNotFoundError:
-                stats[name] = None
-    return stats
+    return FileIdentity.of(read.info), facts_from(read.record, read.compact)
 
 
 # the profile store -----------------------------------------------------------------------------

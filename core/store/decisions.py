@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Protocol
 
 from core import limits
-from core.bulk.fast_read import fast_read
-from core.bulk.gc_pause import gc_paused
 from core.errors import (
     HistoryBroken,
     InvalidDecision,
@@ -28,7 +26,7 @@ from core.errors import (
 from core.gocompat.gojson import dumps_indented_bytes
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower
-from core.record.codec import compact_bytes, compact_record, decode_stored_record, encode_record
+from core.record.codec import compact_record, decode_stored_record, encode_record
 from core.record.filters import ListFilter, matches, sort_key
 from core.record.identity import decision_id
 from core.record.models import (
@@ -41,7 +39,6 @@ from core.record.models import (
 )
 from core.record.normalize import normalize_record
 from core.record.redact_record import redact_record
-from core.record.shape import StoredRead
 from core.record.validation import check_decision_id, validate_record
 from core.store.history_files import (
     check_orphan_digests,
@@ -57,7 +54,6 @@ from core.store.safefs import (
     check_no_links,
     ensure_private_dir,
     read_regular_file,
-    read_regular_file_stat,
 )
 from core.store.temp_sweep import remove_stale_temps, sweep_on_open
 
@@ -151,19 +147,22 @@ class DecisionStore:
         return [self.records_dir / name for name in record_file_names(self.records_dir)]
 
     def list_with_issues(self, flt: ListFilter | None = None) -> ListResult:
-        """Healthy records plus one issue per unreadable file; never hides healthy ones."""
+        """Healthy records plus one issue per unreadable file; never hides healthy ones.
+
+        The plain listing, one file after another; `core.bulk.listing` runs it with the cycle
+        collector paused, for callers that list a whole journal on a user's behalf.
+        """
         flt = flt or ListFilter()
         result = ListResult()
         check_no_links(self.root, self.records_dir)
-        with gc_paused():
-            for path in self.record_files():
-                try:
-                    record = self._read(path, path.name[: -len(".json")], parents_checked=True)
-                except (JournalError, OSError) as exc:
-                    result.issues.append(ListIssue(str(path), str(exc)))
-                    continue
-                if matches(record, flt):
-                    result.records.append(record)
+        for path in self.record_files():
+            try:
+                record = self._read(path, path.name[: -len(".json")], parents_checked=True)
+            except (JournalError, OSError) as exc:
+                result.issues.append(ListIssue(str(path), str(exc)))
+                continue
+            if matches(record, flt):
+                result.records.append(record)
         result.records.sort(key=sort_key, reverse=True)
         result.issues.sort(key=lambda issue: issue.path)
         if flt.limit > 0:
@@ -419,28 +418,12 @@ def read_record_file(
 ) -> DecisionRecord:
     """One record file under the read contract; a module function so worker processes share it."""
     data = read_regular_file(root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked)
-    return _decode_file(path, data, expected_id)
+    return decode_record_file(path, data, expected_id)
 
 
-def read_for_build(
-    root: Path, path: Path | str, expected_id: str, *, parents_checked: bool = False
-) -> StoredRead:
-    """`read_record_file` for a bulk build, which also needs each record's compact bytes.
-
-    Most files take the C path (`core.bulk.fast_read`); any file it does not accept is read the
-    strict way, so results and errors are those of `read_record_file`.
-    """
-    data, info = read_regular_file_stat(
-        root, path, limits.RECORD_FILE_MAX, parents_checked=parents_checked
-    )
-    fast = fast_read(data, expected_id)
-    if fast is not None:
-        return StoredRead(fast.record, fast.compact, info)
-    record = _decode_file(Path(path), data, expected_id)
-    return StoredRead(record, compact_bytes(record), info)
-
-
-def _decode_file(path: Path, data: bytes, expected_id: str) -> DecisionRecord:
+def decode_record_file(path: Path, data: bytes, expected_id: str) -> DecisionRecord:
+    """The record in the bytes of the record file at `path`, under the read contract; an error
+    names the file."""
     try:
         return decode_stored_record(data, what=path.name, expected_id=expected_id)
     except JournalDamaged as exc:
@@ -460,7 +443,7 @@ def derive_record_id(record: DecisionRecord) -> str:
 
 def _decode_history(path: Path, data: bytes, record_id: str, number: int) -> DecisionRecord:
     try:
-        record = _decode_file(path, data, record_id)
+        record = decode_record_file(path, data, record_id)
     except JournalDamaged as exc:
         raise HistoryBroken(
             f"implementation decision history file {path.name} cannot be read: {exc}",

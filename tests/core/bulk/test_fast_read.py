@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from core.bulk.build_read import read_for_build
 from core.bulk.fast_read import RecordView, fast_read
 from core.errors import JournalDamaged
 from core.gocompat.gotime import GoTime, parse_canonical
@@ -25,7 +26,7 @@ from core.record.codec import compact_record, decode_stored_record, encode_recor
 from core.record.models import DecisionRecord
 from core.record.normalize import normalize_record
 from core.record.shape import OptionShape, RecordShape, RejectionShape
-from core.store.decisions import read_for_build, read_record_file
+from core.store.decisions import read_record_file
 from core.store.safefs import ensure_private_dir
 from tests.core.bulk.test_fast_read_equivalence import _SWEEP_VALUES, _base_raw, raw_records
 from tests.factories import make_record

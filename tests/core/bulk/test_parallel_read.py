@@ -16,12 +16,19 @@ from pathlib import Path
 import pytest
 
 import core.bulk.parallel_read
-from core.bulk.parallel_read import WORKERS_ENV, Outcome, read_records, worker_count
+from core.bulk.file_identity import FileIdentity
+from core.bulk.parallel_read import (
+    WORKERS_ENV,
+    Outcome,
+    default_start_method,
+    read_records,
+    use_start_method,
+    worker_count,
+)
 from core.index.entry import IndexEntry
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
 from core.profile.derive import RecordFacts
-from core.profile.facts_file import Identity
 from core.profile.store import FACTS_CACHE_FILE, ProfileStore, _facts
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore
@@ -39,11 +46,21 @@ def journal(tmp_path: Path) -> Path:
 
 
 def _everything(
-    root: Path, workers: int, names: list[str], value_type: type[IndexEntry] | None = None
+    root: Path,
+    workers: int,
+    names: list[str],
+    value_type: type[IndexEntry] | None = None,
+    start_method: str | None = None,
 ) -> list[Outcome[IndexEntry]]:
     items = [(name, f"sig-{name}") for name in names]
     chunks = read_records(
-        root, root / "records", items, IndexEntry.of_read, workers=workers, value_type=value_type
+        root,
+        root / "records",
+        items,
+        IndexEntry.of_read,
+        workers=workers,
+        value_type=value_type,
+        start_method=start_method,
     )
     return [outcome for chunk in chunks for outcome in chunk]
 
@@ -55,13 +72,11 @@ def test_workers_return_what_reading_here_returns(
 ) -> None:
     """Both ways of starting workers: fork in a plain process (the CLI), spawn in the app;
     outcomes sent back as MessagePack (a value type named) or pickled."""
-    context = multiprocessing.get_context(method)
-    monkeypatch.setattr(core.bulk.parallel_read, "_start_method", lambda: context)
     monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setattr(core.bulk.parallel_read, "CHUNK", 7)
     names = [*sorted(p.name for p in (journal / "records").iterdir()), "vanished.json"]
     here = _everything(journal, 1, names)
-    there = _everything(journal, 2, names, value_type)
+    there = _everything(journal, 2, names, value_type, method)
     assert there == here
     assert [o.name for o in there] == names
     broken = {o.name: o.failure for o in there if o.failure is not None}
@@ -166,7 +181,7 @@ def test_facts_cross_the_process_boundary(tmp_path: Path) -> None:
     identity, facts = outcome.value
     assert isinstance(facts, RecordFacts) and facts.record_id == "decision-1"
     info = os.lstat(store.records_dir / "decision-1.json")
-    assert identity == Identity(
+    assert identity == FileIdentity(
         info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
     )
 
@@ -186,12 +201,38 @@ def test_the_user_sets_the_number_of_reading_processes(monkeypatch: pytest.Monke
 @pytest.mark.skipif(sys.platform != "linux", reason="workers fork only on Linux")
 def test_workers_fork_only_from_a_single_thread() -> None:
     """A thread holding a lock at a fork would leave it locked in the child: spawn then."""
-    assert core.bulk.parallel_read._start_method().get_start_method() == "fork"
+    assert default_start_method() == "fork"
     release = threading.Event()
     thread = threading.Thread(target=release.wait)
     thread.start()
     try:
-        assert core.bulk.parallel_read._start_method().get_start_method() == "spawn"
+        assert default_start_method() == "spawn"
     finally:
         release.set()
         thread.join()
+
+
+def test_the_program_names_the_start_method_of_every_read(
+    journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app names spawn once; reads that name none then start workers that way."""
+    started: list[str] = []
+    real = multiprocessing.get_context
+
+    def recording(method: str | None = None) -> multiprocessing.context.BaseContext:
+        started.append(str(method))
+        return real(method)
+
+    monkeypatch.setattr(core.bulk.parallel_read.multiprocessing, "get_context", recording)
+    monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
+    names = sorted(p.name for p in (journal / "records").iterdir())
+    use_start_method("spawn")
+    try:
+        assert default_start_method() == "spawn"
+        spawned = _everything(journal, 2, names)
+    finally:
+        use_start_method(None)
+    assert started == ["spawn"]
+    assert spawned == _everything(journal, 1, names)
+    with pytest.raises(ValueError, match="start method 'teleport' is not available here"):
+        use_start_method("teleport")

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import core.bulk.file_identity
 import core.bulk.parallel_read
 import core.index.db
 import core.index.journal_index
@@ -106,7 +107,7 @@ def index(root: Path, store: DecisionStore) -> Iterator[JournalIndex]:
 @pytest.fixture
 def trusting(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files written a moment ago count as settled, so a warm reconcile reads nothing."""
-    monkeypatch.setattr(core.index.journal_index, "RACY_NS", -(10**18))
+    monkeypatch.setattr(core.bulk.file_identity, "RACY_NS", -(10**18))
 
 
 # reconciliation ------------------------------------------------------------------------------
