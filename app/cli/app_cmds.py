@@ -23,7 +23,10 @@ def cmd_app(journal: Journal, args: argparse.Namespace) -> int:
         print(NO_DISPLAY, file=sys.stderr)
         return INVALID
     from app.main_app import run_app
+    from core.bulk.parallel_read import use_start_method
 
+    # Qt and the app's worker threads make forking unsafe: reading processes start afresh.
+    use_start_method("spawn")
     return run_app(journal, show=args.show)
 
 
