@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from app.gui.journal.filter_bar import SCOPE_ALL, FilterState
+from app.gui.journal.requests import SCOPE_ALL, FilterState
 from bench.journal_gen import write_journal
 from core.journal import Journal
 

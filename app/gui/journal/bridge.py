@@ -1,11 +1,14 @@
 """The one bridge between the journal's disk work and the journal window: results as signals.
 
-Why one bridge: every read, write, rebuild request and export runs in a worker, and only this
-QObject (created in the GUI thread) turns their results into signals, so no widget ever touches
-the disk or a lock. Reads of the index go through a single-thread lane, so a burst of filter
-changes queues instead of competing for the two cores; writes and exports use a second lane,
-so saving never waits behind a slow query. Answers carry the generation or decision ID they
-belong to; the widgets drop answers that arrive after the user moved on.
+Why one bridge: every read, write, rebuild request, import and export runs in a worker, and
+only this QObject (created in the GUI thread) turns their results into signals, so no widget
+ever touches the disk or a lock, and none submits work of its own. Work runs in three lanes,
+named for what they serve: `browse` (the list's index queries, one thread, so a burst of filter
+changes queues instead of competing for the two cores), `records` (one decision, its history,
+edits, the profile, the waiting list and the index's catch-up) and `transfers` (imports,
+exports, "Confirm all"), so saving never waits behind a slow query or a long import. Answers
+carry the generation, decision ID or cancel flag they belong to; the widgets drop answers
+that arrive after the user moved on.
 """
 
 from __future__ import annotations
@@ -15,24 +18,36 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.gui.journal import conflict_jobs
-from app.gui.journal.decision_list_model import PAGE_SIZE, ScopeCount, ScopePage
-from app.gui.journal.export_formats import ExportOutcome
-from app.gui.journal.filter_bar import SCOPE_CURRENT, SORT_NEWEST, FilterState, sort_ids
-from app.gui.journal.profile_panel import OverrideRequest
+from app.gui.journal import conflict_jobs, transfer_jobs
+from app.gui.journal.requests import (
+    PAGE_SIZE,
+    SCOPE_CURRENT,
+    SORT_NEWEST,
+    Catalog,
+    ExportRequest,
+    FilterState,
+    ImportRequest,
+    MovedAside,
+    MutationResult,
+    OverrideRequest,
+    ProfileView,
+    RevisionHistory,
+    ScopeCount,
+    ScopePage,
+    sort_ids,
+)
 from app.workers import WorkerPool
 from core.agents.notes import AgentNote, NoteStore
 from core.capture.pending import pending_items
 from core.errors import InvalidDecision, JournalError, NotFound, RevisionConflict
-from core.exporters import ExportCancelled
 from core.importers.confirm import confirm_record
+from core.importers.detect import detect_kind
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
-from core.index.rows import Facets, ProjectSummary
 from core.index.snapshots import SnapshotCache, SnapshotExpired, SnapshotTooLarge
 from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileConflict, ProfileStatus
@@ -40,71 +55,18 @@ from core.profile.store import describe_error
 from core.profile.worker import ProfileRebuildWorker, start_profile_worker
 from core.record.corrections import Correction, NoChanges, apply_correction
 from core.record.models import DecisionRecord
-from core.store.correction_notes import CorrectionNote, CorrectionNotes
-from core.store.decisions import ListIssue
+from core.store.correction_notes import CorrectionNotes
 from core.store.quarantine import move_aside
-
-if TYPE_CHECKING:
-    from app.gui.journal.export_dialog import ExportRequest
 
 log = logging.getLogger(__name__)
 NOTES_SHOWN = 200
 PROGRESS_STEPS = 200
 """At most this many progress signals per export, so 100,000 records do not flood the queue."""
-EXPORT_CANCELLED = "Export cancelled; nothing was written."
 KEYS_KEPT = 16
 """Filter keys remembered per snapshot; the cache itself keeps at most four snapshots."""
-
-
-@dataclass(frozen=True, slots=True)
-class Catalog:
-    """What the filter menus and the banner need: projects, facets, current project, issues."""
-
-    projects: list[ProjectSummary]
-    facets: Facets
-    current_project: str
-    issues: list[ListIssue]
-    waiting_project: str = ""
-    """The project of the newest waiting decision (the waiting panel's notes), else current."""
-
-
-@dataclass(frozen=True, slots=True)
-class MutationResult:
-    """The outcome of an edit, delete, restore or confirm; exactly one outcome field is set."""
-
-    action: str
-    decision_id: str
-    record: DecisionRecord | None = None
-    newer: DecisionRecord | None = None
-    no_changes: bool = False
-    error: str = ""
-    field: str = ""
-    """With `error`, the record field it is about, when the store named one."""
-    warning: str = ""
-    """Set beside `record` when the revision was saved but its correction note was not."""
-
-
-@dataclass(frozen=True, slots=True)
-class MovedAside:
-    """What "Move aside" did: (file, where it went) and (file, why it stayed)."""
-
-    moved: list[tuple[str, str]]
-    failed: list[tuple[str, str]]
-
-
-@dataclass(frozen=True, slots=True)
-class RevisionHistory:
-    """A decision's revisions 1..N and the correction notes saved with some of them."""
-
-    revisions: list[DecisionRecord]
-    notes: dict[int, CorrectionNote]
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileView:
-    profile: PreferenceProfile
-    status: ProfileStatus | None
-    error: str = ""
+BROWSE = "browse"
+RECORDS = "records"
+TRANSFERS = "transfers"
 
 
 @dataclass(slots=True)
@@ -153,6 +115,14 @@ class JournalBridge(QObject):
     export_progressed(int, int): (records written, records in total), throttled.
     export_finished(object): an `ExportOutcome`.
     moved_aside(object): a `MovedAside` after damaged files were moved to quarantine.
+    source_detected(str, str): (source as typed, import kind) for the Import dialog.
+    source_undetected(str, str): (source as typed, why no importer recognised it).
+    import_progressed(object): an `ImportProgress`, emitted on the importing thread.
+    import_finished(object): an `ImportOutcome` of a finished, cancelled or failed import.
+    imports_confirmed(object): a `ConfirmReport` after "Confirm all imported".
+    imports_unconfirmed(str): why "Confirm all imported" could not run.
+    outcomes_loaded(object): the profile tab's `OutcomeFigures`.
+    outcomes_failed(str): why they could not be counted.
     conflicts_listed(object): the frozenset of decision IDs with a sync conflict.
     conflict_loaded(str, object): (decision ID, its `ConflictVersions`, None without one).
     conflict_failed(str, str): (decision ID, message) when its versions cannot be read.
@@ -181,6 +151,14 @@ class JournalBridge(QObject):
     export_progressed = Signal(int, int)
     export_finished = Signal(object)
     moved_aside = Signal(object)
+    source_detected = Signal(str, str)
+    source_undetected = Signal(str, str)
+    import_progressed = Signal(object)
+    import_finished = Signal(object)
+    imports_confirmed = Signal(object)
+    imports_unconfirmed = Signal(str)
+    outcomes_loaded = Signal(object)
+    outcomes_failed = Signal(str)
     # sync conflicts (see the "sync conflicts" block below)
     conflicts_listed = Signal(object)
     conflict_loaded = Signal(str, object)
@@ -203,8 +181,11 @@ class JournalBridge(QObject):
         self.profile_worker = profile_worker or start_profile_worker(journal)
         self._relay = _Relay(self.profile_state_changed.emit)
         self.profile_worker.add_observer(self._relay)
-        self.reads = WorkerPool(self, max_threads=1)
-        self.writes = WorkerPool(self, max_threads=2)
+        self._lanes = {
+            BROWSE: WorkerPool(self, max_threads=1),
+            RECORDS: WorkerPool(self, max_threads=2),
+            TRANSFERS: WorkerPool(self, max_threads=2),
+        }
         self._latest_scope = 0
         self._keys: dict[str, str] = {}
         self._keys_lock = threading.Lock()
@@ -248,7 +229,9 @@ class JournalBridge(QObject):
             if count is not None:
                 self.scope_counted.emit(count)
 
-        self._read(work, done, lambda exc: self.scope_failed.emit(generation, describe_error(exc)))
+        self._run(
+            BROWSE, work, done, lambda exc: self.scope_failed.emit(generation, describe_error(exc))
+        )
 
     def _sorted_scope(
         self, generation: int, state: FilterState, flt: IndexFilter, current: str
@@ -302,7 +285,7 @@ class JournalBridge(QObject):
             else:
                 self.page_loaded.emit(generation, offset, rows)
 
-        self._read(work, done, lambda _exc: self.page_expired.emit(generation))
+        self._run(BROWSE, work, done, lambda _exc: self.page_expired.emit(generation))
 
     def load_catalog(self) -> None:
         def work() -> Catalog:
@@ -315,7 +298,7 @@ class JournalBridge(QObject):
                 self.waiting_project() or current,
             )
 
-        self._read(work, self.catalog_loaded.emit)
+        self._run(BROWSE, work, self.catalog_loaded.emit)
 
     def current_project(self) -> str:
         """The project of the newest active decision: what "Current project" lists.
@@ -348,7 +331,8 @@ class JournalBridge(QObject):
 
     def reconcile(self) -> None:
         """Catches the index up with files other processes wrote; runs beside queries."""
-        self._write(
+        self._run(
+            RECORDS,
             lambda: catch_up(self.index, self.profile_worker, self.index_progressed.emit),
             self.reconciled.emit,
         )
@@ -369,19 +353,20 @@ class JournalBridge(QObject):
                 self.profile_worker.request_rebuild()  # a rebuild it blocked failed: try again
             return MovedAside(moved, failed)
 
-        self._write(work, self.moved_aside.emit)
+        self._run(RECORDS, work, self.moved_aside.emit)
 
     def load_labels(self, ids: list[str]) -> None:
         def work() -> dict[str, str]:
             return {row.id: row.problem for row in self.index.rows(ids)}
 
-        self._read(work, self.labels_loaded.emit)
+        self._run(BROWSE, work, self.labels_loaded.emit)
 
     # one record --------------------------------------------------------------------------------
 
     def load_record(self, decision_id: str) -> None:
         """From the store, not the index: the inspector and the editor need the latest revision."""
-        self._write(
+        self._run(
+            RECORDS,
             lambda: self.journal.store.get(decision_id),
             self.record_loaded.emit,
             lambda exc: self.record_failed.emit(decision_id, describe_error(exc)),
@@ -392,7 +377,8 @@ class JournalBridge(QObject):
             revisions = self.journal.store.history(decision_id)
             return RevisionHistory(revisions, CorrectionNotes(self.journal.root).read(decision_id))
 
-        self._write(
+        self._run(
+            RECORDS,
             work,
             lambda history: self.history_loaded.emit(decision_id, history),
             lambda exc: self.history_failed.emit(decision_id, describe_error(exc)),
@@ -451,7 +437,8 @@ class JournalBridge(QObject):
                 action, decision_id, record=record, warning=self._save_note(record, note)
             )
 
-        self._write(
+        self._run(
+            RECORDS,
             work,
             self.mutation_finished.emit,
             lambda exc: self.mutation_finished.emit(
@@ -479,7 +466,7 @@ class JournalBridge(QObject):
             except Exception as exc:  # a corrupt profile is shown, never fatal
                 return ProfileView(PreferenceProfile.empty(), status, describe_error(exc))
 
-        self._write(work, self.profile_loaded.emit)
+        self._run(RECORDS, work, self.profile_loaded.emit)
 
     def save_override(self, request: OverrideRequest) -> None:
         def work() -> ProfileView:
@@ -501,7 +488,7 @@ class JournalBridge(QObject):
                 )
             self.load_profile()
 
-        self._write(work, self.profile_loaded.emit, failed)
+        self._run(RECORDS, work, self.profile_loaded.emit, failed)
 
     def request_rebuild(self) -> None:
         """Never blocks: the worker coalesces requests and reports its state by signal."""
@@ -510,7 +497,7 @@ class JournalBridge(QObject):
     # waiting -----------------------------------------------------------------------------------
 
     def load_pending(self) -> None:
-        self._write(lambda: pending_items(self.journal.pending), self.pending_loaded.emit)
+        self._run(RECORDS, lambda: pending_items(self.journal.pending), self.pending_loaded.emit)
 
     def load_notes(self, project_id: str) -> None:
         def work() -> tuple[list[AgentNote], int]:
@@ -518,51 +505,75 @@ class JournalBridge(QObject):
             notes = list(reversed(listing.notes))[:NOTES_SHOWN]
             return notes, listing.damaged_lines
 
-        self._write(
+        self._run(
+            RECORDS,
             work,
             lambda result: self.notes_loaded.emit(project_id, result[0], result[1]),
             lambda exc: log.warning("cannot read agent notes of %s: %s", project_id, exc),
         )
 
-    # export ------------------------------------------------------------------------------------
+    # imports, exports, confirmations -----------------------------------------------------------
+
+    def detect_source(self, source: str) -> None:
+        """Which importer reads `source` (a path as typed; "~" is expanded)."""
+        self._run(
+            TRANSFERS,
+            lambda: detect_kind(Path(source).expanduser()),
+            lambda kind: self.source_detected.emit(source, kind),
+            lambda exc: self.source_undetected.emit(source, describe_error(exc)),
+        )
+
+    def start_import(self, request: ImportRequest) -> None:
+        """Runs one import; its ticks arrive as `import_progressed`, its end as an outcome."""
+        self._run(
+            TRANSFERS,
+            lambda: transfer_jobs.import_source(self.journal, request, self.import_progressed.emit),
+            self.import_finished.emit,
+        )
+
+    def confirm_imported(self, flt: IndexFilter) -> None:
+        """Confirms every imported decision `flt` lists as the user's own (one revision each)."""
+        self._run(
+            TRANSFERS,
+            lambda: transfer_jobs.confirm_imported(self.journal, flt),
+            self.imports_confirmed.emit,
+            lambda exc: self.imports_unconfirmed.emit(describe_error(exc)),
+        )
+
+    def load_outcomes(self) -> None:
+        """Acceptance per kind and per-rule outcomes, for the profile tab (an index query)."""
+        self._run(
+            BROWSE,
+            lambda: transfer_jobs.outcome_figures(self.journal),
+            self.outcomes_loaded.emit,
+            lambda exc: self.outcomes_failed.emit(describe_error(exc)),
+        )
 
     def export(self, request: ExportRequest) -> None:
-        """Reads the filter's records (failing closed on unreadable files) and writes them."""
+        """Writes the filter's records in the request's format, with throttled progress."""
 
         def progress(done: int, total: int) -> None:
             step = max(1, total // PROGRESS_STEPS)
             if done == total or done % step == 0:
                 self.export_progressed.emit(done, total)
 
-        def work() -> ExportOutcome:
-            try:
-                records = self.index.list_records(request.flt)
-                self.export_progressed.emit(0, len(records))
-                path = request.fmt.run(
-                    records, request.directory, request.when, progress, request.cancel
-                )
-                return ExportOutcome(request.cancel, path, len(records), ok=True)
-            except ExportCancelled:
-                return ExportOutcome(request.cancel, None, 0, ok=False, message=EXPORT_CANCELLED)
-            except Exception as exc:  # shown in the dialog, which stays open
-                return ExportOutcome(
-                    request.cancel,
-                    None,
-                    0,
-                    ok=False,
-                    message=f"Export failed: {describe_error(exc)}",
-                )
-
-        self._write(work, self.export_finished.emit)
+        self._run(
+            TRANSFERS,
+            lambda: transfer_jobs.export(self.journal, request, progress),
+            self.export_finished.emit,
+        )
 
     # sync conflicts ----------------------------------------------------------------------------
     # Kept together and apart from the rest: the work itself is in `conflict_jobs`.
 
     def list_conflicts(self) -> None:
-        self._write(lambda: conflict_jobs.conflicted_ids(self.journal), self.conflicts_listed.emit)
+        self._run(
+            RECORDS, lambda: conflict_jobs.conflicted_ids(self.journal), self.conflicts_listed.emit
+        )
 
     def load_conflict(self, decision_id: str) -> None:
-        self._write(
+        self._run(
+            RECORDS,
             lambda: conflict_jobs.load_versions(self.journal, decision_id),
             lambda view: self.conflict_loaded.emit(decision_id, view),
             lambda exc: self.conflict_failed.emit(decision_id, describe_error(exc)),
@@ -577,7 +588,8 @@ class JournalBridge(QObject):
         note: str = "",
     ) -> None:
         """Writes `machine`'s version (merged with `correction`) as the next revision."""
-        self._write(
+        self._run(
+            RECORDS,
             lambda: conflict_jobs.resolve(
                 self.journal, decision_id, machine, expected, correction=correction, note=note
             ),
@@ -586,23 +598,16 @@ class JournalBridge(QObject):
 
     # lanes and shutdown ------------------------------------------------------------------------
 
-    def _read(
+    def _run(
         self,
+        lane: str,
         work: Callable[[], Any],
         done: Callable[[Any], None],
         failed: Callable[[BaseException], None] | None = None,
     ) -> None:
+        """Queues `work` on `lane`; nothing is queued, and nothing delivered, after `shutdown`."""
         if not self._closed:
-            self.reads.submit(work, self._guard(done), self._guard(failed or self._log))
-
-    def _write(
-        self,
-        work: Callable[[], Any],
-        done: Callable[[Any], None],
-        failed: Callable[[BaseException], None] | None = None,
-    ) -> None:
-        if not self._closed:
-            self.writes.submit(work, self._guard(done), self._guard(failed or self._log))
+            self._lanes[lane].submit(work, self._guard(done), self._guard(failed or self._log))
 
     def _guard(self, callback: Callable[[Any], None]) -> Callable[[Any], None]:
         """Results that arrive after `shutdown` are dropped instead of reaching closed widgets."""
@@ -621,7 +626,7 @@ class JournalBridge(QObject):
         """Lets running tasks finish, detaches from the profile worker, stops our own worker."""
         self._closed = True
         self._relay.detach()
-        self.reads.wait_idle(timeout_ms)
-        self.writes.wait_idle(timeout_ms)
+        for pool in self._lanes.values():
+            pool.wait_idle(timeout_ms)
         if self._owns_worker:
             self.profile_worker.stop()

@@ -9,21 +9,18 @@ dialog before Qt deletes it, so no stale wrapper is ever touched.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
-from app.gui.journal.bridge import JournalBridge, MutationResult, RevisionHistory
-from app.gui.journal.decision_list_model import row_from_record
+from app.gui.journal.bridge import JournalBridge
 from app.gui.journal.edit_dialog import NO_CHANGES_TEXT, EditDialog
 from app.gui.journal.export_dialog import ExportDialog
 from app.gui.journal.history_view import HistoryDialog
+from app.gui.journal.requests import MutationResult, RevisionHistory
+from app.gui.journal.view import JournalView
 from app.gui.widgets import palette
 from core.record.models import DecisionRecord
-
-if TYPE_CHECKING:
-    from app.gui.journal.window import JournalWindow
 
 TITLE = "Decision Journal"
 DELETE_QUESTION = "Soft-delete “{problem}”?"
@@ -53,11 +50,18 @@ def quoted_problem(problem: str) -> str:
 
 
 class DecisionDialogs(QObject):
-    """Owned by the journal window; its slots are the window's Edit/History/Delete/… actions."""
+    """Owned by the journal window; its slots are the window's Edit/History/Delete/… actions.
 
-    def __init__(self, window: JournalWindow, bridge: JournalBridge) -> None:
-        super().__init__(window)
-        self._window = window
+    Args:
+        view: the window, as far as the dialogs need it.
+        bridge: where the dialogs' requests go and their answers come from.
+        parent: the window as a widget: the dialogs' parent.
+    """
+
+    def __init__(self, view: JournalView, bridge: JournalBridge, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._view = view
+        self._parent = parent
         self._bridge = bridge
         self.edit: EditDialog | None = None
         self.history: HistoryDialog | None = None
@@ -84,12 +88,12 @@ class DecisionDialogs(QObject):
 
     @Slot()
     def show_history(self) -> None:
-        record = self._window.record
+        record = self._view.record
         if record is None:
             return
         if self.history is not None:
             self.history.close()
-        self.history = HistoryDialog(record.id, record.problem, self._window)
+        self.history = HistoryDialog(record.id, record.problem, self._parent)
         self._dispose_when_finished(self.history, "history")
         self.history.open()
         self._bridge.load_history(record.id)
@@ -108,14 +112,14 @@ class DecisionDialogs(QObject):
 
     @Slot()
     def edit_current(self) -> None:
-        record = self._window.record
+        record = self._view.record
         if record is None:
             return
         if self.edit is not None and self.edit.isVisible():
             self.edit.raise_()
             self.edit.activateWindow()
             return
-        dialog = EditDialog(record, self._window)
+        dialog = EditDialog(record, self._parent)
         decision_id = record.id
         dialog.save_requested.connect(
             lambda correction, expected, note: self._bridge.save_correction(
@@ -128,7 +132,7 @@ class DecisionDialogs(QObject):
 
     @Slot()
     def delete_current(self) -> None:
-        record = self._window.record
+        record = self._view.record
         if record is not None and not record.is_deleted:
             self._confirm_then(
                 record, (DELETE_QUESTION, DELETE_DETAIL), "Soft-delete", self._bridge.soft_delete
@@ -136,7 +140,7 @@ class DecisionDialogs(QObject):
 
     @Slot()
     def restore_current(self) -> None:
-        record = self._window.record
+        record = self._view.record
         if record is not None and record.is_deleted:
             self._confirm_then(
                 record, (RESTORE_QUESTION, RESTORE_DETAIL), "Restore", self._bridge.restore
@@ -151,7 +155,7 @@ class DecisionDialogs(QObject):
     ) -> None:
         """Names the decision; Cancel is the default: Enter never deletes by accident."""
         question = texts[0].format(problem=quoted_problem(record.problem))
-        box = QMessageBox(QMessageBox.Icon.Question, TITLE, question, parent=self._window)
+        box = QMessageBox(QMessageBox.Icon.Question, TITLE, question, parent=self._parent)
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setInformativeText(texts[1])
         box.setObjectName("confirm-box")
@@ -173,18 +177,17 @@ class DecisionDialogs(QObject):
 
     @Slot(object)
     def _mutation_finished(self, result: MutationResult) -> None:
-        window = self._window
+        window = self._view
         dialog = self.edit if result.action == "edit" else None
         if result.record is not None:
             record = result.record
             if window.is_shown(record.id):
                 window.show_record(record)
             else:
-                window.model.replace_row(row_from_record(record))
-            window.statusBar().showMessage(
+                window.update_row(record)
+            window.show_status(
                 f"{_VERBS[result.action]} “{quoted_problem(record.problem)}” "
-                f"(revision {record.revision}).",
-                NOTICE_MS,
+                f"(revision {record.revision})."
             )
             if result.warning:
                 window.show_notice(f"Saved, with a problem: {result.warning}")
@@ -196,7 +199,7 @@ class DecisionDialogs(QObject):
         elif result.no_changes:
             if dialog is not None:
                 dialog.show_failure(NO_CHANGES_TEXT)
-            window.statusBar().showMessage(NO_CHANGES_TEXT, NOTICE_MS)
+            window.show_status(NO_CHANGES_TEXT)
         elif result.newer is not None:
             if window.is_shown(result.decision_id):
                 window.show_record(result.newer)
@@ -219,10 +222,13 @@ class DecisionDialogs(QObject):
         if self.export is not None and self.export.isVisible():
             self.export.raise_()
             return
-        window = self._window
-        flt = window.filter_bar.state.to_index_filter(window.current_project)
+        view = self._view
         dialog = ExportDialog(
-            self._bridge, flt, window.model.total, window, open_url=window.open_url
+            self._bridge,
+            view.scope_filter(),
+            view.scope_total(),
+            self._parent,
+            open_url=view.open_url,
         )
         self.export = dialog
         self._dispose_when_finished(dialog, "export")

@@ -9,7 +9,6 @@ recognised by their generation and dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from PySide6.QtCore import (
@@ -23,38 +22,15 @@ from PySide6.QtCore import (
 )
 
 from app.gui.journal.formatting import count_text, display_time
+from app.gui.journal.requests import PAGE_SIZE, ScopeCount, ScopePage
 from core.gocompat.gotime import GoTime
 from core.index.rows import ListRow
 from core.record.models import DecisionRecord
 
-PAGE_SIZE = 100
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 EXPIRED_NOTICE = "The saved page snapshot expired or changed. Reloading the current scope."
 EMPTY_TEXT = "No decision forks in this scope"
-
-
-@dataclass(frozen=True, slots=True)
-class ScopePage:
-    """The first page of a freshly applied filter, shown before the matches are counted."""
-
-    generation: int
-    rows: list[ListRow]
-    current_project: str = ""
-    elsewhere: int = 0
-    """When this scope is empty: how many decisions the filter finds in every project."""
-
-
-@dataclass(frozen=True, slots=True)
-class ScopeCount:
-    """The snapshot of every match; `rows` replaces the first page when it changed meanwhile."""
-
-    generation: int
-    snapshot_id: str
-    total: int
-    rows: list[ListRow] | None = None
-    truncated: int = 0
-    """When the matches exceeded the snapshot bounds: how many there were (the newest are kept)."""
 
 
 class PageSource(Protocol):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,8 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.journal.export_formats import FORMATS, ExportFormat, ExportOutcome
+from app.gui.journal.export_formats import FORMATS, ExportFormat
 from app.gui.journal.formatting import count_text
+from app.gui.journal.requests import ExportOutcome, ExportRequest
 from app.gui.widgets.palette import adopt, warning_colour
 from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
@@ -53,17 +53,6 @@ EXPLAINER = (
     "Export refuses to run while any record file is unreadable. Review the output before "
     "sharing either mode: it holds rationales, timestamps and IDs and is not anonymous."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ExportRequest:
-    """What the dialog hands the bridge: which records, which format, where, and a cancel flag."""
-
-    flt: IndexFilter
-    fmt: ExportFormat
-    directory: Path
-    when: GoTime
-    cancel: threading.Event
 
 
 def default_directory() -> Path:

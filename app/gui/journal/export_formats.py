@@ -113,14 +113,3 @@ FORMATS: tuple[ExportFormat, ...] = (
         "csv",
     ),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ExportOutcome:
-    """`cancel` identifies the request (the dialog compares it); `path` is set on success."""
-
-    cancel: threading.Event
-    path: Path | None
-    count: int
-    ok: bool
-    message: str = ""

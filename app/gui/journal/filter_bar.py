@@ -1,20 +1,17 @@
 """Scope and filters of the journal list: project, domain, kind, status, risk, dates, text.
 
-Why a value type (`FilterState`) between the widgets and the index: the window remembers it in
-QSettings, compares it to skip redundant reloads, and turns it into an `IndexFilter` only when
-it knows the current project, which the index determines in a worker. Text search is debounced
-(180 ms) so typing a word costs one query, not one per key; every other control applies at once.
-The order is part of the state: the index answers newest first, and any other order is applied
-to the matching IDs (`sort_ids`) before they are frozen in a snapshot.
+Why the bar hands out a value (`requests.FilterState`), not its widgets: the window remembers
+it in QSettings and compares it to skip redundant reloads, and the bridge turns it into an
+`IndexFilter` only when it knows the current project, which the index determines in a worker.
+Text search is debounced (`SEARCH_DEBOUNCE_MS`) so typing a word costs one query, not one per
+key; every other control applies at once. The order is part of the state: the index answers
+newest first, and any other order is applied to the matching IDs (`requests.sort_ids`) before
+they are frozen in a snapshot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields, replace
-from datetime import datetime, time, timedelta
 from itertools import pairwise
-from typing import Any
 
 from PySide6.QtCore import QDate, QSignalBlocker, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QPaintEvent
@@ -33,121 +30,21 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.journal.formatting import short_id
-from core.gocompat.gotime import GoTime
-from core.index.query import IndexFilter
-from core.index.rows import Facets, ListRow, ProjectSummary
+from app.gui.journal.requests import (
+    SCOPE_ALL,
+    SCOPE_CURRENT,
+    SCOPE_PROJECT,
+    SORT_NEWEST,
+    SORTS,
+    FilterState,
+)
+from core.index.rows import Facets, ProjectSummary
 from core.record.models import STATUSES
 
 SEARCH_DEBOUNCE_MS = 180
 SEARCH_PLACEHOLDER = "Search problem, rationale, tag, or option  (Ctrl+F)"
-SCOPE_CURRENT = "current"
-SCOPE_ALL = "all"
-SCOPE_PROJECT = "project"
 ANY_DATE = QDate(2000, 1, 1)
 RISKS = ("low", "medium", "high", "critical")
-SORT_NEWEST = "newest"
-SORT_OLDEST = "oldest"
-SORT_PROBLEM = "problem"
-SORT_PROJECT = "project"
-SORT_RISK = "risk"
-SORTS = (
-    (SORT_NEWEST, "Newest first"),
-    (SORT_OLDEST, "Oldest first"),
-    (SORT_PROBLEM, "Problem A–Z"),
-    (SORT_PROJECT, "Project A–Z"),
-    (SORT_RISK, "Highest risk first"),
-)
-_RISK_RANK = {"critical": 0, "high": 1, "medium": 2, "low": 3}
-
-
-def sort_ids(
-    ids: list[str], sort: str, rows_of: Callable[[Sequence[str]], list[ListRow]]
-) -> list[str]:
-    """The matching IDs (newest first, as the index gives them) in the chosen order.
-
-    Ties keep the newest first, so the order is stable between two loads of one scope.
-    `rows_of` is only called for orders that need more than the IDs.
-    """
-    if sort == SORT_OLDEST:
-        return list(reversed(ids))
-    if sort not in (SORT_PROBLEM, SORT_PROJECT, SORT_RISK):
-        return list(ids)
-    rows = rows_of(ids)
-    if sort == SORT_PROBLEM:
-        rows.sort(key=lambda row: " ".join(row.problem.split()).casefold())
-    elif sort == SORT_PROJECT:
-        rows.sort(key=lambda row: (row.project_alias or row.project_id).casefold())
-    else:
-        rows.sort(key=lambda row: _RISK_RANK.get(row.risk_level, len(_RISK_RANK)))
-    return [row.id for row in rows]
-
-
-@dataclass(frozen=True, slots=True)
-class FilterState:
-    """What the user asked to see; dates are ISO days (inclusive), "" for open-ended."""
-
-    scope: str = SCOPE_CURRENT
-    project_id: str = ""
-    domain: str = ""
-    decision_kind: str = ""
-    status: str = ""
-    risk_level: str = ""
-    date_from: str = ""
-    date_to: str = ""
-    query: str = ""
-    include_deleted: bool = False
-    sort: str = SORT_NEWEST
-
-    def to_index_filter(self, current_project: str) -> IndexFilter:
-        """`current_project` is used for the current scope; "" there means every project."""
-        project = {SCOPE_CURRENT: current_project, SCOPE_PROJECT: self.project_id}.get(
-            self.scope, ""
-        )
-        return IndexFilter(
-            project_id=project,
-            domain=self.domain,
-            decision_kind=self.decision_kind,
-            status=self.status,
-            risk_level=self.risk_level,
-            query=self.query.strip(),
-            include_deleted=self.include_deleted or self.status == "deleted",
-            updated_from=_day_start(self.date_from),
-            updated_to=_day_start(self.date_to, days=1),
-        )
-
-    def to_settings(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_settings(cls, data: object) -> FilterState:
-        """Tolerates missing, extra and mistyped keys: settings files outlive versions."""
-        if not isinstance(data, dict):
-            return cls()
-        known: dict[str, Any] = {}
-        for item in fields(cls):
-            value = data.get(item.name)
-            if item.name == "include_deleted":
-                known[item.name] = value in (True, "true", "1", 1)
-            elif isinstance(value, str):
-                known[item.name] = value
-        state = cls(**known)
-        if state.scope not in (SCOPE_CURRENT, SCOPE_ALL, SCOPE_PROJECT):
-            state = replace(state, scope=SCOPE_CURRENT)
-        if state.sort not in dict(SORTS):
-            state = replace(state, sort=SORT_NEWEST)
-        return state
-
-
-def _day_start(iso_day: str, *, days: int = 0) -> GoTime | None:
-    """Local midnight of the day (plus `days`), so a date range means the user's calendar days."""
-    if not iso_day:
-        return None
-    try:
-        day = datetime.fromisoformat(iso_day).date() + timedelta(days=days)
-    except ValueError:
-        return None
-    moment = datetime.combine(day, time()).astimezone()
-    return GoTime(int(moment.timestamp()) * 1_000_000_000)
 
 
 class ElidingComboBox(QComboBox):

@@ -1,12 +1,14 @@
 """The import dialog: bring decisions in from other tools, with a dry run, progress and Cancel.
 
-Why the dialog owns no thread: detection and the import itself run in the bridge's write lane
-(`WorkerPool.submit`), so nothing touches the disk on the GUI thread. The engine reports
-progress on the worker thread; the dialog re-emits it through its own signal with a queued
-connection, so the bar is only ever updated on the GUI thread. One dialog lives as long as
-the window, so a late result always finds it. Kinds are listed by what they are ("MADR or ADR
-folder"), never by their internal ids; "Auto-detect" is the default and decides when the
-import starts, so a source typed by hand needs no detour through the list.
+Why the dialog owns no thread and no importer: it asks the bridge to detect a source and to
+run an import (`JournalBridge.detect_source`, `start_import`), and everything comes back as the
+bridge's signals, so nothing touches the disk on the GUI thread. The engine reports progress on
+the worker thread; the bridge's `import_progressed` reaches the dialog through a queued
+connection, so the bar is only ever updated on the GUI thread. One dialog lives as long as the
+window, so a late result always finds it; an answer for another source or run is dropped.
+Kinds are listed by what they are ("MADR or ADR folder"), never by their internal ids;
+"Auto-detect" is the default and decides when the import starts, so a source typed by hand
+needs no detour through the list.
 """
 
 from __future__ import annotations
@@ -32,12 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui.journal.requests import ImportOutcome, ImportRequest
 from app.gui.widgets.palette import adopt
-from core.importers import KINDS, make_importer
-from core.importers.base import ImportOptions, ImportProgress, ImportReport
-from core.importers.detect import UnknownSource, detect_kind
-from core.importers.engine import run_import
-from core.profile.store import describe_error
+from core.importers import KINDS
+from core.importers.base import ImportProgress, ImportReport
 
 if TYPE_CHECKING:
     from app.gui.journal.bridge import JournalBridge
@@ -114,12 +114,10 @@ def report_text(report: ImportReport) -> str:
 
 class ImportDialog(QDialog):
     """Signals:
-    progressed(object): an `ImportProgress`, emitted on the worker thread, queued to ours.
     import_finished(object): the `ImportReport` of a finished (or cancelled) run.
-    import_failed(str): the message of a run that raised.
+    import_failed(str): the message of a run that failed.
     """
 
-    progressed = Signal(object)
     import_finished = Signal(object)
     import_failed = Signal(str)
 
@@ -218,7 +216,11 @@ class ImportDialog(QDialog):
         self.resize(640, max(self.sizeHint().height(), layout.heightForWidth(640)))
 
     def _connect(self) -> None:
-        self.progressed.connect(self._progressed, Qt.ConnectionType.QueuedConnection)
+        bridge = self._bridge
+        bridge.import_progressed.connect(self._progressed, Qt.ConnectionType.QueuedConnection)
+        bridge.import_finished.connect(self._ended)
+        bridge.source_detected.connect(self._detected)
+        bridge.source_undetected.connect(self._undetected)
         self.source.textChanged.connect(self._refresh)
         self.source.editingFinished.connect(self._source_edited)
         self.file_button.clicked.connect(lambda: self._choose(folder=False))
@@ -263,20 +265,19 @@ class ImportDialog(QDialog):
     def _detect(self, text: str) -> None:
         self._detect_for = text
         self.detected.setText(DETECTING)
-        path = Path(text).expanduser()
+        self._bridge.detect_source(text)
 
-        def done(kind: str) -> None:
-            if text != self._detect_for:
-                return
+    @Slot(str, str)
+    def _detected(self, text: str, kind: str) -> None:
+        if text == self._detect_for:
             self.detected_kind = kind
             self.detected.setText(f"Detected: {kind_name(kind)}")
 
-        def failed(exc: BaseException) -> None:
-            if text == self._detect_for:
-                self.detected_kind = ""
-                self.detected.setText(f"{UNDETECTED} ({describe_error(exc)})")
-
-        self._bridge.writes.submit(lambda: detect_kind(path), done, failed)
+    @Slot(str, str)
+    def _undetected(self, text: str, message: str) -> None:
+        if text == self._detect_for:
+            self.detected_kind = ""
+            self.detected.setText(f"{UNDETECTED} ({message})")
 
     # running -----------------------------------------------------------------------------------
 
@@ -291,10 +292,7 @@ class ImportDialog(QDialog):
         source = Path(self.source.text().strip()).expanduser()
         chosen = str(self.kind.currentData() or AUTO)
         cancel = threading.Event()
-        options = ImportOptions(
-            dry_run=self.dry_run.isChecked(), progress=self.progressed.emit, cancel=cancel
-        )
-        journal = self._bridge.journal
+        request = ImportRequest(source, chosen, self.dry_run.isChecked(), cancel)
         self._cancel = cancel
         self._running = True
         self.report = None
@@ -308,16 +306,7 @@ class ImportDialog(QDialog):
         self.status.setText(f"Importing {what} from {source.name or source}…")
         self._refresh()
         self.cancel_button.setFocus(Qt.FocusReason.OtherFocusReason)  # the inputs are disabled
-
-        def work() -> ImportReport:
-            kind = chosen or detect_kind(source)
-            return run_import(journal, make_importer(kind), source, options)
-
-        self._bridge.writes.submit(
-            work,
-            lambda report: self._finished(cancel, report),
-            lambda exc: self._failed(cancel, exc),
-        )
+        self._bridge.start_import(request)
 
     @Slot()
     def cancel(self) -> None:
@@ -339,17 +328,20 @@ class ImportDialog(QDialog):
             self.progress.setValue(100)
         self.status.setText(f"Read {tick.read:,}, imported {tick.imported:,}…")
 
-    def _stop(self, cancel: threading.Event) -> bool:
-        if not self._running or cancel is not self._cancel:
-            return False
+    @Slot(object)
+    def _ended(self, outcome: ImportOutcome) -> None:
+        """The end of this dialog's run (another run's outcome is not ours and is dropped)."""
+        if not self._running or outcome.cancel is not self._cancel:
+            return
         self._running = False
         self.cancel_button.hide()
         self._refresh()
-        return True
+        if outcome.report is not None:
+            self._finished(outcome.report)
+        else:
+            self._failed(outcome)
 
-    def _finished(self, cancel: threading.Event, report: ImportReport) -> None:
-        if not self._stop(cancel):
-            return
+    def _finished(self, report: ImportReport) -> None:
         self.report = report
         if not report.cancelled:
             self.progress.setRange(0, 100)
@@ -362,11 +354,9 @@ class ImportDialog(QDialog):
         self.report_view.setFocus(Qt.FocusReason.OtherFocusReason)
         self.import_finished.emit(report)
 
-    def _failed(self, cancel: threading.Event, exc: BaseException) -> None:
-        if not self._stop(cancel):
-            return
+    def _failed(self, outcome: ImportOutcome) -> None:
         self.progress.hide()
-        reason = UNDETECTED if isinstance(exc, UnknownSource) else describe_error(exc)
+        reason = UNDETECTED if outcome.unknown_source else outcome.error
         message = f"Import failed: {reason}"
         self.status.setText(message)
         self.import_failed.emit(message)

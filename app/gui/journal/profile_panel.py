@@ -15,7 +15,6 @@ each header's tooltip. A rule has one short name ("R-1a2b3c"), used by every tab
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
@@ -45,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from app.gui.journal.formatting import NO_VALUE, count_text, display_time, percent, short_id
 from app.gui.journal.outcome_tables import HintedView, OutcomeTables
+from app.gui.journal.requests import OverrideRequest
 from core.profile.model import (
     GLOBAL_KEY,
     SCOPE_GLOBAL,
@@ -82,17 +82,6 @@ STATE_TEXT = {
     "rebuilding": "rebuilding…",
     "error": "error",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class OverrideRequest:
-    """One override change to save: exactly one of enabled, pinned and note is set."""
-
-    rule_id: str
-    expected_revision: int
-    enabled: bool | None = None
-    pinned: bool | None = None
-    note: str | None = None
 
 
 class RuleModel(QAbstractTableModel):

@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.journal.banner import Banner, FileIssue
-from app.gui.journal.bridge import Catalog, JournalBridge, MovedAside, ProfileView
+from app.gui.journal.bridge import JournalBridge
 from app.gui.journal.conflict_actions import ConflictActions
 from app.gui.journal.decision_delegate import DecisionDelegate
 from app.gui.journal.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
@@ -56,20 +56,29 @@ from app.gui.journal.decision_list_model import (
     EMPTY_TEXT,
     EXPIRED_NOTICE,
     DecisionListModel,
-    ScopeCount,
-    ScopePage,
     caption_text,
     row_from_record,
 )
-from app.gui.journal.filter_bar import SCOPE_ALL, SCOPE_CURRENT, FilterBar, FilterState
+from app.gui.journal.filter_bar import FilterBar
 from app.gui.journal.formatting import count_text
 from app.gui.journal.import_actions import ImportActions
 from app.gui.journal.inspector import Inspector
 from app.gui.journal.profile_panel import ProfilePanel
+from app.gui.journal.requests import (
+    SCOPE_ALL,
+    SCOPE_CURRENT,
+    Catalog,
+    FilterState,
+    MovedAside,
+    ProfileView,
+    ScopeCount,
+    ScopePage,
+)
 from app.gui.journal.waiting_panel import WaitingPanel
 from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
 from core.gocompat.gotime import GoTime
+from core.index.query import IndexFilter
 from core.index.rows import ReconcileReport
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal
@@ -171,7 +180,7 @@ class JournalWindow(QMainWindow):
         self._auto_scope = True
         """Until the first page: a remembered "Current project" with nothing in it widens."""
         self._build()
-        self.dialogs = DecisionDialogs(self, self.bridge)
+        self.dialogs = DecisionDialogs(self, self.bridge, self)
         self._actions()
         self._connect()
         self.conflicts = ConflictActions(self)
@@ -290,7 +299,7 @@ class JournalWindow(QMainWindow):
         )
         self.refresh_action = self._action("Re&fresh", "F5", self.refresh)
         self.close_action = self._action("&Close", "Ctrl+W", self.close)
-        self.imports = ImportActions(self)
+        self.imports = ImportActions(self, self.bridge, self.profile_panel.outcomes, self)
         journal_menu = self.menuBar().addMenu("&Journal")
         journal_menu.addAction(self.export_action)
         after_transfers = journal_menu.addSeparator()
@@ -359,6 +368,8 @@ class JournalWindow(QMainWindow):
         self.inspector.delete_requested.connect(self.dialogs.delete_current)
         self.inspector.restore_requested.connect(self.dialogs.restore_current)
         self.inspector.evidence_requested.connect(self.open_evidence)
+        self.inspector.confirm_requested.connect(self.imports.confirm_current)
+        self.tabs.currentChanged.connect(self.imports.tab_changed)
         self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
         self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
         self.banner.show_file_requested.connect(self.show_file)
@@ -757,6 +768,23 @@ class JournalWindow(QMainWindow):
 
     def is_shown(self, decision_id: str) -> bool:
         return self.record is not None and self.record.id == decision_id
+
+    # what the dialogs and actions see (`view.JournalView`) ------------------------------------
+
+    def update_row(self, record: DecisionRecord) -> None:
+        self.model.replace_row(row_from_record(record))
+
+    def show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, NOTICE_MS)
+
+    def scope_filter(self) -> IndexFilter:
+        return self.filter_bar.state.to_index_filter(self.current_project)
+
+    def scope_total(self) -> int:
+        return self.model.total
+
+    def profile_shown(self) -> bool:
+        return self.tabs.currentWidget() is self.profile_panel
 
     def _update_actions(self) -> None:
         record = self.record

@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.gui.journal.filter_bar import FilterState
+from app.gui.journal.requests import FilterState
 from app.gui.journal.window import JournalWindow
 from app.gui.journal.window import remember_filters as store_filters
 from core.gocompat.gotime import GoTime

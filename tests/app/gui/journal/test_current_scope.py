@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
-from app.gui.journal.filter_bar import SCOPE_CURRENT
+from app.gui.journal.requests import SCOPE_CURRENT
 from app.gui.journal.window import JournalWindow
 from core.journal import Journal
 from tests.app.support.journal_support import (

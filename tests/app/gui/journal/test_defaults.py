@@ -12,14 +12,14 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.decision_details import SUMMARY_KOREAN, evidence_url
-from app.gui.journal.filter_bar import (
+from app.gui.journal.formatting import count_text, display_time, display_time_precise
+from app.gui.journal.requests import (
     SCOPE_ALL,
     SCOPE_CURRENT,
     SORT_OLDEST,
     SORT_PROBLEM,
     FilterState,
 )
-from app.gui.journal.formatting import count_text, display_time, display_time_precise
 from app.gui.journal.window import JournalWindow, journal_settings_group
 from core.capture.machine import CaptureService
 from core.gocompat.gotime import GoTime

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QComboBox
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.decision_list_model import EMPTY_TEXT
-from app.gui.journal.filter_bar import SCOPE_ALL, SCOPE_PROJECT, FilterState
+from app.gui.journal.requests import SCOPE_ALL, SCOPE_PROJECT, FilterState
 from app.gui.journal.window import JournalWindow
 from core.gocompat.gotime import GoTime
 from core.journal import Journal

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
-from app.gui.journal.filter_bar import SCOPE_ALL, SCOPE_CURRENT, FilterState
 from app.gui.journal.import_dialog import AUTO_TEXT, ImportDialog, kind_name
 from app.gui.journal.outcome_tables import COUNTING, NO_FIGURES
+from app.gui.journal.requests import SCOPE_ALL, SCOPE_CURRENT, FilterState
 from app.gui.journal.window import JournalWindow
 from core.importers import KINDS
 from core.importers.base import ImportReport
