@@ -5,29 +5,29 @@ notice with "Choose a version…"), the history dialog (both versions side by si
 correction form ("Edit to merge…"), and each answer comes back later through the bridge. This
 class keeps which decisions are conflicted, routes each answer to the widget it belongs to,
 and asks the bridge again whenever the journal may have changed (a reconcile after a sync,
-a new catalog after an edit). It opens the history dialog through the window's own History
-action and finds it among the window's children, so the dialogs keep one owner.
+a new catalog after an edit). It sees the window as a `JournalView` plus the two widgets it
+marks; it opens the history dialog through the window's own History action and finds it among
+the window's children, so the dialogs keep one owner.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QListView, QWidget
 
+from app.gui.journal.bridge import JournalBridge
 from app.gui.journal.conflict_jobs import MERGE, ConflictOutcome
 from app.gui.journal.conflict_view import ConflictPanel
 from app.gui.journal.decision_delegate import DecisionDelegate
-from app.gui.journal.decision_list_model import row_from_record
 from app.gui.journal.edit_dialog import NO_CHANGES_TEXT, EditDialog
 from app.gui.journal.history_view import HistoryDialog
+from app.gui.journal.inspector import Inspector
+from app.gui.journal.view import JournalView
 from core.record.corrections import Correction
 from core.sync.resolution import ConflictVersions
 
-if TYPE_CHECKING:
-    from app.gui.journal.window import JournalWindow
-
-NOTICE_MS = 8000
 CHANGED_MEANWHILE = (
     "This decision changed while you chose (it is now revision {revision}); its versions are "
     "shown again."
@@ -46,12 +46,34 @@ def resolved_text(outcome: ConflictOutcome) -> str:
 
 
 class ConflictActions(QObject):
-    """Owned by the journal window; `close_all` when the window closes."""
+    """Owned by the journal window; `close_all` when the window closes.
 
-    def __init__(self, window: JournalWindow) -> None:
-        super().__init__(window)
-        self._window = window
-        self._bridge = window.bridge
+    Args:
+        view: the window as its actions see it.
+        bridge: the window's bridge.
+        parent: the window: the owner of the history dialogs and of the merge form.
+        inspector: shows the notice of the decision on screen.
+        list_view: the decision list, whose delegate badges conflicted rows.
+        open_history: the window's History action (it opens the dialog this class fills).
+    """
+
+    def __init__(
+        self,
+        view: JournalView,
+        bridge: JournalBridge,
+        parent: QWidget,
+        *,
+        inspector: Inspector,
+        list_view: QListView,
+        open_history: Callable[[], object],
+    ) -> None:
+        super().__init__(parent)
+        self._view = view
+        self._parent = parent
+        self._bridge = bridge
+        self._inspector = inspector
+        self._list_view = list_view
+        self._open_history = open_history
         self.conflicted: frozenset[str] = frozenset()
         self.views: dict[str, ConflictVersions] = {}
         """The versions last shown for each decision whose history dialog is open."""
@@ -64,7 +86,7 @@ class ConflictActions(QObject):
         bridge.history_loaded.connect(self._history_loaded)
         bridge.reconciled.connect(self.refresh)
         bridge.catalog_loaded.connect(self.refresh)
-        window.inspector.conflict_requested.connect(self.choose)
+        inspector.conflict_requested.connect(self.choose)
 
     # which decisions are conflicted ------------------------------------------------------------
 
@@ -76,12 +98,11 @@ class ConflictActions(QObject):
     @Slot(object)
     def _listed(self, ids: frozenset[str]) -> None:
         self.conflicted = ids
-        window = self._window
-        delegate = window.list_view.itemDelegate()
+        delegate = self._list_view.itemDelegate()
         if isinstance(delegate, DecisionDelegate):
             delegate.set_conflicted(ids)
-        window.list_view.viewport().update()
-        window.inspector.set_conflicted(ids)
+        self._list_view.viewport().update()
+        self._inspector.set_conflicted(ids)
         for dialog in self._history_dialogs():
             if dialog.decision_id in ids and dialog.conflict_panel is None:
                 self._bridge.load_conflict(dialog.decision_id)
@@ -91,10 +112,10 @@ class ConflictActions(QObject):
     @Slot()
     def choose(self) -> None:
         """The inspector's "Choose a version…": the history dialog, which shows the versions."""
-        self._window.history_action.trigger()
+        self._open_history()
 
     def _history_dialogs(self) -> list[HistoryDialog]:
-        return [d for d in self._window.findChildren(HistoryDialog) if d.isVisible()]
+        return [d for d in self._parent.findChildren(HistoryDialog) if d.isVisible()]
 
     def _dialog_for(self, decision_id: str) -> HistoryDialog | None:
         return next((d for d in self._history_dialogs() if d.decision_id == decision_id), None)
@@ -149,7 +170,7 @@ class ConflictActions(QObject):
             self.merge.raise_()
             self.merge.activateWindow()
             return
-        parent = self._dialog_for(decision_id) or self._window
+        parent = self._dialog_for(decision_id) or self._parent
         dialog = EditDialog(view.version(machine).record, parent)
         dialog.setWindowTitle(f"Edit to merge: start from {view.version(machine).title}")
         expected = view.current.revision
@@ -178,8 +199,8 @@ class ConflictActions(QObject):
         if outcome.newer is not None:
             text = CHANGED_MEANWHILE.format(revision=outcome.newer.revision)
             self._bridge.load_conflict(outcome.decision_id)
-            if self._window.is_shown(outcome.decision_id):
-                self._window.show_record(outcome.newer)
+            if self._view.is_shown(outcome.decision_id):
+                self._view.show_record(outcome.newer)
         elif outcome.no_changes:
             text = NO_CHANGES_TEXT
         else:
@@ -188,25 +209,25 @@ class ConflictActions(QObject):
             merge.show_failure(text, outcome.field)
         if panel is not None:
             panel.show_error(text)
-        self._window.statusBar().showMessage(text, NOTICE_MS)
+        self._view.show_status(text)
 
     def _settled(
         self, outcome: ConflictOutcome, merge: EditDialog | None, dialog: HistoryDialog | None
     ) -> None:
         done = outcome.resolution
         assert done is not None
-        window = self._window
+        view = self._view
         record = done.record
-        if window.is_shown(record.id):
-            window.show_record(record)
+        if view.is_shown(record.id):
+            view.show_record(record)
         else:
-            window.model.replace_row(row_from_record(record))
+            view.update_row(record)
         text = resolved_text(outcome)
         if not done.cleared:
             text = ARRIVED_MEANWHILE.format(revision=record.revision)
         if done.note_warning:
-            window.show_notice(f"Saved, with a problem: {done.note_warning}")
-        window.statusBar().showMessage(text, NOTICE_MS)
+            view.show_notice(f"Saved, with a problem: {done.note_warning}")
+        view.show_status(text)
         if merge is not None:
             merge.saved(record)
         if dialog is not None:

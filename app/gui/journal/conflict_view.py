@@ -12,12 +12,10 @@ The panel only shows and asks; the history dialog hosts it and the window resolv
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFrame,
     QGridLayout,
@@ -32,12 +30,10 @@ from PySide6.QtWidgets import (
 
 from app.gui.journal.formatting import count_text, display_time
 from app.gui.journal.history_diff import segments_html, word_diff
-from app.gui.journal.history_view import FieldChange, HtmlRole, WordDiffDelegate, diff_records
+from app.gui.journal.history_view import DiffModel, FieldChange, WordDiffDelegate, diff_records
 from app.gui.widgets.palette import is_dark, warning_colour
 from core.sync.resolution import STORE_OWNED, ConflictVersion, ConflictVersions
 
-AnyIndex = QModelIndex | QPersistentModelIndex
-_ROOT = QModelIndex()
 HEADLINE = "Changed on two machines: choose a version"
 _DIFFERS = {False: "#fde68a", True: "#713f12"}
 """The tint of words that differ, by dark palette: amber, on both sides alike."""
@@ -72,56 +68,17 @@ def compared(left: ConflictVersion, right: ConflictVersion) -> list[FieldChange]
     ]
 
 
-class VersionsModel(QAbstractTableModel):
+class VersionsModel(DiffModel):
     """Field, its value in the left version, in the right; both sides' differing words marked."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._changes: list[FieldChange] = []
-        self._headers = ("Field", "", "")
-        self._dark = False
-
     def set_versions(self, left: ConflictVersion, right: ConflictVersion, dark: bool) -> None:
-        self.beginResetModel()
-        self._changes = compared(left, right)
-        self._headers = ("Field", left.title, right.title)
-        self._dark = dark
-        self.endResetModel()
+        self.set_dark(dark)
+        self.set_changes(compared(left, right), left.title, right.title)
 
-    def changes(self) -> list[FieldChange]:
-        return list(self._changes)
-
-    def rowCount(self, parent: AnyIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._changes)
-
-    def columnCount(self, parent: AnyIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else 3
-
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        change = self._changes[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (change.label or change.field, change.before_text, change.after_text)[column]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return change.field if column == 0 else None
-        if role == HtmlRole and column:
-            left, right = word_diff(change.before_text, change.after_text)
-            segments = left if column == 1 else right
-            return segments_html(segments, _DIFFERS[self._dark], struck=False, underlined=True)
-        if role == Qt.ItemDataRole.FontRole and column == 0:
-            font = QApplication.font()
-            font.setBold(True)
-            return font
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        return None
+    def _html(self, change: FieldChange, column: int) -> str:
+        left, right = word_diff(change.before_text, change.after_text)
+        segments = left if column == 1 else right
+        return segments_html(segments, _DIFFERS[self._dark], struck=False, underlined=True)
 
 
 class ConflictPanel(QFrame):

@@ -183,7 +183,14 @@ class JournalWindow(QMainWindow):
         self.dialogs = DecisionDialogs(self, self.bridge, self)
         self._actions()
         self._connect()
-        self.conflicts = ConflictActions(self)
+        self.conflicts = ConflictActions(
+            self,
+            self.bridge,
+            self,
+            inspector=self.inspector,
+            list_view=self.list_view,
+            open_history=self.history_action.trigger,
+        )
         self._restore_settings()
         self.apply_color_scheme()
 
