@@ -10,8 +10,8 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 import app.gui.journal.window
-from app.gui.journal.decision_list_model import EXPIRED_NOTICE
-from app.gui.journal.requests import PAGE_SIZE, SORT_OLDEST
+from app.gui.journal.decision_list_model import EXPIRED_NOTICE, PAGE_SIZE
+from app.gui.journal.filter_bar import SORT_OLDEST
 from app.gui.journal.window import JournalWindow
 from core.bulk.parallel_read import CHUNK
 from core.index.snapshots import SnapshotCache
@@ -91,12 +91,12 @@ def test_model_passes_the_model_tester_while_paging(
 
 def test_scrolling_to_the_end_fetches_every_page(qtbot: QtBot, window: JournalWindow) -> None:
     view = window.list_view
-    for _ in range(10):
+
+    def scrolled_to_the_end() -> bool:
         view.scrollToBottom()
-        qtbot.wait(50)
-        if window.model.loaded == COUNT:
-            break
-    qtbot.waitUntil(lambda: window.model.loaded == COUNT, timeout=5000)
+        return window.model.loaded == COUNT
+
+    qtbot.waitUntil(scrolled_to_the_end, timeout=5000)
     assert window.caption.text() == f"{COUNT} of {COUNT} decisions loaded"
     ids = [window.model.list_row(n).id for n in range(COUNT)]
     assert len(set(ids)) == COUNT

@@ -260,11 +260,10 @@ def test_rule_outcomes_name_rules_as_the_rules_table_does(
 
 def test_the_panel_fits_a_laptop_screen(qtbot: QtBot, window: JournalWindow) -> None:
     window.resize(1366, 740)  # 1366 by 768 less a title bar
-    qtbot.wait(50)
     panel = window.profile_panel
     table = panel.table
-    visible = table.viewport().height() // table.verticalHeader().defaultSectionSize()
-    assert visible >= 12, visible
+    row = table.verticalHeader().defaultSectionSize()
+    qtbot.waitUntil(lambda: table.viewport().height() // row >= 12, timeout=2000)
     assert panel.detail_tabs.height() >= panel.fontMetrics().height() * 9
     panel.table.clearSelection()
     assert panel.support_view.hint == NO_RULE_SELECTED
