@@ -6,8 +6,8 @@ import argparse
 import os
 import sys
 
-from app.cli.capture_cmds import display_available
 from app.cli.exit_codes import INVALID
+from app.launch import display_available
 from core.journal import Journal
 from core.messages import runbook
 

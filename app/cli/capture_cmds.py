@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,7 +20,7 @@ from app.cli.exit_codes import (
     report_error,
 )
 from app.cli.terminal_ask import TerminalAsker
-from app.frozen import child_env, self_command
+from app.launch import display_available, start_app
 from core import __version__
 from core.capture.machine import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
 from core.capture.pending import PendingStore, pending_items
@@ -45,7 +43,6 @@ from core.messages.wording import number
 from core.record.models import Stage
 from core.record.summary import english_summary, recorded_instruction
 
-APP_START_SECONDS = 15.0
 # A human may leave a question open for days; the call ends when they answer or cancel.
 HUMAN_WAIT_SECONDS = 7 * 24 * 3600.0
 NO_APP_MESSAGE = (
@@ -107,32 +104,6 @@ def _read_request(source: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidDecision(f"input is not JSON: {exc.msg} at line {exc.lineno}") from exc
-
-
-def display_available() -> bool:
-    if sys.platform in ("darwin", "win32"):
-        return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def start_app(journal: Journal) -> bool:
-    """Starts the tray app detached and waits until it answers on its socket."""
-    command = [*self_command(), "--journal", str(journal.root), "app"]
-    subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        env=child_env(),
-    )
-    deadline = time.monotonic() + APP_START_SECONDS
-    path = socket_path(journal.root)
-    while time.monotonic() < deadline:
-        if app_is_running(path):
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def _present_params(request: Any, args: argparse.Namespace) -> dict[str, Any]:

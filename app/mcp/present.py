@@ -27,7 +27,7 @@ import anyio
 import anyio.to_thread
 from mcp.server.mcpserver.exceptions import ToolError
 
-from app.cli.capture_cmds import display_available, start_app
+from app.launch import display_available, start_app
 from app.mcp.results import (
     APP_GONE_REASON,
     NO_APP_REASON,
