@@ -20,6 +20,7 @@ from app.capture_controller import CaptureController
 from app.frozen import report_startup
 from app.gui.widgets.icons import app_icon
 from app.ipc.server import IpcServer
+from app.sync_service import SyncService
 from app.transcript_watch import TranscriptWatcher
 from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
@@ -31,8 +32,10 @@ from core.journal import Journal, catch_up, warm_up
 from core.profile.worker import start_profile_worker
 from core.record.redaction import redact_text
 from core.store.location import default_journal_dir
+from core.sync.schedule import SyncTiming
 
 if TYPE_CHECKING:
+    from app.gui.journal.sync_status import ConflictOpener
     from app.gui.journal.window import JournalWindow
 
 log = logging.getLogger(__name__)
@@ -94,7 +97,13 @@ def journal_name(root: Path) -> str:
 class TrayApp(QObject):
     """Wires the socket server, the capture controller, the tray and the workers together."""
 
-    def __init__(self, journal: Journal, *, tray_available: bool | None = None) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        tray_available: bool | None = None,
+        sync_timing: SyncTiming | None = None,
+    ) -> None:
         super().__init__()
         self.journal = journal
         self.pending = PendingStore(journal.root)
@@ -105,6 +114,7 @@ class TrayApp(QObject):
         self.tray: TrayController | None = None
         self.profile_worker = start_profile_worker(journal)
         self.journal_window: JournalWindow | None = None
+        self._conflicts: ConflictOpener | None = None
         self.transcripts = TranscriptWatcher(journal)
         self.transcripts.imported.connect(self._notify_imported)
         self._tray_available = tray_available
@@ -113,6 +123,12 @@ class TrayApp(QObject):
         self.controller.decision_asked.connect(self._notify_asked)
         self.controller.journal_requested.connect(self.show_journal)
         self.controller.journal_changed.connect(self.catch_up)
+        self.sync = SyncService(journal.root, timing=sync_timing, parent=self)
+        journal.store.add_listener(self.sync.listener)
+        self.controller.journal_changed.connect(self.sync.note_external_change)
+        self.sync.records_arrived.connect(self.catch_up)
+        self.sync.conflicts_found.connect(self._notify_conflicts)
+        self.sync.error_started.connect(self._notify_sync_error)
 
     def start(self) -> bool:
         """Returns False when another instance already serves this journal."""
@@ -121,6 +137,7 @@ class TrayApp(QObject):
         self._attach_tray()
         self.refresh_waiting()
         QTimer.singleShot(JOURNAL_WARM_MS, self._warm_up)
+        self.sync.start()
         return True
 
     def _attach_tray(self) -> None:
@@ -155,6 +172,11 @@ class TrayApp(QObject):
         tray.quit_requested.connect(self.quit)
         tray.journal_requested.connect(self.show_journal)
         tray.rebuild_requested.connect(self.profile_worker.request_rebuild)
+        tray.sync_requested.connect(self.sync.sync_now)
+        tray.conflicts_requested.connect(self.show_conflict)
+        tray.sync_help_requested.connect(self.show_sync_help)
+        tray.set_sync_view(self.sync.view)
+        self.sync.view_changed.connect(tray.set_sync_view)
         tray.show()
         report_startup("tray-visible")
         self.tray = tray
@@ -191,6 +213,32 @@ class TrayApp(QObject):
         """Opens (or raises) the journal window; it is created once and then kept."""
         self._journal_window().present()
 
+    @Slot(str)
+    def show_conflict(self, decision_id: str) -> None:
+        """A sync conflict picked in the tray or the status bar: the decision and its history,
+        where both versions are shown."""
+        self._journal_window()
+        assert self._conflicts is not None
+        self._conflicts.open(decision_id)
+
+    @Slot(str)
+    def show_sync_help(self, entry: str) -> None:
+        """A sync error picked in the tray or the status bar: its runbook entry."""
+        from app.gui.journal.sync_status import show_runbook_entry  # noqa: PLC0415
+
+        _keep.append(show_runbook_entry(None, entry))
+
+    @Slot(object)
+    def _notify_conflicts(self, record_ids: tuple[str, ...]) -> None:
+        if self.tray is not None:
+            title = plural(len(record_ids), "sync conflict")
+            self.tray.notify(title, "Changed on two machines; both versions are kept.")
+
+    @Slot(str, str)
+    def _notify_sync_error(self, entry: str, message: str) -> None:
+        if self.tray is not None:
+            self.tray.notify("Sync stopped", f"{message} (decision-journal help runbook {entry})")
+
     @Slot()
     def catch_up(self) -> None:
         """Another process changed records: the index and the profile catch up in a worker,
@@ -221,8 +269,25 @@ class TrayApp(QObject):
             window = JournalWindow(self.journal, profile_worker=self.profile_worker)
             window.answer_requested.connect(self.controller.open_pending)
             self.controller.pending_changed.connect(window.refresh_waiting)
+            self._add_sync_status(window)
             self.journal_window = window
         return self.journal_window
+
+    def _add_sync_status(self, window: JournalWindow) -> None:
+        """Sync's state in the window's status bar, left of the profile's."""
+        from app.gui.journal.sync_status import (  # noqa: PLC0415  # with the window
+            ConflictOpener,
+            SyncStatusButton,
+        )
+
+        button = SyncStatusButton(window)
+        window.statusBar().insertPermanentWidget(0, button)
+        button.set_view(self.sync.view)
+        self.sync.view_changed.connect(button.set_view)
+        button.sync_requested.connect(self.sync.sync_now)
+        button.conflicts_requested.connect(self.show_conflict)
+        button.help_requested.connect(self.show_sync_help)
+        self._conflicts = ConflictOpener(window)
 
     @Slot(str, str)
     def _notify_asked(self, project: str, problem: str) -> None:
@@ -240,6 +305,7 @@ class TrayApp(QObject):
     def quit(self) -> None:
         """Pending decisions are already on disk; quitting loses nothing."""
         self.server.close()
+        self.sync.stop()
         if self.journal_window is not None:
             self.journal_window.shutdown()
         self.transcripts.stop()

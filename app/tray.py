@@ -1,10 +1,11 @@
-"""The tray icon and its menu: waiting decisions, the journal, the profile, autostart, quit.
+"""The tray icon and its menu: waiting decisions, sync, the journal, the profile, autostart, quit.
 
 Why it is careful about notifications: a balloon that covers the window the person is reading
 is worse than none. The tray tells only when no window of ours is in use, through the desktop's
 notification service where one runs (`desktop_notifications`), else through the balloon. The
 icon shows how many decisions wait, and its tooltip names the journal when it is not the
-default one, so two apps on two journals can be told apart.
+default one, so two apps on two journals can be told apart. For a journal that syncs, the menu
+and the tooltip also say sync's state; a conflict or an error in the menu opens what resolves it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from app.desktop_notifications import DesktopNotifier
 from app.gui.widgets.icons import tray_icon
 from app.gui.widgets.indicators import use_clear_indicators
+from core.sync.indicator import CONFLICT, ERROR, SyncView, explanation, headline
 
 MENU_LABEL_WIDTH = 60
 APP_TITLE = "Decision Journal"
@@ -46,10 +48,12 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
-def tray_tooltip(count: int, journal_name: str = "") -> str:
-    """ "Decision Journal", with the journal's name when it is not the default, and the count."""
+def tray_tooltip(count: int, journal_name: str = "", sync_line: str = "") -> str:
+    """ "Decision Journal", with the journal's name when it is not the default, and the count;
+    sync's state on a second line when the journal syncs."""
     title = f"{APP_TITLE} — {journal_name}" if journal_name else APP_TITLE
-    return f"{title}: {plural(count, 'decision')} waiting" if count else title
+    first = f"{title}: {plural(count, 'decision')} waiting" if count else title
+    return f"{first}\n{sync_line}" if sync_line else first
 
 
 def _menu_label(item: WaitingItem) -> str:
@@ -70,9 +74,15 @@ class TrayController(QObject):
         autostart_toggled(bool): "Start at login" changed.
         transcript_watch_toggled(bool): "Import Claude Code answers" changed.
         quit_requested(): "Quit".
+        sync_requested(): "Sync now".
+        conflicts_requested(str): the sync conflict line: show this (the first) decision.
+        sync_help_requested(str): the sync error line: show this runbook entry.
     """
 
     decision_requested = Signal(str)
+    sync_requested = Signal()
+    conflicts_requested = Signal(str)
+    sync_help_requested = Signal(str)
     journal_requested = Signal()
     rebuild_requested = Signal()
     autostart_toggled = Signal(bool)
@@ -100,6 +110,7 @@ class TrayController(QObject):
         super().__init__(parent)
         self._waiting: list[WaitingItem] = []
         self._journal_name = journal_name
+        self._sync = SyncView()
         self.notifier = notifier if notifier is not None else DesktopNotifier(self)
         self.menu = QMenu()
         use_clear_indicators(self.menu)
@@ -119,12 +130,16 @@ class TrayController(QObject):
             "Keep importing answered AskUserQuestion prompts from ~/.claude/projects"
         )
         self.quit_action = QAction("Quit", self)
+        self.sync_state_action = QAction("", self)
+        self.sync_now_action = QAction("Sync now", self)
         self.waiting_actions: list[QAction] = []
         self.open_journal_action.triggered.connect(self.journal_requested)
         self.rebuild_action.triggered.connect(self.rebuild_requested)
         self.autostart_action.toggled.connect(self.autostart_toggled)
         self.transcript_watch_action.toggled.connect(self.transcript_watch_toggled)
         self.quit_action.triggered.connect(self.quit_requested)
+        self.sync_state_action.triggered.connect(self._sync_state_clicked)
+        self.sync_now_action.triggered.connect(self.sync_requested)
         self.icon.activated.connect(self._on_activated)
         self._rebuild_menu()
         self.icon.setContextMenu(self.menu)
@@ -145,8 +160,35 @@ class TrayController(QObject):
         count = len(items)
         if changed:
             self.icon.setIcon(tray_icon(count))
-        self.icon.setToolTip(tray_tooltip(count, self._journal_name))
+        self._show_tooltip()
         self._rebuild_menu()
+
+    @property
+    def sync_view(self) -> SyncView:
+        return self._sync
+
+    @Slot(object)
+    def set_sync_view(self, view: SyncView) -> None:
+        """Shows sync's state; nothing about sync while the journal does not sync."""
+        self._sync = view
+        clickable = view.state in (CONFLICT, ERROR)
+        text = headline(view)
+        self.sync_state_action.setText(f"{text}…" if clickable else text)
+        self.sync_state_action.setToolTip(explanation(view))
+        self.sync_state_action.setEnabled(clickable)
+        self._show_tooltip()
+        self._rebuild_menu()
+
+    def _show_tooltip(self) -> None:
+        sync_line = headline(self._sync)
+        self.icon.setToolTip(tray_tooltip(len(self._waiting), self._journal_name, sync_line))
+
+    @Slot()
+    def _sync_state_clicked(self) -> None:
+        if self._sync.state == CONFLICT and self._sync.conflicts:
+            self.conflicts_requested.emit(self._sync.conflicts[0])
+        elif self._sync.state == ERROR:
+            self.sync_help_requested.emit(self._sync.entry)
 
     def notify(self, title: str, message: str) -> Notified:
         """Tell the person something, unless they are looking at one of our windows.
@@ -189,6 +231,10 @@ class TrayController(QObject):
             self.waiting_actions.append(action)
             self.menu.addAction(action)
         self.menu.addSeparator()
+        if self._sync.configured:
+            self.menu.addAction(self.sync_state_action)
+            self.menu.addAction(self.sync_now_action)
+            self.menu.addSeparator()
         for action in (
             self.open_journal_action,
             self.rebuild_action,

@@ -1,8 +1,9 @@
 """`sync`: one journal on several machines through a git remote, end-to-end encrypted.
 
 A thin layer over `core.sync`: it reads the pairing string, prints one clear line per outcome
-and maps sync failures to the CLI's exit codes. Offline is not a failure: `sync now` says it
-will retry and exits 0.
+and maps sync failures to the CLI's exit codes; every failure names its runbook entry. Offline
+is not a failure: `sync now` says it will retry and exits 0. A running app is told after every
+command that changes the journal or whether it syncs, so it syncs (or stops) at once.
 """
 
 from __future__ import annotations
@@ -24,11 +25,17 @@ from app.cli.exit_codes import (
     report_error,
 )
 from core.journal import Journal
+from core.messages import runbook
 from core.messages.wording import count
+from core.store.locking import LockCancelled
 from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import OFFLINE, SyncEngine, SyncReport
 from core.sync.errors import (
+    CONFLICT_ENTRY,
+    INTERRUPTED_ENTRY,
+    OFFLINE_ENTRY,
+    SET_UP_ENTRY,
     SyncAlreadyConfigured,
     SyncConflictUnknown,
     SyncError,
@@ -73,18 +80,28 @@ def _run(action: Callable[[], int]) -> int:
     except SyncError as exc:
         report_error(exc)
         return next((code for kind, code in _ERROR_CODES if isinstance(exc, kind)), UNEXPECTED)
+    except LockCancelled as exc:  # another sync (the app's, another terminal's) ran long
+        _refuse(f"{exc}; another sync is running", INTERRUPTED_ENTRY)
+        return UNEXPECTED
 
 
-def _finish(journal: Journal, report: SyncReport) -> int:
-    """Prints the outcome and refreshes this machine's caches from what arrived."""
+def _refuse(message: str, entry: str) -> None:
+    print(f"decision-journal: error: {message} ({runbook.see(entry)})", file=sys.stderr)
+
+
+def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> int:
+    """Prints the outcome and refreshes this machine's caches from what arrived; a running
+    app is told when files arrived, and after `init` or `join` (`set_up`) so it starts
+    syncing."""
     if report.received:
         journal.index.reconcile()
         journal.profile.rebuild()
+    if report.received or set_up:
         tell_app_records_changed(journal)
     if report.result == OFFLINE:
         print(
             f"Sync: offline, will retry ({report.detail or 'remote unreachable'}); "
-            "local changes are committed and wait."
+            f"local changes are committed and wait ({runbook.see(OFFLINE_ENTRY)})."
         )
         return OK
     print(f"Synced: {count(report.sent, 'file')} sent, {count(report.received, 'file')} received.")
@@ -94,7 +111,8 @@ def _finish(journal: Journal, report: SyncReport) -> int:
     if waiting:
         print(
             f"Waiting: {count(len(waiting), 'conflict')}; `decision-journal sync status` lists "
-            "them, `sync resolve ID --keep local|remote` settles one."
+            "them, `sync resolve ID --keep local|remote` settles one "
+            f"({runbook.see(CONFLICT_ENTRY)})."
         )
         return CONFLICT
     return OK
@@ -110,7 +128,7 @@ def cmd_init(journal: Journal, args: argparse.Namespace) -> int:
                 "Sync key created and stored; run `decision-journal sync export-key` once "
                 "and keep the pairing string safe: a lost key means a remote nobody can read."
             )
-        return _finish(journal, report)
+        return _finish(journal, report, set_up=True)
 
     return _run(run)
 
@@ -132,7 +150,7 @@ def cmd_join(journal: Journal, args: argparse.Namespace) -> int:
     def run() -> int:
         key = _read_pairing(args)
         report = _engine(journal).join(args.remote, key=key, key_file=args.key_file or "")
-        return _finish(journal, report)
+        return _finish(journal, report, set_up=True)
 
     return _run(run)
 
@@ -180,13 +198,14 @@ def cmd_off(journal: Journal, args: argparse.Namespace) -> int:
         engine = _engine(journal)
         status = sync_status(engine)
         if status["pending_commits"] and not args.force:
-            print(
-                f"decision-journal: error: {count(status['pending_commits'], 'local commit')} "
-                "not yet on the remote; `sync now` first, or `sync off --force`",
-                file=sys.stderr,
+            _refuse(
+                f"{count(status['pending_commits'], 'local commit')} not yet on the remote; "
+                "`sync now` first, or `sync off --force`",
+                SET_UP_ENTRY,
             )
             return WRONG_STATE
         engine.off(forget_key=args.forget_key)
+        tell_app_records_changed(journal)
         kept = "removed from" if args.forget_key else "kept in"
         print(f"Sync is off; the journal is unchanged and the key is {kept} its store.")
         return OK
@@ -198,10 +217,7 @@ def cmd_export_key(journal: Journal, args: argparse.Namespace) -> int:
     def run() -> int:
         engine = _engine(journal)
         if not engine.config().encrypted:
-            print(
-                "decision-journal: error: this journal syncs without encryption: there is no key",
-                file=sys.stderr,
-            )
+            _refuse("this journal syncs without encryption: there is no key", SET_UP_ENTRY)
             return WRONG_STATE
         print(KEY_WARNING, file=sys.stderr)
         print(load_key(engine.config().key_location).secret)

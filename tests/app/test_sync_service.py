@@ -1,0 +1,316 @@
+"""Automatic sync in the app: two journals and a real bare git remote (file://), short timings.
+
+Every wait is `qtbot.waitUntil` on what the app shows or holds; the intervals are injected, so
+a debounce or a retry takes a fraction of a second and no test sleeps.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from pytestqt.qtbot import QtBot
+
+from app.main_app import TrayApp
+from app.sync_service import SyncService
+from core.index.query import IndexFilter
+from core.journal import Journal
+from core.store.locking import locked
+from core.sync.engine import SyncEngine, SyncReport
+from core.sync.indicator import CONFLICT, ERROR, OFF, OFFLINE, SYNCED, headline
+from core.sync.keystore import KeyLocation, load_key
+from core.sync.schedule import SyncTiming
+from tests.app.support.settle import settle
+from tests.factories import make_record
+from tests.integration.sync_machines import ROOT, bare_remote, cli_env
+
+pytestmark = [
+    pytest.mark.qt_log_level_fail("WARNING"),
+    pytest.mark.qt_log_ignore(
+        r"No such signal QPlatformNativeInterface::systemTrayWindowChanged",
+    ),
+]
+
+FAST = SyncTiming(
+    debounce=0.2, max_delay=1.0, start_delay=0.0, poll=0.5, retry_first=0.3, retry_cap=1.0
+)
+"""Short enough for a test, in the same proportions as the app's."""
+QUIET = SyncTiming(debounce=0.2, max_delay=1.0, start_delay=0.0, poll=3600, retry_first=0.3)
+"""No poll: only what the test asks for runs."""
+WAIT_MS = 30_000
+
+
+class CountingEngine(SyncEngine):
+    """The real engine, counting its syncs."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.syncs = 0
+
+    def sync(self) -> SyncReport:
+        self.syncs += 1
+        return super().sync()
+
+
+@dataclass
+class Pair:
+    laptop: Journal
+    desk: Journal
+    remote: Path
+    url: str
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Pair:
+    remote, url = bare_remote(tmp_path)
+    laptop = Journal(tmp_path / "laptop" / "journal")
+    desk = Journal(tmp_path / "desk" / "journal")
+    laptop.store.put(make_record(id="decision-shared-1", problem="Pick the cache policy"))
+    key_file = tmp_path / "laptop" / "sync.key"
+    SyncEngine(laptop.root).init(url, encrypt=True, key_file=str(key_file))
+    key = load_key(KeyLocation("file", "", str(key_file)))
+    SyncEngine(desk.root).join(url, key=key, key_file=str(tmp_path / "desk" / "sync.key"))
+    return Pair(laptop, desk, remote, url)
+
+
+@pytest.fixture
+def services(qtbot: QtBot) -> Iterator[list[SyncService]]:
+    made: list[SyncService] = []
+    yield made
+    for service in made:
+        service.stop()
+        timer = service.findChild(QTimer, "sync-timer")
+        assert timer is not None and not timer.isActive()
+        service.deleteLater()
+    settle(qtbot)
+
+
+def service_for(
+    made: list[SyncService], journal: Journal, timing: SyncTiming = QUIET
+) -> SyncService:
+    service = SyncService(journal.root, timing=timing, engine=CountingEngine(journal.root))
+    journal.store.add_listener(service.listener)
+    made.append(service)
+    return service
+
+
+def synced_once(qtbot: QtBot, service: SyncService) -> None:
+    """Waits for the sync the service runs at start (before it, the state file says synced)."""
+
+    def done() -> bool:
+        syncs = service.engine.syncs  # type: ignore[attr-defined]
+        return bool(syncs) and not service.schedule.running and service.view.state == SYNCED
+
+    qtbot.waitUntil(done, timeout=WAIT_MS)
+
+
+def ids(journal: Journal) -> set[str]:
+    return set(journal.index.query_ids(IndexFilter()))
+
+
+def profile_state(app: TrayApp) -> str:
+    return app.profile_worker.status().state
+
+
+def edit(journal: Journal, record_id: str, reason: str) -> None:
+    current = journal.store.get(record_id)
+
+    def mutate(record: object) -> None:
+        record.selection_reason_raw = reason  # type: ignore[attr-defined]
+
+    journal.store.revise(record_id, current.revision, mutate)
+
+
+def test_a_decision_recorded_on_one_machine_appears_in_the_others_app(
+    qtbot: QtBot, pair: Pair
+) -> None:
+    laptop_app = TrayApp(pair.laptop, tray_available=False, sync_timing=FAST)
+    desk_app = TrayApp(pair.desk, tray_available=False, sync_timing=FAST)
+    apps = [laptop_app, desk_app]
+    try:
+        for app in apps:
+            assert app.start()
+        qtbot.waitUntil(lambda: all(a.sync.view.state == SYNCED for a in apps), timeout=WAIT_MS)
+        pair.desk.index.reconcile()
+        desk_app.profile_worker.request_rebuild()
+        qtbot.waitUntil(lambda: profile_state(desk_app) == "current", timeout=WAIT_MS)
+        before = desk_app.profile_worker.status().journal_hash
+        assert "decision-laptop-2" not in ids(pair.desk)
+
+        pair.laptop.store.put(make_record(id="decision-laptop-2", problem="Choose the queue"))
+        qtbot.waitUntil(lambda: laptop_app.sync.view.changes_waiting, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: "decision-laptop-2" in ids(pair.desk), timeout=WAIT_MS)
+        qtbot.waitUntil(
+            lambda: desk_app.profile_worker.status().journal_hash != before, timeout=WAIT_MS
+        )
+        qtbot.waitUntil(lambda: profile_state(desk_app) == "current", timeout=WAIT_MS)
+        assert not laptop_app.sync.view.changes_waiting
+    finally:
+        for app in apps:
+            app.sync.stop()
+            app.workers.wait_idle()
+            app.profile_worker.stop()
+            app.server.close()
+            app.deleteLater()
+        settle(qtbot)
+
+
+def test_an_unreachable_remote_is_offline_then_retried_until_it_is_back(
+    qtbot: QtBot, pair: Pair, services: list[SyncService]
+) -> None:
+    service = service_for(services, pair.laptop)
+    service.start()
+    synced_once(qtbot, service)
+    away = pair.remote.with_name("away.git")
+    shutil.move(pair.remote, away)
+    pair.laptop.store.put(make_record(id="decision-laptop-3", problem="Written offline"))
+    qtbot.waitUntil(lambda: service.view.state == OFFLINE, timeout=WAIT_MS)
+    view = service.view
+    assert view.retry_at is not None
+    assert headline(view).startswith("Offline, will retry at ")
+    assert view.entry == "sync-offline"
+    assert view.pending_commits == 1
+    assert "does not appear to be a git repository" in view.detail
+    syncs = service.engine.syncs  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: service.schedule.failures >= 2, timeout=WAIT_MS)
+    assert service.engine.syncs > syncs  # type: ignore[attr-defined]
+    assert service.view.state == OFFLINE
+
+    shutil.move(away, pair.remote)
+    qtbot.waitUntil(lambda: service.view.state == SYNCED, timeout=WAIT_MS)
+    assert service.view.pending_commits == 0
+    assert service.schedule.failures == 0
+
+
+def test_a_record_changed_on_both_machines_shows_conflict_1(
+    qtbot: QtBot, pair: Pair, services: list[SyncService]
+) -> None:
+    laptop = service_for(services, pair.laptop)
+    desk = service_for(services, pair.desk)
+    for service in (laptop, desk):
+        service.start()
+        synced_once(qtbot, service)
+    edit(pair.laptop, "decision-shared-1", "Laptop says LRU")
+    qtbot.waitUntil(lambda: laptop.view.state == SYNCED and laptop.view.pending_commits == 0)
+    qtbot.waitUntil(lambda: not laptop.view.changes_waiting and not laptop.view.running)
+    with qtbot.waitSignal(desk.conflicts_found, timeout=WAIT_MS) as found:
+        edit(pair.desk, "decision-shared-1", "Desk says LFU")
+    assert found.args == [("decision-shared-1",)]
+    view = desk.view
+    assert view.state == CONFLICT and view.conflicts == ("decision-shared-1",)
+    assert headline(view) == "1 sync conflict"
+    assert view.entry == "sync-conflict"
+
+
+def test_requests_during_a_sync_coalesce_and_a_terminal_sync_waits_its_turn(
+    qtbot: QtBot, pair: Pair, services: list[SyncService]
+) -> None:
+    service = service_for(services, pair.laptop)
+    service.start()
+    synced_once(qtbot, service)
+    engine = service.engine
+    first = engine.syncs  # type: ignore[attr-defined]
+    holding = threading.Event()
+    release = threading.Event()
+
+    def hold_the_lock() -> None:  # what a `sync now` in a terminal holds while it runs
+        with locked(engine.root, engine.files.directory / "sync"):
+            holding.set()
+            release.wait(WAIT_MS / 1000)
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    assert holding.wait(10)
+    try:
+        service.sync_now()
+        qtbot.waitUntil(lambda: service.view.running, timeout=WAIT_MS)
+        for _ in range(3):
+            service.sync_now()
+        pair.laptop.store.put(make_record(id="decision-laptop-4", problem="Made meanwhile"))
+        qtbot.wait(300)  # the sync waits on the lock; nothing else starts beside it
+        assert engine.syncs == first + 1  # type: ignore[attr-defined]
+    finally:
+        release.set()
+        holder.join()
+    qtbot.waitUntil(lambda: engine.syncs == first + 2, timeout=WAIT_MS)  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: service.view.state == SYNCED and not service.view.running)
+    qtbot.wait(500)
+    assert engine.syncs == first + 2  # type: ignore[attr-defined]
+    assert service.view.pending_commits == 0
+
+
+def test_a_terminal_sync_now_beside_the_apps_leaves_both_journals_whole(
+    qtbot: QtBot, pair: Pair, services: list[SyncService]
+) -> None:
+    service = service_for(services, pair.desk)
+    service.start()
+    synced_once(qtbot, service)
+    for number in range(5):
+        pair.desk.store.put(make_record(id=f"decision-desk-{number}", problem=f"Item {number}"))
+    terminal = subprocess.Popen(
+        [sys.executable, "-m", "app.cli.main", "--journal", str(pair.desk.root), "sync", "now"],
+        cwd=ROOT,
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    service.sync_now()
+    out, err = terminal.communicate(timeout=120)
+    assert terminal.returncode == 0, (out, err)
+    qtbot.waitUntil(lambda: service.view.state == SYNCED and not service.view.running)
+    SyncEngine(pair.laptop.root).sync()
+    got = {r.id for r in pair.laptop.store.list_with_issues().records}
+    assert {f"decision-desk-{n}" for n in range(5)} <= got
+    assert pair.laptop.store.list_with_issues().issues == []
+    assert pair.desk.store.list_with_issues().issues == []
+
+
+def test_a_journal_that_does_not_sync_never_syncs_until_it_is_set_up(
+    qtbot: QtBot, tmp_path: Path, services: list[SyncService]
+) -> None:
+    journal = Journal(tmp_path / "solo")
+    journal.store.put(make_record(id="decision-solo-1", problem="Alone"))
+    service = service_for(services, journal, FAST)
+    shown: list[object] = []
+    service.view_changed.connect(shown.append)
+    service.start()
+    journal.store.put(make_record(id="decision-solo-2", problem="Still alone"))
+    service.sync_now()
+    qtbot.wait(700)
+    assert service.engine.syncs == 0  # type: ignore[attr-defined]
+    assert service.view.state == OFF and shown == []
+    assert not (journal.root / "sync").exists()
+
+    _, url = bare_remote(tmp_path, "solo.git")
+    SyncEngine(journal.root).init(url, encrypt=False)
+    service.note_external_change()  # `sync init` in a terminal tells the app
+    synced_once(qtbot, service)
+    SyncEngine(journal.root).off(forget_key=False)  # `sync off` in a terminal
+    service.note_external_change()
+    qtbot.waitUntil(lambda: service.view.state == OFF, timeout=WAIT_MS)
+
+
+def test_a_key_that_cannot_be_read_is_an_error_told_once_and_retried(
+    qtbot: QtBot, pair: Pair, tmp_path: Path, services: list[SyncService]
+) -> None:
+    service = service_for(services, pair.desk, FAST)
+    told: list[tuple[str, str]] = []
+    service.error_started.connect(lambda entry, message: told.append((entry, message)))
+    (tmp_path / "desk" / "sync.key").chmod(0o644)
+    service.start()
+    qtbot.waitUntil(lambda: service.view.state == ERROR, timeout=WAIT_MS)
+    assert service.view.entry == "sync-key-unavailable"
+    assert headline(service.view) == "Sync error: sync-key-unavailable"
+    assert "is readable by others (mode 0644)" in service.view.detail
+    qtbot.waitUntil(lambda: service.schedule.failures >= 3, timeout=WAIT_MS)
+    assert [entry for entry, _ in told] == ["sync-key-unavailable"]
+    (tmp_path / "desk" / "sync.key").chmod(0o600)
+    qtbot.waitUntil(lambda: service.view.state == SYNCED, timeout=WAIT_MS)
