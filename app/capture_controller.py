@@ -37,15 +37,13 @@ from core.capture.machine import (
     outcome_to_result,
 )
 from core.capture.pending import PendingStore, pending_items
-from core.errors import InvalidDecision
+from core.errors import ErrorCode, InvalidDecision, ProtocolError
 from core.ipc.protocol import (
     JOURNAL_CHANGED,
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
-    ErrorCode,
     JournalChangedParams,
-    ProtocolError,
     Request,
     RequestIdType,
     error_from_exception,

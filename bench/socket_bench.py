@@ -146,7 +146,8 @@ def attack_loris(path: str, seconds: float) -> None:
 
 def normal_calls(path: Path, calls: int, pause: float = 0.01) -> tuple[list[float], int]:
     """Latency of each connect + `decision.pending` + close, and how many failed."""
-    from core.ipc.client import IpcClient, IpcError
+    from core.errors import IpcError
+    from core.ipc.client import IpcClient
 
     samples: list[float] = []
     failed = 0

@@ -1,13 +1,33 @@
-"""The small typed family of errors every adapter maps to messages and exit codes."""
+"""The small typed family of errors the core raises on purpose, and the one way to describe them.
+
+Why one module: a reader finds every error the core can raise, and the built-in each one also
+is, in one place; the CLI, the GUI, the MCP server and the socket protocol describe them through
+`describe`, so the same failure reads the same everywhere. Each error subclasses `JournalError`
+and the built-in it is an instance of, so `except ValueError` (or `OSError`, `LookupError`)
+written for the standard library keeps catching it:
+
+- `ValueError`: the input breaks a rule; nothing was written.
+- `LookupError`: what was asked for does not exist.
+- `OSError` (`ConnectionError`, `TimeoutError`): the operating system or the app refused.
+- `RuntimeError`: the state of the journal forbids the operation now (a conflict, damage, a
+  cancelled wait).
+"""
 
 from __future__ import annotations
 
 import errno as errno_codes
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
 
 from core.messages import runbook
 
 RUNBOOK = runbook.RUNBOOK
 """The runbook's source path for machine-readable references (`core.ipc.protocol` reads it here)."""
+MESSAGE_MAX = 4096
+"""Characters an error message may carry on the wire; a longer one is cut, saying how much."""
+_CUT_NOTE_ROOM = 40
 
 
 class JournalError(Exception):
@@ -20,6 +40,9 @@ class JournalError(Exception):
         if self.runbook_anchor is None:
             return ""
         return runbook.see(self.runbook_anchor)
+
+
+# --- invalid input (ValueError) ------------------------------------------------------------
 
 
 class InvalidDecision(JournalError, ValueError):
@@ -35,7 +58,85 @@ class SensitiveIdentifier(InvalidDecision):
     """An identifier field looks like a secret; identifiers are rejected, never rewritten."""
 
 
-class RevisionConflict(JournalError):
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: the field as a JSON path (`options[2].label`), what is wrong, the limit."""
+
+    field: str
+    message: str
+    limit: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+class ViolationsError(InvalidDecision):
+    """Several rules broken at once; `violations` lists each, naming its field."""
+
+    subject = "implementation decision"
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        first = self.violations[0]
+        count = len(self.violations)
+        noun = "problem" if count == 1 else "problems"
+        listed = "; ".join(str(v) for v in self.violations)
+        super().__init__(
+            f"invalid {self.subject} ({count} {noun}): {listed}",
+            field=first.field,
+            limit=first.limit,
+        )
+
+
+class ProposalInvalid(ViolationsError):  # name fixed by the capture contract
+    """The proposal breaks the proposal contract; nothing was saved."""
+
+    subject = "implementation decision proposal"
+
+
+class AnswerInvalid(ViolationsError):  # same family as ProposalInvalid
+    """The human's answers break a rule (blank, too long, missing a rejection); nothing saved."""
+
+    subject = "implementation decision answer"
+
+
+class NoteInvalid(ViolationsError):  # same family as ProposalInvalid
+    """The note breaks a rule (blank, too long); nothing was written."""
+
+    subject = "agent note"
+
+
+class ProfileInvalid(InvalidDecision):
+    """A profile or rule change breaks a profile rule (limits, derived fields); nothing written."""
+
+
+class NoChanges(InvalidDecision):
+    """The correction would not change the record; nothing was written."""
+
+
+class UnknownSource(InvalidDecision):
+    """The source's kind could not be told from its content; `--from KIND` names it."""
+
+
+class AnswersInvalid(JournalError, ValueError):  # reads as a state, like ProposalInvalid
+    """The app's answers do not fit the questions; the hook falls back to the terminal."""
+
+
+# --- missing (LookupError) -----------------------------------------------------------------
+
+
+class NotFound(JournalError, LookupError):
+    """The decision, rule or pending item does not exist."""
+
+
+class SnapshotExpired(JournalError, LookupError):
+    """The snapshot was evicted, idled out or belongs to another filter: reload from page one."""
+
+
+# --- the journal's state forbids it (RuntimeError) -----------------------------------------
+
+
+class RevisionConflict(JournalError, RuntimeError):
     """Another writer committed first: the expected revision no longer matches."""
 
     runbook_anchor = "revision-conflict"
@@ -45,11 +146,42 @@ class RevisionConflict(JournalError):
         self.current_revision = current_revision
 
 
-class NotFound(JournalError, LookupError):
-    """The decision, rule or pending item does not exist."""
+class ProfileConflict(RevisionConflict):
+    """Another writer saved the profile first: the expected profile revision no longer matches."""
 
 
-class JournalDamaged(JournalError):
+class PendingConflict(JournalError, RuntimeError):
+    """A different decision is already pending for this agent session."""
+
+    runbook_anchor = "decision-pending"
+
+    def __init__(self, message: str, *, pending_id: str):
+        super().__init__(message)
+        self.pending_id = pending_id
+
+
+class LockCancelled(JournalError, RuntimeError):
+    """The wait for a lock was cancelled (shutdown) or timed out."""
+
+
+class ExportCancelled(JournalError, RuntimeError):
+    """The user cancelled the export; nothing was written."""
+
+
+class SnapshotTooLarge(JournalError, RuntimeError):
+    """One result list alone exceeds the cache's bounds; narrow the filter."""
+
+
+class RuntimeDirUnsafe(JournalError, RuntimeError):
+    """The socket directory is a symlink, not a directory, or not private to this user."""
+
+    runbook_anchor = "socket-dir-unsafe"
+
+
+# --- damaged or refused storage (RuntimeError; OSError when the system refused) ------------
+
+
+class JournalDamaged(JournalError, RuntimeError):
     """Stored data is unreadable or unsafe; the operation fails closed."""
 
     runbook_anchor = "unreadable-record"
@@ -91,14 +223,39 @@ class LockUnsafe(JournalDamaged):
     runbook_anchor = "lock-file-replaced"
 
 
-class PendingConflict(JournalError):
-    """A different decision is already pending for this agent session."""
+class PendingDamaged(JournalDamaged):
+    """A pending decision file is unreadable or tampered with; it is kept for inspection."""
 
-    runbook_anchor = "decision-pending"
+    def __init__(self, message: str, *, decision_id: str, path: str | None = None) -> None:
+        super().__init__(message, path=path)
+        self.decision_id = decision_id
 
-    def __init__(self, message: str, *, pending_id: str):
-        super().__init__(message)
-        self.pending_id = pending_id
+
+class ProfileDamaged(JournalDamaged):
+    """profiles/profile.json cannot be read; it is never overwritten, so overrides survive."""
+
+    runbook_anchor = "profile-corrupt"
+
+
+def unreadable_records(
+    count: int, path: str, error: str, *, anchor: str | None = None
+) -> JournalDamaged:
+    """The fail-closed error of a whole-journal read that met unreadable record files.
+
+    The wording is the reference's (`N unreadable record(s); first: PATH: ERROR`), so scripts
+    that match KernForge's message match ours.
+
+    Args:
+        count: how many record files could not be read.
+        path: the first of them.
+        error: why the first could not be read.
+        anchor: the runbook entry of the first one's cause; the unreadable-record entry if None.
+    """
+    return JournalDamaged(
+        f"implementation decision store has {count} unreadable record(s); first: {path}: {error}",
+        path=path,
+        anchor=anchor,
+    )
 
 
 _STORAGE_CAUSES = {
@@ -153,3 +310,204 @@ def storage_failure(error: OSError, action: str, path: object) -> StorageFailure
         path=str(path),
         anchor=anchor,
     )
+
+
+# --- the socket protocol and its client ----------------------------------------------------
+
+
+class ErrorCode(IntEnum):
+    """Stable error codes; clients branch on these, never on message text."""
+
+    PARSE_ERROR = -32700
+    INVALID_REQUEST = -32600
+    METHOD_NOT_FOUND = -32601
+    INVALID_PARAMS = -32602
+    INTERNAL_ERROR = -32603
+    INVALID_PROPOSAL = -32010
+    PENDING_CONFLICT = -32011
+    REVISION_CONFLICT = -32012
+    NOT_FOUND = -32013
+    JOURNAL_DAMAGED = -32014
+    FRAME_TOO_LARGE = -32015
+    FORBIDDEN_PEER = -32016
+    BUSY = -32017
+    UNSUPPORTED_PROTOCOL = -32018
+    TIMED_OUT = -32019
+
+
+class ProtocolError(JournalError, ValueError):
+    """A frame or request broke the protocol, or a method failed; carries a stable code.
+
+    Args:
+        code: an `ErrorCode` (or another integer code a newer peer sent).
+        message: one line for a human; names the field, the size and the limit.
+        field: the offending field, dotted for nested ones (`options.1.label`).
+        data: extra machine-readable details (`limit`, `pending_id`, `runbook`, ...).
+        request_id: the id of the request the error answers, when it could be read.
+    """
+
+    def __init__(
+        self,
+        code: int,
+        message: str,
+        field: str | None = None,
+        *,
+        data: Mapping[str, Any] | None = None,
+        request_id: int | str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.data: dict[str, Any] = dict(data or {})
+        self.request_id = request_id
+
+    def to_error_object(self) -> dict[str, Any]:
+        """The JSON-RPC `error` member; `data` appears only when there is something in it.
+
+        The message is cut to `MESSAGE_MAX` characters, so no message can outgrow a frame.
+        """
+        data = dict(self.data)
+        if self.field is not None:
+            data["field"] = self.field
+        error: dict[str, Any] = {"code": int(self.code), "message": _fit(self.message)}
+        if data:
+            error["data"] = data
+        return error
+
+
+class FrameTooLarge(ProtocolError):
+    """A frame header announced more bytes than the cap; refused before reading the body."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(
+            ErrorCode.FRAME_TOO_LARGE,
+            f"frame of {size} bytes exceeds the {limit}-byte limit",
+            data={"size": size, "limit": limit},
+        )
+        self.size = size
+        self.limit = limit
+
+
+def _fit(message: str) -> str:
+    """`message`, or its head and how much was cut when it exceeds `MESSAGE_MAX` characters."""
+    if len(message) <= MESSAGE_MAX:
+        return message
+    keep = MESSAGE_MAX - _CUT_NOTE_ROOM
+    return f"{message[:keep]} ... ({len(message) - keep} more characters)"
+
+
+class IpcError(JournalError):
+    """Base of every failure talking to the app; each kind below is also its built-in."""
+
+
+class AppNotRunning(IpcError, ConnectionError):
+    """No app instance listens on the socket: the file is absent or nobody accepts."""
+
+
+class ConnectionLost(IpcError, ConnectionError):
+    """The app closed the connection before answering (it quit, or refused the request)."""
+
+
+class IpcTimeout(IpcError, TimeoutError):
+    """No reply within the timeout; the connection is closed so the app drops the request."""
+
+
+class UnexpectedReply(IpcError, ValueError):
+    """The app sent bytes that are not a valid reply to the pending call."""
+
+
+class IpcUnsupported(IpcError, NotImplementedError):
+    """This platform has no client transport yet (Windows named pipes are not wired up)."""
+
+
+class RemoteError(IpcError, RuntimeError):
+    """The app answered with a JSON-RPC error; `code` is stable, `message` is for humans.
+
+    Args:
+        code: an `ErrorCode` when the code is known to this client, else the raw integer.
+        message: the app's one-line message.
+        data: the error's details (`field`, `runbook`, `limit`, ...).
+        request_id: None when the app could not tie the error to a request; it then closes
+            the connection (a refused peer, a broken frame).
+    """
+
+    def __init__(
+        self,
+        code: int,
+        message: str,
+        data: Mapping[str, Any] | None = None,
+        *,
+        request_id: int | str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.request_id = request_id
+        try:
+            self.code: int = ErrorCode(code)
+        except ValueError:
+            self.code = code
+        self.message = message
+        self.data: dict[str, Any] = dict(data or {})
+
+    @property
+    def field(self) -> str | None:
+        """The offending field the app named, if any."""
+        value = self.data.get("field")
+        return value if isinstance(value, str) else None
+
+
+# --- describing an error to a person -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """What a person is told about an error, in parts an adapter can place.
+
+    `str()` gives the one line the CLI prints and the GUI shows: the message, then in
+    parentheses the field and limit it names and the runbook entry that explains it. The
+    socket protocol sends the parts apart (`message`, `field`, `limit`, `runbook_path`).
+    """
+
+    message: str
+    field: str | None = None
+    limit: int | None = None
+    runbook_anchor: str | None = None
+    lists_fields: bool = False
+    """The message lists several broken rules, each naming its field, so the line does not
+    repeat the first one's field and limit."""
+
+    @property
+    def runbook_path(self) -> str | None:
+        """The entry as the runbook's source path and anchor, for machine-readable details."""
+        return f"{RUNBOOK}#{self.runbook_anchor}" if self.runbook_anchor else None
+
+    def details(self) -> list[str]:
+        """What the line adds in parentheses: field, limit, runbook entry."""
+        out = []
+        if not self.lists_fields:
+            if self.field:
+                out.append(f"field: {self.field}")
+            if self.limit is not None:
+                out.append(f"limit: {self.limit}")
+        if self.runbook_anchor:
+            out.append(runbook.see(self.runbook_anchor))
+        return out
+
+    def __str__(self) -> str:
+        details = self.details()
+        return f"{self.message} ({'; '.join(details)})" if details else self.message
+
+
+def describe(error: BaseException) -> Description:
+    """The one description of any error: the core's carry their field, limit and entry.
+
+    An error from outside the family is described by its message alone (or its type's name
+    when it has none); whether to show it at all is the adapter's call.
+    """
+    message = str(error) or type(error).__name__
+    if not isinstance(error, JournalError):
+        return Description(message)
+    if isinstance(error, InvalidDecision):
+        several = isinstance(error, ViolationsError) and len(error.violations) > 1
+        return Description(message, error.field, error.limit, error.runbook_anchor, several)
+    return Description(message, runbook_anchor=error.runbook_anchor or None)

@@ -26,16 +26,18 @@ from core.capture.machine import CaptureService, NeedsHuman, Pending, Recorded, 
 from core.capture.pending import PendingStore, pending_items
 from core.capture.proposal import Selection, is_resume_request, parse_proposal, parse_resume
 from core.capture.workspace_pending import other_pending_here
-from core.errors import InvalidDecision, JournalError, PendingConflict
-from core.ipc.client import (
+from core.errors import (
     AppNotRunning,
     ConnectionLost,
-    IpcClient,
+    ErrorCode,
+    InvalidDecision,
     IpcTimeout,
+    JournalError,
+    PendingConflict,
     RemoteError,
-    app_is_running,
 )
-from core.ipc.protocol import ErrorCode, error_from_exception
+from core.ipc.client import IpcClient, app_is_running
+from core.ipc.protocol import error_from_exception
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
 from core.messages import runbook

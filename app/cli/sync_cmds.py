@@ -24,10 +24,10 @@ from app.cli.exit_codes import (
     WRONG_STATE,
     report_error,
 )
+from core.errors import LockCancelled
 from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count
-from core.store.locking import LockCancelled
 from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import OFFLINE, SyncEngine, SyncReport

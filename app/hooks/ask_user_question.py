@@ -18,12 +18,11 @@ from pydantic import ValidationError
 from app.hooks.event import HookEvent
 from app.hooks.pretool import write_json
 from app.hooks.question_records import answer_text, build_record
-from core.errors import JournalError
-from core.ipc.client import IpcClient, IpcError
+from core.errors import AnswersInvalid, IpcError, JournalError
+from core.ipc.client import IpcClient
 from core.ipc.questions import (
     QUESTIONS_ASK,
     Answer,
-    AnswersInvalid,
     QuestionsAskParams,
     QuestionsAskResult,
     check_answers,

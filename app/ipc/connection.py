@@ -18,10 +18,8 @@ from typing import Any, Protocol
 
 from app.ipc.peercred import PeerCredentials
 from app.ipc.policy import MAX_IN_FLIGHT
+from core.errors import ErrorCode, FrameTooLarge, ProtocolError
 from core.ipc.protocol import (
-    ErrorCode,
-    FrameTooLarge,
-    ProtocolError,
     RequestIdType,
     encode_error_frame,
     encode_frame,

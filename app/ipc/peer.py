@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from app.ipc.connection import Connection
 from app.ipc.policy import Limits
-from core.ipc.protocol import ErrorCode, FrameDecoder, ProtocolError
+from core.errors import ErrorCode, ProtocolError
+from core.ipc.protocol import FrameDecoder
 
 
 @dataclass(eq=False, slots=True)

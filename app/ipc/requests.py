@@ -10,12 +10,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from core.errors import ErrorCode, ProtocolError
 from core.ipc.protocol import (
     PARAMS_MODELS,
     PROTOCOL_VERSION,
-    ErrorCode,
     HelloParams,
-    ProtocolError,
     Request,
     encode_error_frame,
     encode_frame,

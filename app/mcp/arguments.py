@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from core.capture.proposal import Violation
+from core.errors import Violation
 from core.gocompat.text import utf8_len
 
 _NOUNS = {

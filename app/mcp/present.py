@@ -40,16 +40,15 @@ from app.mcp.schemas import DecisionOutcome
 from core.capture.machine import CaptureService, Recorded
 from core.capture.proposal import is_resume_request, parse_proposal, parse_resume
 from core.capture.workspace_pending import other_pending_here
-from core.errors import JournalError
-from core.ipc.client import (
+from core.errors import (
     AppNotRunning,
     ConnectionLost,
-    IpcClient,
     IpcError,
     IpcTimeout,
+    JournalError,
     RemoteError,
-    app_is_running,
 )
+from core.ipc.client import IpcClient, app_is_running
 from core.ipc.protocol import DECISION_PRESENT
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal

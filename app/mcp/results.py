@@ -18,10 +18,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 from app.mcp.arguments import violations_text
 from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
 from core.capture.machine import pending_result_message
-from core.capture.proposal import ViolationsError
-from core.errors import JournalError, NotFound, PendingConflict
-from core.ipc.client import IpcError, RemoteError
-from core.ipc.protocol import ErrorCode
+from core.errors import (
+    ErrorCode,
+    IpcError,
+    JournalError,
+    NotFound,
+    PendingConflict,
+    RemoteError,
+    ViolationsError,
+)
 from core.journal import Journal
 from core.record.models import DecisionRecord
 from core.record.summary import english_summary, recorded_instruction

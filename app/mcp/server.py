@@ -43,7 +43,7 @@ from app.mcp.present import Caller, Presenter
 from app.mcp.results import tool_error_for, violations_message
 from app.mcp.schemas import DecisionOutcome, NoteOutcome
 from core import __version__
-from core.agents.notes import NoteInvalid, NoteStore, check_note
+from core.agents.notes import NoteStore, check_note
 from core.agents.recall import RecallOptions, recall_journal
 from core.agents.recent import DEFAULT_LIMIT, recent_context
 from core.agents.tools import (
@@ -54,14 +54,8 @@ from core.agents.tools import (
     RECENT_TOOL,
     SERVER_NAME,
 )
-from core.capture.proposal import (
-    PROPOSAL_FIELDS,
-    ProposalInvalid,
-    Violation,
-    is_resume_request,
-    parse_proposal,
-)
-from core.errors import JournalError
+from core.capture.proposal import PROPOSAL_FIELDS, is_resume_request, parse_proposal
+from core.errors import JournalError, NoteInvalid, ProposalInvalid, Violation
 from core.journal import Journal
 from core.outcomes.signals import report_outcome
 from core.profile.query import query_evidence

@@ -25,8 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.capture.proposal import Violation, ViolationsError
-from core.errors import UnsafePath
+from core.errors import NoteInvalid, UnsafePath, Violation
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim, utf8_len
 from core.record.identity import project_identity, redacted_stable_id
@@ -68,12 +67,6 @@ _FIELDS = (
     "provenance",
     "redacted",
 )
-
-
-class NoteInvalid(ViolationsError):  # same family as ProposalInvalid
-    """The note breaks a rule (blank, too long); nothing was written."""
-
-    subject = "agent note"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,13 +22,18 @@ from core.capture.proposal import (
     ParsedProposal,
     Rationales,
     Selection,
-    Violation,
-    ViolationsError,
     is_resume_request,
     parse_proposal,
     parse_resume,
 )
-from core.errors import InvalidDecision, JournalError, NotFound, PendingConflict
+from core.errors import (
+    AnswerInvalid,
+    InvalidDecision,
+    JournalError,
+    NotFound,
+    PendingConflict,
+    Violation,
+)
 from core.gocompat.text import equal_fold, go_trim, utf8_len
 from core.record.models import DecisionRecord, Stage
 from core.store.decisions import DecisionStore
@@ -42,12 +47,6 @@ WAITING = "waiting for the user to answer"
 NO_INTERACTIVE_USER = "no interactive user is attached; the decision remains pending"
 
 ProfileHook = Callable[[DecisionRecord], str | None]
-
-
-class AnswerInvalid(ViolationsError):  # same family as ProposalInvalid
-    """The human's answers break a rule (blank, too long, missing a rejection); nothing saved."""
-
-    subject = "implementation decision answer"
 
 
 @dataclass(frozen=True, slots=True)

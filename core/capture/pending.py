@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationErro
 from core import limits
 from core.capture.pending_index import INDEX_NAME, IndexEntry, encode, is_pending_name
 from core.capture.proposal import ParsedProposal, Selection, parse_stored_proposal, stored_identity
-from core.errors import InvalidDecision, JournalDamaged, JournalError, NotFound
+from core.errors import InvalidDecision, JournalDamaged, JournalError, NotFound, PendingDamaged
 from core.gocompat.gojson import dumps_indented_bytes, loads_strict
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower, go_trim
@@ -39,14 +39,6 @@ PENDING_DIR = "pending"
 STAGES: tuple[Stage, ...] = ("choice", "rationale")
 _Paths = list[Path]
 """Spelled once here: inside PendingStore the name `list` is the method."""
-
-
-class PendingDamaged(JournalDamaged):
-    """A pending decision file is unreadable or tampered with; it is kept for inspection."""
-
-    def __init__(self, message: str, *, decision_id: str, path: str | None = None) -> None:
-        super().__init__(message, path=path)
-        self.decision_id = decision_id
 
 
 @dataclass(frozen=True, slots=True)

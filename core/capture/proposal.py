@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core import limits
-from core.errors import InvalidDecision
+from core.errors import ProposalInvalid, Violation, ViolationsError
 from core.gocompat.gojson import go_valid_text
 from core.gocompat.text import go_lower, go_trim, utf8_len
 from core.record.identity import (
@@ -85,42 +85,6 @@ _SENSITIVE = (
     "never rewritten)"
 )
 _ID_RULE = "use 1 to {n} characters from A-Z a-z 0-9 . _ -"
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One broken rule: the field as a JSON path (`options[2].label`), what is wrong, the limit."""
-
-    field: str
-    message: str
-    limit: int | None = None
-
-    def __str__(self) -> str:
-        return f"{self.field}: {self.message}"
-
-
-class ViolationsError(InvalidDecision):
-    """Several rules broken at once; `violations` lists each, naming its field."""
-
-    subject = "implementation decision"
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = tuple(violations)
-        first = self.violations[0]
-        count = len(self.violations)
-        noun = "problem" if count == 1 else "problems"
-        listed = "; ".join(str(v) for v in self.violations)
-        super().__init__(
-            f"invalid {self.subject} ({count} {noun}): {listed}",
-            field=first.field,
-            limit=first.limit,
-        )
-
-
-class ProposalInvalid(ViolationsError):  # name fixed by the capture contract
-    """The proposal breaks the proposal contract; nothing was saved."""
-
-    subject = "implementation decision proposal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from core.errors import ExportCancelled
 from core.exporters.csv_export import export_csv, render_csv
 from core.exporters.decision_log import export_log, render_log
 from core.exporters.json_export import export_json, render_json
 from core.exporters.madr import export_madr
-from core.exporters.staging import ExportCancelled, Progress
+from core.exporters.staging import Progress
 from core.record.models import DecisionRecord
 
 __all__ = [

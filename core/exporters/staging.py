@@ -17,16 +17,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
 
-from core.errors import JournalError
+from core.errors import ExportCancelled
 from core.store.safefs import DIR_MODE, FILE_MODE, fsync_dir
 
 T = TypeVar("T")
 Progress = Callable[[int, int], None]
 """Called with (items done, items in total) after each item."""
-
-
-class ExportCancelled(JournalError):
-    """The user cancelled the export; nothing was written."""
 
 
 def ticks(items: list[T], progress: Progress | None, cancel: threading.Event | None) -> Iterator[T]:

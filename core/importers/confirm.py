@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from core.bulk.parallel_read import read_every_record
-from core.errors import JournalError, RevisionConflict
+from core.errors import JournalError, NoChanges, RevisionConflict
 from core.gocompat.text import go_lower
 from core.limits import PROFILE_CONFIDENCE_MIN
-from core.record.corrections import Correction, NoChanges, apply_correction
+from core.record.corrections import Correction, apply_correction
 from core.record.filters import sort_key
 from core.record.models import DecisionRecord
 from core.record.shape import RecordShape, StoredRead

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.errors import InvalidDecision
+from core.errors import UnknownSource
 from core.importers.markdown import tables
 from core.importers.sources.madr_parse import front_matter
 
@@ -21,10 +21,6 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 _ADR_HEADINGS = ("## considered options", "## decision outcome", "## status", "## decision\n")
 _SAMPLE_FILES = 20
 _SAMPLE_LINES = 20
-
-
-class UnknownSource(InvalidDecision):
-    """The source's kind could not be told from its content; `--from KIND` names it."""
 
 
 def _json_lines(path: Path) -> Iterator[dict[str, Any]]:

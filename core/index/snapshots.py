@@ -16,19 +16,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from core.errors import JournalError
+from core.errors import SnapshotExpired, SnapshotTooLarge
 
 MIB = 1024 * 1024
 _BASE_COST = 1024
 _ID_COST = 256
-
-
-class SnapshotExpired(JournalError):
-    """The snapshot was evicted, idled out or belongs to another filter: reload from page one."""
-
-
-class SnapshotTooLarge(JournalError):
-    """One result list alone exceeds the cache's bounds; narrow the filter."""
 
 
 def estimated_bytes(ids: list[str]) -> int:

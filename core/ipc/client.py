@@ -23,15 +23,22 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from core.errors import JournalError
+from core.errors import (
+    AppNotRunning,
+    ConnectionLost,
+    IpcTimeout,
+    IpcUnsupported,
+    JournalError,
+    ProtocolError,
+    RemoteError,
+    UnexpectedReply,
+)
 from core.ipc.protocol import (
     HELLO,
     PROTOCOL_VERSION,
-    ErrorCode,
     FrameDecoder,
     HelloResult,
     Notification,
-    ProtocolError,
     Response,
     encode_frame,
     parse_server_message,
@@ -47,65 +54,6 @@ _RECV_SIZE = 64 * 1024
 _PARTING_READ_TIMEOUT = 0.2
 _BACKLOG_RETRY_SECONDS = 0.01
 _NOT_LISTENING = {errno.ENOENT, errno.ECONNREFUSED, errno.ENOTSOCK}
-
-
-class IpcError(JournalError):
-    """Base of every failure talking to the app."""
-
-
-class AppNotRunning(IpcError, ConnectionError):
-    """No app instance listens on the socket: the file is absent or nobody accepts."""
-
-
-class ConnectionLost(IpcError, ConnectionError):
-    """The app closed the connection before answering (it quit, or refused the request)."""
-
-
-class IpcTimeout(IpcError, TimeoutError):
-    """No reply within the timeout; the connection is closed so the app drops the request."""
-
-
-class UnexpectedReply(IpcError):
-    """The app sent bytes that are not a valid reply to the pending call."""
-
-
-class IpcUnsupported(IpcError):
-    """This platform has no client transport yet (Windows named pipes are not wired up)."""
-
-
-class RemoteError(IpcError):
-    """The app answered with a JSON-RPC error; `code` is stable, `message` is for humans.
-
-    Args:
-        code: an `ErrorCode` when the code is known to this client, else the raw integer.
-        message: the app's one-line message.
-        data: the error's details (`field`, `runbook`, `limit`, ...).
-        request_id: None when the app could not tie the error to a request; it then closes
-            the connection (a refused peer, a broken frame).
-    """
-
-    def __init__(
-        self,
-        code: int,
-        message: str,
-        data: Mapping[str, Any] | None = None,
-        *,
-        request_id: int | str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.request_id = request_id
-        try:
-            self.code: int = ErrorCode(code)
-        except ValueError:
-            self.code = code
-        self.message = message
-        self.data: dict[str, Any] = dict(data or {})
-
-    @property
-    def field(self) -> str | None:
-        """The offending field the app named, if any."""
-        value = self.data.get("field")
-        return value if isinstance(value, str) else None
 
 
 class IpcClient:

@@ -16,7 +16,6 @@ import math
 import re
 import struct
 from collections.abc import Iterator, Mapping
-from enum import IntEnum
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
@@ -31,13 +30,17 @@ from pydantic import (
 )
 
 from core.errors import (
-    RUNBOOK,
+    MESSAGE_MAX,
+    ErrorCode,
+    FrameTooLarge,
     InvalidDecision,
     JournalDamaged,
-    JournalError,
     NotFound,
     PendingConflict,
+    ProtocolError,
     RevisionConflict,
+    ViolationsError,
+    describe,
 )
 from core.limits import DECISION_ID_MAX, IDENTIFIER_MAX, WORKSPACE_MAX
 
@@ -55,7 +58,6 @@ ID_TEXT_MAX = 128
 METHOD_MAX = 128
 CLIENT_NAME_MAX = 64
 AGENT_MAX = 128
-MESSAGE_MAX = 4096
 JSON_SAFE_INT = 2**53 - 1
 """Integer ids beyond this lose precision in JavaScript clients, so they are refused."""
 
@@ -75,92 +77,8 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[,\[{]')
 """A whole string, or a character that adds a value: a separator or an opened container."""
 _SHOWN_TEXT_MAX = 64
-_CUT_NOTE_ROOM = 40
-
-
-class ErrorCode(IntEnum):
-    """Stable error codes; clients branch on these, never on message text."""
-
-    PARSE_ERROR = -32700
-    INVALID_REQUEST = -32600
-    METHOD_NOT_FOUND = -32601
-    INVALID_PARAMS = -32602
-    INTERNAL_ERROR = -32603
-    INVALID_PROPOSAL = -32010
-    PENDING_CONFLICT = -32011
-    REVISION_CONFLICT = -32012
-    NOT_FOUND = -32013
-    JOURNAL_DAMAGED = -32014
-    FRAME_TOO_LARGE = -32015
-    FORBIDDEN_PEER = -32016
-    BUSY = -32017
-    UNSUPPORTED_PROTOCOL = -32018
-    TIMED_OUT = -32019
-
 
 RequestIdType = int | str
-
-
-class ProtocolError(JournalError, ValueError):
-    """A frame or request broke the protocol, or a method failed; carries a stable code.
-
-    Args:
-        code: an `ErrorCode` (or another integer code a newer peer sent).
-        message: one line for a human; names the field, the size and the limit.
-        field: the offending field, dotted for nested ones (`options.1.label`).
-        data: extra machine-readable details (`limit`, `pending_id`, `runbook`, ...).
-        request_id: the id of the request the error answers, when it could be read.
-    """
-
-    def __init__(
-        self,
-        code: int,
-        message: str,
-        field: str | None = None,
-        *,
-        data: Mapping[str, Any] | None = None,
-        request_id: RequestIdType | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-        self.data: dict[str, Any] = dict(data or {})
-        self.request_id = request_id
-
-    def to_error_object(self) -> dict[str, Any]:
-        """The JSON-RPC `error` member; `data` appears only when there is something in it.
-
-        The message is cut to `MESSAGE_MAX` characters, so no message can outgrow a frame.
-        """
-        data = dict(self.data)
-        if self.field is not None:
-            data["field"] = self.field
-        error: dict[str, Any] = {"code": int(self.code), "message": _fit(self.message)}
-        if data:
-            error["data"] = data
-        return error
-
-
-class FrameTooLarge(ProtocolError):
-    """A frame header announced more bytes than the cap; refused before reading the body."""
-
-    def __init__(self, size: int, limit: int = MAX_FRAME) -> None:
-        super().__init__(
-            ErrorCode.FRAME_TOO_LARGE,
-            f"frame of {size} bytes exceeds the {limit}-byte limit",
-            data={"size": size, "limit": limit},
-        )
-        self.size = size
-        self.limit = limit
-
-
-def _fit(message: str) -> str:
-    """`message`, or its head and how much was cut when it exceeds `MESSAGE_MAX` characters."""
-    if len(message) <= MESSAGE_MAX:
-        return message
-    keep = MESSAGE_MAX - _CUT_NOTE_ROOM
-    return f"{message[:keep]} ... ({len(message) - keep} more characters)"
 
 
 def _shown(text: str) -> str:
@@ -184,7 +102,7 @@ def encode_frame(obj: Any) -> bytes:
     text = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     body = text.encode("utf-8")
     if len(body) > MAX_FRAME:
-        raise FrameTooLarge(len(body))
+        raise FrameTooLarge(len(body), MAX_FRAME)
     return _HEADER.pack(len(body)) + body
 
 
@@ -690,15 +608,29 @@ class ProgressParams(_Result):
 # --- core errors on the wire ---------------------------------------------------------------
 
 
-def _violations_message(exc: InvalidDecision, violations: tuple[Any, ...]) -> str:
+def _violations_message(exc: ViolationsError, message: str) -> str:
     """The error's one line with the first violations, then "and N more"."""
-    count = len(violations)
+    count = len(exc.violations)
     if count <= MAX_LISTED_VIOLATIONS:
-        return str(exc)
-    subject = getattr(exc, "subject", "input")
-    listed = "; ".join(str(v) for v in violations[:MAX_LISTED_VIOLATIONS])
+        return message
+    listed = "; ".join(str(v) for v in exc.violations[:MAX_LISTED_VIOLATIONS])
     more = count - MAX_LISTED_VIOLATIONS
-    return f"invalid {subject} ({count} problems): {listed}; and {more} more"
+    return f"invalid {exc.subject} ({count} problems): {listed}; and {more} more"
+
+
+def _invalid(exc: InvalidDecision, message: str, data: dict[str, Any]) -> ProtocolError:
+    """INVALID_PROPOSAL naming the field and limit, with at most the first violations."""
+    if exc.limit is not None:
+        data["limit"] = exc.limit
+    if isinstance(exc, ViolationsError):
+        listed = exc.violations[:MAX_LISTED_VIOLATIONS]
+        data["violations"] = [
+            {"field": v.field, "message": v.message, "limit": v.limit} for v in listed
+        ]
+        if len(exc.violations) > len(listed):
+            data["violations_omitted"] = len(exc.violations) - len(listed)
+        message = _violations_message(exc, message)
+    return ProtocolError(ErrorCode.INVALID_PROPOSAL, message, exc.field, data=data)
 
 
 def encode_error_frame(request_id: RequestIdType | None, error: ProtocolError) -> bytes:
@@ -732,31 +664,22 @@ def error_from_exception(exc: BaseException) -> ProtocolError:
     """
     if isinstance(exc, ProtocolError):
         return exc
+    described = describe(exc)
     data: dict[str, Any] = {}
-    if isinstance(exc, JournalError) and exc.runbook_anchor:
-        data["runbook"] = f"{RUNBOOK}#{exc.runbook_anchor}"
+    if described.runbook_path:
+        data["runbook"] = described.runbook_path
+    message = described.message
     if isinstance(exc, InvalidDecision):
-        if exc.limit is not None:
-            data["limit"] = exc.limit
-        violations = tuple(getattr(exc, "violations", ()))
-        listed = violations[:MAX_LISTED_VIOLATIONS]
-        if violations:
-            data["violations"] = [
-                {"field": v.field, "message": v.message, "limit": v.limit} for v in listed
-            ]
-        if len(violations) > len(listed):
-            data["violations_omitted"] = len(violations) - len(listed)
-        message = _violations_message(exc, violations) if violations else str(exc)
-        return ProtocolError(ErrorCode.INVALID_PROPOSAL, message, exc.field, data=data)
+        return _invalid(exc, message, data)
     if isinstance(exc, PendingConflict):
         data["pending_id"] = exc.pending_id
-        return ProtocolError(ErrorCode.PENDING_CONFLICT, str(exc), data=data)
+        return ProtocolError(ErrorCode.PENDING_CONFLICT, message, data=data)
     if isinstance(exc, RevisionConflict):
         if exc.current_revision is not None:
             data["current_revision"] = exc.current_revision
-        return ProtocolError(ErrorCode.REVISION_CONFLICT, str(exc), data=data)
+        return ProtocolError(ErrorCode.REVISION_CONFLICT, message, data=data)
     if isinstance(exc, NotFound):
-        return ProtocolError(ErrorCode.NOT_FOUND, str(exc), data=data)
+        return ProtocolError(ErrorCode.NOT_FOUND, message, data=data)
     if isinstance(exc, JournalDamaged):
-        return ProtocolError(ErrorCode.JOURNAL_DAMAGED, str(exc), data=data)
+        return ProtocolError(ErrorCode.JOURNAL_DAMAGED, message, data=data)
     return ProtocolError(ErrorCode.INTERNAL_ERROR, f"internal error ({type(exc).__name__})")

@@ -19,6 +19,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from core import limits
+from core.errors import AnswersInvalid
 
 QUESTIONS_ASK = "questions.ask"
 QUESTIONS_MAX = 4
@@ -77,10 +78,6 @@ class QuestionsAskResult(_Tolerant):
 
     status: Literal["answered", "dismissed"]
     answers: list[Answer] = Field(default_factory=list)
-
-
-class AnswersInvalid(ValueError):  # reads as a state, like ProposalInvalid
-    """The app's answers do not fit the questions; the hook falls back to the terminal."""
 
 
 def check_answers(params: QuestionsAskParams, result: QuestionsAskResult) -> list[Answer]:

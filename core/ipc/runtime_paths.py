@@ -18,7 +18,7 @@ from pathlib import Path
 
 import platformdirs
 
-from core.errors import JournalError
+from core.errors import RuntimeDirUnsafe
 
 APP_DIR_NAME = "decision-journal"
 SUN_PATH_MAX = 104
@@ -27,12 +27,6 @@ SUN_PATH_MAX = 104
 _JOURNAL_HASH_HEX = 16
 _USER_HASH_HEX = 12
 _PRIVATE_MODE = 0o700
-
-
-class RuntimeDirUnsafe(JournalError):
-    """The socket directory is a symlink, not a directory, or not private to this user."""
-
-    runbook_anchor = "socket-dir-unsafe"
 
 
 def canonical_journal_path(journal_dir: Path) -> str:

@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from core.errors import InvalidDecision, JournalDamaged, RevisionConflict
+from core.errors import JournalDamaged, ProfileDamaged, ProfileInvalid
 from core.gocompat.gojson import loads_strict
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import fold_keys, go_lower, go_trim, utf8_len
@@ -57,20 +57,6 @@ STATE_CURRENT: StateName = "current"
 STATE_STALE: StateName = "stale"
 STATE_REBUILDING: StateName = "rebuilding"
 STATE_ERROR: StateName = "error"
-
-
-class ProfileInvalid(InvalidDecision):
-    """A profile or rule change breaks a profile rule (limits, derived fields); nothing written."""
-
-
-class ProfileDamaged(JournalDamaged):
-    """profiles/profile.json cannot be read; it is never overwritten, so overrides survive."""
-
-    runbook_anchor = "profile-corrupt"
-
-
-class ProfileConflict(RevisionConflict):
-    """Another writer saved the profile first: the expected profile revision no longer matches."""
 
 
 def _drop_nulls(data: Any) -> Any:

@@ -23,7 +23,15 @@ from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
 from core.bulk.listing import list_records, record_stats
 from core.bulk.parallel_read import read_records
-from core.errors import JournalDamaged, JournalError, NotFound
+from core.errors import (
+    JournalDamaged,
+    JournalError,
+    LockCancelled,
+    NotFound,
+    ProfileConflict,
+    ProfileDamaged,
+    ProfileInvalid,
+)
 from core.gocompat.gojson import dumps_indented_bytes
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim
@@ -44,9 +52,6 @@ from core.profile.model import (
     STATE_ERROR,
     STATE_STALE,
     PreferenceProfile,
-    ProfileConflict,
-    ProfileDamaged,
-    ProfileInvalid,
     ProfileRule,
     ProfileStatus,
     normalize_profile,
@@ -57,7 +62,7 @@ from core.profile.model import (
 from core.record.filters import ListFilter
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore, record_file_names
-from core.store.locking import LockCancelled, locked
+from core.store.locking import locked
 from core.store.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
 
 PROFILE_DIR = "profiles"

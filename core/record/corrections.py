@@ -10,14 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core import limits
-from core.errors import InvalidDecision
+from core.errors import InvalidDecision, NoChanges
 from core.gocompat.text import go_lower, go_trim, utf8_len
 from core.record.models import RISK_LEVELS, DecisionRecord, RejectedReason
 from core.record.normalize import dedupe_fold
-
-
-class NoChanges(InvalidDecision):
-    """The correction would not change the record; nothing was written."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import BinaryIO
 
 import portalocker
 
-from core.errors import JournalError, LockUnsafe
+from core.errors import LockCancelled, LockUnsafe
 from core.store.safefs import FILE_MODE, check_no_links, explained_os_errors
 
 POLL_SECONDS = 0.01
@@ -27,10 +27,6 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 _registry_guard = threading.Lock()
 _mutexes: dict[str, threading.Lock] = {}
-
-
-class LockCancelled(JournalError):
-    """The wait for a lock was cancelled (shutdown) or timed out."""
 
 
 def _mutex_for(path: Path) -> threading.Lock:

@@ -15,8 +15,7 @@ from pytestqt.qtbot import QtBot
 from app.capture_controller import CaptureController
 from app.gui.capture.window import CaptureWindow
 from core.capture.pending import PendingStore
-from core.ipc.client import RemoteError
-from core.ipc.protocol import ErrorCode
+from core.errors import ErrorCode, RemoteError
 from tests.app.support.controller_support import SocketCall, serving_controller
 from tests.factories import proposal_dict
 

@@ -19,8 +19,7 @@ from shiboken6 import Shiboken
 
 from app.capture_controller import CaptureController
 from app.gui.questions.window import QuestionsWindow
-from core.ipc.client import RemoteError
-from core.ipc.protocol import ErrorCode
+from core.errors import ErrorCode, RemoteError
 from tests.app.support.controller_support import SocketCall, serving_controller
 
 pytestmark = pytest.mark.qt_log_ignore(

@@ -20,10 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.errors import ErrorCode, ProtocolError
 from core.ipc.protocol import (
-    ErrorCode,
     FrameDecoder,
-    ProtocolError,
     encode_frame,
     error_message,
     parse_request,

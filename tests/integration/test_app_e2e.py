@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import IpcTimeout
 from core.index.db import index_path
 from core.index.journal_index import JournalIndex
-from core.ipc.client import IpcClient, IpcTimeout
+from core.ipc.client import IpcClient
 from core.ipc.protocol import encode_frame
 from core.ipc.runtime_paths import socket_path
 from core.profile.store import ProfileStore
@@ -104,7 +105,7 @@ def test_pending_survives_app_restart(tmp_path: Path, runtime_dir: Path) -> None
 
 def test_invalid_proposal_lists_every_field(tmp_path: Path, runtime_dir: Path) -> None:
     journal = tmp_path / "journal"
-    from core.ipc.client import RemoteError
+    from core.errors import RemoteError
 
     with running_app(journal, app_env(runtime_dir)), pytest.raises(RemoteError) as info:
         _present(journal, timeout=10, problem="", detector_confidence=0.1)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from core.errors import ErrorCode, ProtocolError
 from core.importers.agent_questions import (
     ALSO_CHOSEN,
     NO_REASON,
@@ -18,7 +19,6 @@ from core.importers.agent_questions import (
     WINDOW_TAG,
     question_kind,
 )
-from core.ipc.protocol import ErrorCode, ProtocolError
 from core.store.decisions import DecisionStore
 from tests.integration.agent_support import FakeApp, method_not_found
 from tests.integration.hook_support import (

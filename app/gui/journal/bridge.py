@@ -43,17 +43,26 @@ from app.gui.journal.requests import (
 from app.workers import WorkerPool
 from core.agents.notes import AgentNote, NoteStore
 from core.capture.pending import pending_items
-from core.errors import InvalidDecision, JournalError, NotFound, RevisionConflict
+from core.errors import (
+    InvalidDecision,
+    JournalError,
+    NoChanges,
+    NotFound,
+    ProfileConflict,
+    RevisionConflict,
+    SnapshotExpired,
+    SnapshotTooLarge,
+)
 from core.importers.confirm import confirm_record
 from core.importers.detect import detect_kind
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
-from core.index.snapshots import SnapshotCache, SnapshotExpired, SnapshotTooLarge
+from core.index.snapshots import SnapshotCache
 from core.journal import Journal, catch_up
-from core.profile.model import PreferenceProfile, ProfileConflict, ProfileStatus
+from core.profile.model import PreferenceProfile, ProfileStatus
 from core.profile.store import describe_error
 from core.profile.worker import ProfileRebuildWorker, start_profile_worker
-from core.record.corrections import Correction, NoChanges, apply_correction
+from core.record.corrections import Correction, apply_correction
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes
 from core.store.quarantine import move_aside

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.errors import InvalidDecision, JournalError, NotFound, RevisionConflict
+from core.errors import InvalidDecision, JournalError, NoChanges, NotFound, RevisionConflict
 from core.journal import Journal
 from core.profile.store import describe_error
-from core.record.corrections import Correction, NoChanges, apply_correction
+from core.record.corrections import Correction, apply_correction
 from core.record.models import DecisionRecord
 from core.sync import conflicts, resolution
 from core.sync.resolution import ConflictVersions, Resolution

@@ -43,7 +43,7 @@ from app.gui.journal.decision_details import ledger_lines
 from app.gui.journal.formatting import joined, split_list
 from app.gui.widgets.byte_counter import ByteCounter, over_limit_color
 from app.gui.widgets.palette import adopt
-from core.errors import InvalidDecision
+from core.errors import InvalidDecision, NoChanges
 from core.gocompat.text import go_trim, utf8_len
 from core.limits import (
     CUSTOM_SELECTION_MAX,
@@ -54,7 +54,7 @@ from core.limits import (
     REASON_MAX,
     TAGS_MAX,
 )
-from core.record.corrections import Correction, NoChanges, apply_correction, precheck
+from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import RISK_LEVELS, DecisionRecord
 from core.record.normalize import dedupe_fold
 from core.store.correction_notes import NOTE_MAX

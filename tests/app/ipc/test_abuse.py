@@ -22,8 +22,9 @@ from PySide6.QtCore import QElapsedTimer, QTimer
 
 from app.capture_controller import QUESTIONS_PER_CONNECTION, CaptureController
 from app.ipc.server import IpcServer
-from core.ipc.client import IpcClient, RemoteError, app_is_running
-from core.ipc.protocol import MAX_FRAME, MAX_LISTED_VIOLATIONS, MAX_VALUES, ErrorCode
+from core.errors import ErrorCode, RemoteError
+from core.ipc.client import IpcClient, app_is_running
+from core.ipc.protocol import MAX_FRAME, MAX_LISTED_VIOLATIONS, MAX_VALUES
 from core.ipc.runtime_paths import socket_path
 from tests.app.support.controller_support import SocketCall, serving_controller
 from tests.app.support.socket_support import (

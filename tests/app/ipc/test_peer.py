@@ -11,7 +11,7 @@ import pytest
 from app.ipc.connection import Admission, Connection
 from app.ipc.peer import Peer, choose_room, lateness
 from app.ipc.policy import Limits
-from core.ipc.protocol import ErrorCode, ProtocolError
+from core.errors import ErrorCode, ProtocolError
 
 LIMITS = Limits(
     max_clients=2, max_waiting=1, first_frame_seconds=5, frame_seconds=5, idle_seconds=30

@@ -27,14 +27,16 @@ from PySide6.QtCore import QObject, QTimer
 
 from app.ipc.peercred import PeerCredentials, peer_credentials, peer_uid
 from app.ipc.server import Connection, IpcServer
-from core.errors import NotFound
-from core.ipc.client import (
+from core.errors import (
     AppNotRunning,
     ConnectionLost,
-    IpcClient,
+    ErrorCode,
+    NotFound,
+    ProtocolError,
     RemoteError,
-    app_is_running,
+    RuntimeDirUnsafe,
 )
+from core.ipc.client import IpcClient, app_is_running
 from core.ipc.protocol import (
     APP_SHOW,
     DECISION_PENDING,
@@ -44,18 +46,11 @@ from core.ipc.protocol import (
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
-    ErrorCode,
     FrameDecoder,
-    ProtocolError,
     Request,
     parse_params,
 )
-from core.ipc.runtime_paths import (
-    APP_DIR_NAME,
-    RuntimeDirUnsafe,
-    canonical_journal_path,
-    socket_path,
-)
+from core.ipc.runtime_paths import APP_DIR_NAME, canonical_journal_path, socket_path
 from tests.app.support.socket_support import in_thread
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="Unix-domain sockets")

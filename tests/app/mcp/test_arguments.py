@@ -8,7 +8,7 @@ import pytest
 
 from app.mcp import schemas
 from app.mcp.arguments import argument_violations, violations_text
-from core.capture.proposal import Violation
+from core.errors import Violation
 from tests.factories import proposal_dict
 
 

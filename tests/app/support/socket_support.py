@@ -21,7 +21,8 @@ import pytest
 from PySide6.QtCore import QObject
 
 from app.ipc.server import Connection, IpcServer, Limits
-from core.ipc.protocol import ErrorCode, FrameDecoder, ProtocolError, Request
+from core.errors import ErrorCode, ProtocolError
+from core.ipc.protocol import FrameDecoder, Request
 
 T = TypeVar("T")
 WAIT_MS = 10_000

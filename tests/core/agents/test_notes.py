@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core.agents.notes import DECISION_MAX, NoteInvalid, NoteStore
-from core.errors import UnsafePath
+from core.agents.notes import DECISION_MAX, NoteStore
+from core.errors import NoteInvalid, UnsafePath
 from core.record.identity import project_identity
 
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"

@@ -14,7 +14,6 @@ import pytest
 from core.capture.machine import (
     CANCELED_CHOICE,
     CANCELED_RATIONALE,
-    AnswerInvalid,
     CaptureService,
     CaptureTicket,
     NeedsHuman,
@@ -25,9 +24,16 @@ from core.capture.machine import (
     pending_result_message,
     recorded_result_message,
 )
-from core.capture.pending import PendingDamaged, PendingStore
-from core.capture.proposal import ProposalInvalid, Selection
-from core.errors import InvalidDecision, NotFound, PendingConflict
+from core.capture.pending import PendingStore
+from core.capture.proposal import Selection
+from core.errors import (
+    AnswerInvalid,
+    InvalidDecision,
+    NotFound,
+    PendingConflict,
+    PendingDamaged,
+    ProposalInvalid,
+)
 from core.ipc.protocol import DecisionPresentResult
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore

@@ -11,10 +11,17 @@ from typing import Any
 
 import pytest
 
-from core.capture.pending import PendingDamaged, PendingDecision, PendingStore, normalize_stage
+from core.capture.pending import PendingDecision, PendingStore, normalize_stage
 from core.capture.pending_index import INDEX_NAME
 from core.capture.proposal import ParsedProposal, Selection, parse_proposal
-from core.errors import InvalidDecision, JournalDamaged, NotFound, OversizedFile, UnsafePath
+from core.errors import (
+    InvalidDecision,
+    JournalDamaged,
+    NotFound,
+    OversizedFile,
+    PendingDamaged,
+    UnsafePath,
+)
 from core.journal import Journal
 from tests.factories import proposal_dict
 

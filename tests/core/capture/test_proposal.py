@@ -11,17 +11,15 @@ import pytest
 from core.capture.proposal import (
     DEFAULT_HEADER,
     ParsedProposal,
-    ProposalInvalid,
     Rationales,
     Selection,
-    Violation,
     check_new_options,
     is_resume_request,
     parse_proposal,
     parse_resume,
     parse_stored_proposal,
 )
-from core.errors import InvalidDecision
+from core.errors import InvalidDecision, ProposalInvalid, Violation
 from core.record.identity import (
     decision_id,
     evidence_fingerprint,

@@ -13,7 +13,6 @@ from core.capture.proposal import (
     OPTION_FIELDS,
     PROPOSAL_FIELDS,
     ParsedProposal,
-    ProposalInvalid,
     Rationales,
     Selection,
     check_new_options,
@@ -21,6 +20,7 @@ from core.capture.proposal import (
     parse_proposal,
     parse_stored_proposal,
 )
+from core.errors import ProposalInvalid
 from core.record.models import Option, RejectedReason
 from core.record.normalize import normalize_record
 from core.record.validation import validate_record

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import core.bulk.parallel_read
-from core.errors import RevisionConflict
+from core.errors import NoChanges, RevisionConflict, UnknownSource
 from core.gocompat.gotime import GoTime
 from core.importers import KINDS, make_importer
 from core.importers.base import ImportOptions, ImportProgress
@@ -19,13 +19,13 @@ from core.importers.confirm import (
     is_unconfirmed_import,
     unconfirmed_imports,
 )
-from core.importers.detect import UnknownSource, detect_kind
+from core.importers.detect import detect_kind
 from core.importers.engine import run_import
 from core.importers.shaping import SourceDecision, SourceOption, build_record
 from core.importers.watch import watch
 from core.journal import Journal
 from core.profile.derive import evidence_of
-from core.record.corrections import Correction, NoChanges
+from core.record.corrections import Correction
 from core.record.identity import project_identity
 from tests.factories import make_record
 

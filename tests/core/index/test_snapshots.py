@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.index.snapshots import SnapshotCache, SnapshotExpired, SnapshotTooLarge, estimated_bytes
+from core.errors import SnapshotExpired, SnapshotTooLarge
+from core.index.snapshots import SnapshotCache, estimated_bytes
 
 
 class FakeClock:

@@ -23,21 +23,23 @@ from typing import Any
 import pytest
 
 from core.errors import (
+    AppNotRunning,
+    ConnectionLost,
+    ErrorCode,
+    FrameTooLarge,
     InvalidDecision,
+    IpcTimeout,
     JournalDamaged,
     NotFound,
     PendingConflict,
+    ProtocolError,
+    RemoteError,
     RevisionConflict,
+    RuntimeDirUnsafe,
+    UnexpectedReply,
     UnsafePath,
 )
-from core.ipc.client import (
-    AppNotRunning,
-    ConnectionLost,
-    IpcClient,
-    IpcTimeout,
-    RemoteError,
-    UnexpectedReply,
-)
+from core.ipc.client import IpcClient
 from core.ipc.protocol import (
     MAX_DEPTH,
     MAX_FRAME,
@@ -46,12 +48,9 @@ from core.ipc.protocol import (
     DecisionPendingParams,
     DecisionPresentParams,
     DecisionPresentResult,
-    ErrorCode,
     FrameDecoder,
-    FrameTooLarge,
     HelloParams,
     Notification,
-    ProtocolError,
     Request,
     Response,
     decode_json,
@@ -66,7 +65,6 @@ from core.ipc.protocol import (
 from core.ipc.runtime_paths import (
     APP_DIR_NAME,
     SUN_PATH_MAX,
-    RuntimeDirUnsafe,
     check_runtime_dir,
     ensure_runtime_dir,
     journal_key,

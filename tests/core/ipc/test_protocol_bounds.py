@@ -13,15 +13,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.capture.proposal import ProposalInvalid, Violation, parse_proposal
-from core.errors import InvalidDecision
+from core.capture.proposal import parse_proposal
+from core.errors import (
+    MESSAGE_MAX,
+    ErrorCode,
+    InvalidDecision,
+    ProposalInvalid,
+    ProtocolError,
+    Violation,
+)
 from core.ipc.protocol import (
     MAX_FRAME,
     MAX_LISTED_VIOLATIONS,
     MAX_VALUES,
-    MESSAGE_MAX,
-    ErrorCode,
-    ProtocolError,
     decode_json,
     encode_error_frame,
     error_from_exception,

@@ -11,15 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.ipc.protocol import (
-    JSON_SAFE_INT,
-    FrameDecoder,
-    FrameTooLarge,
-    ProtocolError,
-    Request,
-    encode_frame,
-    parse_request,
-)
+from core.errors import FrameTooLarge, ProtocolError
+from core.ipc.protocol import JSON_SAFE_INT, FrameDecoder, Request, encode_frame, parse_request
 
 json_scalars = (
     st.none()

@@ -9,13 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.errors import ProfileDamaged, ProfileInvalid
 from core.gocompat.gojson import dumps_indented
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower, go_trim
 from core.profile.model import (
     PreferenceProfile,
-    ProfileDamaged,
-    ProfileInvalid,
     ProfileOverride,
     ProfileRule,
     dedupe_sorted,

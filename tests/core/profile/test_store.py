@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import JournalDamaged, NotFound, UnsafePath
-from core.gocompat.gotime import GoTime
-from core.profile.model import (
-    PreferenceProfile,
+from core.errors import (
+    JournalDamaged,
+    NotFound,
     ProfileConflict,
     ProfileDamaged,
     ProfileInvalid,
-    ProfileOverride,
-    ProfileRule,
+    UnsafePath,
 )
+from core.gocompat.gotime import GoTime
+from core.profile.model import PreferenceProfile, ProfileOverride, ProfileRule
 from core.profile.store import ProfileStore
 from core.record.models import RejectedReason
 from core.store.decisions import DecisionStore

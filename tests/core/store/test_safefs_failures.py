@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import core.store.safefs
-from core.errors import JournalError, LockUnsafe, StorageFailure, UnsafePath
-from core.ipc.protocol import ErrorCode, error_from_exception
+from core.errors import ErrorCode, JournalError, LockUnsafe, StorageFailure, UnsafePath
+from core.ipc.protocol import error_from_exception
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore
 from tests.core.support.safefs_tmpfs import fill, mounted_tmpfs
