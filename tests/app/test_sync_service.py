@@ -27,7 +27,7 @@ from core.sync.engine import SyncEngine, SyncReport
 from core.sync.indicator import CONFLICT, ERROR, OFF, OFFLINE, SYNCED, headline
 from core.sync.keystore import KeyLocation, load_key
 from core.sync.schedule import SyncTiming
-from tests.app.support.settle import settle
+from tests.app.support.teardown import close_app, settle
 from tests.factories import make_record
 from tests.integration.sync_machines import ROOT, bare_remote, cli_env
 
@@ -101,6 +101,14 @@ def service_for(
     return service
 
 
+def started(qtbot: QtBot, made: list[SyncService], journal: Journal) -> SyncService:
+    """A service that has run its start sync."""
+    service = service_for(made, journal)
+    service.start()
+    synced_once(qtbot, service)
+    return service
+
+
 def synced_once(qtbot: QtBot, service: SyncService) -> None:
     """Waits for the sync the service runs at start (before it, the state file says synced)."""
 
@@ -154,20 +162,13 @@ def test_a_decision_recorded_on_one_machine_appears_in_the_others_app(
         assert not laptop_app.sync.view.changes_waiting
     finally:
         for app in apps:
-            app.sync.stop()
-            app.workers.wait_idle()
-            app.profile_worker.stop()
-            app.server.close()
-            app.deleteLater()
-        settle(qtbot)
+            close_app(qtbot, app)
 
 
 def test_an_unreachable_remote_is_offline_then_retried_until_it_is_back(
     qtbot: QtBot, pair: Pair, services: list[SyncService]
 ) -> None:
-    service = service_for(services, pair.laptop)
-    service.start()
-    synced_once(qtbot, service)
+    service = started(qtbot, services, pair.laptop)
     away = pair.remote.with_name("away.git")
     shutil.move(pair.remote, away)
     pair.laptop.store.put(make_record(id="decision-laptop-3", problem="Written offline"))
@@ -192,11 +193,8 @@ def test_an_unreachable_remote_is_offline_then_retried_until_it_is_back(
 def test_a_record_changed_on_both_machines_shows_conflict_1(
     qtbot: QtBot, pair: Pair, services: list[SyncService]
 ) -> None:
-    laptop = service_for(services, pair.laptop)
-    desk = service_for(services, pair.desk)
-    for service in (laptop, desk):
-        service.start()
-        synced_once(qtbot, service)
+    laptop = started(qtbot, services, pair.laptop)
+    desk = started(qtbot, services, pair.desk)
     edit(pair.laptop, "decision-shared-1", "Laptop says LRU")
     qtbot.waitUntil(lambda: laptop.view.state == SYNCED and laptop.view.pending_commits == 0)
     qtbot.waitUntil(lambda: not laptop.view.changes_waiting and not laptop.view.running)
@@ -212,9 +210,7 @@ def test_a_record_changed_on_both_machines_shows_conflict_1(
 def test_requests_during_a_sync_coalesce_and_a_terminal_sync_waits_its_turn(
     qtbot: QtBot, pair: Pair, services: list[SyncService]
 ) -> None:
-    service = service_for(services, pair.laptop)
-    service.start()
-    synced_once(qtbot, service)
+    service = started(qtbot, services, pair.laptop)
     engine = service.engine
     first = engine.syncs  # type: ignore[attr-defined]
     holding = threading.Event()
@@ -249,9 +245,7 @@ def test_requests_during_a_sync_coalesce_and_a_terminal_sync_waits_its_turn(
 def test_a_terminal_sync_now_beside_the_apps_leaves_both_journals_whole(
     qtbot: QtBot, pair: Pair, services: list[SyncService]
 ) -> None:
-    service = service_for(services, pair.desk)
-    service.start()
-    synced_once(qtbot, service)
+    service = started(qtbot, services, pair.desk)
     for number in range(5):
         pair.desk.store.put(make_record(id=f"decision-desk-{number}", problem=f"Item {number}"))
     terminal = subprocess.Popen(

@@ -16,8 +16,8 @@ from core.journal import Journal
 from core.sync.engine import SyncEngine
 from core.sync.indicator import CONFLICT, ERROR, OFFLINE, PENDING, SYNCED, SyncView
 from core.sync.schedule import SyncTiming
-from tests.app.support.journal_support import make_journal, record, redirected_settings, shut_down
-from tests.app.support.settle import settle
+from tests.app.support.journal_support import make_journal, record, redirected_settings
+from tests.app.support.teardown import close_app
 from tests.integration.sync_machines import bare_remote
 
 pytestmark = [
@@ -161,16 +161,7 @@ def test_the_journal_window_status_bar_shows_the_apps_sync(qtbot: QtBot, tmp_pat
             qtbot.waitUntil(lambda: button.text().startswith("Synced "), timeout=20_000)
             _open_conflict(qtbot, app, journal)
         finally:
-            app.sync.stop()
-            if app.journal_window is not None:
-                shut_down(qtbot, app.journal_window)
-            app.workers.wait_idle()
-            app.profile_worker.stop()
-            app.server.close()
-            if app.tray is not None:
-                app.tray.hide()
-            app.deleteLater()
-        settle(qtbot)
+            close_app(qtbot, app)
 
 
 def _open_conflict(qtbot: QtBot, app: TrayApp, journal: Journal) -> None:
