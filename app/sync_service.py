@@ -28,9 +28,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.workers import WorkerPool
-from core.errors import JournalError
+from core.errors import JournalError, SyncNotConfigured
 from core.record.redaction import redact_text
-from core.sync.errors import SyncNotConfigured
 from core.sync.indicator import ERROR, OFFLINE, Diagnosis, SyncView, diagnose, view_of
 from core.sync.schedule import Outcome, SyncSchedule, SyncTiming
 

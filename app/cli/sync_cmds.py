@@ -24,18 +24,12 @@ from app.cli.exit_codes import (
     WRONG_STATE,
     report_error,
 )
-from core.errors import LockCancelled
-from core.journal import Journal
-from core.messages import runbook
-from core.messages.wording import count
-from core.sync import conflicts
-from core.sync.crypto import SyncKey
-from core.sync.engine import OFFLINE, SyncEngine, SyncReport
-from core.sync.errors import (
+from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
     SET_UP_ENTRY,
+    LockCancelled,
     SyncAlreadyConfigured,
     SyncConflictUnknown,
     SyncError,
@@ -43,6 +37,12 @@ from core.sync.errors import (
     SyncKeyWrong,
     SyncNotConfigured,
 )
+from core.journal import Journal
+from core.messages import runbook
+from core.messages.wording import count
+from core.sync import conflicts
+from core.sync.crypto import SyncKey
+from core.sync.engine import OFFLINE, SyncEngine, SyncReport
 from core.sync.keystore import KeyLocation, load_key
 from core.sync.resolution import resolve_conflict
 from core.sync.status import sync_status

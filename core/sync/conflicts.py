@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from core import limits
+from core.errors import SyncConflictUnknown
 from core.record.codec import decode_stored_record
 from core.record.models import DecisionRecord
 from core.record.validation import check_decision_id
 from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
-from core.sync.errors import SyncConflictUnknown
 from core.sync.merge import RecordMerge
 from core.sync.paths import CONFLICTS
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pyrage
 from pyrage import x25519
 
-from core.sync.errors import SyncKeyWrong
+from core.errors import SyncKeyWrong
 
 KEY_PREFIX = "AGE-SECRET-KEY-1"
 NAME_CONTEXT = b"decision-journal-sync/v1/file-names"

@@ -18,17 +18,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.errors import SyncAlreadyConfigured, SyncKeyWrong, SyncNotConfigured, SyncRemoteError
 from core.gocompat.gotime import GoTime
 from core.store.locking import locked
 from core.store.safefs import TEMP_MARK, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
 from core.sync.crypto import AgeCodec, Codec, SyncKey
-from core.sync.errors import (
-    SyncAlreadyConfigured,
-    SyncKeyWrong,
-    SyncNotConfigured,
-    SyncRemoteError,
-)
 from core.sync.gitrepo import BRANCH, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget

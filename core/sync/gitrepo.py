@@ -13,13 +13,7 @@ import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from core.sync.errors import (
-    AUTH_ENTRY,
-    OFFLINE_ENTRY,
-    REMOTE_ENTRY,
-    SyncGitMissing,
-    SyncRemoteError,
-)
+from core.errors import AUTH_ENTRY, OFFLINE_ENTRY, REMOTE_ENTRY, SyncGitMissing, SyncRemoteError
 
 AUTHOR = ("decision-journal", "sync@localhost")
 BRANCH = "main"

@@ -12,10 +12,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from core.errors import JournalError, LockCancelled, is_storage_failure, storage_failure
+from core.errors import (
+    CONFLICT_ENTRY,
+    INTERRUPTED_ENTRY,
+    OFFLINE_ENTRY,
+    JournalError,
+    LockCancelled,
+    is_storage_failure,
+    storage_failure,
+)
 from core.gocompat.gotime import GoTime
 from core.messages.wording import count
-from core.sync.errors import CONFLICT_ENTRY, INTERRUPTED_ENTRY, OFFLINE_ENTRY
 from core.sync.schedule import Outcome
 
 OFF = "off"

@@ -15,9 +15,9 @@ import keyring
 import keyring.errors
 from keyring.backends import fail
 
+from core.errors import SyncKeyUnavailable
 from core.store.safefs import FILE_MODE
 from core.sync.crypto import SyncKey
-from core.sync.errors import SyncKeyUnavailable
 
 SERVICE = "decision-journal-sync"
 KEYRING_FIX = (

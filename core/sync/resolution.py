@@ -16,12 +16,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.errors import SyncConflictUnknown
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes, check_note
 from core.store.decisions import DecisionStore
 from core.store.locking import locked
 from core.sync import conflicts
-from core.sync.errors import SyncConflictUnknown
 from core.sync.paths import CONFLICTS
 from core.sync.state import StateFiles
 

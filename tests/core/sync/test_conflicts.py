@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import SyncConflictUnknown
 from core.record.codec import encode_record
 from core.store.decisions import DecisionStore
 from core.sync import conflicts
-from core.sync.errors import SyncConflictUnknown
 from core.sync.merge import CONFLICT, RecordMerge
 from tests.factories import make_record
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import SyncKeyWrong
 from core.sync.crypto import AgeCodec, Codec, SyncKey
-from core.sync.errors import SyncKeyWrong
 from core.sync.paths import Unit, unit_of
 
 

@@ -6,8 +6,7 @@ import errno
 from datetime import datetime, timedelta
 from typing import Any
 
-from core.errors import LockCancelled
-from core.sync.errors import SyncKeyUnavailable, SyncNotConfigured
+from core.errors import LockCancelled, SyncKeyUnavailable, SyncNotConfigured
 from core.sync.gitrepo import GitFailed
 from core.sync.indicator import (
     CONFLICT,

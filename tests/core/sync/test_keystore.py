@@ -9,8 +9,8 @@ import keyring
 import pytest
 from keyring.backends import fail
 
+from core.errors import SyncKeyUnavailable
 from core.sync.crypto import SyncKey
-from core.sync.errors import SyncKeyUnavailable
 from core.sync.keystore import KeyLocation, load_key, store_key
 
 

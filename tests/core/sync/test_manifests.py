@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import SyncKeyWrong
 from core.sync import manifests
 from core.sync.crypto import AgeCodec, SyncKey
-from core.sync.errors import SyncKeyWrong
 from core.sync.manifests import Manifest
 
 LAPTOP, DESK = "0a0a0a0a", "0d0d0d0d"

@@ -6,13 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import InvalidDecision, RevisionConflict
+from core.errors import InvalidDecision, RevisionConflict, SyncConflictUnknown
 from core.record.codec import encode_record
 from core.record.models import DecisionRecord
 from core.store.correction_notes import NOTE_MAX, CorrectionNotes
 from core.store.decisions import DecisionStore
 from core.sync import conflicts, resolution
-from core.sync.errors import SyncConflictUnknown
 from core.sync.merge import CONFLICT, RecordMerge
 from tests.factories import make_record
 

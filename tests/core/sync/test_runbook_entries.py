@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 import core.sync
-from core.errors import InvalidDecision, JournalError
+from core import errors
+from core.errors import InvalidDecision, JournalError, SyncError, SyncGitMissing
 from core.messages import runbook
-from core.sync import errors
-from core.sync.errors import SyncError, SyncGitMissing
 from core.sync.gitrepo import GitFailed, GitRepo
 
 ENTRIES = runbook.entries()
