@@ -316,7 +316,8 @@ class SyncService(QObject):
         retry = self.schedule.retry_at
         retry_at = None
         if retry is not None:
-            retry_at = datetime.fromtimestamp(self._wall() + retry - self._clock(), UTC)
+            # whole seconds: a view that did not change compares equal, and is not sent again
+            retry_at = datetime.fromtimestamp(round(self._wall() + retry - self._clock()), UTC)
         view = view_of(
             self._status,
             failure=self._failure,
