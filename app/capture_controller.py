@@ -37,7 +37,7 @@ from core.capture.machine import (
     outcome_to_result,
 )
 from core.capture.pending import PendingStore, pending_items
-from core.errors import ErrorCode, InvalidDecision, ProtocolError
+from core.errors import ErrorCode, InvalidDecision, ProtocolError, describe
 from core.ipc.protocol import (
     JOURNAL_CHANGED,
     AppShowParams,
@@ -408,7 +408,9 @@ class CaptureController(QObject):
             capture.window.show_error(str(exc))
             return
         log.error("capture of %s failed: %s", capture.ticket.decision_id, exc)
-        capture.window.show_error(f"Could not save: {exc}. Your answers are kept; try again.")
+        capture.window.show_error(
+            f"Could not save: {describe(exc)}. Your answers are kept; try again."
+        )
 
     def _fail_waiters(self, capture: _OpenCapture, exc: BaseException) -> None:
         for waiter in capture.waiters:

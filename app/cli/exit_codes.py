@@ -13,10 +13,10 @@ from core.errors import (
     NotFound,
     PendingConflict,
     RevisionConflict,
+    describe,
     is_storage_failure,
     storage_failure,
 )
-from core.messages import runbook
 
 OK = 0
 UNEXPECTED = 1
@@ -53,22 +53,12 @@ def exit_code_for(error: BaseException) -> int:
 
 
 def report_error(error: BaseException, stream: TextIO | None = None) -> int:
-    """One clear line on stderr: the message, the field and limit, and the runbook entry."""
+    """One clear line on stderr: the error as `describe` puts it (message, field and limit,
+    runbook entry); an OS failure a user can fix is explained first, as a `StorageFailure`."""
     out = stream or sys.stderr
     if isinstance(error, OSError) and is_storage_failure(error):
         error = storage_failure(error, "use", error.filename or "the journal")
-    message = str(error) or type(error).__name__
-    details = []
-    several = len(getattr(error, "violations", ())) > 1  # the message names each field
-    if isinstance(error, InvalidDecision) and not several:
-        if error.field:
-            details.append(f"field: {error.field}")
-        if error.limit is not None:
-            details.append(f"limit: {error.limit}")
-    if isinstance(error, JournalError) and error.runbook_anchor:
-        details.append(runbook.see(error.runbook_anchor))
-    suffix = f" ({'; '.join(details)})" if details else ""
-    print(f"decision-journal: error: {message}{suffix}", file=out)
+    print(f"decision-journal: error: {describe(error)}", file=out)
     return exit_code_for(error)
 
 

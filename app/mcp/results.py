@@ -26,6 +26,7 @@ from core.errors import (
     PendingConflict,
     RemoteError,
     ViolationsError,
+    describe,
 )
 from core.journal import Journal
 from core.record.models import DecisionRecord
@@ -163,8 +164,7 @@ def tool_error_for(error: BaseException) -> ToolError:
         return _remote_error(error)
     if isinstance(error, IpcError):
         return ToolError(f"could not talk to the Decision Journal app: {error}")
-    hint = error.runbook_hint() if isinstance(error, JournalError) else ""
-    return ToolError(f"{error}" + (f" ({hint})" if hint else ""))
+    return ToolError(str(describe(error)))
 
 
 def _remote_error(error: RemoteError) -> ToolError:

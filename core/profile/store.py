@@ -31,6 +31,7 @@ from core.errors import (
     ProfileConflict,
     ProfileDamaged,
     ProfileInvalid,
+    describe,
 )
 from core.gocompat.gojson import dumps_indented_bytes
 from core.gocompat.gotime import GoTime
@@ -77,14 +78,6 @@ class _DefaultTimeout:
 
 
 DEFAULT_TIMEOUT = _DefaultTimeout()
-
-
-def describe_error(error: BaseException) -> str:
-    """One line for a UI or log: the message plus the runbook entry that explains it."""
-    text = str(error) or type(error).__name__
-    if isinstance(error, JournalError) and error.runbook_hint():
-        return f"{text} ({error.runbook_hint()})"
-    return text
 
 
 class CancelScope:
@@ -396,7 +389,7 @@ class ProfileStore:
                 return ProfileStatus(STATE_STALE, error="no profile has been built yet")
             journal_hash = self.journal_source_hash()
         except (JournalError, OSError) as exc:
-            return ProfileStatus(STATE_ERROR, error=describe_error(exc))
+            return ProfileStatus(STATE_ERROR, error=str(describe(exc)))
         state = STATE_CURRENT if profile.source_hash == journal_hash else STATE_STALE
         return ProfileStatus(state, "", profile.revision, profile.source_hash, journal_hash)
 

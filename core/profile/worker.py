@@ -14,13 +14,14 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from core.errors import describe
 from core.profile.model import (
     STATE_CURRENT,
     STATE_ERROR,
     STATE_REBUILDING,
     ProfileStatus,
 )
-from core.profile.store import CancelScope, ProfileStore, RebuildResult, describe_error
+from core.profile.store import CancelScope, ProfileStore, RebuildResult
 from core.record.models import DecisionRecord
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class ProfileRebuildWorker:
         try:
             return self._rebuild(self._scope), ""
         except Exception as exc:  # any failure is reported; the worker lives on
-            return None, describe_error(exc)
+            return None, str(describe(exc))
 
     def _finish(self, result: object, error: str) -> ProfileStatus | None:
         with self._cond:

@@ -52,6 +52,7 @@ from core.errors import (
     RevisionConflict,
     SnapshotExpired,
     SnapshotTooLarge,
+    describe,
 )
 from core.importers.confirm import confirm_record
 from core.importers.detect import detect_kind
@@ -60,7 +61,6 @@ from core.index.query import IndexFilter
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileStatus
-from core.profile.store import describe_error
 from core.profile.worker import ProfileRebuildWorker, start_profile_worker
 from core.record.corrections import Correction, apply_correction
 from core.record.models import DecisionRecord
@@ -239,7 +239,7 @@ class JournalBridge(QObject):
                 self.scope_counted.emit(count)
 
         self._run(
-            BROWSE, work, done, lambda exc: self.scope_failed.emit(generation, describe_error(exc))
+            BROWSE, work, done, lambda exc: self.scope_failed.emit(generation, str(describe(exc)))
         )
 
     def _sorted_scope(
@@ -356,7 +356,7 @@ class JournalBridge(QObject):
                     target = move_aside(self.journal.root, Path(path))
                     moved.append((path, str(target)))
                 except (JournalError, OSError) as exc:
-                    failed.append((path, describe_error(exc)))
+                    failed.append((path, str(describe(exc))))
             catch_up(self.index, self.profile_worker, self.index_progressed.emit)
             if moved:
                 self.profile_worker.request_rebuild()  # a rebuild it blocked failed: try again
@@ -378,7 +378,7 @@ class JournalBridge(QObject):
             RECORDS,
             lambda: self.journal.store.get(decision_id),
             self.record_loaded.emit,
-            lambda exc: self.record_failed.emit(decision_id, describe_error(exc)),
+            lambda exc: self.record_failed.emit(decision_id, str(describe(exc))),
         )
 
     def load_history(self, decision_id: str) -> None:
@@ -390,7 +390,7 @@ class JournalBridge(QObject):
             RECORDS,
             work,
             lambda history: self.history_loaded.emit(decision_id, history),
-            lambda exc: self.history_failed.emit(decision_id, describe_error(exc)),
+            lambda exc: self.history_failed.emit(decision_id, str(describe(exc))),
         )
 
     def save_correction(
@@ -451,7 +451,7 @@ class JournalBridge(QObject):
             work,
             self.mutation_finished.emit,
             lambda exc: self.mutation_finished.emit(
-                MutationResult(action, decision_id, error=describe_error(exc))
+                MutationResult(action, decision_id, error=str(describe(exc)))
             ),
         )
 
@@ -462,7 +462,7 @@ class JournalBridge(QObject):
         try:
             CorrectionNotes(self.journal.root).write(record.id, record.revision, note)
         except (JournalError, OSError) as exc:
-            return f"revision {record.revision} was saved, its note was not: {describe_error(exc)}"
+            return f"revision {record.revision} was saved, its note was not: {describe(exc)}"
         return ""
 
     # the profile -------------------------------------------------------------------------------
@@ -473,7 +473,7 @@ class JournalBridge(QObject):
             try:
                 return ProfileView(self.journal.profile.load(), status)
             except Exception as exc:  # a corrupt profile is shown, never fatal
-                return ProfileView(PreferenceProfile.empty(), status, describe_error(exc))
+                return ProfileView(PreferenceProfile.empty(), status, str(describe(exc)))
 
         self._run(RECORDS, work, self.profile_loaded.emit)
 
@@ -493,7 +493,7 @@ class JournalBridge(QObject):
                 self.profile_conflicted.emit(exc.current_revision or 0)
             else:
                 self.profile_loaded.emit(
-                    ProfileView(PreferenceProfile.empty(), None, describe_error(exc))
+                    ProfileView(PreferenceProfile.empty(), None, str(describe(exc)))
                 )
             self.load_profile()
 
@@ -529,7 +529,7 @@ class JournalBridge(QObject):
             TRANSFERS,
             lambda: detect_kind(Path(source).expanduser()),
             lambda kind: self.source_detected.emit(source, kind),
-            lambda exc: self.source_undetected.emit(source, describe_error(exc)),
+            lambda exc: self.source_undetected.emit(source, str(describe(exc))),
         )
 
     def start_import(self, request: ImportRequest) -> None:
@@ -546,7 +546,7 @@ class JournalBridge(QObject):
             TRANSFERS,
             lambda: transfer_jobs.confirm_imported(self.journal, flt),
             self.imports_confirmed.emit,
-            lambda exc: self.imports_unconfirmed.emit(describe_error(exc)),
+            lambda exc: self.imports_unconfirmed.emit(str(describe(exc))),
         )
 
     def load_outcomes(self) -> None:
@@ -555,7 +555,7 @@ class JournalBridge(QObject):
             BROWSE,
             lambda: transfer_jobs.outcome_figures(self.journal),
             self.outcomes_loaded.emit,
-            lambda exc: self.outcomes_failed.emit(describe_error(exc)),
+            lambda exc: self.outcomes_failed.emit(str(describe(exc))),
         )
 
     def export(self, request: ExportRequest) -> None:
@@ -585,7 +585,7 @@ class JournalBridge(QObject):
             RECORDS,
             lambda: conflict_jobs.load_versions(self.journal, decision_id),
             lambda view: self.conflict_loaded.emit(decision_id, view),
-            lambda exc: self.conflict_failed.emit(decision_id, describe_error(exc)),
+            lambda exc: self.conflict_failed.emit(decision_id, str(describe(exc))),
         )
 
     def resolve_conflict(
@@ -629,7 +629,7 @@ class JournalBridge(QObject):
 
     @staticmethod
     def _log(exc: BaseException) -> None:
-        log.warning("journal task failed: %s", describe_error(exc))
+        log.warning("journal task failed: %s", describe(exc))
 
     def shutdown(self, timeout_ms: int = 30_000) -> None:
         """Lets running tasks finish, detaches from the profile worker, stops our own worker."""

@@ -11,9 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.errors import InvalidDecision, JournalError, NoChanges, NotFound, RevisionConflict
+from core.errors import (
+    InvalidDecision,
+    JournalError,
+    NoChanges,
+    NotFound,
+    RevisionConflict,
+    describe,
+)
 from core.journal import Journal
-from core.profile.store import describe_error
 from core.record.corrections import Correction, apply_correction
 from core.record.models import DecisionRecord
 from core.sync import conflicts, resolution
@@ -82,8 +88,8 @@ def resolve(
         try:
             newer = store.get(decision_id)
         except (NotFound, OSError):
-            return ConflictOutcome(action, decision_id, error=describe_error(exc))
+            return ConflictOutcome(action, decision_id, error=str(describe(exc)))
         return ConflictOutcome(action, decision_id, newer=newer)
     except (JournalError, OSError) as exc:
-        return ConflictOutcome(action, decision_id, error=describe_error(exc))
+        return ConflictOutcome(action, decision_id, error=str(describe(exc)))
     return ConflictOutcome(action, decision_id, resolution=done)

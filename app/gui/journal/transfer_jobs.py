@@ -16,17 +16,17 @@ from app.gui.journal.requests import (
     ImportRequest,
     OutcomeFigures,
 )
-from core.exporters import ExportCancelled, Progress
+from core.errors import ExportCancelled, UnknownSource, describe
+from core.exporters import Progress
 from core.importers import make_importer
 from core.importers.base import ImportOptions, ProgressCallback
 from core.importers.confirm import ConfirmReport, confirm_batch, is_unconfirmed_import
-from core.importers.detect import UnknownSource, detect_kind
+from core.importers.detect import detect_kind
 from core.importers.engine import run_import
 from core.index.query import IndexFilter
 from core.journal import Journal
 from core.outcomes.rule_scores import journal_rule_outcomes
 from core.outcomes.verdict import acceptance_by_kind
-from core.profile.store import describe_error
 
 EXPORT_CANCELLED = "Export cancelled; nothing was written."
 
@@ -40,9 +40,9 @@ def import_source(
         kind = request.kind or detect_kind(request.source)
         report = run_import(journal, make_importer(kind), request.source, options)
     except UnknownSource as exc:
-        return ImportOutcome(request.cancel, error=describe_error(exc), unknown_source=True)
+        return ImportOutcome(request.cancel, error=str(describe(exc)), unknown_source=True)
     except Exception as exc:  # shown in the dialog, which stays open
-        return ImportOutcome(request.cancel, error=describe_error(exc))
+        return ImportOutcome(request.cancel, error=str(describe(exc)))
     return ImportOutcome(request.cancel, report)
 
 
@@ -59,7 +59,7 @@ def outcome_figures(journal: Journal) -> OutcomeFigures:
     try:
         rules = journal_rule_outcomes(journal)
     except Exception as exc:  # a damaged profile or log: the acceptance still shows
-        return OutcomeFigures(acceptance, {}, describe_error(exc))
+        return OutcomeFigures(acceptance, {}, str(describe(exc)))
     return OutcomeFigures(acceptance, rules)
 
 
@@ -73,5 +73,5 @@ def export(journal: Journal, request: ExportRequest, progress: Progress) -> Expo
     except ExportCancelled:
         return ExportOutcome(request.cancel, None, 0, ok=False, message=EXPORT_CANCELLED)
     except Exception as exc:  # shown in the dialog, which stays open
-        message = f"Export failed: {describe_error(exc)}"
+        message = f"Export failed: {describe(exc)}"
         return ExportOutcome(request.cancel, None, 0, ok=False, message=message)
