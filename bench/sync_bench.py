@@ -99,7 +99,8 @@ def run_size(size: int, work: Path, manifest_syncs: int) -> dict[str, float]:
     figures["no-change sync"] = _timed(lambda: SyncEngine(laptop).sync())
     assert DecisionStore(desk).get(ids[1]).selection_reason_raw == "one more edit"
     for n in range(manifest_syncs):
-        store.revise(ids[2 + n], store.get(ids[2 + n]).revision, _touch(f"edit {n}"))
+        target = ids[2 + n % (len(ids) - 2)]  # each sync names a new history file
+        store.revise(target, store.get(target).revision, _touch(f"edit {n}"))
         SyncEngine(laptop).sync()
     held = len(manifests.listed(SyncEngine(laptop).files.working_copy))
     figures[f"join after {manifest_syncs} syncs ({held} manifests)"] = _timed(
