@@ -10,8 +10,8 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 import app.gui.journal.window
-from app.gui.journal.decision_list_model import EXPIRED_NOTICE, PAGE_SIZE
-from app.gui.journal.filter_bar import SORT_OLDEST
+from app.gui.journal.decision_list_model import EXPIRED_NOTICE
+from app.gui.journal.requests import PAGE_SIZE, SORT_OLDEST
 from app.gui.journal.window import JournalWindow
 from core.bulk.parallel_read import CHUNK
 from core.index.snapshots import SnapshotCache
