@@ -23,7 +23,7 @@ from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
 from core.bulk.listing import record_stats
 from core.bulk.parallel_read import Outcome, read_records
-from core.errors import JournalDamaged, JournalError
+from core.errors import JournalError, unreadable_records
 from core.index.db import index_path, is_transient, open_index, remove_index_files
 from core.index.entry import UNTRUSTED, IndexEntry
 from core.index.query import IndexFilter
@@ -435,11 +435,8 @@ class JournalIndex:
         issues = self.issues()
         if issues:
             first = issues[0]
-            raise JournalDamaged(
-                f"implementation decision store has {len(issues)} unreadable record(s); "
-                f"first: {first.path}: {first.error}",
-                path=first.path,
-                anchor=self._anchors.get(first.path),
+            raise unreadable_records(
+                len(issues), first.path, first.error, anchor=self._anchors.get(first.path)
             )
 
     def projects(self) -> list[ProjectSummary]:

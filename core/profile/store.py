@@ -24,7 +24,6 @@ from core.bulk.gc_pause import gc_paused
 from core.bulk.listing import list_records, record_stats
 from core.bulk.parallel_read import read_records
 from core.errors import (
-    JournalDamaged,
     JournalError,
     LockCancelled,
     NotFound,
@@ -32,6 +31,7 @@ from core.errors import (
     ProfileDamaged,
     ProfileInvalid,
     describe,
+    unreadable_records,
 )
 from core.gocompat.gojson import dumps_indented_bytes
 from core.gocompat.gotime import GoTime
@@ -252,11 +252,7 @@ class _FactsCache:
             changed = True
         if issues:
             path, error = issues[0]
-            raise JournalDamaged(
-                f"implementation decision store has {len(issues)} unreadable record(s); "
-                f"first: {path}: {error}",
-                path=path,
-            )
+            raise unreadable_records(len(issues), path, error)
         return facts, changed
 
     def _read_changed(

@@ -22,6 +22,7 @@ from core.errors import (
     JournalError,
     NotFound,
     RevisionConflict,
+    unreadable_records,
 )
 from core.gocompat.gojson import dumps_indented_bytes
 from core.gocompat.gotime import GoTime
@@ -174,11 +175,7 @@ class DecisionStore:
         result = self.list_with_issues(flt)
         if result.issues:
             first = result.issues[0]
-            raise JournalDamaged(
-                f"implementation decision store has {len(result.issues)} unreadable record(s); "
-                f"first: {first.path}: {first.error}",
-                path=first.path,
-            )
+            raise unreadable_records(len(result.issues), first.path, first.error)
         return result.records
 
     # writing ---------------------------------------------------------------------------------
