@@ -44,7 +44,7 @@ from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import OFFLINE, SyncEngine, SyncReport
 from core.sync.keystore import KeyLocation, load_key
-from core.sync.resolution import resolve_conflict
+from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
 
 KEY_WARNING = (
@@ -228,12 +228,13 @@ def cmd_export_key(journal: Journal, args: argparse.Namespace) -> int:
 
 def cmd_resolve(journal: Journal, args: argparse.Namespace) -> int:
     def run() -> int:
-        here = _engine(journal).config().machine
+        here = this_machine(journal.store)  # "" after `sync off`: the folder stays behind
         done = resolve_conflict(journal.store, args.id, args.keep, here)
         record = done.record
+        shares = "; `sync now` shares it" if here else ""
         print(
             f"Resolved {record.id}: the version written on {done.name} ({done.machine}) is "
-            f"revision {record.revision}; `sync now` shares it."
+            f"revision {record.revision}{shares}."
         )
         if not done.cleared:
             print(
