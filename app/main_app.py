@@ -29,7 +29,6 @@ from core.capture.pending import PendingStore, pending_items
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
-from core.profile.worker import start_profile_worker
 from core.record.redaction import redact_text
 from core.store.location import default_journal_dir
 from core.sync.schedule import SyncTiming
@@ -112,7 +111,7 @@ class TrayApp(QObject):
         self.controller = CaptureController(self.capture, self.pending, self.workers, self)
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None
-        self.profile_worker = start_profile_worker(journal)
+        self.profile_worker = journal.start_profile_worker()
         self.journal_window: JournalWindow | None = None
         self._conflicts: ConflictOpener | None = None
         self.transcripts = TranscriptWatcher(journal)

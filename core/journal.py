@@ -32,6 +32,12 @@ class Journal:
     def open(cls, explicit: str | os.PathLike[str] | None = None) -> Journal:
         return cls(resolve_journal_dir(explicit))
 
+    def start_profile_worker(self) -> ProfileRebuildWorker:
+        """A worker for this journal's profile, registered to hear every committed revision."""
+        worker = ProfileRebuildWorker(self.profile)
+        self.store.add_listener(worker)
+        return worker
+
 
 def catch_up(
     index: JournalIndex, profile_worker: ProfileRebuildWorker, progress: Progress | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from core.errors import describe
 from core.profile.model import (
@@ -24,9 +24,6 @@ from core.profile.model import (
 from core.profile.store import CancelScope, ProfileStore, RebuildResult
 from core.record.models import DecisionRecord
 
-if TYPE_CHECKING:
-    from core.journal import Journal
-
 _log = logging.getLogger(__name__)
 Rebuild = Callable[[CancelScope], object]
 
@@ -35,11 +32,6 @@ class ProfileObserver(Protocol):
     """Told when the profile state changes; called on the worker thread."""
 
     def on_state_changed(self, status: ProfileStatus) -> None: ...
-
-
-def profile_state(journal: Journal) -> ProfileStatus:
-    """current, stale or error for a journal without a worker (CLI, a fresh process)."""
-    return journal.profile.status()
 
 
 class ProfileRebuildWorker:
@@ -199,10 +191,3 @@ class ProfileRebuildWorker:
                 observer.on_state_changed(status)
             except Exception:  # one broken observer must not stop rebuilds
                 _log.exception("profile state observer failed")
-
-
-def start_profile_worker(journal: Journal) -> ProfileRebuildWorker:
-    """A worker for the journal's profile, registered to hear every committed revision."""
-    worker = ProfileRebuildWorker(journal.profile)
-    journal.store.add_listener(worker)
-    return worker

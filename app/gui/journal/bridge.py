@@ -61,7 +61,7 @@ from core.index.query import IndexFilter
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileStatus
-from core.profile.worker import ProfileRebuildWorker, start_profile_worker
+from core.profile.worker import ProfileRebuildWorker
 from core.record.corrections import Correction, apply_correction
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes
@@ -187,7 +187,7 @@ class JournalBridge(QObject):
         self.index: JournalIndex = journal.index
         self.snapshots = snapshots if snapshots is not None else SnapshotCache()
         self._owns_worker = profile_worker is None
-        self.profile_worker = profile_worker or start_profile_worker(journal)
+        self.profile_worker = profile_worker or journal.start_profile_worker()
         self._relay = _Relay(self.profile_state_changed.emit)
         self.profile_worker.add_observer(self._relay)
         self._lanes = {

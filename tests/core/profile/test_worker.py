@@ -16,7 +16,7 @@ import pytest
 from core.journal import Journal
 from core.profile.model import ProfileStatus
 from core.profile.store import CancelScope, ProfileStore
-from core.profile.worker import ProfileRebuildWorker, profile_state, start_profile_worker
+from core.profile.worker import ProfileRebuildWorker
 from core.store.locking import locked
 from core.store.safefs import ensure_private_dir
 from tests.factories import decision
@@ -59,7 +59,7 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 
 @pytest.fixture
 def worker(journal: Journal) -> Iterator[ProfileRebuildWorker]:
-    worker = start_profile_worker(journal)
+    worker = journal.start_profile_worker()
     yield worker
     assert worker.stop(timeout=5)
 
@@ -97,7 +97,7 @@ def test_commit_triggers_a_rebuild_and_the_profile_catches_up(
     assert len(journal.profile.load().rules) == 1
     assert recorder.states[0].state == "rebuilding"
     assert eventually(lambda: recorder.states[-1].state == "current")
-    assert profile_state(journal).state == "current"
+    assert journal.profile.status().state == "current"
 
 
 def test_mutation_does_not_wait_for_the_rebuild(
@@ -111,7 +111,7 @@ def test_mutation_does_not_wait_for_the_rebuild(
         assert time.monotonic() - began < 2
         time.sleep(0.1)
         assert worker.status().state == "rebuilding"
-        assert profile_state(journal).state == "stale"
+        assert journal.profile.status().state == "stale"
     assert worker.wait_idle(10)
     assert worker.status().state == "current"
 
@@ -194,7 +194,7 @@ def test_failed_rebuild_keeps_the_last_good_profile_and_reports(
     record_file.write_bytes(healthy)
     worker.request_rebuild()
     assert worker.wait_idle(10)
-    assert worker.status() == profile_state(journal)
+    assert worker.status() == journal.profile.status()
     assert worker.status().state == "current"
 
 
