@@ -13,11 +13,25 @@ from __future__ import annotations
 import os
 import sys
 
-from core.capture.pending_index import IndexEntry
 from core.gocompat.text import go_trim
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: `typing` stays out of the hook's quick path
 
-def blocks(entries: list[IndexEntry], *, session_id: str, workspace: str) -> bool:
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    class PendingEntry(Protocol):
+        """What is read of a `core.capture.pending_index.IndexEntry` (bulk sits below capture)."""
+
+        session_id: str
+        workspace: str
+        project_id: str
+        damaged: bool
+        project_path: str
+
+
+def blocks(entries: Sequence[PendingEntry], *, session_id: str, workspace: str) -> bool:
     """Faster variant of `core.capture.workspace_pending.find_blockers` (non-empty) over index
     entries: a damaged file blocks everyone unless it is readably someone else's."""
     session = go_trim(session_id)
