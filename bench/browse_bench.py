@@ -4,7 +4,8 @@ Usage: python bench/browse_bench.py [--sizes 10000 100000] [--strict-scan-max 10
 
 For each size, on a generated journal (bench/journal_gen.write_journal), in one run:
   floor        read and json.loads every record file (the naive baseline, nothing else)
-  strict scan  DecisionStore.list_with_issues: the store's strict read of every file
+  strict scan  core.bulk.listing.list_with_issues: the store's strict read of every file, as
+               the index's scan fallback runs it (collector paused)
   cold         reconcile with no index file (a full build, like a rebuild from scratch)
   warm         reconcile when nothing changed: a fresh JournalIndex (a cold open: the app or a
                CLI process starting on a journal whose index exists) and a repeat
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
 from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
+from core.bulk.listing import list_with_issues
 from core.index.db import index_path, remove_index_files
 from core.index.journal_index import IndexFilter, JournalIndex
 from core.record.filters import ListFilter
@@ -71,7 +73,7 @@ def bench(size: int, strict_scan: bool, repeat: int) -> None:
         store = DecisionStore(root)
         floor = floor_read_parse(root)
         strict = (
-            Timing(lambda: store.list_with_issues(ListFilter(include_deleted=True)))
+            Timing(lambda: list_with_issues(store, ListFilter(include_deleted=True)))
             if strict_scan
             else None
         )

@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import synthetic_record
 from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
+from core.bulk.listing import list_records
 from core.bulk.parallel_read import WORKERS_ENV, worker_count
 from core.gocompat.gotime import GoTime
 from core.profile.derive import derive, facts_of
@@ -151,7 +152,7 @@ def bench(size: int, repeat: int) -> dict[str, Any]:
 
 def list_and_derive(store: DecisionStore) -> tuple[float, float, str]:
     """The store's strict list and a derivation over it, timed; and a record id to edit."""
-    listing, records = timed(lambda: store.list(ListFilter(include_deleted=True)))
+    listing, records = timed(lambda: list_records(store, ListFilter(include_deleted=True)))
     derivation, _ = timed(lambda: derive([facts_of(r) for r in records], now=GoTime.now()))
     return listing, derivation, records[0].id
 

@@ -17,14 +17,13 @@ from app.cli.exit_codes import INVALID, OK, UNEXPECTED
 from app.cli.filter_args import add_filters, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
-from core.index.query import IndexFilter
 from core.journal import Journal
 from core.messages.wording import count
 from core.record.models import DecisionRecord
 
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
-    records = journal.index.list_records(IndexFilter.from_list_filter(filter_from(journal, args)))
+    records = journal.index.list_records(filter_from(journal, args))
     if args.format == "madr":
         return _export_folder(records, args)
     if args.output in (None, "-"):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 
+from core.index.query import IndexFilter
 from core.journal import Journal
-from core.record.filters import ListFilter, resolve_project
+from core.record.filters import resolve_project
 
 LIMIT_MAX = 1_000_000
 """The largest `--limit`; without one, every matching decision is listed."""
@@ -45,7 +46,7 @@ def limit(text: str) -> int:
     return value
 
 
-def filter_from(journal: Journal, args: argparse.Namespace, count: int = 0) -> ListFilter:
+def filter_from(journal: Journal, args: argparse.Namespace, count: int = 0) -> IndexFilter:
     """The filter the options ask for; a project name becomes its id.
 
     Raises:
@@ -56,7 +57,7 @@ def filter_from(journal: Journal, args: argparse.Namespace, count: int = 0) -> L
     if args.project.strip():
         aliases = {p.project_id: p.alias for p in journal.index.projects()}
         project_id = resolve_project(args.project, aliases)
-    return ListFilter(
+    return IndexFilter(
         project_id=project_id,
         domain=args.domain,
         decision_kind=args.kind,

@@ -20,7 +20,6 @@ from app.cli.repair_cmds import add_arguments as add_repair_arguments
 from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
 from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
 from core.gocompat.gojson import dumps_indented
-from core.index.query import IndexFilter
 from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count, join_words, number
@@ -34,7 +33,7 @@ def _print_json(value: object) -> None:
 
 def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
-    ids = index.query_ids(IndexFilter.from_list_filter(filter_from(journal, args)))
+    ids = index.query_ids(filter_from(journal, args))
     shown = ids[: args.limit] if args.limit else ids
     records = index.records(shown)
     for issue in index.issues():

@@ -1,15 +1,15 @@
 """The journal window's filter and its reference semantics, which the index reproduces exactly.
 
-Every field but `query` means what it means in `core.record.filters.ListFilter`; `query` is
-word-wise
-(see `core.index.fulltext`). `updated_from` is inclusive and `updated_to` exclusive, so consecutive
-ranges never overlap or leave gaps.
+Every field but `query` and the range means what it means in `core.record.filters.ListFilter`;
+`query` is word-wise (see `core.index.fulltext`), the only free-text query there is.
+`updated_from` is inclusive and `updated_to` exclusive, so consecutive ranges never overlap or
+leave gaps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from core.gocompat.gotime import GoTime
 from core.index.fulltext import query_matches
@@ -32,21 +32,6 @@ class IndexFilter:
     updated_to: GoTime | None = None
     limit: int = 0
 
-    @classmethod
-    def from_list_filter(cls, flt: ListFilter) -> IndexFilter:
-        """The same filter with word-wise instead of substring query semantics."""
-        return cls(
-            project_id=flt.project_id,
-            workspace=flt.workspace,
-            domain=flt.domain,
-            decision_kind=flt.decision_kind,
-            status=flt.status,
-            risk_level=flt.risk_level,
-            query=flt.query,
-            include_deleted=flt.include_deleted,
-            limit=flt.limit,
-        )
-
     def structural(self) -> ListFilter:
         """The part `core.record.filters.matches` decides: everything but the query, range and
         limit."""
@@ -59,9 +44,6 @@ class IndexFilter:
             risk_level=self.risk_level,
             include_deleted=self.include_deleted,
         )
-
-    def without_limit(self) -> IndexFilter:
-        return replace(self, limit=0)
 
 
 def updated_ns(record: RecordShape) -> int:

@@ -1,4 +1,8 @@
-"""List filters and ordering with the reference's semantics, shared by the store and the index."""
+"""List filters and ordering with the reference's semantics, shared by the store and the index.
+
+A `ListFilter` selects by fields only; free-text search is the index's word-wise query
+(`core.index.query.IndexFilter`), the one meaning a query has.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +23,6 @@ class ListFilter:
     decision_kind: str = ""
     status: str = ""
     risk_level: str = ""
-    query: str = ""
     include_deleted: bool = False
     limit: int = 0
 
@@ -64,27 +67,6 @@ def resolve_project(wanted: str, aliases: Mapping[str, str]) -> str:
     raise NotFound(f"no project has the id or name {wanted!r}{listed}")
 
 
-def search_text(record: DecisionRecord) -> str:
-    """The newline-joined text a free-text query searches, lowercased."""
-    parts = [
-        record.id,
-        record.project_id,
-        record.project_alias,
-        record.problem,
-        record.decision_kind,
-        record.selection_reason_raw,
-        record.summary_sentence,
-        record.custom_selection,
-        *record.domains,
-        *record.tags,
-    ]
-    for option in record.options:
-        parts.extend([option.id, option.label, option.description, *option.pros, *option.cons])
-    for rejection in record.rejected_reasons:
-        parts.extend([rejection.option_id, rejection.reason])
-    return go_lower("\n".join(parts))
-
-
 def _clean_path(path: str) -> str:
     return os.path.normpath(go_trim(path)) if go_trim(path) else ""
 
@@ -116,10 +98,8 @@ def matches(record: DecisionRecord, flt: ListFilter) -> bool:
         return False
     if go_trim(flt.domain):
         wanted_domain = go_lower(go_trim(flt.domain))
-        if wanted_domain not in {go_lower(go_trim(d)) for d in record.domains}:
-            return False
-    query = go_lower(go_trim(flt.query))
-    return not query or query in search_text(record)
+        return wanted_domain in {go_lower(go_trim(d)) for d in record.domains}
+    return True
 
 
 def sort_key(record: DecisionRecord) -> tuple[int, str]:
