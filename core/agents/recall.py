@@ -2,15 +2,12 @@
 
 Why its own ranking and not `list --query`: an agent recalling "postgres pooling" wants the few
 most relevant past decisions first, not every record containing both words in time order. The
-relevance is BM25 over the words `core.index.fulltext` defines (the index's own word semantics), so
-a
-term that occurs everywhere counts little. Candidates come from the journal index when it is
-available (one FTS5 lookup per query word), else from a scan of the store. Relevance is then
+relevance is BM25 over the words `core.index.fulltext` defines (the index's own word semantics),
+so a term that occurs everywhere counts little. Candidates come from the journal index (one FTS5
+lookup per query word), or from `StoreScan`, which reads every record. Relevance is then
 multiplied by a recency factor with the learning journal's half-life (30 days) and a floor, so
-an old decision that matches well still outranks a new one that barely matches.
-
-Semantic search is a seam, not a dependency: pass a `RecallBackend` and ranking is delegated
-to it wholesale; it must return the same `RecallEntry` shape. Nothing here uses the network.
+an old decision that matches well still outranks a new one that barely matches. Nothing here
+uses the network.
 """
 
 from __future__ import annotations
@@ -76,12 +73,6 @@ class RecallOptions:
     include_notes: bool = True
 
 
-class RecallBackend(Protocol):
-    """A ranking engine (e.g. a local embedding index) that replaces the lexical one."""
-
-    def search(self, query: str, options: RecallOptions) -> list[RecallEntry]: ...
-
-
 class DecisionSource(Protocol):
     """Where candidate decisions come from: the journal index, or a store scan."""
 
@@ -125,11 +116,9 @@ class IndexSource:
 
 
 def default_source(store: DecisionStore) -> DecisionSource:
-    """The journal index when its module exists and opens, else a scan of the store."""
-    try:
-        from core.index.journal_index import JournalIndex  # noqa: PLC0415  # the index is optional here
-    except ImportError:
-        return StoreScan(store)
+    """The store's journal index."""
+    from core.index.journal_index import JournalIndex  # noqa: PLC0415  # loaded when recall runs
+
     return IndexSource(JournalIndex(store.root, store))
 
 
@@ -230,18 +219,14 @@ def recall(
     *,
     notes: NoteStore | None = None,
     source: DecisionSource | None = None,
-    backend: RecallBackend | None = None,
 ) -> list[RecallEntry]:
     """The best matches for `query`, highest score first; deleted decisions never appear.
 
     Args:
         notes: agent notes to search too (omit to search decisions only).
-        source: where candidate decisions come from (default: the index, else a scan).
-        backend: a replacement ranking engine; when given, it answers alone.
+        source: where candidate decisions come from (default: the journal index).
     """
     options = options or RecallOptions()
-    if backend is not None:
-        return backend.search(query, options)[: _limit(options)]
     terms = list(dict.fromkeys(words(query)))
     if not terms:
         return []
@@ -302,8 +287,6 @@ def recall_journal(
     journal: Journal,
     query: str,
     options: RecallOptions | None = None,
-    *,
-    backend: RecallBackend | None = None,
 ) -> list[RecallEntry]:
     """Recall over a journal's decisions (through its index) and its agent notes.
 
@@ -319,5 +302,4 @@ def recall_journal(
         options,
         notes=NoteStore(journal.root),
         source=IndexSource(journal.index),
-        backend=backend,
     )

@@ -68,11 +68,6 @@ CODEX_NAMESPACE: Final = f"mcp__{codex_server_name()}"
 """The `namespace` Codex sends beside the bare tool name in the model's function call."""
 
 
-def tool_prefix(client: Client) -> str:
-    """How `client` prefixes our tools' names (empty: it uses the bare names)."""
-    return _PREFIXES[client]
-
-
 def client_tool_name(client: Client, tool: str) -> str:
     """`tool` as `client` names it to the model and to its hooks."""
     return _PREFIXES[client] + tool

@@ -9,7 +9,7 @@ the reference's, so the derived decision ID matches KernForge's for the same for
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -870,8 +870,3 @@ def stored_identity(
         workspace=workspace,
         canonical_path="",
     )
-
-
-def violations_text(violations: Iterable[Violation]) -> str:
-    """One line per violation, for adapters that show them as a list."""
-    return "\n".join(str(v) for v in violations)

@@ -589,22 +589,6 @@ class PendingItem(_Result):
     created_at: StrictStr = ""
 
 
-class DecisionPendingResult(_Result):
-    pending: list[PendingItem]
-
-
-class AppShowResult(_Result):
-    shown: Literal[True]
-
-
-class ProgressParams(_Result):
-    """`progress` notification: which request is still waiting, and why."""
-
-    request_id: RequestIdType
-    message: Annotated[StrictStr, Field(max_length=MESSAGE_MAX)] = ""
-    elapsed_seconds: float = 0.0
-
-
 # --- core errors on the wire ---------------------------------------------------------------
 
 

@@ -199,7 +199,3 @@ class GitRepo:
 
     def tree_of(self, commit: str) -> str:
         return self.text("rev-parse", f"{commit}^{{tree}}")
-
-    def index_tree(self) -> str:
-        self.run("add", "-A", ".")
-        return self.text("write-tree")

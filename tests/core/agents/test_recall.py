@@ -115,23 +115,6 @@ def test_a_long_lived_journal_recalls_records_other_processes_wrote(journal: Jou
     assert [e.id for e in found] == ["decision-zebra"]
 
 
-class _Semantic:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, RecallOptions]] = []
-
-    def search(self, query: str, options: RecallOptions) -> list[RecallEntry]:
-        self.calls.append((query, options))
-        return [RecallEntry(1.0, "decision", "decision-x", "", "", "", "semantic hit")] * 3
-
-
-def test_a_backend_replaces_the_lexical_ranking(journal: Journal) -> None:
-    backend = _Semantic()
-    options = RecallOptions(now=NOW, limit=2)
-    found = recall(journal.store, "anything", options, backend=backend)
-    assert [e.text for e in found] == ["semantic hit", "semantic hit"]
-    assert backend.calls == [("anything", options)]
-
-
 def test_entries_are_plain_json(journal: Journal) -> None:
     entry = recall(journal.store, "logging", RecallOptions(now=NOW))[0]
     data = entry.to_dict()
