@@ -139,7 +139,7 @@ class ConflictActions(QObject):
         if dialog is None:
             return
         panel = dialog.conflict_panel
-        if panel is None:
+        if not isinstance(panel, ConflictPanel):
             panel = ConflictPanel(dialog)
             panel.keep_chosen.connect(lambda machine: self.keep(decision_id, machine))
             panel.merge_chosen.connect(lambda machine: self.open_merge(decision_id, machine))
@@ -207,7 +207,7 @@ class ConflictActions(QObject):
             text = f"Could not resolve the conflict: {outcome.error}"
         if merge is not None:
             merge.show_failure(text, outcome.field)
-        if panel is not None:
+        if isinstance(panel, ConflictPanel):
             panel.show_error(text)
         self._view.show_status(text)
 

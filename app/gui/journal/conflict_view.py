@@ -110,6 +110,7 @@ class ConflictPanel(QFrame):
         self.right_choice.setObjectName("conflict-right-choice")
         self.right_choice.setAccessibleName("Compare with the version from")
         self.keep_left = self._button("&Keep this one", "conflict-keep-left")
+        self.setFocusProxy(self.keep_left)  # the history dialog that hosts us focuses the panel
         self.keep_right = self._button("Kee&p this one", "conflict-keep-right")
         self.merge_button = self._button("Edit to &merge…", "conflict-merge")
         self.merge_button.setToolTip(

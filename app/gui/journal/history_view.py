@@ -14,7 +14,7 @@ both versions side by side, and the ways to settle it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -52,9 +52,6 @@ from app.gui.journal.history_diff import (
 from app.gui.widgets.palette import adopt, is_dark
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNote
-
-if TYPE_CHECKING:
-    from app.gui.journal.conflict_view import ConflictPanel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -352,7 +349,7 @@ class HistoryDialog(QDialog):
         self.after_combo.currentIndexChanged.connect(self._compare)
         self.show_unchanged.toggled.connect(self._compare)
         self.revision_table.doubleClicked.connect(self._use_row)
-        self.conflict_panel: ConflictPanel | None = None
+        self.conflict_panel: QWidget | None = None
         self._settled = ""
         """How the conflict shown here was settled; it stays above the reloaded revisions."""
         self.resize(860, 620)
@@ -395,8 +392,12 @@ class HistoryDialog(QDialog):
 
     # a sync conflict ---------------------------------------------------------------------------
 
-    def host_conflict(self, panel: ConflictPanel) -> None:
-        """Shows a conflicted decision's versions above its revisions; the keys go there."""
+    def host_conflict(self, panel: QWidget) -> None:
+        """Shows a conflicted decision's versions above its revisions; the keys go there.
+
+        `panel` is a `conflict_view.ConflictPanel`, typed as a widget so that this module does
+        not import the one that imports it; its focus proxy is the button that takes the keys.
+        """
         if self.conflict_panel is panel:
             return
         self.clear_conflict("")
@@ -406,7 +407,7 @@ class HistoryDialog(QDialog):
             layout.insertWidget(1, panel, 3)
         self.resize(max(self.width(), 980), max(self.height(), 760))
         panel.show()
-        panel.keep_left.setFocus(Qt.FocusReason.OtherFocusReason)
+        panel.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def clear_conflict(self, message: str) -> None:
         """Removes the versions once the conflict is settled; `message` says how, if given."""
