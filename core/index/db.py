@@ -14,6 +14,7 @@ import unicodedata
 from pathlib import Path
 
 from core.errors import UnsafePath
+from core.index.columns import KEY_COLUMNS
 from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir
 
 INDEX_FORMAT = "decision-journal-index/5"
@@ -26,31 +27,8 @@ smaller and a bulk build's SQLite work less (bench/entry_bench.py; the figures a
 bench/CHANGES.md).
 """
 
-RECORD_COLUMNS = (
-    "file_name",
-    "sig",
-    "id",
-    "id_key",
-    "upd_s",
-    "upd_sub",
-    "upd_offset",
-    "deleted",
-    "project_id",
-    "project_key",
-    "project_alias",
-    "workspace_clean",
-    "workspace_prefix",
-    "decision_kind",
-    "kind_key",
-    "risk_level",
-    "risk_key",
-    "status",
-    "status_key",
-    "problem",
-    "selected_label",
-    "revision",
-    "digest",
-)
+RECORD_COLUMNS = ("file_name", "sig", *KEY_COLUMNS, "digest")
+"""The `records` columns an insert writes, in `IndexEntry.columns` order (rowid aside)."""
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

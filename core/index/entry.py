@@ -1,7 +1,8 @@
 """One record as the index stores it: file signature, filter and sort keys, JSON, digest, words.
 
-Keys are computed with the exact expressions `core.record.filters.matches` applies to a record, so a
-SQL equality on a key column decides what `matches` decides.
+Keys (`core.index.columns.RecordKeys`) are computed with the exact expressions
+`core.record.filters.matches` applies to a record, so a SQL equality on a key column decides
+what `matches` decides.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import zlib
 import msgspec
 
 from core.gocompat.text import go_lower, go_trim
+from core.index.columns import RecordKeys
 from core.index.fulltext import fts_document
 from core.record.codec import compact_bytes
 from core.record.filters import _clean_path  # the very cleaning `workspace_matches` applies
@@ -97,8 +99,8 @@ class IndexEntry(msgspec.Struct, frozen=True, gc=False):
 
     file_name: str
     sig: str
-    values: tuple[object, ...]
-    """The columns between sig and digest, in the order of `index_db.RECORD_COLUMNS`."""
+    keys: RecordKeys
+    """The columns between sig and digest."""
     digest: str
     json: bytes
     """The compact record as `pack_json` stores it."""
@@ -118,7 +120,7 @@ class IndexEntry(msgspec.Struct, frozen=True, gc=False):
         return cls(
             file_name,
             sig,
-            _values(record),
+            _keys(record),
             hashlib.sha256(compact).hexdigest(),
             pack_json(compact),
             _domains(record),
@@ -126,35 +128,35 @@ class IndexEntry(msgspec.Struct, frozen=True, gc=False):
         )
 
     def columns(self) -> tuple[object, ...]:
-        return (self.file_name, self.sig, *self.values, self.digest)
+        """The values of `core.index.db.RECORD_COLUMNS`, in order."""
+        return (self.file_name, self.sig, *msgspec.structs.astuple(self.keys), self.digest)
 
 
-def _values(r: RecordShape) -> tuple[object, ...]:
-    updated = r.updated_at  # `index_filter.updated_ns`, without asking the record thrice
+def _keys(r: RecordShape) -> RecordKeys:
+    updated = r.updated_at  # `core.index.query.updated_ns`, without asking the record thrice
     seconds, sub = divmod(updated.unix_ns, NS) if updated else (0, 0)
-    offset = updated.offset_seconds if updated else 0
     clean, prefix = workspace_keys(r.workspace)
-    return (
-        r.id,
-        r.id.lower(),
-        seconds,
-        sub,
-        offset,
-        int(r.is_deleted),
-        r.project_id,
-        key(r.project_id),
-        r.project_alias,
-        clean,
-        prefix,
-        r.decision_kind,
-        key(r.decision_kind),
-        r.risk_level,
-        key(r.risk_level),
-        r.status,
-        key(r.status),
-        r.problem,
-        r.selected_label(),
-        r.revision,
+    return RecordKeys(
+        id=r.id,
+        id_key=r.id.lower(),
+        upd_s=seconds,
+        upd_sub=sub,
+        upd_offset=updated.offset_seconds if updated else 0,
+        deleted=int(r.is_deleted),
+        project_id=r.project_id,
+        project_key=key(r.project_id),
+        project_alias=r.project_alias,
+        workspace_clean=clean,
+        workspace_prefix=prefix,
+        decision_kind=r.decision_kind,
+        kind_key=key(r.decision_kind),
+        risk_level=r.risk_level,
+        risk_key=key(r.risk_level),
+        status=r.status,
+        status_key=key(r.status),
+        problem=r.problem,
+        selected_label=r.selected_label(),
+        revision=r.revision,
     )
 
 

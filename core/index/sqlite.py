@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -41,10 +41,27 @@ partly filled leaf of each table again and again) and flushes FTS5's pending wor
 segment that later merges rewrite: committing each chunk of files on its own (250 rows) cost
 a bulk build about 15% more SQLite time."""
 _COUNT_UPTO = "SELECT count(*) FROM (SELECT rowid FROM words WHERE words MATCH ? LIMIT ?)"
-_ROW_COLUMNS = (
-    "id, problem, project_id, project_alias, decision_kind, risk_level, status, selected_label, "
-    "upd_s, upd_sub, upd_offset, revision, deleted"
-)
+
+
+class _ListColumns(NamedTuple):
+    """The `records` columns a list row is made of, by the names they have in the table."""
+
+    id: str
+    problem: str
+    project_id: str
+    project_alias: str
+    decision_kind: str
+    risk_level: str
+    status: str
+    selected_label: str
+    upd_s: int
+    upd_sub: int
+    upd_offset: int
+    revision: int
+    deleted: int
+
+
+_ROW_COLUMNS = ", ".join(_ListColumns._fields)
 
 
 def _time(seconds: int, sub: int, offset: int) -> GoTime:
@@ -424,18 +441,18 @@ def _record(blob: Any) -> DecisionRecord:
 
 
 def _list_row(row: tuple[Any, ...]) -> ListRow:
-    (record_id, problem, project_id, alias, kind, risk, status, selected) = row[:8]
-    seconds, sub, offset, revision, deleted = row[8:]
+    """The list row of a `_ROW_COLUMNS` selection."""
+    c = _ListColumns._make(row)
     return ListRow(
-        id=str(record_id),
-        problem=str(problem),
-        project_id=str(project_id),
-        project_alias=str(alias),
-        decision_kind=str(kind),
-        risk_level=str(risk),
-        status=str(status),
-        selected_label=str(selected),
-        updated_at=_time(seconds, sub, offset),
-        revision=int(revision),
-        deleted=bool(deleted),
+        id=str(c.id),
+        problem=str(c.problem),
+        project_id=str(c.project_id),
+        project_alias=str(c.project_alias),
+        decision_kind=str(c.decision_kind),
+        risk_level=str(c.risk_level),
+        status=str(c.status),
+        selected_label=str(c.selected_label),
+        updated_at=_time(c.upd_s, c.upd_sub, c.upd_offset),
+        revision=int(c.revision),
+        deleted=bool(c.deleted),
     )
