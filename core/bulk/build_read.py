@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from core import limits
+from core.bulk.compact_json import compact_bytes
 from core.bulk.fast_read import fast_read
-from core.record.codec import compact_bytes
 from core.record.shape import StoredRead
 from core.store.decisions import decode_record_file
 from core.store.safefs import read_regular_file_stat

@@ -1,24 +1,25 @@
 """The strict read of a bulk build, decoded in C by msgspec, with the pydantic path as the judge.
 
-Why: a first index or profile build reads every record, and the pydantic read (parse, model
-validation, the Go encoder for the digest) costs several times reading and parsing the file.
-msgspec decodes the bytes straight into typed structs that refuse unknown fields and wrong
-types, and encodes them back in field order, both in C.
+Faster variant of `core.record.codec.decode_stored_record` (and `codec.compact_record` of its
+result) for bulk builds. Why: a first index or profile build reads every record, and the
+pydantic read (parse, model validation, the Go encoder for the digest) costs several times
+reading and parsing the file. msgspec decodes the bytes straight into typed structs that refuse
+unknown fields and wrong types, and encodes them back in field order, both in C.
 
-A record is accepted here only when the strict path (`codec.decode_stored_record`) would accept
-it unchanged and give the same compact bytes: the same lifecycle checks, timestamps that format
-back to their own text, the normal-form check and the same validation. Two tiers decide that:
+A record is accepted here only when the strict path would accept it unchanged and give the same
+compact bytes: the same lifecycle checks, timestamps that format back to their own text, a
+record `normalized` leaves as it is, and `validate_record`. Two tiers decide that:
 
 * the checked view (`core.bulk.record_view`), whose types hold the format's sizes, counts, listed
-  words and id patterns, so only the rules that relate fields remain to test here;
-* for a valid record outside the checked view's (sufficient, not exact) limits, the plain view
-  and the full checks, run on it.
+  words and id patterns, so only the rules that relate fields remain to test here
+  (`_checked_accepted`);
+* for a record outside the checked view's (sufficient, not exact) limits, the plain view, on
+  which `check_lifecycle`, `core.bulk.normal_form.is_normal` and `validate_record` itself run.
 
 Anything else (a null, a lone surrogate, an integral or tiny float, a record that is not normal
 or not valid) returns None, and the caller reads that file the strict way, which then decides
 and words any error. `tests/core/bulk/test_fast_read.py` and `tests/core/bulk/test_record_view.py`
-hold
-the paths equal.
+hold the two reads equal.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from operator import attrgetter
 import msgspec
 
 from core import limits
+from core.bulk.normal_form import all_collapsed, all_trimmed, folds_unchanged, is_normal
 from core.bulk.record_view import (
     CheckedOptionView,
     CheckedRecordView,
@@ -39,17 +41,16 @@ from core.bulk.record_view import (
 )
 from core.errors import InvalidDecision, JournalDamaged
 from core.gocompat.gojson import go_html_escaped, shortest_float_is_go
-from core.gocompat.text import all_collapsed, all_trimmed, fold_keys
+from core.gocompat.text import fold_keys, go_trim
 from core.record.codec import check_lifecycle
-from core.record.models import STATUS_DELETED
-from core.record.normalize import TRIMMED_SCALARS, folds_unchanged, is_normal
+from core.record.models import SOURCES, STATUS_DELETED
+from core.record.normalize import TRIMMED_SCALARS
 from core.record.redaction import none_sensitive
-from core.record.shape import StoredRead
+from core.record.shape import OptionShape, RecordShape, StoredRead
 from core.record.validation import (
+    PROVENANCE_FIELDS,
     fits_bytes,
     looks_sensitive,
-    recommendation_consistent,
-    selection_consistent,
     validate_record,
 )
 
@@ -92,7 +93,7 @@ def _confidence_text(value: float) -> bytes:
 
 
 def _accepted(view: RecordView, expected_id: str) -> bool:
-    """The full checks, for a record the checked view refused."""
+    """The strict read's own checks, for a record the checked view refused."""
     try:
         check_lifecycle(view, expected_id)
     except JournalDamaged:
@@ -120,14 +121,14 @@ _OWN_IDENTIFIERS = attrgetter("id", "task_fingerprint", "evidence_fingerprint")
 
 
 def _checked_accepted(view: CheckedRecordView, expected_id: str) -> bool:
-    """Whether the strict read accepts a record the checked view decoded, unchanged.
+    """Faster variant of `check_lifecycle`, `is_normal` and `validate_record(legacy_lenient=True)`
+    for a record the checked view decoded: whether the strict read accepts it, unchanged.
 
     The checked view's types already hold every size, count, listed word and identifier
     pattern; the listed option, source and decision ids are trimmed by their patterns, and the
-    selected, recommended and rejected ids by being option ids. So this tests the rest of
-    `check_lifecycle`, `is_normal` and `validate_record`: tests/core/bulk/test_record_view.py holds
-    the verdicts equal at every rule's edge, tests/core/bulk/test_fast_read.py on generated, edited
-    and odd records.
+    selected, recommended and rejected ids by being option ids. So this tests the rest:
+    tests/core/bulk/test_record_view.py holds the verdicts equal at every rule's edge,
+    tests/core/bulk/test_fast_read.py on generated, edited and odd records.
     """
     options = view.options
     ids = [option.id for option in options]
@@ -139,11 +140,50 @@ def _checked_accepted(view: CheckedRecordView, expected_id: str) -> bool:
         and _kind_plain(view.decision_kind)
         and len(set(ids)) == len(ids)
         and _options_plain(options)
-        and recommendation_consistent(view, options)
-        and selection_consistent(view, ids)
+        and _recommendation_consistent(view, options)
+        and _selection_consistent(view, ids)
         and _texts_plain(view)
         and _identifiers_plain(view, ids)
     )
+
+
+_SOURCE_SET = frozenset(SOURCES)
+_provenance_values = attrgetter(*PROVENANCE_FIELDS)
+
+
+def _recommendation_consistent(r: RecordShape, options: Sequence[OptionShape]) -> bool:
+    """At most one flagged option, and recommended_option_id names exactly that one."""
+    flagged = [option.id for option in options if option.recommended]
+    recommended = r.recommended_option_id
+    return flagged == ([recommended] if recommended else [])
+
+
+def _selection_consistent(r: RecordShape, ids: list[str]) -> bool:
+    """Exactly one of a listed or custom choice, a reason, and a rejection for every other
+    option (its id listed, not the selected one, once, with a reason and a known source)."""
+    selected = r.selected_option_id
+    custom = go_trim(r.custom_selection)
+    if (
+        bool(selected) == bool(custom)
+        or (selected and selected not in ids)
+        or not go_trim(r.selection_reason_raw)
+        or not _SOURCE_SET.issuperset(_provenance_values(r.provenance))
+    ):
+        return False
+    rejected: set[str] = set()
+    for rejection in r.rejected_reasons:
+        option_id, reason = rejection.option_id, rejection.reason
+        if (
+            option_id not in ids
+            or option_id == selected
+            or option_id in rejected
+            or not go_trim(reason)
+            or not fits_bytes(reason, limits.REASON_MAX)
+            or rejection.source not in _SOURCE_SET
+        ):
+            return False
+        rejected.add(option_id)
+    return len(rejected) + (selected in ids) == len(ids)
 
 
 def _required_present(view: CheckedRecordView) -> bool:

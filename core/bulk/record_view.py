@@ -21,8 +21,10 @@ import msgspec
 from msgspec import Meta
 
 from core import limits
-from core.gocompat.gotime import GoTime, parse_canonical
+from core.bulk.canonical_time import parse_canonical
+from core.gocompat.gotime import GoTime
 from core.record.shape import is_deleted_status, selected_label_of
+from core.record.validation import CUSTOM_OPTION_ID, ID_CHARACTERS
 
 canonical_time = functools.lru_cache(maxsize=4096)(parse_canonical)
 """Cached: a record's updated_at usually repeats its created_at, and each is asked for again
@@ -152,8 +154,16 @@ def plain_view(data: bytes) -> RecordView:
     return _PLAIN_DECODER.decode(data)
 
 
-_OptionId = Annotated[str, Meta(pattern=r"\A(?!__custom__\Z)[A-Za-z0-9._-]{1,128}\Z")]
-_DecisionId = Annotated[str, Meta(pattern=r"\A(?!\.\.?\Z)(?!.*\.\.)[A-Za-z0-9._-]{1,160}\Z")]
+_OptionId = Annotated[
+    str,
+    Meta(pattern=rf"\A(?!{CUSTOM_OPTION_ID}\Z)[{ID_CHARACTERS}]{{1,{limits.OPTION_ID_MAX}}}\Z"),
+]
+"""`validation.is_valid_option_id` as one pattern."""
+_DecisionId = Annotated[
+    str,
+    Meta(pattern=rf"\A(?!\.\.?\Z)(?!.*\.\.)[{ID_CHARACTERS}]{{1,{limits.DECISION_ID_MAX}}}\Z"),
+]
+"""`validation.is_valid_decision_id` as one pattern."""
 _Identifier = Annotated[str, Meta(max_length=limits.IDENTIFIER_MAX // _UTF8_MAX)]
 _Label = Annotated[str, Meta(min_length=1, max_length=limits.OPTION_LABEL_MAX)]
 """Exact in characters only: labels often pass a quarter of the limit, so the byte size of a

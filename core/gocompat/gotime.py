@@ -6,7 +6,6 @@ nanoseconds, and a record must survive a read/write round trip byte for byte.
 
 from __future__ import annotations
 
-import functools
 import re
 import time
 from dataclasses import dataclass
@@ -55,6 +54,15 @@ class GoTime:
         seconds = ((days * 24 + hour_n) * 60 + minute_n) * 60 + second_n - offset
         return cls(seconds * _NS + (int(fraction.ljust(9, "0")) if fraction else 0), offset)
 
+    @classmethod
+    def parse_or_none(cls, text: str) -> GoTime | None:
+        """`parse`, with None for empty or unreadable text: for times a missing or odd
+        timestamp must not fail (imported transcripts, agent notes)."""
+        try:
+            return cls.parse(text)
+        except ValueError:
+            return None
+
     def utc(self) -> GoTime:
         return GoTime(self.unix_ns, 0)
 
@@ -84,48 +92,3 @@ class GoTime:
 
     def __str__(self) -> str:
         return self.format()
-
-
-_CANONICAL = re.compile(
-    r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}):(\d{2})(?:\.(\d{0,8}[1-9]))?(?:Z|([+-])(\d{2}):(\d{2}))"
-)
-"""Every text `GoTime.format` can write: fraction without trailing zeros, zone Z or +hh:mm."""
-
-
-def parse_canonical(text: str) -> GoTime | None:
-    """The time, when `text` is exactly how Go writes it (format(parse(text)) == text); else None.
-
-    Why: a bulk read must confirm both timestamps of every record are canonical. Parsing and
-    formatting each one costs about 5 µs; here a regex splits the text, the wall-clock minute is
-    checked once per distinct minute (cached) and only seconds, fraction and zone are read.
-    """
-    match = _CANONICAL.fullmatch(text)
-    if match is None:
-        return None
-    minute, second, fraction, sign, hours, minutes = match.groups()
-    base = _minute_seconds(minute)
-    second_n = int(second)
-    if base is None or second_n >= 60:
-        return None
-    offset = 0
-    if sign is not None:
-        hours_n, minutes_n = int(hours), int(minutes)
-        if minutes_n >= 60 or hours_n == minutes_n == 0:  # Go writes a zero offset as Z
-            return None
-        offset = (hours_n * 3600 + minutes_n * 60) * (-1 if sign == "-" else 1)
-    nanos = int(fraction.ljust(9, "0")) if fraction else 0
-    return GoTime((base + second_n - offset) * _NS + nanos, offset)
-
-
-@functools.lru_cache(maxsize=4096)
-def _minute_seconds(minute: str) -> int | None:
-    """Seconds since the epoch of a wall-clock minute read as UTC, or None when it is not a
-    real minute (month 13, 30 February, hour 24, year 0) that Go would write back the same."""
-    text = minute + ":00Z"
-    try:
-        parsed = GoTime.parse(text)
-        if parsed.format() != text:
-            return None
-    except (ValueError, OSError, OverflowError):
-        return None
-    return parsed.unix_ns // _NS

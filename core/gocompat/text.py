@@ -7,7 +7,6 @@ Python's strip()/lower() differ from Go's on a few code points (U+001C-U+001F, f
 from __future__ import annotations
 
 import re
-from itertools import repeat
 
 GO_SPACE = (
     "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
@@ -45,30 +44,6 @@ def collapse_spaces(text: str) -> str:
 
 
 _SEPARATOR = "\x00"
-_SPACE_BUT_SPACE = re.compile(f"[{re.escape(GO_SPACE.replace(' ', ''))}]")
-
-
-def all_trimmed(items: list[str]) -> bool:
-    """Whether `go_trim` leaves every item as it is (one C-level pass over the list)."""
-    return list(map(str.strip, items, repeat(GO_SPACE))) == items
-
-
-def all_collapsed(items: list[str]) -> bool:
-    """Whether `collapse_spaces` leaves every item as it is, decided on all items at once.
-
-    An item is collapsed when it holds no whitespace but single spaces between other
-    characters. Joined with NUL (not whitespace), every test below is a C-level scan: a space
-    next to a separator or an end is an item's leading or trailing space.
-    """
-    joined = _SEPARATOR.join(items)
-    return not (
-        "  " in joined
-        or " \x00" in joined
-        or "\x00 " in joined
-        or joined.startswith(" ")
-        or joined.endswith(" ")
-        or _SPACE_BUT_SPACE.search(joined)
-    )
 
 
 def fold_keys(items: list[str]) -> list[str]:

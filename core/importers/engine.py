@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from core.bulk.compact_json import compact_bytes
 from core.errors import InvalidDecision, JournalError, RevisionConflict
 from core.importers.base import (
     Conflict,
@@ -31,7 +32,6 @@ from core.importers.ledger import ImportLedger
 from core.importers.notes_sink import ImportedNote, NoteSink
 from core.journal import Journal
 from core.outcomes.signals import OutcomeLog, OutcomeSignal
-from core.record.codec import compact_bytes
 from core.record.models import DecisionRecord
 from core.record.normalize import normalize_record
 from core.record.redact_record import redact_record

@@ -14,10 +14,10 @@ import zlib
 
 import msgspec
 
+from core.bulk.compact_json import compact_bytes
 from core.gocompat.text import go_lower, go_trim
 from core.index.columns import RecordKeys
 from core.index.fulltext import fts_document
-from core.record.codec import compact_bytes
 from core.record.filters import _clean_path  # the very cleaning `workspace_matches` applies
 from core.record.models import DecisionRecord
 from core.record.shape import RecordShape, StoredRead

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from core.bulk.compact_json import record_digest
 from core.bulk.listing import list_with_issues
 from core.errors import JournalError
 from core.index.entry import key
 from core.index.query import IndexFilter, select
 from core.index.rows import Facets, ListRow, ProjectSummary
-from core.record.codec import record_digest
 from core.record.filters import ListFilter, sort_key
 from core.record.models import DecisionRecord
 from core.record.shape import RecordShape

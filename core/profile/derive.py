@@ -14,9 +14,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import NamedTuple
 
-import msgspec
-
+from core.bulk.compact_json import compact_bytes
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import collapse_spaces, fold_keys, go_lower, go_trim
 from core.limits import PROFILE_CONFIDENCE_MIN
@@ -33,7 +33,6 @@ from core.profile.model import (
     ProfileRule,
     dedupe_sorted,
 )
-from core.record.codec import compact_bytes
 from core.record.identity import short_stable_id
 from core.record.models import DecisionRecord
 from core.record.normalize import dedupe_fold
@@ -49,13 +48,12 @@ CONFIDENCE_MAX = 0.95
 _USER = "user"
 
 
-class Evidence(msgspec.Struct, frozen=True, gc=False, array_like=True):
+class Evidence(NamedTuple):
     """What an eligible record contributes: its criterion, choice and contexts.
 
-    A msgspec Struct, not a dataclass: a cold rebuild makes one per record in a reading process and
-    sends it over, and a Struct is built, encoded and decoded in C, cheaper than a frozen dataclass
-    (bench/CHANGES.md). Untracked by the cycle collector: it holds only strings. Encoded as an array
-    (no field names), as is `RecordFacts`: a quarter of the facts file and of what crosses from a
+    A named tuple of plain values: a cold rebuild makes one per record in a reading process and
+    sends it over, and msgspec encodes and decodes a named tuple in C, as an array (no field
+    names), as it does `RecordFacts`: a quarter of the facts file and of what crosses from a
     reading process.
     """
 
@@ -66,10 +64,10 @@ class Evidence(msgspec.Struct, frozen=True, gc=False, array_like=True):
     domains: tuple[str, ...]
 
 
-class RecordFacts(msgspec.Struct, frozen=True, gc=False, array_like=True):
+class RecordFacts(NamedTuple):
     """The little a rebuild needs from one record; small enough to cache for every record.
 
-    A Struct for the reason `Evidence` is one; the facts file stores it as the same object.
+    The facts file stores it as it is (`core.profile.facts_file`).
     """
 
     record_id: str

@@ -30,7 +30,7 @@ from core.gocompat.text import fold_keys, go_lower, go_trim, utf8_len
 from core.record.codec import pydantic_problem
 from core.record.models import GoFloat, Timestamp
 from core.record.redaction import looks_sensitive, none_sensitive, redact_text
-from core.record.validation import all_valid_decision_ids, is_valid_decision_id
+from core.record.validation import is_valid_decision_id
 
 PROFILE_SCHEMA_VERSION = 1
 SCOPE_PROJECT = "project"
@@ -385,7 +385,7 @@ class _Checker:
     def decision_ids(self, field: str, ids: list[str]) -> None:
         # Rules share most IDs: only ids not checked for an earlier rule are looked at.
         fresh = set(ids).difference(self._safe)
-        if all_valid_decision_ids(fresh) and none_sensitive(fresh):
+        if all(map(is_valid_decision_id, fresh)) and none_sensitive(fresh):
             self._safe.update(fresh)  # the common case, asked of all of them at once
             return
         for value in filter(fresh.__contains__, dict.fromkeys(ids)):  # the first bad one, in order

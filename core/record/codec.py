@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from pydantic import ValidationError
-from pydantic_core import PydanticSerializationError, to_json
 
 from core.errors import InvalidDecision, JournalDamaged
-from core.gocompat.gojson import (
-    dumps_compact,
-    dumps_indented_bytes,
-    go_html_escaped,
-    loads_strict,
-    shortest_float_is_go,
-)
+from core.gocompat.gojson import dumps_compact, dumps_indented_bytes, loads_strict
 from core.gocompat.text import go_trim
 from core.record.models import DecisionRecord
 from core.record.normalize import normalized
@@ -28,30 +19,12 @@ def encode_record(record: DecisionRecord) -> bytes:
 
 
 def compact_record(record: DecisionRecord) -> bytes:
-    """Go's compact json.Marshal of the record: used for idempotency and the source hash."""
-    return dumps_compact(record.to_go_dict()).encode("utf-8")
+    """Go's compact json.Marshal of the record: used for idempotency and the source hash.
 
-
-def record_digest(record: DecisionRecord) -> str:
-    return hashlib.sha256(compact_bytes(record)).hexdigest()
-
-
-def compact_bytes(record: DecisionRecord) -> bytes:
-    """`compact_record`, computed by pydantic-core's JSON encoder when that gives equal bytes.
-
-    Why: the source hash needs Go's compact JSON of every record, and the pure-Python Go encoder
-    is the largest cost of a rebuild after reading. The Rust encoder writes the same bytes
-    (UTF-8 unescaped, control characters as Go writes them, shortest float digits) except for
-    Go's HTML-safe escapes (patched), integral or tiny floats and lone surrogates (those fall
-    back to the exact encoder). A property test checks the equality.
+    The one compact encoder of record bytes; `core.bulk.compact_json.compact_bytes` is its
+    faster variant for code encoding many records.
     """
-    if not shortest_float_is_go(record.detector_confidence):
-        return compact_record(record)
-    try:
-        data = to_json(record.to_go_dict())
-    except PydanticSerializationError:  # a lone surrogate: Go writes U+FFFD
-        return compact_record(record)
-    return go_html_escaped(data)
+    return dumps_compact(record.to_go_dict()).encode("utf-8")
 
 
 def pydantic_problem(error: ValidationError) -> str:

@@ -147,7 +147,7 @@ class StoredRead:
     """A record file as a bulk build reads it: the record and Go's compact JSON of it.
 
     The compact bytes are what the index stores and the profile's source hash digests; the
-    fast read gets them from its C encoder, the strict read from `codec.compact_bytes`.
+    fast read gets them from its C encoder, the strict read from `core.bulk.compact_json`.
     """
 
     record: RecordShape

@@ -17,74 +17,15 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core.bulk.build_read import read_for_build
-from core.bulk.fast_read import RecordView, fast_read
 from core.errors import JournalDamaged
-from core.gocompat.gotime import GoTime, parse_canonical
-from core.index.entry import IndexEntry
-from core.profile.derive import facts_from, facts_of
-from core.record.codec import compact_record, decode_stored_record, encode_record
-from core.record.models import DecisionRecord
+from core.gocompat.gotime import GoTime
+from core.record.codec import encode_record
 from core.record.normalize import normalize_record
-from core.record.shape import OptionShape, RecordShape, RejectionShape
 from core.store.decisions import read_record_file
 from core.store.safefs import ensure_private_dir
-from tests.core.bulk.test_fast_read_equivalence import _SWEEP_VALUES, _base_raw, raw_records
+from tests.core.bulk.support.raw_records import SWEEP_VALUES, base_raw, raw_records
+from tests.core.bulk.support.reads import assert_fast_agrees
 from tests.factories import make_record
-
-_NESTED = ("options", "rejected_reasons", "provenance", "redaction")
-_SCALARS = (*(name for name in DecisionRecord.model_fields if name not in _NESTED), "is_deleted")
-
-
-def _option(option: OptionShape) -> tuple[Any, ...]:
-    return (
-        option.id,
-        option.label,
-        option.description,
-        option.pros,
-        option.cons,
-        option.recommended,
-        option.order,
-        option.source,
-    )
-
-
-def _rejection(rejection: RejectionShape) -> tuple[str, str, str]:
-    return (rejection.option_id, rejection.reason, rejection.source)
-
-
-def shape_values(record: RecordShape) -> dict[str, Any]:
-    """Every value `RecordShape` offers, nested ones as tuples, floats with their sign."""
-    values: dict[str, Any] = {name: getattr(record, name) for name in _SCALARS}
-    values["detector_confidence"] = repr(record.detector_confidence)
-    values["options"] = [_option(o) for o in record.options]
-    values["rejected_reasons"] = [_rejection(r) for r in record.rejected_reasons]
-    p, r = record.provenance, record.redaction
-    values["provenance"] = (p.options, p.selection, p.rationale, p.summary)
-    values["redaction"] = (r.redacted, r.patterns)
-    values["selected_label"] = record.selected_label()
-    return values
-
-
-def _strict(data: bytes, expected_id: str) -> DecisionRecord | None:
-    try:
-        return decode_stored_record(data, what="x", expected_id=expected_id)
-    except JournalDamaged:
-        return None
-
-
-def assert_fast_agrees(data: bytes, expected_id: str = "decision-abc123") -> bool:
-    """Checks the property for one input; True when the fast read accepted it."""
-    fast = fast_read(data, expected_id)
-    strict = _strict(data, expected_id)
-    if fast is None:
-        return False
-    assert strict is not None, data
-    assert isinstance(fast.record, RecordView)
-    assert shape_values(fast.record) == shape_values(strict)
-    assert fast.compact == compact_record(strict)
-    assert facts_from(fast.record, fast.compact) == facts_of(strict)
-    assert IndexEntry.of_read("f.json", "sig", fast) == IndexEntry.of("f.json", "sig", strict)
-    return True
 
 
 def _dumped(raw: dict[str, Any], ascii_only: bool, indent: int | None) -> bytes:
@@ -151,7 +92,7 @@ _BYTE_EDITS = st.sampled_from(
 )
 @example(edits=[(b'"detector_confidence": 0.84', b'"detector_confidence": 1')], trailing=b"")
 def test_edited_bytes_read_alike(edits: list[tuple[bytes, bytes]], trailing: bytes) -> None:
-    data = json.dumps(_base_raw(), indent=2).encode()
+    data = json.dumps(base_raw(), indent=2).encode()
     for old, new in edits:
         data = data.replace(old, new, 1)
     assert_fast_agrees(data + trailing)
@@ -159,9 +100,9 @@ def test_edited_bytes_read_alike(edits: list[tuple[bytes, bytes]], trailing: byt
 
 def test_every_field_with_odd_values_reads_alike() -> None:
     accepted = 0
-    for name in _base_raw():
-        for value in _SWEEP_VALUES:
-            raw = _base_raw()
+    for name in base_raw():
+        for value in SWEEP_VALUES:
+            raw = base_raw()
             raw[name] = value
             accepted += assert_fast_agrees(json.dumps(raw).encode())
     assert accepted > 0
@@ -198,47 +139,3 @@ def test_refused_files_raise_what_the_strict_read_raises(tmp_path: Path, content
         read_for_build(root, path, "decision-1")
     assert str(build.value) == str(strict.value)
     assert build.value.path == strict.value.path == str(path)
-
-
-_NS = 1_000_000_000
-
-
-@settings(max_examples=400, deadline=None)
-@given(
-    seconds=st.integers(-62_135_596_800 + 86_400, 253_402_300_799 - 86_400),
-    nanos=st.integers(0, _NS - 1) | st.sampled_from([0, 500_000_000, 1]),
-    offset_minutes=st.integers(-23 * 60 - 59, 23 * 60 + 59) | st.just(0),
-)
-def test_canonical_parse_reads_every_time_go_writes(
-    seconds: int, nanos: int, offset_minutes: int
-) -> None:
-    written = GoTime(seconds * _NS + nanos, offset_minutes * 60)
-    assert parse_canonical(written.format()) == written
-
-
-_STAMP_PIECES = (
-    ["0000", "0001", "1969", "1970", "2024", "2025", "9999"],
-    ["-"],
-    ["00", "01", "02", "09", "12", "13"],
-    ["-"],
-    ["00", "01", "28", "29", "30", "31", "32"],
-    ["T"],
-    ["00", "23", "24"],
-    [":"],
-    ["00", "59", "60"],
-    [":"],
-    ["00", "59", "60"],
-    ["", ".", ".0", ".5", ".50", ".000000001", ".123456789", ".1234567890"],
-    ["Z", "z", "+00:00", "-00:00", "+09:00", "-07:30", "+05:75", "+99:59", ""],
-)
-_STAMPS = st.tuples(*(st.sampled_from(piece) for piece in _STAMP_PIECES)).map("".join)
-
-
-@settings(max_examples=600, deadline=None)
-@given(text=_STAMPS)
-@example(text="2024-02-29T00:00:00Z")
-def test_canonical_parse_accepts_only_what_go_writes_back(text: str) -> None:
-    found = parse_canonical(text)
-    if found is not None:
-        assert GoTime.parse(text) == found
-        assert found.format() == text

@@ -34,8 +34,8 @@ from core.gocompat.gotime import GoTime
 from core.record.codec import encode_record
 from core.record.models import RISK_LEVELS, SOURCES, STATUSES
 from core.record.normalize import normalize_record
-from tests.core.bulk.test_fast_read import assert_fast_agrees
-from tests.core.bulk.test_fast_read_equivalence import _base_raw
+from tests.core.bulk.support.raw_records import base_raw
+from tests.core.bulk.support.reads import assert_fast_agrees
 from tests.factories import make_record
 
 Raw = dict[str, Any]
@@ -108,8 +108,8 @@ def _text_edges(path: str, limit: int) -> list[Callable[[Raw], None]]:
 
 
 def _changes() -> list[Callable[[Raw], None]]:
-    changes: list[Callable[[Raw], None]] = [_drop(name) for name in _base_raw()]
-    changes += [_drop(f"options.1.{name}") for name in _base_raw()["options"][0]]
+    changes: list[Callable[[Raw], None]] = [_drop(name) for name in base_raw()]
+    changes += [_drop(f"options.1.{name}") for name in base_raw()["options"][0]]
     changes += [_drop(f"rejected_reasons.0.{name}") for name in ("option_id", "reason", "source")]
     changes += [_drop("provenance.selection"), _drop("redaction.patterns")]
     for name in (
@@ -188,7 +188,7 @@ CHANGES = _changes()
 
 
 def _changed(*changes: Callable[[Raw], None]) -> bytes:
-    raw = copy.deepcopy(_base_raw())
+    raw = copy.deepcopy(base_raw())
     for change in changes:
         change(raw)
     return json.dumps(raw, ensure_ascii=False).encode()

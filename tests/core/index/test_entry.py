@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from core.bulk.compact_json import compact_bytes
 from core.index.entry import PACK_OVER, IndexEntry, pack_json, unpack_json
-from core.record.codec import compact_bytes
 from tests.factories import make_record
 
 

@@ -26,6 +26,7 @@ import core.bulk.parallel_read
 import core.index.db
 import core.index.journal_index
 import core.index.sqlite
+from core.bulk.compact_json import record_digest
 from core.errors import JournalDamaged
 from core.gocompat.gotime import GoTime
 from core.index.db import index_path
@@ -35,14 +36,14 @@ from core.index.journal_index import IndexFilter, JournalIndex
 from core.index.query import select
 from core.index.scan import current_project, facets_of, project_summaries
 from core.journal import Journal
-from core.record.codec import encode_record, record_digest
+from core.record.codec import encode_record
 from core.record.filters import ListFilter
 from core.record.models import DecisionRecord, Option, RejectedReason
 from core.record.normalize import normalize_record
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore, record_file_names
 from core.store.safefs import ensure_private_dir
-from tests.core.bulk.test_fast_read import shape_values
+from tests.core.bulk.support.reads import shape_values
 from tests.factories import count_record_reads, make_record
 
 T0 = 1_760_000_000_000_000_000

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.bulk.compact_json import compact_bytes
 from core.bulk.record_view import plain_view
 from core.errors import InvalidDecision, NotFound
 from core.gocompat.gotime import GoTime
@@ -38,7 +39,6 @@ from core.outcomes.verdict import (
     strip_recommended,
 )
 from core.profile.model import PreferenceProfile, ProfileRule
-from core.record.codec import compact_bytes
 from core.record.models import Option
 from tests.factories import make_record
 
