@@ -30,6 +30,7 @@ from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim, utf8_len
 from core.record.identity import project_identity, redacted_stable_id
 from core.record.redaction import looks_sensitive, redact_text
+from core.store.append_log import encode_line
 from core.store.locking import locked
 from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir, fsync_dir
 
@@ -209,15 +210,15 @@ class NoteStore:
         return note
 
     def _append_line(self, path: Path, note: AgentNote) -> None:
-        line = json.dumps(note.to_dict(), ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = encode_line(note.to_dict())
         ensure_private_dir(self.root, self.directory)
         with locked(self.root, path, timeout=self.lock_timeout):
             created = not path.exists()
             with _open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT) as fd:
                 size = os.fstat(fd).st_size
                 if size and os.pread(fd, 1, size - 1) != b"\n":
-                    line = "\n" + line  # a torn tail stays as it is, on a line of its own
-                os.write(fd, line.encode("utf-8"))
+                    line = b"\n" + line  # a torn tail stays as it is, on a line of its own
+                os.write(fd, line)
                 os.fsync(fd)
             if created:
                 fsync_dir(self.directory)

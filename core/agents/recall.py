@@ -205,13 +205,6 @@ def _all_notes(notes: NoteStore, project_id: str) -> list[AgentNote]:
     return found
 
 
-def _parse_time(text: str) -> GoTime | None:
-    try:
-        return GoTime.parse(text)
-    except ValueError:
-        return None
-
-
 def recall(
     store: DecisionStore,
     query: str,
@@ -241,7 +234,7 @@ def recall(
         total += len(listed)
         matching = [(n, _note_words(n)) for n in listed]
         docs += [
-            (_parse_time(n.created_at), w, _note_entry(n, 0.0))
+            (GoTime.parse_or_none(n.created_at), w, _note_entry(n, 0.0))
             for n, w in matching
             if set(terms) & set(w)
         ]

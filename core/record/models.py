@@ -40,7 +40,8 @@ SOURCES = ("", "user", "model", "runtime", "imported")
 _parse_text = functools.lru_cache(maxsize=64)(GoTime.parse)
 
 
-def _parse_time(value: Any) -> GoTime:
+def _timestamp_value(value: Any) -> GoTime:
+    """A Timestamp field's input: a GoTime as it is, text through `GoTime.parse`."""
     if isinstance(value, GoTime):
         return value
     if isinstance(value, str):
@@ -57,7 +58,7 @@ def _parse_float(value: Any) -> float:
 
 Timestamp = Annotated[
     GoTime,
-    BeforeValidator(_parse_time),
+    BeforeValidator(_timestamp_value),
     PlainSerializer(lambda t: t.format(), return_type=str),
     WithJsonSchema({"type": "string", "format": "date-time"}),
 ]

@@ -66,13 +66,6 @@ def transcript_files(source: Path) -> list[Path]:
     return sorted(found)
 
 
-def parse_time(text: str) -> GoTime | None:
-    try:
-        return GoTime.parse(text) if text else None
-    except ValueError:
-        return None
-
-
 class ClaudeCodeImporter:
     """Reads transcripts; keeps per-file cursors so a watcher reads only what is new."""
 
@@ -186,7 +179,8 @@ class ClaudeCodeImporter:
                 also_chosen=also,
                 amended=amended,
                 reason="\n".join(part for part in (note, response) if part),
-                when=parse_time(meta.timestamp) or parse_time(event.asked.meta.timestamp),
+                when=GoTime.parse_or_none(meta.timestamp)
+                or GoTime.parse_or_none(event.asked.meta.timestamp),
                 tags=("subagent",) if subagent or meta.sidechain else (),
             )
         )
