@@ -14,8 +14,7 @@ from PySide6.QtWidgets import QApplication, QRadioButton
 from app.gui.capture.choice_page import Badge
 from app.gui.capture.window import CaptureWindow
 from app.gui.widgets.palette import contrast_ratio, is_dark
-from tests.app.gui.capture.test_palettes import indicator_image, max_contrast
-from tests.app.gui.capture.test_window import make_request
+from tests.app.support.capture_support import indicator_image, make_request, max_contrast
 
 
 def main() -> int:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QLabel, QRadioButton, QStyle, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QRadioButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.gui.capture.choice_page import Badge
@@ -21,7 +21,7 @@ from app.gui.capture.window import CaptureWindow
 from app.gui.widgets import palette as palettes
 from app.gui.widgets.indicators import indicator_colours
 from app.gui.widgets.palette import MARK_CONTRAST, READABLE_CONTRAST, contrast_ratio, readable_on
-from tests.app.gui.capture.test_window import make_request
+from tests.app.support.capture_support import indicator_image, make_request, max_contrast, pixels
 
 pytestmark = [
     pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"),
@@ -163,15 +163,6 @@ def _flatten(colour: QColor, background: QColor) -> QColor:
     )
 
 
-def indicator_image(radio: QRadioButton) -> QImage:
-    """Only the indicator (not the key beside it): the style puts it at the left, centred."""
-    style = radio.style()
-    width = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth, None, radio)
-    height = style.pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorHeight, None, radio)
-    top = (radio.height() - height) // 2
-    return radio.grab(QRect(0, top, width, height)).toImage()
-
-
 def _indicator_background(radio: QWidget) -> QColor:
     card = radio.parentWidget()
     assert card is not None
@@ -180,19 +171,11 @@ def _indicator_background(radio: QWidget) -> QColor:
     return image.pixelColor(corner)
 
 
-def _pixels(image: QImage) -> list[QColor]:
-    return [image.pixelColor(x, y) for y in range(image.height()) for x in range(image.width())]
-
-
-def max_contrast(image: QImage, background: QColor) -> float:
-    return max(contrast_ratio(colour, background) for colour in _pixels(image))
-
-
 def _has_colour_near(image: QImage, wanted: QColor, tolerance: int = 24) -> bool:
     return any(
         abs(c.red() - wanted.red())
         + abs(c.green() - wanted.green())
         + abs(c.blue() - wanted.blue())
         <= tolerance
-        for c in _pixels(image)
+        for c in pixels(image)
     )

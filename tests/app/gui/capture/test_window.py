@@ -31,6 +31,7 @@ from app.gui.capture.window import CaptureWindow
 from app.gui.widgets.byte_counter import ByteCounter
 from core.capture.drafts import Draft
 from core.record.models import ProposalOption
+from tests.app.support.capture_support import OPTIONS, PROBLEM, make_request
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
@@ -44,47 +45,6 @@ pytestmark = [
 
 KEY = Qt.Key
 MOD = Qt.KeyboardModifier
-PROBLEM = (
-    "Implementation decisions are scattered across repositories: where should the journal "
-    "store decision records?"
-)
-OPTIONS = [
-    ProposalOption(
-        id="per-repository",
-        label="Per-repository records",
-        description="Keep project decisions beside project source",
-        pros=["Travels with the code"],
-        cons=["Fragments preference evidence"],
-    ),
-    ProposalOption(
-        id="global-journal",
-        label="Per-user global journal",
-        description="Aggregate records outside repositories",
-        pros=["One dashboard"],
-        cons=["Path identity breaks on move"],
-        recommended=True,
-    ),
-    ProposalOption(id="sqlite", label="Single SQLite database", description="One file, WAL mode"),
-    ProposalOption(id="git-notes", label="Git notes", description="Attach records to commits"),
-]
-
-
-def make_request(**changes: object) -> CaptureRequest:
-    request = CaptureRequest(
-        decision_id="decision-44c0f9b71bf8194908f3a91c41e937ee",
-        problem=PROBLEM,
-        options=OPTIONS,
-        decision_kind="persistence-layout",
-        risk_level="medium",
-        domains=["storage", "dashboard"],
-        detector_confidence=0.91,
-        project_alias="decision-journal",
-        session_id="session-7f3a",
-        agent="Claude Code",
-        header="Where do decision records live?",
-        stage="choice",
-    )
-    return replace(request, **changes)  # type: ignore[arg-type]
 
 
 def open_window(qtbot: QtBot, request: CaptureRequest) -> CaptureWindow:
