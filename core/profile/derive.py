@@ -14,9 +14,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import NamedTuple
 
 from core.bulk.compact_json import compact_bytes
+from core.bulk.profile_facts import Evidence, RecordFacts
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import collapse_spaces, fold_keys, go_lower, go_trim
 from core.limits import PROFILE_CONFIDENCE_MIN
@@ -46,35 +46,6 @@ _THRESHOLDS = {SCOPE_PROJECT: (2, 0), SCOPE_DOMAIN: (3, 2), SCOPE_GLOBAL: (5, 3)
 CONFIDENCE_MIN = 0.10
 CONFIDENCE_MAX = 0.95
 _USER = "user"
-
-
-class Evidence(NamedTuple):
-    """What an eligible record contributes: its criterion, choice and contexts.
-
-    A named tuple of plain values: a cold rebuild makes one per record in a reading process and
-    sends it over, and msgspec encodes and decodes a named tuple in C, as an array (no field
-    names), as it does `RecordFacts`: a quarter of the facts file and of what crosses from a
-    reading process.
-    """
-
-    criterion: str
-    signature: str
-    label: str
-    project_id: str
-    domains: tuple[str, ...]
-
-
-class RecordFacts(NamedTuple):
-    """The little a rebuild needs from one record; small enough to cache for every record.
-
-    The facts file stores it as it is (`core.profile.facts_file`).
-    """
-
-    record_id: str
-    updated_ns: int
-    deleted: bool
-    digest: str
-    evidence: Evidence | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ from pathlib import Path
 import msgspec
 
 from core.bulk.file_identity import FileIdentity
+from core.bulk.profile_facts import RecordFacts
 from core.errors import JournalError
-from core.profile.derive import RecordFacts
 from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
 
 FORMAT_VERSION = 3

@@ -23,6 +23,7 @@ from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
 from core.bulk.listing import list_records, record_stats
 from core.bulk.parallel_read import read_records
+from core.bulk.profile_facts import RecordFacts
 from core.errors import (
     JournalError,
     LockCancelled,
@@ -39,7 +40,6 @@ from core.gocompat.text import go_trim
 from core.profile.derive import (
     Derivation,
     Grouping,
-    RecordFacts,
     carry_overrides,
     facts_from,
     facts_of,

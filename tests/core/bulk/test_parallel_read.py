@@ -25,10 +25,10 @@ from core.bulk.parallel_read import (
     use_start_method,
     worker_count,
 )
+from core.bulk.profile_facts import RecordFacts
 from core.index.entry import IndexEntry
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
-from core.profile.derive import RecordFacts
 from core.profile.store import FACTS_CACHE_FILE, ProfileStore, _facts
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore

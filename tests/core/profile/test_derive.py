@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from core.bulk.profile_facts import Evidence, RecordFacts
 from core.gocompat.gotime import GoTime
 from core.profile.derive import (
     Derivation,
-    Evidence,
-    RecordFacts,
     _group,
     _group_rules,
     _ids_distinct,
@@ -362,7 +362,7 @@ _FACT = st.builds(
             domains=st.just(()),
         ),
     ),
-).map(lambda fact: fact._replace(digest=repr(fact)))
+).map(lambda fact: msgspec.structs.replace(fact, digest=repr(fact)))
 """Facts as records give them: the digest is the content's, so equal digests mean equal facts."""
 _TIED = [
     RecordFacts("d-1", 1, False, "b", Evidence("storage", "a@1", "Approach A", "project-x", ())),
@@ -417,7 +417,7 @@ def _journal_facts(draw: st.DrawFn) -> list[RecordFacts]:
         RecordFacts(f"d-{n}", age, deleted, "", found)
         for n, (age, deleted, found) in enumerate(rows)
     ]
-    return [fact._replace(digest=repr(fact)) for fact in facts]
+    return [msgspec.structs.replace(fact, digest=repr(fact)) for fact in facts]
 
 
 @settings(max_examples=400, deadline=None)
@@ -450,7 +450,7 @@ def _facts_with_ids_folding_alike(draw: st.DrawFn) -> list[RecordFacts]:
         RecordFacts(rid, age, False, "", Evidence("storage", sig, "Approach", project, domains))
         for rid, age, sig, project, domains in rows
     ]
-    return [fact._replace(digest=repr(fact)) for fact in facts]
+    return [msgspec.structs.replace(fact, digest=repr(fact)) for fact in facts]
 
 
 @settings(max_examples=300, deadline=None)
