@@ -48,6 +48,17 @@ AUTH_FAILED = (
 """Failures that mean git reached the remote but could not get in: an error to fix, never
 offline (SSH adds "could not read from remote repository" after each of them)."""
 REJECTED = ("[rejected]", "non-fast-forward", "fetch first", "[remote rejected]")
+SSH_CONNECT_TIMEOUT = 8
+"""Seconds ssh may take to reach the host and finish its handshake: a host out of reach is
+offline by then, so a sync (and the app's quit, which waits for it) never sits out the
+system's TCP timeout."""
+SSH_ALIVE_INTERVAL = 15
+SSH_ALIVE_COUNT = 2
+"""Keep-alive probes: a connection that stops answering mid-transfer ends after this many
+unanswered probes, this many seconds apart, instead of hanging."""
+USER_SSH_VARIABLES = ("GIT_SSH_COMMAND", "GIT_SSH")
+"""The environment variables through which a user picks their own ssh (with
+`core.sshCommand`, which git ranks between them); either one keeps our default out."""
 
 
 class GitFailed(SyncRemoteError):
@@ -84,12 +95,26 @@ class GitFailed(SyncRemoteError):
         return any(marker in self.stderr for marker in REJECTED)
 
 
+def default_ssh_command(*, interactive: bool) -> str:
+    """The ssh git runs when the user chose none: bounded connects and keep-alives, and no
+    password or passphrase prompt unless a terminal can answer it."""
+    options = [
+        f"ConnectTimeout={SSH_CONNECT_TIMEOUT}",
+        f"ServerAliveInterval={SSH_ALIVE_INTERVAL}",
+        f"ServerAliveCountMax={SSH_ALIVE_COUNT}",
+    ]
+    if not interactive:
+        options.insert(0, "BatchMode=yes")
+    return " ".join(["ssh", *(f"-o {option}" for option in options)])
+
+
 class GitRepo:
     """A working copy; `interactive` lets git ask for credentials on a terminal."""
 
     def __init__(self, path: Path, *, interactive: bool = False) -> None:
         self.path = path
         self.interactive = interactive
+        self._user_ssh: bool | None = None
 
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -102,8 +127,26 @@ class GitRepo:
         )
         if not self.interactive:
             env["GIT_TERMINAL_PROMPT"] = "0"
-            env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+        if not self.user_chose_ssh():
+            env["GIT_SSH_COMMAND"] = default_ssh_command(interactive=self.interactive)
         return env
+
+    def user_chose_ssh(self) -> bool:
+        """True when the user set their own ssh: `GIT_SSH_COMMAND` or `GIT_SSH` in the
+        environment, or `core.sshCommand` in any git config this working copy reads (system,
+        global, its own, or `-c` through the environment). Asked once per repository."""
+        if any(os.environ.get(name) for name in USER_SSH_VARIABLES):
+            return True
+        if self._user_ssh is None:
+            command = ["git", f"--git-dir={self.path / '.git'}", "config", "--get"]
+            try:
+                found = subprocess.run(
+                    [*command, "core.sshCommand"], capture_output=True, check=False
+                )
+            except FileNotFoundError:
+                return False  # no git at all: the command itself says so
+            self._user_ssh = found.returncode == 0 and bool(found.stdout.strip())
+        return self._user_ssh
 
     def run(
         self, *args: str, data: bytes | None = None, check: bool = True
