@@ -512,6 +512,13 @@ class SyncConflictUnknown(SyncError, LookupError):
     runbook_anchor = CONFLICT_ENTRY
 
 
+class SyncConflictPending(SyncError):
+    """A correction, delete or restore of a decision that waits for a choice of version, not
+    asked to settle that conflict; nothing was written."""
+
+    runbook_anchor = CONFLICT_ENTRY
+
+
 class SyncGitMissing(SyncError):
     """The `git` program sync runs is not installed or not on PATH."""
 

@@ -303,23 +303,9 @@ class DecisionStore:
         write_digest(self.root, directory, name, data)
 
     def soft_delete(self, record_id: str, expected_revision: int) -> DecisionRecord:
-        def mark_deleted(record: DecisionRecord) -> None:
-            record.status = STATUS_DELETED
-            record.deleted_at = GoTime.now()
-
         return self.revise(record_id, expected_revision, mark_deleted)
 
     def restore(self, record_id: str, expected_revision: int) -> DecisionRecord:
-        def mark_restored(record: DecisionRecord) -> None:
-            if not record.is_deleted:
-                raise RevisionConflict(
-                    f"implementation decision revision conflict: decision {record_id} is not "
-                    "deleted",
-                    current_revision=record.revision,
-                )
-            record.status = STATUS_CORRECTED
-            record.deleted_at = None
-
         return self.revise(record_id, expected_revision, mark_restored)
 
     # history ---------------------------------------------------------------------------------
@@ -473,3 +459,20 @@ def export_records(records: list[DecisionRecord], *, include_private: bool) -> b
                 item.pop(name, None)
         items.append(item)
     return dumps_indented_bytes(items)
+
+
+def mark_deleted(record: DecisionRecord) -> None:
+    """The change a soft-delete makes (a `revise` mutation)."""
+    record.status = STATUS_DELETED
+    record.deleted_at = GoTime.now()
+
+
+def mark_restored(record: DecisionRecord) -> None:
+    """The change a restore makes; raises RevisionConflict when the record is not deleted."""
+    if not record.is_deleted:
+        raise RevisionConflict(
+            f"implementation decision revision conflict: decision {record.id} is not deleted",
+            current_revision=record.revision,
+        )
+    record.status = STATUS_CORRECTED
+    record.deleted_at = None

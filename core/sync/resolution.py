@@ -7,6 +7,12 @@ the record's identity stay the store's; the conflict folder is removed only afte
 and only if no newer divergence arrived meanwhile (a sync merging under the record's lock),
 so a version nobody has seen is never thrown away. A note beside the new revision says which
 version was kept, so the history tells why the revision exists.
+
+The same rule holds for the ordinary ways to change a decision (a correction, a soft-delete, a
+restore; `revise`): a conflicted decision gets its next revision only as the resolution of its
+conflict, made on the current record as it stands when the caller asks to settle it, and is
+refused otherwise, so a change never leaves the conflict listed behind a newer revision and
+never sets a version aside that nobody chose to.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.errors import SyncConflictUnknown
+from core.errors import SyncConflictPending, SyncConflictUnknown
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes, check_note
 from core.store.decisions import DecisionStore
@@ -28,6 +34,13 @@ from core.sync.state import StateFiles
 STORE_OWNED = ("id", "created_at", "redaction", "revision", "updated_at")
 """Fields the store sets on every revision; every other field comes from the chosen version."""
 UNKNOWN_NAME = "another machine"
+CURRENT = "current"
+"""`keep` for a change made on the current record as it stands (a correction, a delete or a
+restore of a conflicted decision): no version's fields replace the record's."""
+CORRECTING = "correcting"
+DELETING = "soft-deleting"
+RESTORING = "restoring"
+"""How a change settled a conflict, as its note says it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +85,18 @@ class Resolution:
     note_warning: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """A decision changed through `revise`: the revision written, the conflict it settled (None
+    when it had none), the user's note as saved, and why that note was not saved ("" if it
+    was)."""
+
+    record: DecisionRecord
+    settled: Resolution | None = None
+    note: str = ""
+    note_warning: str = ""
+
+
 def this_machine(store: DecisionStore) -> str:
     """This machine's sync id; "" when the journal does not sync (any more)."""
     files = StateFiles(store.root)
@@ -111,15 +136,18 @@ def resolve_conflict(
     expected: int | None = None,
     edit: Callable[[DecisionRecord], None] | None = None,
     note: str = "",
+    how: str = "",
 ) -> Resolution:
     """Writes the version `keep` names as the next revision, then clears the conflict.
 
     Args:
-        keep: `local`, `remote`, or a machine id or name (see `conflicts.choose_machine`).
+        keep: `local`, `remote`, a machine id or name (see `conflicts.choose_machine`), or
+            `CURRENT`: the current record as it stands, the version it holds kept.
         here: this machine's sync id.
         expected: the current revision the caller showed; None takes whatever is current.
         edit: changes made on top of the chosen version (a merge by hand).
         note: the user's own words, added to the note that names the kept version.
+        how: with `CURRENT`, the change that settles it (`CORRECTING`, `DELETING`, …).
 
     Raises:
         SyncConflictUnknown: the record has no conflict, or `keep` names no version.
@@ -127,16 +155,27 @@ def resolve_conflict(
         InvalidDecision: the edit or the note breaks a rule; nothing was written.
     """
     conflict = conflicts.get_conflict(store.root, record_id)
-    machine = conflicts.choose_machine(conflict, keep, here or conflict.current)
-    name = str(conflict.versions[machine].get("name") or "")
-    chosen = conflicts.version_of(store.root, conflict, machine)
-    text = check_note(_note(name or machine, merged=edit is not None, words=note))
+    as_it_stands = keep == CURRENT
+    machine = (
+        conflict.current
+        if as_it_stands
+        else conflicts.choose_machine(conflict, keep, here or conflict.current)
+    )
+    name = _name(conflict, machine)
+    chosen = None if as_it_stands else conflicts.version_of(store.root, conflict, machine)
+    if as_it_stands:
+        aside = [_name(conflict, m) for m in conflict.versions if m != machine]
+        summary = _settled_note(how or CORRECTING, name, aside)
+    else:
+        summary = _kept_note(name, merged=edit is not None)
+    text = check_note(f"{summary} {note.strip()}" if note.strip() else summary)
     current = expected if expected is not None else store.get(record_id).revision
 
     def adopt(record: DecisionRecord) -> None:
-        for field in DecisionRecord.model_fields:
-            if field not in STORE_OWNED:
-                setattr(record, field, getattr(chosen, field))
+        if chosen is not None:
+            for field in DecisionRecord.model_fields:
+                if field not in STORE_OWNED:
+                    setattr(record, field, getattr(chosen, field))
         if edit is not None:
             edit(record)
 
@@ -147,13 +186,81 @@ def resolve_conflict(
         CorrectionNotes(store.root).write(record_id, revised.revision, text)
     except (OSError, ValueError) as exc:
         warning = f"revision {revised.revision} was saved, its note was not: {exc}"
-    return Resolution(revised, machine, name or UNKNOWN_NAME, cleared, warning)
+    named = str(conflict.versions[machine].get("name") or "")
+    return Resolution(revised, machine, named or UNKNOWN_NAME, cleared, warning)
 
 
-def _note(name: str, *, merged: bool, words: str) -> str:
+def revise(
+    store: DecisionStore,
+    record_id: str,
+    expected: int,
+    change: Callable[[DecisionRecord], None],
+    *,
+    here: str,
+    settle: bool = False,
+    note: str = "",
+    how: str = CORRECTING,
+) -> Revision:
+    """A correction, soft-delete or restore: the next revision, through the conflict rule.
+
+    Args:
+        change: what the change does to the record (the store's compare-and-swap runs it).
+        here: this machine's sync id ("" when sync is off).
+        settle: the caller told the user that this change settles the decision's sync
+            conflict, if it has one: the current version is kept, the others set aside.
+        note: the user's "why corrected" note, kept with the new revision.
+        how: the change, as a settling note names it.
+
+    Raises:
+        SyncConflictPending: the decision has a sync conflict and `settle` is False.
+        RevisionConflict: the record changed since `expected`.
+        InvalidDecision: the change or the note breaks a rule; nothing was written.
+    """
+    text = check_note(note)
+    conflict = conflicts.find_conflict(store.root, record_id)
+    if conflict is not None:
+        if not settle:
+            raise SyncConflictPending(pending_text(conflict))
+        done = resolve_conflict(
+            store, record_id, CURRENT, here, expected=expected, edit=change, note=text, how=how
+        )
+        return Revision(done.record, done, text, done.note_warning)
+    record = store.revise(record_id, expected, change)
+    warning = ""
+    try:
+        CorrectionNotes(store.root).write(record_id, record.revision, text)
+    except (OSError, ValueError) as exc:
+        warning = f"revision {record.revision} was saved, its note was not: {exc}"
+    return Revision(record, None, text, warning)
+
+
+def pending_text(conflict: conflicts.Conflict) -> str:
+    """ "decision … was changed on two machines (laptop and desk) and waits for a choice of
+    version; nothing was written" """
+    names = [_name(conflict, machine) for machine in conflict.versions]
+    listed = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+    return (
+        f"decision {conflict.record_id} was changed on {len(names)} machines ({listed}) and "
+        "waits for a choice of version; nothing was written"
+    )
+
+
+def _name(conflict: conflicts.Conflict, machine: str) -> str:
+    return str(conflict.versions[machine].get("name") or "") or machine or UNKNOWN_NAME
+
+
+def _kept_note(name: str, *, merged: bool) -> str:
     what = "merged by hand from" if merged else "kept"
-    text = f"Sync conflict: {what} the version written on {name}."
-    return f"{text} {words.strip()}" if words.strip() else text
+    return f"Sync conflict: {what} the version written on {name}."
+
+
+def _settled_note(how: str, name: str, aside: list[str]) -> str:
+    others = " and ".join(aside)
+    versions = "version" if len(aside) == 1 else "versions"
+    return (
+        f"Sync conflict: settled by {how} the current version (written on {name}); the "
+        f"{versions} from {others} set aside."
+    )
 
 
 def _clear(store: DecisionStore, resolved: conflicts.Conflict) -> bool:

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from core.errors import InvalidDecision, RevisionConflict, SyncConflictUnknown
+from core.errors import (
+    InvalidDecision,
+    RevisionConflict,
+    SyncConflictPending,
+    SyncConflictUnknown,
+)
 from core.record.codec import encode_record
 from core.record.models import DecisionRecord
 from core.store.correction_notes import NOTE_MAX, CorrectionNotes
-from core.store.decisions import DecisionStore
+from core.store.decisions import DecisionStore, mark_deleted
 from core.sync import conflicts, resolution
 from core.sync.merge import CONFLICT, RecordMerge
 from tests.factories import make_record
@@ -129,3 +135,84 @@ def test_unknown_conflicts_and_sides_name_what_exists(tmp_path: Path) -> None:
     with pytest.raises(SyncConflictUnknown, match="versions: 0a0a0a0a"):
         resolution.resolve_conflict(store, ID, "server", LAPTOP[0])
     assert store.get(ID).revision == 2
+
+
+# the ordinary changes of a conflicted decision: correct, soft-delete, restore ------------------
+
+
+def _tag(tags: list[str]) -> Callable[[DecisionRecord], None]:
+    def change(record: DecisionRecord) -> None:
+        record.tags = tags
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "how"),
+    [
+        (_tag(["mine", "fixed"]), resolution.CORRECTING),
+        (mark_deleted, resolution.DELETING),
+    ],
+    ids=["correct", "soft-delete"],
+)
+def test_a_change_refused_until_asked_to_settle_then_one_revision(
+    tmp_path: Path, change: Callable[[DecisionRecord], None], how: str
+) -> None:
+    store = _conflicted(tmp_path)
+    with pytest.raises(SyncConflictPending) as refused:
+        resolution.revise(store, ID, 2, change, here=LAPTOP[0], note="why", how=how)
+    assert str(refused.value) == (
+        f"decision {ID} was changed on 2 machines (laptop and desk) and waits for a choice of "
+        "version; nothing was written"
+    )
+    assert refused.value.runbook_anchor == "sync-conflict"
+    assert store.get(ID).revision == 2 and (tmp_path / FOLDER).is_dir()
+    assert 2 not in CorrectionNotes(tmp_path).read(ID)
+
+    done = resolution.revise(store, ID, 2, change, here=LAPTOP[0], settle=True, note="why", how=how)
+    assert done.record.revision == 3 and done.settled is not None and done.settled.cleared
+    assert done.record.selection_reason_raw == "mine"  # the current record, as it stood
+    assert not (tmp_path / FOLDER).exists()
+    assert [r.revision for r in store.history(ID)] == [1, 2, 3]
+    note = CorrectionNotes(tmp_path).read(ID)[3].note
+    assert note == (
+        f"Sync conflict: settled by {how} the current version (written on laptop); the version "
+        "from desk set aside. why"
+    )
+    assert store.list_with_issues().issues == []
+
+
+def test_the_current_record_as_it_stands_is_kept_past_the_versions(tmp_path: Path) -> None:
+    """A revision written on top of the conflict (before this rule) is what a change starts
+    from: settling never reverts the record to the version of the revision both machines
+    wrote."""
+    store = _conflicted(tmp_path)
+    store.revise(ID, 2, _tag(["later"]))
+    done = resolution.revise(store, ID, 3, _tag(["later", "fixed"]), here=LAPTOP[0], settle=True)
+    assert (done.record.revision, done.record.tags) == (4, ["later", "fixed"])
+    assert done.settled is not None and done.settled.machine == LAPTOP[0]
+
+
+def test_without_a_conflict_a_change_is_the_stores_revision_with_its_note(
+    tmp_path: Path,
+) -> None:
+    store = DecisionStore(tmp_path)
+    store.put(make_record(id=ID, tags=["base"]))
+    done = resolution.revise(store, ID, 1, _tag(["new"]), here="", note="  typo  ")
+    assert (done.record.revision, done.record.tags, done.settled) == (2, ["new"], None)
+    assert done.note == "typo" and CorrectionNotes(tmp_path).read(ID)[2].note == "typo"
+    quiet = resolution.revise(store, ID, 2, _tag(["newer"]), here="", settle=True)
+    assert quiet.settled is None and 3 not in CorrectionNotes(tmp_path).read(ID)
+
+
+def test_a_stale_revision_or_a_long_note_writes_nothing_and_keeps_the_conflict(
+    tmp_path: Path,
+) -> None:
+    store = _conflicted(tmp_path)
+    with pytest.raises(RevisionConflict):
+        resolution.revise(store, ID, 1, _tag(["x"]), here=LAPTOP[0], settle=True)
+    with pytest.raises(InvalidDecision, match="correction_note"):
+        resolution.revise(
+            store, ID, 2, _tag(["x"]), here=LAPTOP[0], settle=True, note="x" * (NOTE_MAX + 1)
+        )
+    assert store.get(ID).revision == 2 and (tmp_path / FOLDER / "conflict.json").is_file()
