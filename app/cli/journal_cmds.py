@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from app.cli import render
@@ -19,12 +20,34 @@ from app.cli.redact_cmds import cmd_redact
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
 from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
 from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
+from core.errors import SyncConflictPending
 from core.gocompat.gojson import dumps_indented
 from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count, join_words, number
 from core.record.corrections import Correction, apply_correction, precheck
-from core.store.correction_notes import CorrectionNote, CorrectionNotes, check_note
+from core.record.models import DecisionRecord
+from core.store.correction_notes import CorrectionNote, CorrectionNotes
+from core.store.decisions import mark_deleted, mark_restored
+from core.sync.resolution import (
+    CORRECTING,
+    DELETING,
+    RESTORING,
+    Revision,
+    revise,
+    this_machine,
+)
+
+SETTLE_HINT = (
+    "choose one first with `sync resolve {id} --keep local|remote`, or repeat with "
+    "--settle-conflict to make this change settle it (the version on the other machine is "
+    "then set aside)"
+)
+SETTLE_HELP = (
+    "if the decision waits for a choice of version after a sync, settle that conflict with "
+    "this change: the current version is kept, the other set aside (without it, the command "
+    "refuses with exit code 7)"
+)
 
 
 def _print_json(value: object) -> None:
@@ -121,24 +144,26 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
         project_alias=args.alias,
     )
     precheck(correction)
-    note = check_note(args.note or "")
-    record = journal.store.revise(
-        args.id, args.expected_revision, lambda r: apply_correction(r, correction)
+    done = _revise(
+        journal, args, lambda r: apply_correction(r, correction), CORRECTING, args.note or ""
     )
-    saved = CorrectionNotes(journal.root).write(record.id, record.revision, note)
-    why = f" (why corrected: {saved.note})" if saved is not None else ""
+    if done is None:
+        return WRONG_STATE
+    record = done.record
+    why = f" (why corrected: {done.note})" if done.note else ""
     print(f"Saved {record.id} as revision {record.revision}{why}.")
-    tell_app_records_changed(journal)
-    return OK
+    return _after(journal, done)
 
 
 def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
     if journal.store.get(args.id).is_deleted:
         return _wrong_state(f"decision {args.id} is already deleted; nothing to delete")
-    record = journal.store.soft_delete(args.id, args.expected_revision)
+    done = _revise(journal, args, mark_deleted, DELETING)
+    if done is None:
+        return WRONG_STATE
+    record = done.record
     print(f"Deleted {record.id} (revision {record.revision}); restore it with `restore`.")
-    tell_app_records_changed(journal)
-    return OK
+    return _after(journal, done)
 
 
 def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
@@ -148,8 +173,55 @@ def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
             f"decision {args.id} is not deleted ({current.status}, revision "
             f"{current.revision}); only a deleted decision can be restored"
         )
-    record = journal.store.restore(args.id, args.expected_revision)
+    done = _revise(journal, args, mark_restored, RESTORING)
+    if done is None:
+        return WRONG_STATE
+    record = done.record
     print(f"Restored {record.id} as revision {record.revision}.")
+    return _after(journal, done)
+
+
+def _revise(
+    journal: Journal,
+    args: argparse.Namespace,
+    change: Callable[[DecisionRecord], None],
+    how: str,
+    note: str = "",
+) -> Revision | None:
+    """The change through the conflict rule; None (after saying why) when a sync conflict
+    waits and `--settle-conflict` was not given."""
+    try:
+        return revise(
+            journal.store,
+            args.id,
+            args.expected_revision,
+            change,
+            here=this_machine(journal.store),
+            settle=args.settle_conflict,
+            note=note,
+            how=how,
+        )
+    except SyncConflictPending as exc:
+        hint = SETTLE_HINT.format(id=args.id)
+        _wrong_state(f"{exc}; {hint} ({runbook.see(exc.runbook_anchor)})")
+        return None
+
+
+def _after(journal: Journal, done: Revision) -> int:
+    """What the change settled or could not save, then the running app is told."""
+    settled = done.settled
+    if settled is not None:
+        print(
+            f"This settled its sync conflict: the version written on {settled.name} is kept; "
+            + ("`sync now` shares it." if this_machine(journal.store) else "nothing to share.")
+        )
+        if not settled.cleared:
+            print(
+                "Another version arrived meanwhile; `sync status` lists it and "
+                "`sync resolve` settles it."
+            )
+    if done.note_warning:
+        print(f"decision-journal: warning: {done.note_warning}", file=sys.stderr)
     tell_app_records_changed(journal)
     return OK
 
@@ -279,6 +351,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="why corrected (optional): kept with this revision beside the journal, listed by "
         "history",
     )
+    p.add_argument("--settle-conflict", action="store_true", help=SETTLE_HELP)
     p.set_defaults(handler=cmd_edit)
 
     for name, handler, text in (
@@ -288,6 +361,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p = sub.add_parser(name, help=text)
         p.add_argument("id")
         p.add_argument("--expected-revision", type=int, required=True)
+        p.add_argument("--settle-conflict", action="store_true", help=SETTLE_HELP)
         p.set_defaults(handler=handler)
 
     p = sub.add_parser("doctor", help="check records, history chains, permissions and locks")
