@@ -303,8 +303,8 @@ class JournalIndex:
         stored), so the lstat per file, a pass of its own on a large journal, is skipped.
         """
         now = time.time_ns()
-        names = record_file_names(self.store.records_dir)
         if not known:
+            names = record_file_names(self.store.records_dir)
             return set(names), [(name, now) for name in names]
         current: set[str] = set()
         to_read: list[tuple[str, int]] = []
