@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from core.bulk.normal_form import all_collapsed, all_trimmed, folds_unchanged, is_normal
 from core.bulk.record_view import plain_view
 from core.gocompat.gotime import GoTime
-from core.gocompat.text import GO_SPACE, collapse_spaces, go_trim
+from core.gocompat.text import collapse_spaces, go_trim
 from core.record.models import DecisionRecord
 from core.record.normalize import dedupe_fold, normalized
 from core.record.summary import korean_summary
 from tests.core.bulk.support.raw_records import base_raw, raw_records, records_of
+from tests.core.support.go_text import ITEMS
 
 NOW = GoTime(1_780_000_000_123_456_789)
 _SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,15 +86,8 @@ def test_a_stored_record_is_normal() -> None:
     assert normalized(record, now=NOW) is record
 
 
-_PIECES = st.sampled_from(
-    [*GO_SPACE, "\x00", "\x1c", "\x1f", "a", "B", "z9", "İ", "ß", "Σ", "é", "-", "_", "  "]
-)
-_ITEM = st.lists(_PIECES | st.text(max_size=3), max_size=6).map("".join)
-_ITEMS = st.lists(_ITEM, max_size=6)
-
-
 @settings(max_examples=800, deadline=None)
-@given(items=_ITEMS)
+@given(items=ITEMS)
 @example(items=["a \x00b"])
 @example(items=["a", " b"])
 def test_all_trimmed_is_go_trim_of_each_item(items: list[str]) -> None:
@@ -101,7 +95,7 @@ def test_all_trimmed_is_go_trim_of_each_item(items: list[str]) -> None:
 
 
 @settings(max_examples=800, deadline=None)
-@given(items=_ITEMS)
+@given(items=ITEMS)
 @example(items=["a b", "c  d"])
 @example(items=["a\u3000b"])
 def test_all_collapsed_never_claims_what_collapse_spaces_denies(items: list[str]) -> None:
@@ -115,7 +109,7 @@ def test_all_collapsed_never_claims_what_collapse_spaces_denies(items: list[str]
 
 
 @settings(max_examples=800, deadline=None)
-@given(lists=st.lists(_ITEMS, max_size=4))
+@given(lists=st.lists(ITEMS, max_size=4))
 @example(lists=[["a", "A"]])
 @example(lists=[["a"], ["A"]])
 @example(lists=[[" "]])

@@ -8,19 +8,13 @@ letters. The normal form's list-at-once tests are checked in tests/core/bulk.
 from __future__ import annotations
 
 from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
-from core.gocompat.text import GO_SPACE, fold_keys, go_lower, go_trim
-
-_PIECES = st.sampled_from(
-    [*GO_SPACE, "\x00", "\x1c", "\x1f", "a", "B", "z9", "İ", "ß", "Σ", "é", "-", "_", "  "]
-)
-_ITEM = st.lists(_PIECES | st.text(max_size=3), max_size=6).map("".join)
-_ITEMS = st.lists(_ITEM, max_size=6)
+from core.gocompat.text import fold_keys, go_lower, go_trim
+from tests.core.support.go_text import ITEMS
 
 
 @settings(max_examples=800, deadline=None)
-@given(items=_ITEMS)
+@given(items=ITEMS)
 @example(items=["", "A", "a\x00b"])
 @example(items=["İ", "ABC", " x"])
 def test_fold_keys_folds_each_item_as_go_does(items: list[str]) -> None:
