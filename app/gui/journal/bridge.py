@@ -52,6 +52,7 @@ from core.errors import (
     RevisionConflict,
     SnapshotExpired,
     SnapshotTooLarge,
+    SyncConflictPending,
     describe,
 )
 from core.importers.confirm import confirm_record
@@ -63,9 +64,10 @@ from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.corrections import Correction, apply_correction
-from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes
+from core.store.decisions import mark_deleted, mark_restored
 from core.store.quarantine import move_aside
+from core.sync.resolution import CORRECTING, DELETING, RESTORING, Revision
 
 log = logging.getLogger(__name__)
 NOTES_SHOWN = 200
@@ -394,26 +396,49 @@ class JournalBridge(QObject):
         )
 
     def save_correction(
-        self, decision_id: str, expected: int, correction: Correction, note: str = ""
+        self,
+        decision_id: str,
+        expected: int,
+        correction: Correction,
+        note: str = "",
+        *,
+        settle: bool = False,
     ) -> None:
-        """Saves the revision, then its "why corrected" note (if any) beside the history."""
+        """Saves the revision with its "why corrected" note (if any) beside the history.
+
+        Args:
+            settle: the form said that saving settles the decision's sync conflict.
+        """
         self._mutate(
             "edit",
             decision_id,
-            lambda: self.journal.store.revise(
-                decision_id, expected, lambda record: apply_correction(record, correction)
+            lambda: conflict_jobs.revise(
+                self.journal,
+                decision_id,
+                expected,
+                lambda record: apply_correction(record, correction),
+                settle=settle,
+                how=CORRECTING,
+                note=note,
             ),
-            note,
         )
 
-    def soft_delete(self, decision_id: str, expected: int) -> None:
+    def soft_delete(self, decision_id: str, expected: int, *, settle: bool = False) -> None:
         self._mutate(
-            "delete", decision_id, lambda: self.journal.store.soft_delete(decision_id, expected)
+            "delete",
+            decision_id,
+            lambda: conflict_jobs.revise(
+                self.journal, decision_id, expected, mark_deleted, settle=settle, how=DELETING
+            ),
         )
 
-    def restore(self, decision_id: str, expected: int) -> None:
+    def restore(self, decision_id: str, expected: int, *, settle: bool = False) -> None:
         self._mutate(
-            "restore", decision_id, lambda: self.journal.store.restore(decision_id, expected)
+            "restore",
+            decision_id,
+            lambda: conflict_jobs.revise(
+                self.journal, decision_id, expected, mark_restored, settle=settle, how=RESTORING
+            ),
         )
 
     def confirm_import(self, decision_id: str, expected: int) -> None:
@@ -421,21 +446,21 @@ class JournalBridge(QObject):
         self._mutate(
             "confirm",
             decision_id,
-            lambda: confirm_record(self.journal.store, decision_id, expected),
+            lambda: Revision(confirm_record(self.journal.store, decision_id, expected)),
         )
 
-    def _mutate(
-        self, action: str, decision_id: str, run: Callable[[], DecisionRecord], note: str = ""
-    ) -> None:
+    def _mutate(self, action: str, decision_id: str, run: Callable[[], Revision]) -> None:
         """Returns as soon as the revision is committed; the profile worker hears the commit."""
 
         def work() -> MutationResult:
             try:
-                record = run()
+                done = run()
             except NoChanges:
                 return MutationResult(action, decision_id, no_changes=True)
             except InvalidDecision as exc:
                 return MutationResult(action, decision_id, error=str(exc), field=exc.field or "")
+            except SyncConflictPending as exc:
+                return MutationResult(action, decision_id, error=str(exc), settled=True)
             except RevisionConflict as exc:
                 try:
                     newer = self.journal.store.get(decision_id)
@@ -443,7 +468,11 @@ class JournalBridge(QObject):
                     newer = None
                 return MutationResult(action, decision_id, newer=newer, error=str(exc))
             return MutationResult(
-                action, decision_id, record=record, warning=self._save_note(record, note)
+                action,
+                decision_id,
+                record=done.record,
+                warning=done.note_warning,
+                settled=done.settled is not None,
             )
 
         self._run(
@@ -454,16 +483,6 @@ class JournalBridge(QObject):
                 MutationResult(action, decision_id, error=str(describe(exc)))
             ),
         )
-
-    def _save_note(self, record: DecisionRecord, note: str) -> str:
-        """ "" when the note was saved (or there is none), else why it was not."""
-        if not note.strip():
-            return ""
-        try:
-            CorrectionNotes(self.journal.root).write(record.id, record.revision, note)
-        except (JournalError, OSError) as exc:
-            return f"revision {record.revision} was saved, its note was not: {describe(exc)}"
-        return ""
 
     # the profile -------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QListView, QWidget
 from app.gui.journal.bridge import JournalBridge
 from app.gui.journal.conflict_jobs import MERGE, ConflictOutcome
 from app.gui.journal.conflict_view import ConflictPanel
-from app.gui.journal.decision_delegate import DecisionDelegate
+from app.gui.journal.decision_list_model import DecisionListModel
 from app.gui.journal.edit_dialog import NO_CHANGES_TEXT, EditDialog
 from app.gui.journal.history_view import HistoryDialog
 from app.gui.journal.inspector import Inspector
@@ -53,7 +53,7 @@ class ConflictActions(QObject):
         bridge: the window's bridge.
         parent: the window: the owner of the history dialogs and of the merge form.
         inspector: shows the notice of the decision on screen.
-        list_view: the decision list, whose delegate badges conflicted rows.
+        list_view: the decision list, whose model marks conflicted rows.
         open_history: the window's History action (it opens the dialog this class fills).
     """
 
@@ -98,10 +98,9 @@ class ConflictActions(QObject):
     @Slot(object)
     def _listed(self, ids: frozenset[str]) -> None:
         self.conflicted = ids
-        delegate = self._list_view.itemDelegate()
-        if isinstance(delegate, DecisionDelegate):
-            delegate.set_conflicted(ids)
-        self._list_view.viewport().update()
+        model = self._list_view.model()
+        if isinstance(model, DecisionListModel):
+            model.set_conflicted(ids)
         self._inspector.set_conflicted(ids)
         for dialog in self._history_dialogs():
             if dialog.decision_id in ids and dialog.conflict_panel is None:

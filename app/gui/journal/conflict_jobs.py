@@ -3,12 +3,15 @@
 Why apart from the bridge: the bridge only queues these and turns their results into signals;
 what a listing, a load and a resolution read and write is here, over the one core function
 the CLI's `sync resolve` also calls (`core.sync.resolution`), so the window and the CLI
-write a resolution the same way. Every expected failure comes back as a `ConflictOutcome`
-field the window can show, never as an exception in the worker.
+write a resolution the same way. A correction, delete or restore goes through that module's
+`revise` too, so a conflicted decision changes the same way from the window as from the CLI.
+Every expected failure of a resolution comes back as a `ConflictOutcome` field the window can
+show, never as an exception in the worker.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.errors import (
@@ -23,7 +26,7 @@ from core.journal import Journal
 from core.record.corrections import Correction, apply_correction
 from core.record.models import DecisionRecord
 from core.sync import conflicts, resolution
-from core.sync.resolution import ConflictVersions, Resolution
+from core.sync.resolution import ConflictVersions, Resolution, Revision
 
 KEEP = "keep"
 MERGE = "merge"
@@ -51,6 +54,30 @@ def conflicted_ids(journal: Journal) -> frozenset[str]:
 def load_versions(journal: Journal, decision_id: str) -> ConflictVersions | None:
     store = journal.store
     return resolution.load_versions(store, decision_id, resolution.this_machine(store))
+
+
+def revise(
+    journal: Journal,
+    decision_id: str,
+    expected: int,
+    change: Callable[[DecisionRecord], None],
+    *,
+    settle: bool,
+    how: str,
+    note: str = "",
+) -> Revision:
+    """A correction, delete or restore through the conflict rule (see `resolution.revise`)."""
+    store = journal.store
+    return resolution.revise(
+        store,
+        decision_id,
+        expected,
+        change,
+        here=resolution.this_machine(store),
+        settle=settle,
+        note=note,
+        how=how,
+    )
 
 
 def resolve(

@@ -3,7 +3,8 @@
 Why a delegate with a fixed height: with uniform row sizes the view never measures 100,000
 rows, and a paint only elides two strings and draws a few pills, so scrolling stays smooth.
 The time is drawn right-aligned and whole; the selection and project elide before it does, and
-the row's tooltip has every value in full.
+the row's tooltip has every value in full. Whether a row is a sync conflict comes from the
+model (`ConflictRole`), which also says it in the tooltip and the accessible text.
 """
 
 from __future__ import annotations
@@ -45,8 +46,6 @@ def badges(row: ListRow, *, conflicted: bool = False, dark: bool = False) -> lis
 class DecisionDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.conflicted: frozenset[str] = frozenset()
-        """Decisions changed on two machines (sync conflicts), badged until resolved."""
         self._font_key = ""
         self._bold = QFont()
         self._small = QFont()
@@ -61,10 +60,6 @@ class DecisionDelegate(QStyledItemDelegate):
         self._small = QFont(base)
         if base.pointSizeF() > 0:
             self._small.setPointSizeF(base.pointSizeF() * 0.88)
-
-    def set_conflicted(self, ids: frozenset[str]) -> None:
-        """The rows to badge as sync conflicts; the view repaints them on its next update."""
-        self.conflicted = ids
 
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -108,7 +103,8 @@ class DecisionDelegate(QStyledItemDelegate):
         painter.setFont(self._small)
         small_metrics = QFontMetrics(self._small)
         dark = is_dark(palette)
-        for text, colour in badges(row, conflicted=row.id in self.conflicted, dark=dark):
+        conflicted = bool(index.data(DecisionListModel.ConflictRole))
+        for text, colour in badges(row, conflicted=conflicted, dark=dark):
             width = small_metrics.horizontalAdvance(text) + unit // 2 + 2
             pill = QRectF(x, top + 2, width, unit - 2)
             tone = QColor(colour) if colour else muted

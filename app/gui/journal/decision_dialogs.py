@@ -4,6 +4,12 @@ Why a separate object: each dialog is non-modal (`open()` plus `finished`), may 
 record it was opened for, and receives its result later through the bridge. This class keeps
 at most one of each, routes each bridge answer to the dialog it belongs to, and forgets a
 dialog before Qt deletes it, so no stale wrapper is ever touched.
+
+A decision changed on two machines (a sync conflict) is corrected, deleted or restored only
+as the settling of that conflict (`core.sync.resolution.revise`): the correction form and
+the confirmation say so first and offer "Choose a version…", and their change is then sent
+asking to settle it. A conflict that arrives while the form is open puts the notice in it;
+a save the core refused for that reason shows the notice and needs one more Save.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from app.gui.journal.requests import MutationResult, RevisionHistory
 from app.gui.journal.view import JournalView
 from app.gui.widgets import palette
 from core.record.models import DecisionRecord
+from core.sync.resolution import DELETING, RESTORING
 
 TITLE = "Decision Journal"
 DELETE_QUESTION = "Soft-delete “{problem}”?"
@@ -30,9 +37,17 @@ DELETE_DETAIL = (
 )
 RESTORE_QUESTION = "Restore “{problem}”?"
 RESTORE_DETAIL = "It will be included in browsing, export and the profile again."
+SETTLE_DETAIL = (
+    "It was changed on two machines and waits for a choice of version. {verb} settles that, "
+    "on the version shown (the current one), and the other machine's version is set aside. "
+    "Choose a version… compares them first."
+)
+SETTLED_TEXT = " Its sync conflict is settled: the other machine's version is set aside."
 PROBLEM_SHOWN = 90
 """Characters of the problem a confirmation quotes; the rest is elided with "…"."""
 NOTICE_MS = 8000
+_SETTLING = {"Soft-delete": DELETING.capitalize(), "Restore": RESTORING.capitalize()}
+"""How the confirmation names its change when it settles a sync conflict."""
 _VERBS = {
     "edit": "Saved",
     "delete": "Soft-deleted",
@@ -67,6 +82,9 @@ class DecisionDialogs(QObject):
         self.history: HistoryDialog | None = None
         self.export: ExportDialog | None = None
         self.confirm: QMessageBox | None = None
+        self.conflicted: frozenset[str] = frozenset()
+        """Decisions waiting for a choice of version, as the bridge last listed them."""
+        bridge.conflicts_listed.connect(self._conflicts_listed)
         bridge.history_loaded.connect(self._history_loaded)
         bridge.history_failed.connect(self._history_failed)
         bridge.mutation_finished.connect(self._mutation_finished)
@@ -108,6 +126,16 @@ class DecisionDialogs(QObject):
         if self.history is not None and self.history.decision_id == decision_id:
             self.history.show_error(message)
 
+    # sync conflicts ----------------------------------------------------------------------------
+
+    @Slot(object)
+    def _conflicts_listed(self, ids: frozenset[str]) -> None:
+        """An open correction form follows: a conflict that arrived (or was settled elsewhere)
+        shows (or takes away) its notice before the user saves."""
+        self.conflicted = ids
+        if self.edit is not None and self.edit.isVisible():
+            self.edit.set_sync_conflict(self.edit.decision_id in ids)
+
     # corrections, delete, restore --------------------------------------------------------------
 
     @Slot()
@@ -120,12 +148,14 @@ class DecisionDialogs(QObject):
             self.edit.activateWindow()
             return
         dialog = EditDialog(record, self._parent)
+        dialog.set_sync_conflict(record.id in self.conflicted)
         decision_id = record.id
         dialog.save_requested.connect(
             lambda correction, expected, note: self._bridge.save_correction(
-                decision_id, expected, correction, note
+                decision_id, expected, correction, note, settle=dialog.settles_conflict
             )
         )
+        dialog.versions_requested.connect(self.show_history)
         self.edit = dialog
         self._dispose_when_finished(dialog, "edit")
         dialog.open()
@@ -151,22 +181,36 @@ class DecisionDialogs(QObject):
         record: DecisionRecord,
         texts: tuple[str, str],
         verb: str,
-        run: Callable[[str, int], None],
+        run: Callable[..., None],
     ) -> None:
-        """Names the decision; Cancel is the default: Enter never deletes by accident."""
+        """Names the decision; Cancel is the default: Enter never deletes by accident. A
+        decision with a sync conflict says that the change settles it, and offers to compare
+        the versions instead."""
         question = texts[0].format(problem=quoted_problem(record.problem))
         box = QMessageBox(QMessageBox.Icon.Question, TITLE, question, parent=self._parent)
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setInformativeText(texts[1])
+        settle = record.id in self.conflicted
+        detail = texts[1]
+        if settle:
+            detail = f"{detail}\n\n{SETTLE_DETAIL.format(verb=_SETTLING[verb])}"
+        box.setInformativeText(detail)
         box.setObjectName("confirm-box")
         yes = box.addButton(verb, QMessageBox.ButtonRole.AcceptRole)
+        compare = (
+            box.addButton("Choose a version…", QMessageBox.ButtonRole.ActionRole)
+            if settle
+            else None
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         palette.adopt(box)
 
         def finished(_result: int) -> None:
-            if box.clickedButton() is yes:
-                run(record.id, record.revision)
+            clicked = box.clickedButton()
+            if clicked is yes:
+                run(record.id, record.revision, settle=settle)
+            elif compare is not None and clicked is compare:
+                self.show_history()
             if self.confirm is box:
                 self.confirm = None
             box.deleteLater()
@@ -185,9 +229,10 @@ class DecisionDialogs(QObject):
                 window.show_record(record)
             else:
                 window.update_row(record)
+            settled = SETTLED_TEXT if result.settled else ""
             window.show_status(
                 f"{_VERBS[result.action]} “{quoted_problem(record.problem)}” "
-                f"(revision {record.revision})."
+                f"(revision {record.revision}).{settled}"
             )
             if result.warning:
                 window.show_notice(f"Saved, with a problem: {result.warning}")
@@ -196,6 +241,8 @@ class DecisionDialogs(QObject):
             if dialog is not None:
                 dialog.saved(record)
             self._bridge.load_catalog()
+        elif result.settled:
+            self._refused_for_conflict(result, dialog)
         elif result.no_changes:
             if dialog is not None:
                 dialog.show_failure(NO_CHANGES_TEXT)
@@ -214,6 +261,18 @@ class DecisionDialogs(QObject):
             if dialog is not None and dialog.isVisible():
                 dialog.show_failure(result.error, result.field)
             window.show_notice(f"Could not save: {result.error}")
+
+    def _refused_for_conflict(self, result: MutationResult, dialog: EditDialog | None) -> None:
+        """A conflict arrived after the form or the confirmation was shown: the form gets the
+        notice (the next Save settles it); a delete or restore is asked again."""
+        text = f"{result.error[0].upper()}{result.error[1:]}."
+        self.conflicted = self.conflicted | {result.decision_id}
+        self._bridge.list_conflicts()
+        if dialog is not None and dialog.isVisible():
+            dialog.set_sync_conflict(True)
+            dialog.show_failure(f"{text} Save again to settle it, or choose a version first.")
+        else:
+            self._view.show_notice(f"{text} Choose a version, or try again to settle it.")
 
     # export ------------------------------------------------------------------------------------
 

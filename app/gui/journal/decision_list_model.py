@@ -5,6 +5,10 @@ never shows a record twice or skips one while captures and edits land; an ID is 
 its latest revision when its page loads. Pages arrive from a worker, so `fetchMore` only asks
 for the next page and the rows are inserted when it arrives; answers for an older scope are
 recognised by their generation and dropped.
+
+The model also knows which decisions wait for a choice of version after a sync (a conflict):
+the delegate paints their badge from `ConflictRole`, and the tooltip and the accessible text
+say it in words, so a screen reader hears what the badge shows.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 EXPIRED_NOTICE = "The saved page snapshot expired or changed. Reloading the current scope."
 EMPTY_TEXT = "No decision forks in this scope"
+CONFLICT_TOOLTIP = "Changed on two machines: choose a version in History… (Ctrl+H)"
+CONFLICT_SPOKEN = "changed on two machines, choose a version"
 
 
 class PageSource(Protocol):
@@ -68,6 +74,8 @@ class DecisionListModel(QAbstractListModel):
     RowRole = Qt.ItemDataRole.UserRole + 1
     DecisionIdRole = Qt.ItemDataRole.UserRole + 2
     MetaRole = Qt.ItemDataRole.UserRole + 3
+    ConflictRole = Qt.ItemDataRole.UserRole + 4
+    """True for a decision that waits for a choice of version after a sync."""
 
     def __init__(self, source: PageSource, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -81,6 +89,8 @@ class DecisionListModel(QAbstractListModel):
         self._counted = False
         self._removed = 0
         """Rows taken out of the loaded list (soft-deleted here): the snapshot still has them."""
+        self.conflicted: frozenset[str] = frozenset()
+        """Decisions changed on two machines (sync conflicts), marked until resolved."""
 
     # scope -------------------------------------------------------------------------------------
 
@@ -232,6 +242,15 @@ class DecisionListModel(QAbstractListModel):
         self.loaded_changed.emit(self.loaded, self._total)
         return row
 
+    def set_conflicted(self, ids: frozenset[str]) -> None:
+        """Marks the rows of these decisions as sync conflicts; rows that change say so."""
+        changed = ids ^ self.conflicted
+        self.conflicted = ids
+        for row, listed in enumerate(self._rows):
+            if listed.id in changed:
+                index = self.index(row)
+                self.dataChanged.emit(index, index)
+
     def rowCount(self, parent: AnyIndex = _ROOT) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
@@ -247,15 +266,19 @@ class DecisionListModel(QAbstractListModel):
             return row.id
         if role == self.MetaRole:
             return self._meta[index.row()]
+        if role == self.ConflictRole:
+            return row.id in self.conflicted
         if role == Qt.ItemDataRole.ToolTipRole:
             project = row.project_alias or row.project_id or "—"
+            conflict = f"{CONFLICT_TOOLTIP}\n" if row.id in self.conflicted else ""
             return (
-                f"{row.problem}\nSelected: {row.selected_label or '—'}\nProject: {project}\n"
-                f"Updated: {display_time(row.updated_at)}\n{row.id}"
+                f"{conflict}{row.problem}\nSelected: {row.selected_label or '—'}\n"
+                f"Project: {project}\nUpdated: {display_time(row.updated_at)}\n{row.id}"
             )
         if role == Qt.ItemDataRole.AccessibleTextRole:
             deleted = ", deleted" if row.deleted else ""
-            return f"{row.problem}. Selected: {row.selected_label or 'nothing'}{deleted}"
+            conflict = f", {CONFLICT_SPOKEN}" if row.id in self.conflicted else ""
+            return f"{row.problem}. Selected: {row.selected_label or 'nothing'}{deleted}{conflict}"
         return None
 
 

@@ -15,6 +15,11 @@ Every text field shows its UTF-8 byte count against its limit while typing. A sa
 be sent marks each field at fault (a red outline and an accessible description) and says
 which field and which limit, then puts the cursor in the first of them. An optional "why
 corrected" note goes with the save; the journal keeps it beside the history, not in the record.
+
+A decision changed on two machines (a sync conflict) gets a notice at the top of the form:
+saving settles the conflict, on the version the form shows, and "Choose a version…" opens
+both versions side by side first. The form says so before the save, so a correction never
+sets a version aside that the user did not know about.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -65,6 +71,12 @@ RISK_CHOICES = (("", "Unspecified"), *((level, level) for level in RISK_LEVELS i
 TITLE_BAR_ALLOWANCE = 40
 """Pixels of the free height left for the window manager's title bar and frame."""
 NOTE_PLACEHOLDER = "Optional: what was wrong, so the history says why (kept with this revision)"
+SYNC_CONFLICT_HEADLINE = "Changed on two machines"
+SYNC_CONFLICT_TEXT = (
+    "Saving settles this: your correction is made on the version shown here (the current "
+    "one), and the other machine's version is set aside. To compare them first, choose a "
+    "version."
+)
 TextField = QLineEdit | QPlainTextEdit
 
 
@@ -107,9 +119,11 @@ class EditDialog(QDialog):
     Signals:
         save_requested(object, int, str): (Correction, expected revision, why-corrected note)
             after local checks pass.
+        versions_requested(): "Choose a version…" in the notice of a sync conflict.
     """
 
     save_requested = Signal(object, int, str)
+    versions_requested = Signal()
 
     def __init__(self, record: DecisionRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -142,6 +156,9 @@ class EditDialog(QDialog):
         self.counters: dict[TextField, ByteCounter] = {}
         self._marked: list[QWidget] = []
         self.message = MessageBar(self)
+        self.settles_conflict = False
+        """The notice of a sync conflict is shown: saving settles it."""
+        self._build_conflict_notice()
         self.newer_box = QGroupBox("Newer revision", self)
         self.newer_box.setObjectName("edit-newer")
         self.newer_text = QLabel(self.newer_box)
@@ -174,6 +191,27 @@ class EditDialog(QDialog):
         self._selection_changed()
 
     # building ----------------------------------------------------------------------------------
+
+    def _build_conflict_notice(self) -> None:
+        self.conflict_notice = QGroupBox(SYNC_CONFLICT_HEADLINE, self)
+        self.conflict_notice.setObjectName("edit-sync-conflict")
+        self.conflict_notice.setAccessibleName(SYNC_CONFLICT_HEADLINE)
+        self.conflict_notice.setAccessibleDescription(SYNC_CONFLICT_TEXT)
+        text = QLabel(SYNC_CONFLICT_TEXT, self.conflict_notice)
+        text.setObjectName("edit-sync-conflict-text")
+        text.setWordWrap(True)
+        self.versions_button = QPushButton("C&hoose a version…", self.conflict_notice)
+        self.versions_button.setObjectName("edit-choose-version")
+        self.versions_button.setAutoDefault(False)
+        self.versions_button.setToolTip("Both versions side by side in the history window")
+        self.versions_button.setAccessibleDescription(
+            f"{SYNC_CONFLICT_HEADLINE}. {SYNC_CONFLICT_TEXT}"
+        )
+        self.versions_button.clicked.connect(self.versions_requested)
+        row = QHBoxLayout(self.conflict_notice)
+        row.addWidget(text, 1)
+        row.addWidget(self.versions_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.conflict_notice.hide()
 
     def _build(self, record: DecisionRecord) -> None:
         form_host = QWidget(self)
@@ -225,6 +263,7 @@ class EditDialog(QDialog):
         newer_layout.addWidget(self.newer_text)
         self.newer_box.hide()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.conflict_notice)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.newer_box)
         layout.addWidget(self.message)
@@ -302,6 +341,20 @@ class EditDialog(QDialog):
                 host.setVisible(rejected)
             edit.setEnabled(rejected)
             self._rejection_labels[option_id].setVisible(rejected)
+
+    # a sync conflict ---------------------------------------------------------------------------
+
+    @property
+    def decision_id(self) -> str:
+        return self._original.id
+
+    def set_sync_conflict(self, conflicted: bool) -> None:
+        """Shows (or takes away) the notice that saving settles the decision's sync conflict."""
+        self.settles_conflict = conflicted
+        self.conflict_notice.setVisible(conflicted)
+        revision = self._current.revision
+        suffix = ", changed on two machines" if conflicted else ""
+        self.setWindowTitle(f"Correct decision (revision {revision}{suffix})")
 
     # saving ------------------------------------------------------------------------------------
 

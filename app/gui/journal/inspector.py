@@ -11,7 +11,7 @@ way to choose a version; the window says which decisions are conflicted.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QFont
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -135,11 +135,15 @@ class Inspector(QWidget):
         bold = QFont(self.conflict_headline.font())
         bold.setBold(True)
         self.conflict_headline.setFont(bold)
+        self.conflict_bar.setAccessibleName(CONFLICT_HEADLINE)
+        self.conflict_bar.setAccessibleDescription(CONFLICT_DETAIL)
         detail = QLabel(CONFLICT_DETAIL, self.conflict_bar)
         detail.setWordWrap(True)
         self.conflict_button = QPushButton("&Choose a version…", self.conflict_bar)
         self.conflict_button.setObjectName("inspector-choose-version")
         self.conflict_button.setToolTip("Both versions side by side in the history window")
+        # The button is where the keyboard reaches the notice: a screen reader reads it there.
+        self.conflict_button.setAccessibleDescription(f"{CONFLICT_HEADLINE}. {CONFLICT_DETAIL}")
         self.conflict_button.setAutoDefault(False)
         self.conflict_button.clicked.connect(self.conflict_requested)
         text = QVBoxLayout()
@@ -159,7 +163,12 @@ class Inspector(QWidget):
         record = self.record
         shown = record is not None and record.id in self.conflicted
         self.conflict_headline.setStyleSheet(f"color: {warning_colour(self.palette()).name()};")
+        appears = shown and self.conflict_bar.isHidden()
         self.conflict_bar.setVisible(shown)
+        if appears and self.isVisible():
+            QAccessible.updateAccessibility(
+                QAccessibleEvent(self.conflict_bar, QAccessible.Event.Alert)
+            )
 
     def _button(self, text: str, icon_name: str, tooltip: str) -> QPushButton:
         button = QPushButton(icon(icon_name), text, self)

@@ -260,6 +260,9 @@ class MutationResult:
     """With `error`, the record field it is about, when the store named one."""
     warning: str = ""
     """Set beside `record` when the revision was saved but its correction note was not."""
+    settled: bool = False
+    """Beside `record`: the revision settled the decision's sync conflict. Beside `error`: the
+    decision waits for a choice of version and the change was not asked to settle it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.conflict_view import HEADLINE, ConflictPanel
-from app.gui.journal.decision_delegate import CONFLICT, DecisionDelegate, badges
+from app.gui.journal.decision_delegate import CONFLICT, badges
+from app.gui.journal.decision_list_model import CONFLICT_TOOLTIP
 from app.gui.journal.edit_dialog import EditDialog
 from app.gui.journal.history_view import HistoryDialog, HtmlRole
 from app.gui.journal.window import JournalWindow
@@ -103,13 +105,55 @@ def _reason_row(panel: ConflictPanel) -> int:
 
 
 def test_the_list_and_the_inspector_mark_the_conflict(window: JournalWindow) -> None:
-    delegate = window.list_view.itemDelegate()
-    assert isinstance(delegate, DecisionDelegate)
-    assert delegate.conflicted == frozenset({ID})
-    row = window.model.index(window.model.row_of(ID)).data(window.model.RowRole)
+    model = window.model
+    index = model.index(model.row_of(ID))
+    assert index.data(model.ConflictRole) is True
+    row = index.data(model.RowRole)
     light, dark = badges(row, conflicted=True)[0], badges(row, conflicted=True, dark=True)[0]
     assert light[0] == dark[0] == CONFLICT and light[1] != dark[1]
     assert CONFLICT not in [text for text, _colour in badges(row)]
+    tooltip = index.data(Qt.ItemDataRole.ToolTipRole)
+    assert tooltip.startswith(f"{CONFLICT_TOOLTIP}\n{row.problem}\n")
+    spoken = index.data(Qt.ItemDataRole.AccessibleTextRole)
+    assert spoken.endswith(", changed on two machines, choose a version")
+
+
+def test_the_marks_leave_a_row_once_it_has_no_conflict(qtbot: QtBot, window: JournalWindow) -> None:
+    model = window.model
+    index = model.index(model.row_of(ID))
+    with qtbot.waitSignal(model.dataChanged) as changed:
+        model.set_conflicted(frozenset())
+    assert changed.args[0].row() == index.row()
+    assert index.data(model.ConflictRole) is False
+    assert CONFLICT_TOOLTIP not in index.data(Qt.ItemDataRole.ToolTipRole)
+    assert "two machines" not in index.data(Qt.ItemDataRole.AccessibleTextRole)
+
+
+def test_the_inspectors_notice_is_reached_by_tab_and_named_for_a_screen_reader(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    inspector = window.inspector
+    bar, button = inspector.conflict_bar, inspector.conflict_button
+    assert bar.accessibleName() == "Changed on two machines: choose a version"
+    assert "Both versions are kept" in bar.accessibleDescription()
+    assert button.accessibleDescription().startswith("Changed on two machines: choose a version.")
+    assert "Both versions are kept" in button.accessibleDescription()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    inspector.history_button.setFocus()
+    reached = []
+    for _ in range(6):
+        press(window, Qt.Key.Key_Tab)
+        reached.append(QApplication.focusWidget())
+        if reached[-1] is button:
+            break
+    assert reached[-1] is button, [w.objectName() for w in reached]
+    press(window, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: window.findChild(HistoryDialog) is not None, timeout=5000)
+    dialog = window.findChild(HistoryDialog)
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.conflict_panel is not None, timeout=10_000)
+    dialog.close()
 
 
 def test_both_versions_side_by_side_with_machine_time_and_word_diff(
@@ -242,3 +286,142 @@ def test_a_third_machines_version_is_chosen_on_the_right(qtbot: QtBot) -> None:
     assert not panel.keep_left.isEnabled() and panel.message.text() == "Saving…"
     panel.show_error("the disk is full")
     assert panel.keep_left.isEnabled() and panel.message.text() == "the disk is full"
+
+
+# correcting, deleting, restoring a conflicted decision the ordinary way -----------------------
+
+
+def _open_form(qtbot: QtBot, window: JournalWindow) -> EditDialog:
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    press(window, Qt.Key.Key_E, CTRL)
+    qtbot.waitUntil(lambda: window.dialogs.edit is not None, timeout=5000)
+    form = window.dialogs.edit
+    assert form is not None
+    qtbot.waitUntil(form.isActiveWindow)
+    return form
+
+
+def _assert_settled(
+    qtbot: QtBot, window: JournalWindow, laptop: Machine, how: str, words: str = ""
+) -> None:
+    """One revision (3) on the current record, the conflict gone, a note naming both sides."""
+    record = laptop.store.get(ID)
+    assert record.revision == 3
+    assert [r.revision for r in laptop.store.history(ID)] == [1, 2, 3]
+    assert not (laptop.root / "sync-conflicts" / ID).exists()
+    assert assert_kernforge_valid(laptop)[ID] == [1, 2, 3]
+    note = CorrectionNotes(laptop.root).read(ID)[3].note
+    expected = (
+        f"Sync conflict: settled by {how} the current version (written on desk); the version "
+        "from laptop set aside."
+    )
+    assert note == (f"{expected} {words}" if words else expected)
+    qtbot.waitUntil(lambda: not window.conflicts.conflicted, timeout=5000)
+    qtbot.waitUntil(lambda: not window.dialogs.conflicted, timeout=5000)
+    assert not window.inspector.conflict_bar.isVisible()
+
+
+def test_the_correction_form_says_saving_settles_it_and_saves_one_revision(
+    qtbot: QtBot, window: JournalWindow, machines: tuple[Machine, Machine]
+) -> None:
+    laptop, desk = machines
+    form = _open_form(qtbot, window)
+    assert form.conflict_notice.isVisible() and form.settles_conflict
+    assert form.conflict_notice.accessibleName() == "Changed on two machines"
+    assert "Saving settles this" in form.conflict_notice.accessibleDescription()
+    assert form.windowTitle() == "Correct decision (revision 2, changed on two machines)"
+    assert form.reason.toPlainText() == DESK_TEXT  # the current version, as the list shows it
+    form.tags.setText("queue, settled")
+    form.note.setPlainText("tags were missing")
+    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000) as finished:
+        press(form, Qt.Key.Key_S, CTRL)
+    assert finished.args[0].settled and finished.args[0].record.revision == 3
+    qtbot.waitUntil(lambda: not form.isVisible(), timeout=5000)
+    _assert_settled(qtbot, window, laptop, "correcting", "tags were missing")
+    record = laptop.store.get(ID)
+    assert (record.selection_reason_raw, record.tags) == (DESK_TEXT, ["queue", "settled"])
+    assert (
+        window.statusBar()
+        .currentMessage()
+        .endswith(
+            "(revision 3). Its sync conflict is settled: the other machine's version is set aside."
+        )
+    )
+    _assert_desk_follows(laptop, desk, DESK_TEXT)
+
+
+def test_choose_a_version_from_the_form_shows_both_and_keeps_the_form(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    form = _open_form(qtbot, window)
+    form.tags.setText("typed before comparing")
+    press(form, Qt.Key.Key_H, ALT)
+    qtbot.waitUntil(lambda: window.findChild(HistoryDialog) is not None, timeout=5000)
+    dialog = window.findChild(HistoryDialog)
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.conflict_panel is not None, timeout=10_000)
+    assert form.isVisible() and form.tags.text() == "typed before comparing"
+    dialog.close()
+    form.reject()
+
+
+def test_a_save_from_a_form_that_did_not_know_of_the_conflict_is_refused_then_settles(
+    qtbot: QtBot, window: JournalWindow, machines: tuple[Machine, Machine]
+) -> None:
+    """The form opened before the window heard of the conflict: the core refuses the save,
+    the form shows the notice, and the next Save settles it."""
+    laptop, _desk = machines
+    form = _open_form(qtbot, window)
+    form.set_sync_conflict(False)  # as opened before the listing arrived
+    form.tags.setText("late")
+    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000) as refused:
+        press(form, Qt.Key.Key_S, CTRL)
+    assert refused.args[0].settled and refused.args[0].record is None
+    assert laptop.store.get(ID).revision == 2
+    assert form.isVisible() and form.conflict_notice.isVisible() and form.settles_conflict
+    assert form.message_text.startswith(f"Decision {ID} was changed on 2 machines (")
+    assert form.message_text.endswith("Save again to settle it, or choose a version first.")
+    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000) as saved:
+        press(form, Qt.Key.Key_S, CTRL)
+    assert saved.args[0].record is not None and saved.args[0].record.revision == 3
+    _assert_settled(qtbot, window, laptop, "correcting")
+
+
+def _confirm(qtbot: QtBot, window: JournalWindow, key: Qt.Key) -> QMessageBox:
+    window.list_view.setFocus()
+    press(window.list_view, key, CTRL if key == Qt.Key.Key_R else Qt.KeyboardModifier.NoModifier)
+    qtbot.waitUntil(lambda: window.dialogs.confirm is not None, timeout=5000)
+    box = window.dialogs.confirm
+    assert box is not None
+    qtbot.waitUntil(box.isVisible)
+    return box
+
+
+def _click(qtbot: QtBot, window: JournalWindow, box: QMessageBox, text: str) -> None:
+    button = next(b for b in box.findChildren(QPushButton) if b.text().replace("&", "") == text)
+    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000):
+        button.click()
+
+
+def test_soft_delete_says_it_settles_the_conflict_and_offers_the_versions_first(
+    qtbot: QtBot, window: JournalWindow, machines: tuple[Machine, Machine]
+) -> None:
+    laptop, desk = machines
+    box = _confirm(qtbot, window, Qt.Key.Key_Delete)
+    assert "Soft-deleting settles that, on the version shown" in box.informativeText()
+    choose = next(b for b in box.findChildren(QPushButton) if b.text() == "Choose a version…")
+    choose.click()
+    qtbot.waitUntil(lambda: window.findChild(HistoryDialog) is not None, timeout=5000)
+    dialog = window.findChild(HistoryDialog)
+    assert dialog is not None
+    dialog.close()
+    assert laptop.store.get(ID).revision == 2
+    _click(qtbot, window, _confirm(qtbot, window, Qt.Key.Key_Delete), "Soft-delete")
+    assert laptop.store.get(ID).is_deleted
+    _assert_settled(qtbot, window, laptop, "soft-deleting")
+    SyncEngine(laptop.root).sync()
+    SyncEngine(desk.root).sync()
+    assert desk.store.get(ID) == laptop.store.get(ID) and desk.store.get(ID).is_deleted
+    assert not (desk.root / "sync-conflicts" / ID).exists()
+    assert assert_kernforge_valid(desk)[ID] == [1, 2, 3]
