@@ -27,12 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
-from PySide6.QtGui import QGuiApplication, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QFont, QGuiApplication, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -48,7 +49,7 @@ from app.gui.capture.window import MessageBar
 from app.gui.journal.decision_details import ledger_lines
 from app.gui.journal.formatting import joined, split_list
 from app.gui.widgets.byte_counter import ByteCounter, over_limit_color
-from app.gui.widgets.palette import adopt
+from app.gui.widgets.palette import adopt, warning_colour
 from core.errors import InvalidDecision, NoChanges
 from core.gocompat.text import go_trim, utf8_len
 from core.limits import (
@@ -193,10 +194,18 @@ class EditDialog(QDialog):
     # building ----------------------------------------------------------------------------------
 
     def _build_conflict_notice(self) -> None:
-        self.conflict_notice = QGroupBox(SYNC_CONFLICT_HEADLINE, self)
+        """The notice as the inspector shows it: a bold headline in the warning colour, what
+        saving does, and the way to compare the versions first."""
+        self.conflict_notice = QFrame(self)
         self.conflict_notice.setObjectName("edit-sync-conflict")
+        self.conflict_notice.setFrameShape(QFrame.Shape.StyledPanel)
         self.conflict_notice.setAccessibleName(SYNC_CONFLICT_HEADLINE)
         self.conflict_notice.setAccessibleDescription(SYNC_CONFLICT_TEXT)
+        headline = QLabel(SYNC_CONFLICT_HEADLINE, self.conflict_notice)
+        bold = QFont(headline.font())
+        bold.setBold(True)
+        headline.setFont(bold)
+        headline.setStyleSheet(f"color: {warning_colour(self.palette()).name()};")
         text = QLabel(SYNC_CONFLICT_TEXT, self.conflict_notice)
         text.setObjectName("edit-sync-conflict-text")
         text.setWordWrap(True)
@@ -208,8 +217,11 @@ class EditDialog(QDialog):
             f"{SYNC_CONFLICT_HEADLINE}. {SYNC_CONFLICT_TEXT}"
         )
         self.versions_button.clicked.connect(self.versions_requested)
+        words = QVBoxLayout()
+        words.addWidget(headline)
+        words.addWidget(text)
         row = QHBoxLayout(self.conflict_notice)
-        row.addWidget(text, 1)
+        row.addLayout(words, 1)
         row.addWidget(self.versions_button, 0, Qt.AlignmentFlag.AlignVCenter)
         self.conflict_notice.hide()
 
