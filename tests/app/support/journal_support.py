@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.requests import FilterState
@@ -196,3 +196,19 @@ def press(
     """A key press as a keyboard delivers it: to the focused widget of the active window."""
     target = QApplication.focusWidget() or widget
     QTest.keyClick(target, key, modifier)
+
+
+def confirmation(qtbot: QtBot, window: JournalWindow) -> QMessageBox:
+    box = window.findChild(QMessageBox, "confirm-box")
+    assert box is not None
+    qtbot.waitUntil(box.isVisible)
+    qtbot.waitUntil(box.isActiveWindow)
+    return box
+
+
+def answer(qtbot: QtBot, window: JournalWindow, box: QMessageBox, verb: str) -> None:
+    """Presses the confirmation's button with its keyboard focus, then waits for the save."""
+    button = next(b for b in box.findChildren(QPushButton) if b.text().replace("&", "") == verb)
+    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000):
+        button.setFocus()
+        press(button, Qt.Key.Key_Space)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -15,7 +15,15 @@ from app.gui.journal.decision_dialogs import DELETE_QUESTION, RESTORE_QUESTION
 from app.gui.journal.history_view import HistoryDialog, diff_records, flatten
 from app.gui.journal.window import JournalWindow
 from core.journal import Journal
-from tests.app.support.journal_support import make_journal, open_window, press, record, shut_down
+from tests.app.support.journal_support import (
+    answer,
+    confirmation,
+    make_journal,
+    open_window,
+    press,
+    record,
+    shut_down,
+)
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
@@ -36,22 +44,6 @@ def window(qtbot: QtBot, journal: Journal, tmp_path: Path) -> Iterator[JournalWi
     qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
     yield window
     shut_down(qtbot, window)
-
-
-def confirmation(qtbot: QtBot, window: JournalWindow) -> QMessageBox:
-    box = window.findChild(QMessageBox, "confirm-box")
-    assert box is not None
-    qtbot.waitUntil(box.isVisible)
-    qtbot.waitUntil(box.isActiveWindow)
-    return box
-
-
-def answer(qtbot: QtBot, window: JournalWindow, box: QMessageBox, verb: str) -> None:
-    """Presses the confirmation's button with its keyboard focus, then waits for the save."""
-    button = next(b for b in box.findChildren(QPushButton) if b.text().replace("&", "") == verb)
-    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000):
-        button.setFocus()
-        press(button, Qt.Key.Key_Space)
 
 
 def test_arrows_move_and_enter_opens_the_decision(qtbot: QtBot, window: JournalWindow) -> None:

@@ -30,7 +30,7 @@ from core.sync.conflicts import Conflict
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
 from core.sync.resolution import ConflictVersion, ConflictVersions
-from tests.app.support.journal_support import open_window, press, shut_down
+from tests.app.support.journal_support import answer, confirmation, open_window, press, shut_down
 from tests.factories import make_record
 from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
 
@@ -388,36 +388,29 @@ def test_a_save_from_a_form_that_did_not_know_of_the_conflict_is_refused_then_se
     _assert_settled(qtbot, window, laptop, "correcting")
 
 
-def _confirm(qtbot: QtBot, window: JournalWindow, key: Qt.Key) -> QMessageBox:
+def _confirm(qtbot: QtBot, window: JournalWindow) -> QMessageBox:
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
     window.list_view.setFocus()
-    press(window.list_view, key, CTRL if key == Qt.Key.Key_R else Qt.KeyboardModifier.NoModifier)
-    qtbot.waitUntil(lambda: window.dialogs.confirm is not None, timeout=5000)
-    box = window.dialogs.confirm
-    assert box is not None
-    qtbot.waitUntil(box.isVisible)
-    return box
-
-
-def _click(qtbot: QtBot, window: JournalWindow, box: QMessageBox, text: str) -> None:
-    button = next(b for b in box.findChildren(QPushButton) if b.text().replace("&", "") == text)
-    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000):
-        button.click()
+    press(window.list_view, Qt.Key.Key_Delete)
+    return confirmation(qtbot, window)
 
 
 def test_soft_delete_says_it_settles_the_conflict_and_offers_the_versions_first(
     qtbot: QtBot, window: JournalWindow, machines: tuple[Machine, Machine]
 ) -> None:
     laptop, desk = machines
-    box = _confirm(qtbot, window, Qt.Key.Key_Delete)
+    box = _confirm(qtbot, window)
     assert "Soft-deleting settles that, on the version shown" in box.informativeText()
     choose = next(b for b in box.findChildren(QPushButton) if b.text() == "Choose a version…")
     choose.click()
+    qtbot.waitUntil(lambda: window.findChild(QMessageBox, "confirm-box") is None, timeout=5000)
     qtbot.waitUntil(lambda: window.findChild(HistoryDialog) is not None, timeout=5000)
     dialog = window.findChild(HistoryDialog)
     assert dialog is not None
     dialog.close()
     assert laptop.store.get(ID).revision == 2
-    _click(qtbot, window, _confirm(qtbot, window, Qt.Key.Key_Delete), "Soft-delete")
+    answer(qtbot, window, _confirm(qtbot, window), "Soft-delete")
     assert laptop.store.get(ID).is_deleted
     _assert_settled(qtbot, window, laptop, "soft-deleting")
     SyncEngine(laptop.root).sync()
