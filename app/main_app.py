@@ -222,10 +222,12 @@ class TrayApp(QObject):
 
     @Slot(str)
     def show_sync_help(self, entry: str) -> None:
-        """A sync error picked in the tray or the status bar: its runbook entry."""
+        """A sync error picked in the tray or the status bar: its runbook entry, after the
+        error's own message."""
         from app.gui.journal.sync_status import show_runbook_entry  # noqa: PLC0415
 
-        _keep.append(show_runbook_entry(None, entry))
+        view = self.sync.view
+        _keep.append(show_runbook_entry(None, entry, view.detail if view.entry == entry else ""))
 
     @Slot(object)
     def _notify_conflicts(self, record_ids: tuple[str, ...]) -> None:

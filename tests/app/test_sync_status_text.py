@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -134,6 +135,51 @@ def test_the_runbook_entry_opens_without_blocking(qtbot: QtBot) -> None:
         assert "decision-journal help runbook sync-offline" in box.informativeText()
     finally:
         box.close()
+
+
+def test_the_runbook_entry_says_first_what_happened_as_written(qtbot: QtBot) -> None:
+    detail = "key file /home/me/*old*/__sync__ [1](x).key does not exist"
+    box = show_runbook_entry(None, "sync-key-unavailable", detail)
+    try:
+        shown = QTextDocument()
+        shown.setMarkdown(box.text())
+        first, rest = shown.toPlainText().split("\n", 1)
+        assert first == f"What happened: {detail}"
+        assert rest.lstrip().startswith("sync-key-unavailable")
+    finally:
+        box.close()
+
+
+def test_a_sync_error_picked_in_the_tray_shows_its_own_message(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    journal = make_journal(tmp_path / "journal", [record(1)])
+    _, url = bare_remote(tmp_path)
+    key_file = tmp_path / "sync.key"
+    SyncEngine(journal.root).init(url, encrypt=True, key_file=str(key_file))
+    key_file.unlink()
+    timing = SyncTiming(debounce=0.2, max_delay=1, start_delay=0, poll=3600, retry_first=30)
+    with redirected_settings(tmp_path / "settings"):
+        app = TrayApp(journal, tray_available=True, sync_timing=timing)
+        boxes: list[QMessageBox] = []
+        try:
+            assert app.start()
+            assert app.tray is not None
+            qtbot.waitUntil(lambda: app.sync.view.state == ERROR, timeout=20_000)
+            app.tray.sync_state_action.trigger()
+            boxes = [
+                w for w in QApplication.topLevelWidgets()
+                if isinstance(w, QMessageBox) and w.objectName() == "sync-runbook"
+            ]  # fmt: skip
+            texts = [box.text() for box in boxes if box.isVisible()]
+        finally:
+            for box in boxes:
+                box.close()
+            close_app(qtbot, app)
+    assert len(texts) == 1
+    shown = QTextDocument()
+    shown.setMarkdown(texts[0])
+    assert f"What happened: key file {key_file} does not exist" in shown.toPlainText()
 
 
 def test_the_journal_window_status_bar_shows_the_apps_sync(qtbot: QtBot, tmp_path: Path) -> None:

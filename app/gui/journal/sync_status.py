@@ -8,6 +8,7 @@ syncs now. The button is hidden while the journal does not sync.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
@@ -26,6 +27,8 @@ CLICK_HINTS = {
 }
 """What a click does, added to the tooltip; every other state syncs now."""
 SYNC_NOW_HINT = "Click to sync now."
+MARKDOWN_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
+"""ASCII punctuation, which CommonMark lets a backslash make literal."""
 
 
 class SyncStatusButton(QToolButton):
@@ -72,12 +75,21 @@ class SyncStatusButton(QToolButton):
             self.sync_requested.emit()
 
 
-def show_runbook_entry(parent: QWidget | None, entry: str) -> QMessageBox:
-    """The runbook entry in a window that blocks nothing, with the command that prints it."""
+def show_runbook_entry(parent: QWidget | None, entry: str, detail: str = "") -> QMessageBox:
+    """The runbook entry in a window that blocks nothing, with the command that prints it.
+
+    Args:
+        parent: the window it belongs to, or None for one of its own.
+        entry: the runbook entry to show.
+        detail: the failure's own message, shown first: an entry lists every message it
+            explains, and the reader needs to know which one this is.
+    """
     try:
         text = runbook.entry(entry)
     except runbook.UnknownEntry as exc:
         text = str(exc)
+    if detail:
+        text = f"**What happened:** {markdown_literal(detail)}\n\n{text}"
     box = QMessageBox(QMessageBox.Icon.Information, "Decision Journal: sync", "", parent=parent)
     box.setObjectName("sync-runbook")
     box.setTextFormat(Qt.TextFormat.MarkdownText)
@@ -87,6 +99,12 @@ def show_runbook_entry(parent: QWidget | None, entry: str) -> QMessageBox:
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.show()  # `open()` would make it window-modal
     return box
+
+
+def markdown_literal(text: str) -> str:
+    """`text` escaped so Markdown shows it as written (paths and git messages hold `_`, `*`
+    and brackets)."""
+    return MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", text)
 
 
 class ConflictOpener(QObject):
