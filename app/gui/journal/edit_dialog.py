@@ -24,6 +24,7 @@ sets a version aside that the user did not know about.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
@@ -174,6 +175,7 @@ class EditDialog(QDialog):
         self.buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self._build(record)
+        self._tab_order()
         self._fill(record)
         self.selection.currentIndexChanged.connect(self._selection_changed)
         self.custom.textChanged.connect(self.custom_counter.update_count)
@@ -281,6 +283,27 @@ class EditDialog(QDialog):
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
         self._fit_screen(QSize(720, 760))
+
+    def _tab_order(self) -> None:
+        """Tab follows the form top to bottom: the conflict notice's button (when shown), each
+        field in the order it is laid out, then Save and Cancel."""
+        chain: list[QWidget] = [
+            self.versions_button,
+            self.selection,
+            self.custom,
+            self.reason,
+            *self.rejections.values(),
+            self.kind,
+            self.risk,
+            self.domains,
+            self.tags,
+            self.alias,
+            self.note,
+            self.save_button,
+            *self.buttons.buttons()[1:],
+        ]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
 
     def _fit_screen(self, preferred: QSize) -> None:
         """The preferred size, shrunk to the screen's free area: on a 1366 by 768 laptop 760

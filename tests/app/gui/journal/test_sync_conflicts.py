@@ -332,6 +332,10 @@ def test_the_correction_form_says_saving_settles_it_and_saves_one_revision(
     assert "Saving settles this" in form.conflict_notice.accessibleDescription()
     assert form.windowTitle() == "Correct decision (revision 2, changed on two machines)"
     assert form.reason.toPlainText() == DESK_TEXT  # the current version, as the list shows it
+    assert form.versions_button.hasFocus()  # read first: before any field, what saving does
+    assert "Saving settles this" in form.versions_button.accessibleDescription()
+    press(form, Qt.Key.Key_Tab)
+    assert form.selection.hasFocus()
     form.tags.setText("queue, settled")
     form.note.setPlainText("tags were missing")
     with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000) as finished:
