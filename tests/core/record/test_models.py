@@ -30,6 +30,12 @@ def _written(value: Any) -> Any:
     return value.format() if isinstance(value, GoTime) else value
 
 
+def _read_back(written: Any, value: Any) -> Any:
+    """The file's value as the model holds it: Go writes a large float without a fraction or
+    exponent (61531593536951810), which JSON reads back as an int."""
+    return float(written) if isinstance(value, float) and isinstance(written, int) else written
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(raw=raw_records())
 def test_go_omits_exactly_the_empty_fields_in_field_order(raw: dict[str, Any]) -> None:
@@ -44,7 +50,7 @@ def test_go_omits_exactly_the_empty_fields_in_field_order(raw: dict[str, Any]) -
         if name in written:
             assert name in _ALWAYS or value, name
             if name not in ("options", "rejected_reasons", "provenance", "redaction"):
-                assert written[name] == _written(value), name
+                assert _read_back(written[name], value) == _written(value), name
         elif name == "deleted_at":
             assert value is None
         else:
