@@ -204,7 +204,7 @@ class SyncEngine:
             self._merge(work, work.state.merging, report)
         else:
             report.sent += work.export()
-            self._commit(work, [self.repo.rev("HEAD")])
+            self._commit(work, [head] if head else [])
         for _ in range(PUSH_ATTEMPTS):
             remote = self._fetch_remote()
             head = self.repo.rev("HEAD")
@@ -225,11 +225,14 @@ class SyncEngine:
         _fetch(self.repo)
         return self.repo.rev(f"refs/remotes/{REMOTE}/{BRANCH}")
 
-    def _commit(self, work: WorkingCopy, parents: list[str | None]) -> None:
-        if self.repo.dirty() or len([p for p in parents if p]) > 1:
+    def _commit(self, work: WorkingCopy, parents: list[str]) -> None:
+        """Commits the working copy on these parents; nothing when it holds no change and
+        the parents are HEAD's own (a commit never moves the branch for nothing)."""
+        head = self.repo.rev("HEAD")
+        if self.repo.dirty() or parents != ([head] if head else []):
             stamp = GoTime.now().format()[:19] + "Z"
             message = f"sync {stamp} from {work.config.machine}"
-            self.repo.commit_all(message, [p for p in parents if p])
+            self.repo.commit_all(message, parents)
             self._save(work, "")
 
     def _save(self, work: WorkingCopy, result: str) -> None:
@@ -242,6 +245,9 @@ class SyncEngine:
     # merging ------------------------------------------------------------------------------
 
     def _merge(self, work: WorkingCopy, remote: str, report: SyncReport) -> None:
+        """Applies the remote commit; a fast-forward when HEAD is one of its ancestors (the
+        branch moves to the remote's commit, or one on top of it for what changed here
+        meanwhile), a merge commit of the two otherwise."""
         work.state.merging = remote
         self._save(work, "")
         head = self.repo.rev("HEAD")
@@ -251,7 +257,10 @@ class SyncEngine:
         report.new_conflicts += result.new_conflicts
         report.sent += work.export()
         work.state.merging = ""
-        self._commit(work, [head, remote])
+        if head is None or self.repo.is_ancestor(head, remote):
+            self._commit(work, [remote])
+        else:
+            self._commit(work, [head, remote])
 
 
 def _new_config(encrypted: bool, key_file: str) -> SyncConfig:
@@ -278,11 +287,17 @@ def _init_repo(repo: GitRepo, remote: str) -> None:
 
 
 def _fetch(repo: GitRepo) -> bool:
-    """Fetches the branch; False when the remote has none yet (a new, empty repository)."""
-    result = repo.run("ls-remote", "--heads", REMOTE, BRANCH)
-    if not result.stdout.strip():
+    """Fetches the branch; False when the remote has none yet (a new, empty repository).
+
+    A branch whose commit is the one fetched last time is not fetched again, so an idle poll
+    costs one connection to the remote."""
+    result = repo.run("ls-remote", "--heads", REMOTE, f"refs/heads/{BRANCH}")
+    listed = result.stdout.split()
+    if not listed:
         return False
-    repo.run("fetch", "-q", REMOTE, f"+refs/heads/{BRANCH}:refs/remotes/{REMOTE}/{BRANCH}")
+    tracking = f"refs/remotes/{REMOTE}/{BRANCH}"
+    if repo.rev(tracking) != listed[0].decode():
+        repo.run("fetch", "-q", REMOTE, f"+refs/heads/{BRANCH}:{tracking}")
     return True
 
 

@@ -229,10 +229,13 @@ class GitRepo:
         return bool(self.run("status", "--porcelain", "-z", "--untracked-files=all").stdout)
 
     def commit_all(self, message: str, parents: Sequence[str]) -> str:
-        """Stages the whole tree and commits it with exactly these parents; moves the branch."""
+        """Stages the whole tree and commits it with exactly these parents; moves the branch.
+
+        One parent whose tree is the staged tree is a fast-forward: the branch moves to it and
+        no commit is made."""
         self.run("add", "-A", ".")
         tree = self.text("write-tree")
-        if len(parents) == 1 and self.tree_of(parents[0]) == tree and self.rev("HEAD") is None:
+        if len(parents) == 1 and self.tree_of(parents[0]) == tree:
             self.run("update-ref", f"refs/heads/{BRANCH}", parents[0])
             return parents[0]
         parent_args = [arg for parent in parents for arg in ("-p", parent)]
