@@ -2,9 +2,12 @@
 
 Why pure rules over a clock value passed in: the app arms one timer for `due_at()` and tells
 the schedule what happened, so the timing is tested by stepping numbers, not by sleeping, and
-nothing here knows about Qt. Offline and failed syncs back off exponentially up to a cap; while
-backing off, commits and polls wait for the retry, and only an explicit request skips it. Every
-request made while a sync runs is served by one more sync after it ends (they coalesce).
+nothing here knows about Qt. The defaults put a decision made on one machine on another within
+a minute while both apps run (this side's debounce, then the other side's poll); an idle poll
+is one `ls-remote` and a stat scan of the journal, so polling that often costs little. Offline
+and failed syncs back off exponentially up to a cap; while backing off, commits and polls wait
+for the retry, and only an explicit request skips it. Every request made while a sync runs is
+served by one more sync after it ends (they coalesce).
 """
 
 from __future__ import annotations
@@ -37,10 +40,10 @@ class SyncTiming:
         retry_cap: the longest wait between retries.
     """
 
-    debounce: float = 30.0
-    max_delay: float = 120.0
+    debounce: float = 10.0
+    max_delay: float = 60.0
     start_delay: float = 5.0
-    poll: float = 300.0
+    poll: float = 45.0
     retry_first: float = 15.0
     retry_cap: float = 600.0
 

@@ -134,3 +134,17 @@ def test_the_backoff_never_overflows() -> None:
 def test_timing_errors_name_the_field_and_the_limit(values: dict[str, float], message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         SyncTiming(**values)
+
+
+def test_the_default_timing_carries_a_decision_to_another_running_app_within_a_minute() -> None:
+    """One machine syncs a debounce after the commit; the other's poll brings it at the
+    latest a poll after its own last sync, with a few seconds left for the two syncs."""
+    timing = SyncTiming()
+    here, there = SyncSchedule(timing), SyncSchedule(timing)
+    run(there, 0)  # the other app synced just before the commit: its poll is furthest away
+    here.committed(0)
+    pushed = here.due_at()
+    assert pushed is not None and pushed <= 10
+    fetched = there.due_at()
+    assert fetched is not None and fetched <= 50
+    assert timing.backoff(1) == timing.retry_first and timing.backoff(20) == timing.retry_cap
