@@ -54,7 +54,7 @@ typecheck: $(STAMP) ## mypy strict on core and app
 	$(BIN)/mypy core
 	$(BIN)/mypy app
 
-CORE_PYTEST = DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -c tests/core/qt-free.ini --rootdir . tests/core
+CORE_PYTEST = DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -c tests/core/qt-free.ini --rootdir . --confcutdir . tests/core
 
 # tests/core runs where Qt cannot be imported (the core is pure Python); then everything else.
 pytest: system-deps $(STAMP) ## every test (installs Debian packages and Node when missing)
