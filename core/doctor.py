@@ -33,6 +33,8 @@ class Finding:
         return asdict(self)
 
 
+SYNC_DIR = "sync"
+"""The sync working copy's folder in the journal (`core.sync.state.WORKING_COPY`)."""
 CAPTURE_DIRS = ("pending", "records", "cache")
 """The folders a capture writes: the waiting decision, the record, the index and profile."""
 _PROBE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -203,8 +205,17 @@ def _history_ids(store: DecisionStore) -> set[str]:
 
 
 def _check_tree(root: Path) -> list[Finding]:
+    """Every entry's kind and mode; the sync working copy only as one folder.
+
+    Why not inside `sync/`: it is git's repository, whose files git writes with the user's
+    umask; what keeps them private is the folder itself (and the copy's own setting, which
+    the next sync restores), so a `sync/` others can read is one finding, not one per file.
+    """
     findings = []
     for directory, dirnames, filenames in os.walk(root, followlinks=False):
+        if directory == str(root) and SYNC_DIR in dirnames:
+            dirnames.remove(SYNC_DIR)
+            findings.extend(_check_entry(root / SYNC_DIR))
         for name in dirnames + filenames:
             findings.extend(_check_entry(Path(directory) / name))
     findings.extend(_check_entry(root))

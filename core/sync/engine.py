@@ -21,10 +21,10 @@ from pathlib import Path
 from core.errors import SyncAlreadyConfigured, SyncKeyWrong, SyncNotConfigured, SyncRemoteError
 from core.gocompat.gotime import GoTime
 from core.store.locking import locked
-from core.store.safefs import TEMP_MARK, ensure_private_dir
+from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
 from core.sync.crypto import AgeCodec, Codec, SyncKey
-from core.sync.gitrepo import BRANCH, REMOTE, GitFailed, GitRepo
+from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget
 from core.sync.keystore import load_key, store_key
@@ -173,6 +173,7 @@ class SyncEngine:
         config = self.config()
         codec = self.codec()
         with self._lock():
+            self.repo.make_private()
             state = self.files.state()
             work = WorkingCopy(
                 root=self.root,
@@ -279,11 +280,12 @@ def _codec(key: SyncKey | None) -> Codec:
 
 
 def _init_repo(repo: GitRepo, remote: str) -> None:
-    repo.run("init", "-q", "-b", BRANCH, ".")
+    repo.run("init", "-q", f"--shared={PRIVATE}", "-b", BRANCH, ".")
     repo.run("remote", "add", REMOTE, remote)
     # a blob write killed before its rename leaves a temp file: never commit one
     (repo.path / ".git" / "info").mkdir(exist_ok=True)
-    (repo.path / ".git" / "info" / "exclude").write_text(f".*{TEMP_MARK}*\n")
+    exclude = repo.path / ".git" / "info" / "exclude"
+    atomic_write(repo.path, exclude, f".*{TEMP_MARK}*\n".encode())
 
 
 def _fetch(repo: GitRepo) -> bool:
@@ -305,8 +307,9 @@ def _write_markers(working_copy: Path, codec: Codec, key: SyncKey | None) -> Non
     marker: dict[str, object] = {"format": 1, "encrypted": key is not None}
     if key is not None:
         marker["recipient"] = key.recipient
-        (working_copy / KEY_CHECK).write_bytes(codec.seal(KEY_CHECK_TEXT))
-    (working_copy / MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+        atomic_write(working_copy, working_copy / KEY_CHECK, codec.seal(KEY_CHECK_TEXT))
+    text = json.dumps(marker, indent=2) + "\n"
+    atomic_write(working_copy, working_copy / MARKER, text.encode("utf-8"))
 
 
 def _check_remote(repo: GitRepo, key: SyncKey | None) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -59,6 +60,15 @@ unanswered probes, this many seconds apart, instead of hanging."""
 USER_SSH_VARIABLES = ("GIT_SSH_COMMAND", "GIT_SSH")
 """The environment variables through which a user picks their own ssh (with
 `core.sshCommand`, which git ranks between them); either one keeps our default out."""
+
+
+PRIVATE = "0600"
+"""`core.sharedRepository` of the working copy: git writes its files for the owner alone
+(directories 0700), whatever the user's umask."""
+
+PRIVATE_UMASK = 0o077
+"""The umask of every git we run: files git writes without asking the setting (FETCH_HEAD)
+are private too."""
 
 
 class GitFailed(SyncRemoteError):
@@ -167,6 +177,7 @@ class GitRepo:
                 input=data,
                 capture_output=True,
                 check=False,
+                umask=PRIVATE_UMASK,
             )
         except FileNotFoundError as exc:
             if shutil.which("git") is None:
@@ -178,6 +189,20 @@ class GitRepo:
         if check and result.returncode != 0:
             raise GitFailed(args, result.stderr.decode("utf-8", "replace"))
         return result
+
+    def make_private(self) -> bool:
+        """Makes a working copy set up before `PRIVATE` private: the setting, then every
+        entry's group and other bits cleared. Returns whether it had to (a copy that has the
+        setting costs one `git config` call)."""
+        found = self.run("config", "--get", "core.sharedRepository", check=False)
+        if found.stdout.strip() == PRIVATE.encode():
+            return False
+        self.run("config", "core.sharedRepository", PRIVATE)
+        for directory, _, filenames in os.walk(self.path, followlinks=False):
+            os.chmod(directory, 0o700)
+            for name in filenames:
+                _clear_shared_bits(os.path.join(directory, name))
+        return True
 
     def text(self, *args: str) -> str:
         return self.run(*args).stdout.decode("utf-8", "replace").strip()
@@ -245,3 +270,9 @@ class GitRepo:
 
     def tree_of(self, commit: str) -> str:
         return self.text("rev-parse", f"{commit}^{{tree}}")
+
+
+def _clear_shared_bits(path: str) -> None:
+    info = os.lstat(path)
+    if stat.S_ISREG(info.st_mode) and info.st_mode & 0o077:
+        os.chmod(path, stat.S_IMODE(info.st_mode) & 0o700)
