@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from core.agents.notes import NOTES_DIR, AgentNote, NoteStore
 from core.agents.recent import clip
+from core.bulk.listing import list_with_issues
 from core.gocompat.gotime import GoTime
 from core.index.fulltext import searched_parts, words
 from core.outcomes.verdict import record_outcome
@@ -91,7 +92,7 @@ class StoreScan:
         wanted = set(terms)
         records = [
             r
-            for r in self.store.list_with_issues().records
+            for r in list_with_issues(self.store).records
             if not project_id or r.project_id == project_id
         ]
         return [r for r in records if wanted & set(_record_words(r))], len(records)

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.agents.notes import AgentNote, NoteStore
+from core.bulk.listing import list_with_issues
 from core.capture.pending import PendingStore
 from core.gocompat.text import collapse_spaces, go_trim
 from core.index.journal_index import JournalIndex
@@ -198,7 +199,7 @@ def recent_context(
     wanted_goal = go_trim(goal)
     project_id = project_identity(workspace).project_id
     if index is None:
-        listed = store.list_with_issues(ListFilter())
+        listed = list_with_issues(store, ListFilter())
         unreadable = listed.issues
         records = [r for r in listed.records if _belongs(r, workspace, project_id, wanted_goal)]
     else:

@@ -1,8 +1,8 @@
-"""The JSON array export, privacy-reduced unless asked, byte-identical to `DecisionStore.export`.
+"""The JSON array export, privacy-reduced unless asked, byte-identical to KernForge's export.
 
-It reuses `core.store.decisions.export_records` chunk by chunk: each chunk's array body is exactly
-what
-the whole array would hold at that place, so progress and cancellation come for free.
+`export_records` is the array KernForge's `export` writes; `render_json` reuses it chunk by
+chunk (each chunk's array body is exactly what the whole array would hold at that place), so
+progress and cancellation come for free.
 """
 
 from __future__ import annotations
@@ -11,11 +11,45 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from core.bulk.listing import list_records
 from core.exporters.staging import Progress, write_single
+from core.gocompat.gojson import dumps_indented_bytes
+from core.record.filters import ListFilter
 from core.record.models import DecisionRecord
-from core.store.decisions import export_records
+from core.store.decisions import DecisionStore
 
 _CHUNK = 200
+
+PRIVATE_FIELDS = (
+    "session_id",
+    "feature_id",
+    "goal_id",
+    "edit_loop_id",
+    "workspace",
+    "project_alias",
+    "evidence_refs",
+)
+"""Fields a privacy-reduced export leaves out: who asked, where, and what they pointed at."""
+
+
+def export_records(records: list[DecisionRecord], *, include_private: bool) -> bytes:
+    """The records as one indented JSON array, without `PRIVATE_FIELDS` unless asked."""
+    items = []
+    for record in records:
+        item = record.to_go_dict()
+        if not include_private:
+            for name in PRIVATE_FIELDS:
+                item.pop(name, None)
+        items.append(item)
+    return dumps_indented_bytes(items)
+
+
+def export_journal(
+    store: DecisionStore, flt: ListFilter | None = None, *, include_private: bool = False
+) -> bytes:
+    """The journal's current records as KernForge's export writes them; fails closed when any
+    record is unreadable."""
+    return export_records(list_records(store, flt), include_private=include_private)
 
 
 def render_json(records: Iterable[DecisionRecord], *, include_private: bool = False) -> bytes:

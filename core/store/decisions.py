@@ -24,7 +24,6 @@ from core.errors import (
     RevisionConflict,
     unreadable_records,
 )
-from core.gocompat.gojson import dumps_indented_bytes
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower
 from core.record.codec import compact_record, decode_stored_record, encode_record
@@ -59,15 +58,6 @@ from core.store.safefs import (
 from core.store.temp_sweep import remove_stale_temps, sweep_on_open
 
 MAX_REVISION = sys.maxsize
-PRIVATE_FIELDS = (
-    "session_id",
-    "feature_id",
-    "goal_id",
-    "edit_loop_id",
-    "workspace",
-    "project_alias",
-    "evidence_refs",
-)
 
 Mutation = Callable[[DecisionRecord], None]
 
@@ -371,12 +361,6 @@ class DecisionStore:
                 f"implementation decision history {what} revision {record.revision}"
             )
 
-    # export ----------------------------------------------------------------------------------
-
-    def export(self, flt: ListFilter | None = None, *, include_private: bool = False) -> bytes:
-        """A JSON array of current records; privacy-reduced unless asked; fails closed."""
-        return export_records(self.list(flt), include_private=include_private)
-
     def _notify(self, record: DecisionRecord) -> None:
         for listener in self._listeners:
             listener.record_committed(record)
@@ -448,17 +432,6 @@ def _continuous(record_id: str, revisions: dict[int, DecisionRecord]) -> list[De
                 f"implementation decision history for {record_id} is missing revision {expected}"
             )
     return ordered
-
-
-def export_records(records: list[DecisionRecord], *, include_private: bool) -> bytes:
-    items = []
-    for record in records:
-        item = record.to_go_dict()
-        if not include_private:
-            for name in PRIVATE_FIELDS:
-                item.pop(name, None)
-        items.append(item)
-    return dumps_indented_bytes(items)
 
 
 def mark_deleted(record: DecisionRecord) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from core.exporters.json_export import export_journal
 from core.index.db import index_path
 from core.store.decisions import DecisionStore
 from tests.factories import two_project_journal
@@ -27,9 +28,9 @@ def test_json_export_is_the_store_export(journal: Path, tmp_path: Path) -> None:
     result = run_cli(journal, "export", "--format", "json", "-o", str(target))
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"Exported 2 decisions to {target}\n"
-    assert target.read_bytes() == DecisionStore(journal).export()
+    assert target.read_bytes() == export_journal(DecisionStore(journal))
     stdout = run_cli(journal, "export", "--private", "-o", "-")
-    assert stdout.stdout.encode() == DecisionStore(journal).export(include_private=True)
+    assert stdout.stdout.encode() == export_journal(DecisionStore(journal), include_private=True)
 
 
 def test_madr_export_writes_a_folder(journal: Path, tmp_path: Path) -> None:

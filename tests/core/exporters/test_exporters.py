@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from core.exporters import ExportCancelled, export, render_single
 from core.exporters.csv_export import render_csv
 from core.exporters.decision_log import render_log
-from core.exporters.json_export import render_json
+from core.exporters.json_export import PRIVATE_FIELDS, export_records, render_json
 from core.exporters.madr import render_madr
 from core.gocompat.gotime import GoTime
 from core.importers import make_importer
@@ -27,7 +27,6 @@ from core.importers.shaping import ALTERNATIVE_LABEL, NOT_RECORDED
 from core.journal import Journal
 from core.record.models import DecisionRecord, Option, RejectedReason
 from core.record.normalize import normalize_record
-from core.store.decisions import PRIVATE_FIELDS, export_records
 from tests.factories import make_record
 
 T0 = 1_760_000_000_000_000_000

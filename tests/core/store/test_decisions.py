@@ -17,6 +17,7 @@ from core.errors import (
     RevisionConflict,
     UnsafePath,
 )
+from core.exporters.json_export import export_journal
 from core.record.filters import ListFilter
 from core.record.models import RejectedReason
 from core.record.validation import is_valid_decision_id, is_valid_option_id
@@ -40,7 +41,7 @@ def test_put_get_list_export(store: DecisionStore) -> None:
     assert store.get("decision-test-1") == stored
     assert [r.id for r in store.list(ListFilter(project_id="PROJECT-KERNFORGE"))] == [stored.id]
     assert store.list(ListFilter(project_id="other")) == []
-    assert b"decision-test-1" in store.export()
+    assert b"decision-test-1" in export_journal(store)
 
 
 def test_files_and_directories_are_private(store: DecisionStore) -> None:
@@ -293,10 +294,10 @@ def test_tampered_history_makes_revise_fail(store: DecisionStore) -> None:
 
 def test_export_is_privacy_reduced_by_default(store: DecisionStore) -> None:
     store.put(make_record())
-    public = json.loads(store.export())
+    public = json.loads(export_journal(store))
     assert "session_id" not in public[0] and "workspace" not in public[0]
     assert "evidence_refs" not in public[0] and "project_alias" not in public[0]
-    private = json.loads(store.export(include_private=True))
+    private = json.loads(export_journal(store, include_private=True))
     assert private[0]["session_id"] == "session-1"
 
 
@@ -309,7 +310,7 @@ def test_corrupt_record_reported_without_hiding_healthy(store: DecisionStore) ->
     with pytest.raises(JournalDamaged, match="1 unreadable record"):
         store.list()
     with pytest.raises(JournalDamaged):
-        store.export()
+        export_journal(store)
 
 
 @pytest.mark.parametrize("record_id", ["../escape", "a..b", ".", "x" * 161, "with space"])

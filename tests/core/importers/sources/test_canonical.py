@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.exporters.json_export import export_journal
 from core.importers import make_importer
 from core.importers.engine import run_import
 from core.journal import Journal
@@ -48,7 +49,7 @@ def test_unreadable_record_files_are_errors(tmp_path: Path) -> None:
 def test_json_array_kind(tmp_path: Path) -> None:
     store = _other_journal(tmp_path / "other")
     exported = tmp_path / "all.json"
-    exported.write_bytes(store.export(include_private=True))
+    exported.write_bytes(export_journal(store, include_private=True))
     journal = Journal(tmp_path / "mine")
     assert run_import(journal, make_importer("json"), exported).imported == 2
     assert run_import(journal, make_importer("json"), exported).unchanged == 2
