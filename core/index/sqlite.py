@@ -38,8 +38,8 @@ _SECURE_DELETE_MODES = {0: "OFF", 1: "ON", 2: "FAST"}
 BATCH_ROWS = 2000
 """Rows a bulk build writes per transaction. Each commit writes every page it touched (the last,
 partly filled leaf of each table again and again) and flushes FTS5's pending words as a new
-segment that later merges rewrite: committing each chunk of files on its own (250 rows) cost
-a bulk build about 15% more SQLite time."""
+segment that later merges rewrite, so committing each chunk of files on its own (250 rows)
+made a bulk build slower (bench/browse_bench.py; bench/CHANGES.md)."""
 _COUNT_UPTO = "SELECT count(*) FROM (SELECT rowid FROM words WHERE words MATCH ? LIMIT ?)"
 
 
