@@ -80,7 +80,7 @@ class CorrectionNotes:
 
     def path(self, decision_id: str, revision: int) -> Path:
         check_decision_id(decision_id)
-        return self.folder / decision_id / f"revision-{revision:06d}.json"
+        return self.root / note_path(decision_id, revision)
 
     def write(
         self, decision_id: str, revision: int, note: str, *, author: str | None = None
@@ -119,26 +119,34 @@ class CorrectionNotes:
             match = _NAME.fullmatch(name)
             if match is None:
                 continue
-            note = self._read_one(directory / name, int(match.group(1)))
+            note = read_note_file(self.root, directory / name, int(match.group(1)))
             if note is not None:
                 notes[note.revision] = note
         return notes
 
-    def _read_one(self, path: Path, revision: int) -> CorrectionNote | None:
-        try:
-            data = json.loads(read_regular_file(self.root, path, _FILE_MAX))
-            note = CorrectionNote(
-                revision,
-                str(data["note"]),
-                str(data.get("author", "")),
-                GoTime.parse(str(data["created_at"])),
-                bool(data.get("redacted", False)),
-            )
-        except (OSError, ValueError, KeyError, TypeError, InvalidDecision):
-            return None
-        if int(data.get("revision", revision)) != revision or utf8_len(note.note) > NOTE_MAX:
-            return None
-        return note
+
+def read_note_file(root: Path, path: Path, revision: int) -> CorrectionNote | None:
+    """The note in one file, as the note of `revision`; None when it is damaged, oversized or
+    names another revision (a sync conflict keeps each version's note in such a file)."""
+    try:
+        data = json.loads(read_regular_file(root, path, _FILE_MAX))
+        note = CorrectionNote(
+            revision,
+            str(data["note"]),
+            str(data.get("author", "")),
+            GoTime.parse(str(data["created_at"])),
+            bool(data.get("redacted", False)),
+        )
+    except (OSError, ValueError, KeyError, TypeError, InvalidDecision):
+        return None
+    if int(data.get("revision", revision)) != revision or utf8_len(note.note) > NOTE_MAX:
+        return None
+    return note
+
+
+def note_path(decision_id: str, revision: int) -> str:
+    """The journal-relative POSIX path of a revision's note."""
+    return f"{FOLDER}/{decision_id}/revision-{revision:06d}.json"
 
 
 def _encode(note: CorrectionNote) -> bytes:

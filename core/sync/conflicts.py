@@ -20,6 +20,7 @@ from core.errors import SyncConflictUnknown
 from core.record.codec import decode_stored_record
 from core.record.models import DecisionRecord
 from core.record.validation import check_decision_id
+from core.store.correction_notes import read_note_file
 from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
 from core.sync.merge import RecordMerge
 from core.sync.paths import CONFLICTS
@@ -50,23 +51,35 @@ def conflict_files(
     merge: RecordMerge,
     sides: tuple[tuple[str, str], tuple[str, str]],
     earlier: Conflict | None = None,
+    notes: tuple[dict[int, bytes], dict[int, bytes]] = ({}, {}),
 ) -> dict[str, bytes]:
     """Journal-relative path → bytes for a conflict: both sides' divergent revisions (named
-    `revision-NNNNNN.<machine>.json`) and the summary. `sides` are (machine id, machine name)
-    of the local side, whose version stays current, then the remote's. A conflict already
-    waiting for this record (`earlier`) keeps every version it listed."""
+    `revision-NNNNNN.<machine>.json`), the correction note each side saved with them
+    (`note-NNNNNN.<machine>.json`: both sides' notes of revision N share one path in
+    `corrections/`, so each travels with its version here) and the summary. `sides` are
+    (machine id, machine name) of the local side, whose version stays current, then the
+    remote's; `notes` are each side's note files by revision, in the same order. A conflict
+    already waiting for this record (`earlier`) keeps every version it listed."""
     folder = f"{CONFLICTS}/{record_id}"
     files: dict[str, bytes] = {}
     versions = {m: dict(v) for m, v in earlier.versions.items()} if earlier else {}
-    for (machine, name), side in zip(sides, (merge.local, merge.remote), strict=True):
+    for (machine, name), side, side_notes in zip(
+        sides, (merge.local, merge.remote), notes, strict=True
+    ):
         known = set(versions.get(machine, {}).get("revisions", []))
         versions[machine] = {"name": name, "revisions": sorted(known | set(side))}
         for number, data in side.items():
-            files[f"{folder}/revision-{number:06d}.{machine}.json"] = data
+            files[f"{folder}/{_file_name('revision', number, machine)}"] = data
+            if number in side_notes:
+                files[f"{folder}/{_file_name('note', number, machine)}"] = side_notes[number]
     fork = min(merge.fork, earlier.fork) if earlier else merge.fork
     conflict = Conflict(record_id, fork, sides[0][0], versions)
     files[f"{folder}/{SUMMARY}"] = _encode(conflict.to_dict())
     return files
+
+
+def _file_name(kind: str, number: int, machine: str) -> str:
+    return f"{kind}-{number:06d}.{machine}.json"
 
 
 def _encode(value: dict[str, Any]) -> bytes:
@@ -106,10 +119,21 @@ def _decode(data: bytes) -> Conflict:
 def version_of(root: Path, conflict: Conflict, machine: str) -> DecisionRecord:
     """The newest revision that machine wrote, as a record."""
     number = max(conflict.versions[machine]["revisions"])
-    name = f"revision-{number:06d}.{machine}.json"
+    name = _file_name("revision", number, machine)
     path = root / CONFLICTS / conflict.record_id / name
     data = read_regular_file(root, path, limits.RECORD_FILE_MAX)
     return decode_stored_record(data, what=name, expected_id=conflict.record_id)
+
+
+def note_of(root: Path, conflict: Conflict, machine: str) -> str:
+    """The correction note saved with that machine's newest revision ("" when it has none or
+    its file is unreadable: a note never makes a conflict unreadable)."""
+    number = max(conflict.versions[machine]["revisions"])
+    path = root / CONFLICTS / conflict.record_id / _file_name("note", number, machine)
+    if not path.is_file():
+        return ""
+    note = read_note_file(root, path, number)
+    return note.note if note is not None else ""
 
 
 def choose_machine(conflict: Conflict, keep: str, this_machine: str) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from core.store.correction_notes import FOLDER as NOTES_FOLDER
+from core.store.correction_notes import note_path
 from core.sync import conflicts
 from core.sync.gitrepo import GitRepo
 from core.sync.manifests import is_manifest
@@ -45,6 +47,9 @@ class Incoming:
         self.ours = set(repo.changed(base, head)) if head else set()
         self.blobs = repo.blobs(remote, [n for n, s in self.theirs.items() if s != "D"])
         self.result = MergeResult()
+        self.diverged: dict[str, int] = {}
+        """Record id → the first revision both sides wrote, for records this merge conflicted:
+        their notes from that revision on travel with their versions into the conflict."""
 
     def merge(self) -> MergeResult:
         work = self.work
@@ -64,7 +69,8 @@ class Incoming:
             else:
                 units.setdefault(unit, []).append(name)
         local_units = {unit_of(p) for n in self.ours if (p := work.path_of(n))}
-        for unit, names in units.items():
+        # records first: a record's conflict decides where the notes of its revisions go
+        for unit, names in sorted(units.items(), key=lambda item: item[0].kind != "record"):
             self.result.received += len(names)
             if unit.kind == "record":
                 self._record(unit.key, names, unit in local_units)
@@ -110,7 +116,12 @@ class Incoming:
                     (other, work.state.machines.get(other, "")),
                 ),
                 conflicts.find_conflict(work.root, record_id),
+                (
+                    self._local_notes(record_id, list(outcome.local)),
+                    self._remote_notes(record_id, list(outcome.remote)),
+                ),
             )
+            self.diverged[record_id] = outcome.fork
             work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
             self.result.new_conflicts.append(record_id)
 
@@ -161,6 +172,26 @@ class Incoming:
                 side.history[n] = files[path]
         return side, files
 
+    def _local_notes(self, record_id: str, revisions: list[int]) -> dict[int, bytes]:
+        """This machine's correction notes of those revisions, by revision."""
+        found = {n: self.work.read(note_path(record_id, n)) for n in revisions}
+        return {n: data for n, data in found.items() if data is not None}
+
+    def _remote_notes(self, record_id: str, revisions: list[int]) -> dict[int, bytes]:
+        """The remote's correction notes of those revisions, by revision."""
+        paths = {note_path(record_id, n): n for n in revisions}
+        found = self._remote_blobs(list(paths))
+        return {paths[p]: self.work.codec.open(blob) for p, blob in found.items()}
+
+    def _set_aside(self, path: str) -> bool:
+        """Whether `path` is the remote's note of a revision this merge set aside in a
+        conflict: it belongs to the remote's version, not to the revision that stands here."""
+        parts = path.split("/")
+        if len(parts) != 3 or parts[0] != NOTES_FOLDER or parts[1] not in self.diverged:
+            return False
+        number = int(parts[2].removeprefix("revision-").removesuffix(".json"))
+        return number >= self.diverged[parts[1]]
+
     def _machine_of(self, record_id: str) -> str:
         """The machine whose commit last wrote the remote's copy of the record."""
         name = self.work.codec.name(record_path(record_id))
@@ -184,6 +215,8 @@ class Incoming:
 
     def _file(self, path: str, name: str) -> None:
         """Corrections and conflict files: the remote's, unless this machine changed its own."""
+        if self._set_aside(path):
+            return
         theirs, blob = self._change(name)
         mine = self.work.read(path)
         if mine == theirs:

@@ -26,7 +26,7 @@ PER_RECORD_FOLDERS = (HISTORY, "corrections", CONFLICTS)
 _RECORD_FILE = re.compile(r"[^/]+\.json")
 _HISTORY_FILE = re.compile(r"revision-\d{6,}\.json(\.sha256)?")
 _CORRECTION_FILE = re.compile(r"revision-\d{6,}\.json")
-_CONFLICT_FILE = re.compile(r"(revision-\d{6,}\.[0-9a-f]{8}|conflict)\.json")
+_CONFLICT_FILE = re.compile(r"((revision|note)-\d{6,}\.[0-9a-f]{8}|conflict)\.json")
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.errors import SyncConflictPending, SyncConflictUnknown
+from core.gocompat.text import utf8_len
 from core.record.models import DecisionRecord
-from core.store.correction_notes import CorrectionNotes, check_note
+from core.store.correction_notes import NOTE_MAX, CorrectionNotes, check_note
 from core.store.decisions import DecisionStore
 from core.store.locking import locked
 from core.sync import conflicts
@@ -41,6 +42,7 @@ CORRECTING = "correcting"
 DELETING = "soft-deleting"
 RESTORING = "restoring"
 """How a change settled a conflict, as its note says it."""
+ELLIPSIS = "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,8 @@ class ConflictVersion:
     record: DecisionRecord
     here: bool
     """Written on this machine."""
+    note: str = ""
+    """The "why corrected" note saved with this version ("" when it has none)."""
 
     @property
     def title(self) -> str:
@@ -120,6 +124,7 @@ def load_versions(store: DecisionStore, record_id: str, here: str) -> ConflictVe
             str(info.get("name") or ""),
             conflicts.version_of(store.root, conflict, machine),
             machine == local,
+            conflicts.note_of(store.root, conflict, machine),
         )
         for machine, info in conflict.versions.items()
     ]
@@ -161,14 +166,18 @@ def resolve_conflict(
         if as_it_stands
         else conflicts.choose_machine(conflict, keep, here or conflict.current)
     )
-    name = _name(conflict, machine)
     chosen = None if as_it_stands else conflicts.version_of(store.root, conflict, machine)
-    if as_it_stands:
-        aside = [_name(conflict, m) for m in conflict.versions if m != machine]
-        summary = _settled_note(how or CORRECTING, name, aside)
-    else:
-        summary = _kept_note(name, merged=edit is not None)
-    text = check_note(f"{summary} {note.strip()}" if note.strip() else summary)
+    own = check_note(note)
+    notes = {m: conflicts.note_of(store.root, conflict, m) for m in conflict.versions}
+    room = NOTE_MAX - (utf8_len(own) + 1 if own else 0)
+    template = (
+        _settled_template(how or CORRECTING)
+        if as_it_stands
+        else _kept_template(merged=edit is not None)
+    )
+    aside = [m for m in conflict.versions if m != machine]
+    summary = _with_notes(template, machine, aside, conflict=conflict, notes=notes, room=room)
+    text = check_note(f"{summary} {own}" if own else summary)
     current = expected if expected is not None else store.get(record_id).revision
 
     def adopt(record: DecisionRecord) -> None:
@@ -249,18 +258,58 @@ def _name(conflict: conflicts.Conflict, machine: str) -> str:
     return str(conflict.versions[machine].get("name") or "") or machine or UNKNOWN_NAME
 
 
-def _kept_note(name: str, *, merged: bool) -> str:
+def _kept_template(*, merged: bool) -> str:
     what = "merged by hand from" if merged else "kept"
-    return f"Sync conflict: {what} the version written on {name}."
+    return f"Sync conflict: {what} the version written on {{}}; set aside the {{}} from {{}}."
 
 
-def _settled_note(how: str, name: str, aside: list[str]) -> str:
-    others = " and ".join(aside)
-    versions = "version" if len(aside) == 1 else "versions"
+def _settled_template(how: str) -> str:
     return (
-        f"Sync conflict: settled by {how} the current version (written on {name}); the "
-        f"{versions} from {others} set aside."
+        f"Sync conflict: settled by {how} the current version (written on {{}}); the {{}} "
+        "from {} set aside."
     )
+
+
+def _with_notes(
+    template: str,
+    machine: str,
+    aside: list[str],
+    *,
+    conflict: conflicts.Conflict,
+    notes: dict[str, str],
+    room: int,
+) -> str:
+    """ "Sync conflict: kept the version written on laptop (noted: "…"); set aside the
+    version from desk (noted: "…")."
+
+    The template filled with the kept machine, "version(s)" and the machines set aside,
+    each named with the note saved with its version, so the history keeps every version's
+    reason; the notes are shortened alike when the whole would pass `room` bytes."""
+    versions = "version" if len(aside) == 1 else "versions"
+    quoted = [m for m in (machine, *aside) if notes.get(m)]
+
+    def fill(limit: int | None) -> str:
+        def named(m: str) -> str:
+            text = notes.get(m, "")
+            if not text:
+                return _name(conflict, m)
+            return f'{_name(conflict, m)} (noted: "{_clipped(text, limit)}")'
+
+        return template.format(named(machine), versions, " and ".join(named(m) for m in aside))
+
+    full = fill(None)
+    if utf8_len(full) <= room or not quoted:
+        return full
+    bare = utf8_len(fill(0))
+    return fill(max(0, (room - bare) // len(quoted)))
+
+
+def _clipped(text: str, limit: int | None) -> str:
+    """`text` within `limit` UTF-8 bytes, an ellipsis marking a cut."""
+    if limit is None or utf8_len(text) <= limit:
+        return text
+    data = text.encode("utf-8")[: max(0, limit - len(ELLIPSIS.encode("utf-8")))]
+    return data.decode("utf-8", errors="ignore") + ELLIPSIS
 
 
 def _clear(store: DecisionStore, resolved: conflicts.Conflict) -> bool:

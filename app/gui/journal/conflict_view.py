@@ -30,11 +30,20 @@ from PySide6.QtWidgets import (
 
 from app.gui.journal.formatting import count_text, display_time
 from app.gui.journal.history_diff import segments_html, word_diff
-from app.gui.journal.history_view import DiffModel, FieldChange, WordDiffDelegate, diff_records
+from app.gui.journal.history_view import (
+    DiffModel,
+    FieldChange,
+    RevisionModel,
+    WordDiffDelegate,
+    diff_records,
+)
 from app.gui.widgets.palette import is_dark, warning_colour
 from core.sync.resolution import STORE_OWNED, ConflictVersion, ConflictVersions
 
 HEADLINE = "Changed on two machines: choose a version"
+NOTE_FIELD = "correction_note"
+NOTE_LABEL = RevisionModel.HEADERS[RevisionModel.NOTE]
+"""The versions' notes under the name the history's column gives them."""
 _DIFFERS = {False: "#fde68a", True: "#713f12"}
 """The tint of words that differ, by dark palette: amber, on both sides alike."""
 _ROOT_FIELD = re.compile(r"[.\[]")
@@ -60,12 +69,18 @@ def explanation(view: ConflictVersions) -> str:
 
 
 def compared(left: ConflictVersion, right: ConflictVersion) -> list[FieldChange]:
-    """The fields that differ between two versions, store-owned fields left out."""
-    return [
+    """The fields that differ between two versions, store-owned fields left out, after the
+    "why corrected" note each machine saved with its version when the notes differ: it says
+    why that version exists, so it leads."""
+    fields = [
         change
         for change in diff_records(left.record, right.record)
         if change.changed and _ROOT_FIELD.split(change.field)[0] not in STORE_OWNED
     ]
+    if left.note == right.note:
+        return fields
+    note = FieldChange(NOTE_FIELD, left.note, right.note, NOTE_LABEL, left.note, right.note)
+    return [note, *fields]
 
 
 class VersionsModel(DiffModel):

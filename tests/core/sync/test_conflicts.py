@@ -9,9 +9,11 @@ import pytest
 
 from core.errors import SyncConflictUnknown
 from core.record.codec import encode_record
+from core.store.correction_notes import CorrectionNotes, note_path
 from core.store.decisions import DecisionStore
 from core.sync import conflicts
 from core.sync.merge import CONFLICT, RecordMerge
+from core.sync.paths import unit_of
 from tests.factories import make_record
 
 LAPTOP, DESK = ("0a0a0a0a", "laptop"), ("0d0d0d0d", "desk")
@@ -63,3 +65,41 @@ def test_an_unknown_side_lists_the_versions(tmp_path: Path) -> None:
     _, conflict = _conflicted_store(tmp_path)
     with pytest.raises(SyncConflictUnknown, match=r"versions: 0a0a0a0a \(laptop\), 0d0d0d0d"):
         conflicts.choose_machine(conflict, "server", LAPTOP[0])
+
+
+def test_each_sides_note_travels_with_its_version(tmp_path: Path) -> None:
+    """Both machines' notes of revision 2 share one path in corrections/, so the conflict
+    keeps each beside the version it belongs to."""
+    store = DecisionStore(tmp_path)
+    first = store.put(make_record(id="decision-c-1"))
+    mine = store.revise(first.id, 1, lambda r: setattr(r, "selection_reason_raw", "mine"))
+    notes = CorrectionNotes(tmp_path)
+    notes.write(first.id, 2, "laptop edit")
+    laptop_note = (tmp_path / note_path(first.id, 2)).read_bytes()
+    notes.write(first.id, 2, "desk edit")
+    desk_note = (tmp_path / note_path(first.id, 2)).read_bytes()
+    merge = RecordMerge(CONFLICT, 2, {2: encode_record(mine)}, {2: encode_record(mine)})
+    files = conflicts.conflict_files(
+        first.id, merge, (LAPTOP, DESK), notes=({2: laptop_note}, {2: desk_note})
+    )
+    conflicts.write_files(tmp_path, files)
+    folder = tmp_path / "sync-conflicts" / first.id
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "conflict.json",
+        "note-000002.0a0a0a0a.json",
+        "note-000002.0d0d0d0d.json",
+        "revision-000002.0a0a0a0a.json",
+        "revision-000002.0d0d0d0d.json",
+    ]
+    conflict = conflicts.get_conflict(tmp_path, first.id)
+    assert conflicts.note_of(tmp_path, conflict, LAPTOP[0]) == "laptop edit"
+    assert conflicts.note_of(tmp_path, conflict, DESK[0]) == "desk edit"
+    assert all(unit_of(f"sync-conflicts/{first.id}/{p.name}") for p in folder.iterdir())
+
+
+def test_a_version_without_a_note_or_with_a_damaged_one_reads_as_none(tmp_path: Path) -> None:
+    _, conflict = _conflicted_store(tmp_path)
+    assert conflicts.note_of(tmp_path, conflict, DESK[0]) == ""
+    damaged = tmp_path / "sync-conflicts" / "decision-c-1" / "note-000002.0d0d0d0d.json"
+    damaged.write_text("{not json")
+    assert conflicts.note_of(tmp_path, conflict, DESK[0]) == ""

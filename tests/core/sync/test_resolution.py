@@ -78,7 +78,11 @@ def test_keeping_one_writes_the_next_revision_and_a_note(
     assert store.history(ID)[1].selection_reason_raw == "mine"  # revision 2 is kept
     name = "laptop" if keep == "local" else "desk"
     note = CorrectionNotes(tmp_path).read(ID)[3].note
-    assert note == f"Sync conflict: kept the version written on {name}."
+    other = "desk" if keep == "local" else "laptop"
+    assert (
+        note
+        == f"Sync conflict: kept the version written on {name}; set aside the version from {other}."
+    )
     assert store.list_with_issues().issues == []
 
 
@@ -94,7 +98,10 @@ def test_an_edit_on_top_of_the_chosen_version_is_one_revision(tmp_path: Path) ->
     assert done.record.selection_reason_raw == "theirs"
     assert done.record.tags == ["mine", "theirs"]
     note = CorrectionNotes(tmp_path).read(ID)[3].note
-    assert note == "Sync conflict: merged by hand from the version written on desk. took both tags"
+    assert note == (
+        "Sync conflict: merged by hand from the version written on desk; set aside the version "
+        "from laptop. took both tags"
+    )
 
 
 def test_a_stale_expected_revision_writes_nothing_and_keeps_the_conflict(tmp_path: Path) -> None:
@@ -216,3 +223,68 @@ def test_a_stale_revision_or_a_long_note_writes_nothing_and_keeps_the_conflict(
             store, ID, 2, _tag(["x"]), here=LAPTOP[0], settle=True, note="x" * (NOTE_MAX + 1)
         )
     assert store.get(ID).revision == 2 and (tmp_path / FOLDER / "conflict.json").is_file()
+
+
+def _noted(store: DecisionStore, laptop: str, desk: str) -> None:
+    """Gives each version of the conflict the note its machine saved with it."""
+    for (machine, _name), text in ((LAPTOP, laptop), (DESK, desk)):
+        if not text:
+            continue
+        CorrectionNotes(store.root).write(ID, 2, text)
+        note = store.root / "corrections" / ID / "revision-000002.json"
+        note.rename(store.root / FOLDER / f"note-000002.{machine}.json")
+
+
+def test_each_version_shows_its_own_note(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    _noted(store, "laptop edit", "desk edit")
+    view = resolution.load_versions(store, ID, DESK[0])
+    assert view is not None
+    assert [(v.name, v.note) for v in view.versions] == [
+        ("desk", "desk edit"),
+        ("laptop", "laptop edit"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("keep", "expected"),
+    [
+        (
+            "local",
+            'Sync conflict: kept the version written on laptop (noted: "laptop edit"); set aside '
+            'the version from desk (noted: "desk edit"). why',
+        ),
+        (
+            "remote",
+            'Sync conflict: kept the version written on desk (noted: "desk edit"); set aside '
+            'the version from laptop (noted: "laptop edit"). why',
+        ),
+    ],
+)
+def test_the_resolution_note_keeps_every_versions_note(
+    tmp_path: Path, keep: str, expected: str
+) -> None:
+    store = _conflicted(tmp_path)
+    _noted(store, "laptop edit", "desk edit")
+    resolution.resolve_conflict(store, ID, keep, LAPTOP[0], expected=2, note="why")
+    assert CorrectionNotes(tmp_path).read(ID)[3].note == expected
+
+
+def test_settling_by_a_change_names_both_notes(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    _noted(store, "laptop edit", "")
+    resolution.revise(store, ID, 2, _tag(["fixed"]), here=LAPTOP[0], settle=True)
+    assert CorrectionNotes(tmp_path).read(ID)[3].note == (
+        "Sync conflict: settled by correcting the current version (written on laptop "
+        '(noted: "laptop edit")); the version from desk set aside.'
+    )
+
+
+def test_long_notes_are_shortened_alike_to_fit_the_limit(tmp_path: Path) -> None:
+    store = _conflicted(tmp_path)
+    _noted(store, "l" * NOTE_MAX, "d" * NOTE_MAX)
+    resolution.resolve_conflict(store, ID, "local", LAPTOP[0], note="mine is right")
+    note = CorrectionNotes(tmp_path).read(ID)[3].note
+    assert len(note.encode()) <= NOTE_MAX
+    assert note.endswith('…"). mine is right')
+    assert note.count("l") - note.count("d") in range(-8, 9)

@@ -21,7 +21,7 @@ from app.gui.journal.conflict_view import HEADLINE, ConflictPanel
 from app.gui.journal.decision_delegate import CONFLICT, badges
 from app.gui.journal.decision_list_model import CONFLICT_TOOLTIP
 from app.gui.journal.edit_dialog import EditDialog
-from app.gui.journal.history_view import HistoryDialog, HtmlRole
+from app.gui.journal.history_view import HistoryDialog, HtmlRole, RevisionModel
 from app.gui.journal.window import JournalWindow
 from core.journal import Journal
 from core.store.correction_notes import CorrectionNotes
@@ -47,8 +47,11 @@ def _named(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     monkeypatch.setattr(engine_module, "machine_name", lambda: name)
 
 
-@pytest.fixture
-def machines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Machine, Machine]:
+def _conflicted_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, notes: tuple[str, str] = ("", "")
+) -> tuple[Machine, Machine]:
+    """Both machines write revision 2 (each with its own "why corrected" note, if given) and
+    sync until both hold the conflict."""
     _, url = bare_remote(tmp_path)
     laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
     laptop.put(ID, "Choose the queue backend")
@@ -61,13 +64,19 @@ def machines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Machine, 
     desk.key_file.chmod(0o600)
     key = load_key(KeyLocation("file", "", str(desk.key_file)))
     SyncEngine(desk.root).join(url, key=key, key_file=str(desk.key_file))
-    laptop.edit(ID, LAPTOP_TEXT)
-    desk.edit(ID, DESK_TEXT)
+    for machine, text, note in ((laptop, LAPTOP_TEXT, notes[0]), (desk, DESK_TEXT, notes[1])):
+        machine.edit(ID, text)
+        CorrectionNotes(machine.root).write(ID, 2, note)
     SyncEngine(laptop.root).sync()
     assert SyncEngine(desk.root).sync().new_conflicts == [ID]
     SyncEngine(laptop.root).sync()
     assert (laptop.root / "sync-conflicts" / ID / "conflict.json").is_file()
     return laptop, desk
+
+
+@pytest.fixture
+def machines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Machine, Machine]:
+    return _conflicted_pair(tmp_path, monkeypatch)
 
 
 @pytest.fixture
@@ -203,7 +212,11 @@ def test_keeping_one_version_writes_revision_3_and_clears_the_conflict(
     _assert_resolved(qtbot, window, dialog, laptop, kept)
     assert dialog.status.text().startswith(f"Kept the version from {name}: revision 3.")
     note = CorrectionNotes(laptop.root).read(ID)[3].note
-    assert note == f"Sync conflict: kept the version written on {name}."
+    other = "desk" if name == "laptop" else "laptop"
+    assert (
+        note
+        == f"Sync conflict: kept the version written on {name}; set aside the version from {other}."
+    )
     _assert_desk_follows(laptop, desk, kept)
     dialog.close()
 
@@ -229,7 +242,8 @@ def test_edit_to_merge_starts_from_this_machines_version_and_resolves(
     assert dialog.status.text().startswith("Merged from the version from laptop: revision 3.")
     note = CorrectionNotes(laptop.root).read(ID)[3].note
     assert note == (
-        "Sync conflict: merged by hand from the version written on laptop. both were half right"
+        "Sync conflict: merged by hand from the version written on laptop; set aside the version "
+        "from desk. both were half right"
     )
     _assert_desk_follows(laptop, desk, merged)
     dialog.close()
@@ -286,6 +300,44 @@ def test_a_third_machines_version_is_chosen_on_the_right(qtbot: QtBot) -> None:
     assert not panel.keep_left.isEnabled() and panel.message.text() == "Saving…"
     panel.show_error("the disk is full")
     assert panel.keep_left.isEnabled() and panel.message.text() == "the disk is full"
+
+
+def test_each_versions_note_is_shown_beside_it_and_kept_in_the_history(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both notes of revision 2 share a path in corrections/: each stays with its version, in
+    the panel and, after keeping one, in the history window's "Why corrected"."""
+    laptop, desk = _conflicted_pair(tmp_path, monkeypatch, ("laptop edit", "desk edit"))
+    window = open_window(qtbot, Journal(laptop.root), tmp_path / "settings.ini")
+    try:
+        qtbot.waitUntil(lambda: window.record is not None and window.record.id == ID, timeout=5000)
+        qtbot.waitUntil(lambda: ID in window.conflicts.conflicted, timeout=5000)
+        qtbot.waitUntil(window.inspector.conflict_bar.isVisible, timeout=5000)
+        dialog, panel = _open_versions(qtbot, window)
+        assert [panel.model.index(0, n).data() for n in range(3)] == [
+            "Why corrected",
+            "laptop edit",
+            "desk edit",
+        ]
+        notes = [dialog.revisions.index(n, RevisionModel.NOTE).data() for n in range(2)]
+        assert notes == ["", "desk edit"]  # revision 2 as it stands is the desk's
+        with qtbot.waitSignal(window.bridge.conflict_resolved, timeout=10_000):
+            press(dialog, Qt.Key.Key_K, ALT)
+        _assert_resolved(qtbot, window, dialog, laptop, LAPTOP_TEXT)
+        qtbot.waitUntil(
+            lambda: "laptop edit" in str(dialog.revisions.index(2, RevisionModel.NOTE).data()),
+            timeout=5000,
+        )
+        assert dialog.revisions.index(2, RevisionModel.NOTE).data() == (
+            'Sync conflict: kept the version written on laptop (noted: "laptop edit"); set '
+            'aside the version from desk (noted: "desk edit").'
+        )
+        assert dialog.revisions.index(1, RevisionModel.NOTE).data() == "desk edit"
+        dialog.close()
+        _assert_desk_follows(laptop, desk, LAPTOP_TEXT)
+        assert CorrectionNotes(desk.root).read(ID)[2].note == "desk edit"
+    finally:
+        shut_down(qtbot, window)
 
 
 # correcting, deleting, restoring a conflicted decision the ordinary way -----------------------
