@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STOP_WAIT_MS = 10_000
-"""At quit, how long a running sync may take to finish; a sync cut short resumes next time."""
+STOP_WAIT_MS = 2_000
+"""At quit, how long the cancelled sync may take to stop (its git is ended at once, and a
+stretch of local work between two git commands finishes first); it resumes next time."""
 
 
 class CommitRelay:
@@ -181,9 +182,12 @@ class SyncService(QObject):
         self._arm()
 
     def stop(self) -> None:
-        """For quit: no new sync starts; a running one gets a little time to finish."""
+        """For quit: no new sync starts, and a running one is cancelled (as if killed: the
+        next sync resumes it); waits for it to stop."""
         self._stopped = True
         self._timer.stop()
+        if self.schedule.running and self._engine is not None:
+            self._engine.cancel()
         if not self._workers.wait_idle(STOP_WAIT_MS):
             log.warning("a sync was still running at quit; the next sync resumes it")
 
@@ -262,6 +266,8 @@ class SyncService(QObject):
         return SyncRun(report, error, status)
 
     def _finished(self, run: SyncRun) -> None:
+        if self._stopped:
+            return  # quitting: a cancelled sync is no failure to show
         if isinstance(run.error, SyncNotConfigured) or not run.status.get("configured"):
             self.schedule.finish(self._clock(), Outcome.SYNCED)
             self._turn_off()

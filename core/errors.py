@@ -519,6 +519,12 @@ class SyncConflictPending(SyncError):
     runbook_anchor = CONFLICT_ENTRY
 
 
+class SyncCancelled(SyncError):
+    """The sync was cancelled (the app is quitting); the next sync resumes it."""
+
+    runbook_anchor = INTERRUPTED_ENTRY
+
+
 class SyncGitMissing(SyncError):
     """The `git` program sync runs is not installed or not on PATH."""
 

@@ -18,7 +18,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.errors import SyncAlreadyConfigured, SyncKeyWrong, SyncNotConfigured, SyncRemoteError
+from core.errors import (
+    LockCancelled,
+    SyncAlreadyConfigured,
+    SyncCancelled,
+    SyncKeyWrong,
+    SyncNotConfigured,
+    SyncRemoteError,
+)
 from core.gocompat.gotime import GoTime
 from core.store.locking import locked
 from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
@@ -79,14 +86,23 @@ class SyncEngine:
             )
         return self.files.config()
 
+    def cancel(self) -> None:
+        """From any thread: the running sync stops at once, as a killed one would (see
+        `GitRepo.cancel`), and resumes on the next sync; for quitting."""
+        self.repo.cancel()
+
     @contextlib.contextmanager
     def _lock(self) -> Iterator[None]:
         ensure_private_dir(self.root, self.files.directory)
-        with locked(self.root, self.files.directory / "sync", timeout=120.0):
-            stale = self.files.working_copy / ".git" / "index.lock"
-            with contextlib.suppress(FileNotFoundError):
-                stale.unlink()  # we hold the sync lock: no git of ours is running here
-            yield
+        lock = self.files.directory / "sync"
+        try:
+            with locked(self.root, lock, cancel=self.repo.cancelled, timeout=120.0):
+                _remove_git_leftovers(self.files.working_copy / ".git")
+                yield
+        except LockCancelled:
+            if self.repo.cancelled.is_set():
+                raise SyncCancelled("the sync was cancelled while waiting for another") from None
+            raise
 
     # setting up ---------------------------------------------------------------------------
 
@@ -262,6 +278,29 @@ class SyncEngine:
             self._commit(work, [remote])
         else:
             self._commit(work, [head, remote])
+
+
+GIT_LEFTOVERS = (
+    "index.lock",
+    "packed-refs.lock",
+    "config.lock",
+    "shallow.lock",
+    "refs/**/*.lock",
+    "objects/pack/tmp_*",
+    "objects/incoming-*",
+)
+"""What a git killed mid-write leaves in its repository (a lock, a half-received pack)."""
+
+
+def _remove_git_leftovers(git_dir: Path) -> None:
+    """Removes `GIT_LEFTOVERS`: the caller holds the sync lock, so no git of ours runs here."""
+    for pattern in GIT_LEFTOVERS:
+        for path in git_dir.glob(pattern):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
 
 
 def _new_config(encrypted: bool, key_file: str) -> SyncConfig:

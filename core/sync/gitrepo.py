@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
+import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from core.errors import AUTH_ENTRY, OFFLINE_ENTRY, REMOTE_ENTRY, SyncGitMissing, SyncRemoteError
+from core.errors import (
+    AUTH_ENTRY,
+    OFFLINE_ENTRY,
+    REMOTE_ENTRY,
+    SyncCancelled,
+    SyncGitMissing,
+    SyncRemoteError,
+)
 
 AUTHOR = ("decision-journal", "sync@localhost")
 BRANCH = "main"
@@ -66,6 +76,14 @@ PRIVATE = "0600"
 """`core.sharedRepository` of the working copy: git writes its files for the owner alone
 (directories 0700), whatever the user's umask."""
 
+ENDABLE = frozenset({"fetch", "ls-remote", "push", "cat-file", "diff", "log", "merge-base"})
+"""The git commands a cancel ends while they run: the ones that talk to the remote (which can
+take long) and local reads. Git removes its lock files when terminated, and a fetch or push
+cut short changes no ref here; any other command finishes first, then the next one refuses."""
+CANCEL_GRACE = 0.5
+"""Seconds a terminated git and its ssh get to exit before they are killed."""
+CANCEL_POLL = 0.1
+"""How often a running git looks whether it was cancelled."""
 PRIVATE_UMASK = 0o077
 """The umask of every git we run: files git writes without asking the setting (FETCH_HEAD)
 are private too."""
@@ -125,6 +143,13 @@ class GitRepo:
         self.path = path
         self.interactive = interactive
         self._user_ssh: bool | None = None
+        self.cancelled = threading.Event()
+        """Set by `cancel`: the running git is ended and no further git starts."""
+
+    def cancel(self) -> None:
+        """From any thread: ends the running git (see `ENDABLE`) and refuses any later one
+        with `SyncCancelled`; for quitting, so it is never undone."""
+        self.cancelled.set()
 
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -169,15 +194,18 @@ class GitRepo:
             "-c", "gc.auto=0",
             *args,
         ]  # fmt: skip
+        if self.cancelled.is_set():
+            raise SyncCancelled(f"the sync was cancelled before git {args[0]}")
         try:
-            result = subprocess.run(
+            process = subprocess.Popen(
                 command,
                 cwd=self.path,
                 env=self._env(),
-                input=data,
-                capture_output=True,
-                check=False,
+                stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 umask=PRIVATE_UMASK,
+                process_group=0 if os.name == "posix" and not self.interactive else None,
             )
         except FileNotFoundError as exc:
             if shutil.which("git") is None:
@@ -186,9 +214,34 @@ class GitRepo:
                     "or start the app from a session whose PATH finds it)"
                 ) from exc
             raise
+        stdout, stderr = self._wait(process, data, args[0])
+        result = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
         if check and result.returncode != 0:
             raise GitFailed(args, result.stderr.decode("utf-8", "replace"))
         return result
+
+    def _wait(
+        self, process: subprocess.Popen[bytes], data: bytes | None, name: str
+    ) -> tuple[bytes, bytes]:
+        """The output of a finished git; a cancel ends an endable one (terminated, then
+        killed after `CANCEL_GRACE`) and raises `SyncCancelled`."""
+        ended_at: float | None = None
+        while True:
+            try:
+                stdout, stderr = process.communicate(data, timeout=CANCEL_POLL)
+            except subprocess.TimeoutExpired:
+                data = None  # communicate sends the input once, and keeps it across retries
+                if name not in ENDABLE or not self.cancelled.is_set():
+                    continue
+                if ended_at is None:
+                    ended_at = time.monotonic()
+                    _signal(process, signal.SIGTERM)
+                elif time.monotonic() - ended_at > CANCEL_GRACE:
+                    _signal(process, getattr(signal, "SIGKILL", signal.SIGTERM))
+                continue
+            if ended_at is not None:
+                raise SyncCancelled(f"the sync was cancelled during git {name}")
+            return stdout, stderr
 
     def make_private(self) -> bool:
         """Makes a working copy set up before `PRIVATE` private: the setting, then every
@@ -276,3 +329,15 @@ def _clear_shared_bits(path: str) -> None:
     info = os.lstat(path)
     if stat.S_ISREG(info.st_mode) and info.st_mode & 0o077:
         os.chmod(path, stat.S_IMODE(info.st_mode) & 0o700)
+
+
+def _signal(process: subprocess.Popen[bytes], signum: int) -> None:
+    """Sends signum to git and what it started (its ssh), or to git alone where it runs in
+    this process group (a terminal's, so ssh can ask for a passphrase)."""
+    try:
+        if os.name == "posix" and os.getpgid(process.pid) == process.pid:
+            os.killpg(process.pid, signum)
+        else:
+            process.send_signal(signum)
+    except ProcessLookupError:
+        return
