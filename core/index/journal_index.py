@@ -117,6 +117,8 @@ class JournalIndex:
         self._anchors: dict[str, str] = {}
         self._generation = 0
         self._committed: dict[str, int] = {}
+        self._changes = 0
+        """`ReconcileReport.generation`: reconciles that found the index changed."""
 
     # opening ---------------------------------------------------------------------------------
 
@@ -191,6 +193,7 @@ class JournalIndex:
                 try:
                     with gc_paused():
                         report = self._reconcile_with(backend, full=full, progress=progress)
+                    generation = self._count_changes(report, backend)
                 except sqlite3.Error as exc:
                     self._recover(exc, attempt)
                     continue
@@ -200,8 +203,18 @@ class JournalIndex:
                     report.removed,
                     report.unreadable,
                     time.perf_counter() - started,
+                    generation,
                 )
         raise AssertionError("the scan backend raises no SQLite errors")
+
+    def _count_changes(self, report: ReconcileReport, backend: Backend) -> int:
+        """The generation after a reconcile: one more when it changed rows or found rows
+        another process's index committed since the last reconcile here."""
+        with self._lock:
+            elsewhere = isinstance(backend, SqliteIndex) and backend.changed_elsewhere()
+            if elsewhere or report.added or report.changed or report.removed:
+                self._changes += 1
+            return self._changes
 
     def ensure_reconciled(self) -> None:
         """Reconciles unless this process already has; a caller arriving while a reconcile

@@ -10,13 +10,20 @@ from core.store.decisions import ListIssue
 
 @dataclass(frozen=True, slots=True)
 class ReconcileReport:
-    """What one reconcile or rebuild did; `unreadable` lists every file that is not a record."""
+    """What one reconcile or rebuild did; `unreadable` lists every file that is not a record.
+
+    `generation` counts the reconciles of this index (in this process) that found it changed,
+    whether this reconcile read the changes or another process's index wrote them first: a
+    reader that shows rows compares it with the generation it showed, since the counts of a
+    reconcile that found another process had already caught up are all zero.
+    """
 
     added: int
     changed: int
     removed: int
     unreadable: list[ListIssue] = field(default_factory=list)
     seconds: float = 0.0
+    generation: int = 0
 
 
 @dataclass(frozen=True, slots=True)

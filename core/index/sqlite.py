@@ -118,9 +118,19 @@ class SqliteIndex:
         self.connection = connection
         self._batched: int | None = None
         """In a bulk build, the rows written since its last commit; None otherwise."""
+        self._data_version: int | None = None
+        """SQLite's data version when `changed_elsewhere` last looked."""
 
     def close(self) -> None:
         self.connection.close()
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another connection (another process's index) committed rows since the last
+        call; the first call only takes note. Such rows never show in this connection's own
+        reconcile counts: the other process already wrote what this one would have read."""
+        version = int(self.connection.execute("PRAGMA data_version").fetchone()[0])
+        seen, self._data_version = self._data_version, version
+        return seen is not None and seen != version
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

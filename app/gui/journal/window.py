@@ -170,6 +170,8 @@ class JournalWindow(QMainWindow):
         self._loaded_once = False
         self._first_reconcile_pending = False
         """The reconcile the first page waits for: what it finds is already on that page."""
+        self._index_generation: int | None = None
+        """The index generation of the last reconcile report (`ReconcileReport.generation`)."""
         self._catalog_requested = False
         self._shut_down = False
         self.current_project = ""
@@ -688,9 +690,13 @@ class JournalWindow(QMainWindow):
             self._caption_before_indexing = None
         self.banner.set_issues([FileIssue(i.path, i.error) for i in report.unreadable])
         shown_already, self._first_reconcile_pending = self._first_reconcile_pending, False
+        known, self._index_generation = self._index_generation, report.generation
         if shown_already:
             return  # the first page's query waited for this reconcile: loading again would flicker
-        if self._loaded_once and (report.added or report.changed or report.removed):
+        # another process may have caught the index up first (a `list` in a terminal after a
+        # sync): this reconcile then counts nothing, but the generation has moved on
+        moved = known is not None and known != report.generation
+        if self._loaded_once and (moved or report.added or report.changed or report.removed):
             self.reload_scope()
             self.bridge.load_catalog()
             if self.record is not None:

@@ -132,6 +132,29 @@ def test_cold_build_then_warm_reconcile_reads_nothing(
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(4, -1, -1)]
 
 
+@pytest.mark.usefixtures("trusting")
+def test_the_generation_moves_with_changes_whoever_read_them(
+    root: Path, store: DecisionStore, index: JournalIndex
+) -> None:
+    """Another process's index that caught up first leaves this one nothing to count: the
+    generation still moves, so a window showing rows knows they are out of date."""
+    store.put(make_record(id="decision-g-1"))
+    first = index.reconcile()
+    assert index.reconcile().generation == first.generation  # nothing changed
+    on_disk(root, make_record(id="decision-g-2"))
+    assert index.reconcile().generation == first.generation + 1  # read here
+    on_disk(root, make_record(id="decision-g-3"))
+    elsewhere = JournalIndex(root, DecisionStore(root))
+    try:
+        assert elsewhere.reconcile().added == 1
+    finally:
+        elsewhere.close()
+    caught_up = index.reconcile()
+    assert (caught_up.added, caught_up.changed, caught_up.removed) == (0, 0, 0)
+    assert caught_up.generation == first.generation + 2
+    assert index.reconcile().generation == first.generation + 2
+
+
 def test_reconcile_sees_files_added_changed_removed_and_corrupted_by_hand(
     root: Path,
     store: DecisionStore,
