@@ -9,7 +9,7 @@ the word is not `hook`.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 TYPE_CHECKING = False  # typing itself costs the hook a few milliseconds to import
 
@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(arguments)
     if not getattr(args, "opens_journal", True):
         # The hook opens the journal itself, and only when it has something to check.
-        return guarded(lambda: int(args.handler(args)))
+        return guarded(_quiet_on_closed_pipe(lambda: int(args.handler(args))))
     from core.journal import Journal  # here: the hook above must not wait for it to load
 
     if getattr(args, "handler", None) is None:
@@ -97,7 +97,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nJournal: {Journal.open(args.journal).root}")
         return INVALID if args.command else 0
     journal = Journal.open(args.journal)
-    return guarded(lambda: int(args.handler(journal, args)))
+    return guarded(_quiet_on_closed_pipe(lambda: int(args.handler(journal, args))))
+
+
+CLOSED_PIPE = 141
+"""The exit code of a command whose reader closed its output early (`| head -1`): what a
+shell reports for one ended by SIGPIPE, as git's commands are."""
+
+
+def _quiet_on_closed_pipe(run: Callable[[], int]) -> Callable[[], int]:
+    """run, ending quietly with `CLOSED_PIPE` when stdout's reader went away: the rest of the
+    output has nowhere to go, and is no error to report."""
+
+    def wrapped() -> int:
+        try:
+            code = run()
+            sys.stdout.flush()  # here, not at exit, where a closed pipe prints a traceback
+        except BrokenPipeError:
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # the exit's own flush then goes nowhere
+            os.close(devnull)
+            return CLOSED_PIPE
+        return code
+
+    return wrapped
 
 
 def _run_hook(journal: str | None, client: str) -> int:

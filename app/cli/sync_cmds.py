@@ -24,6 +24,7 @@ from app.cli.exit_codes import (
     WRONG_STATE,
     report_error,
 )
+from app.cli.render import local_time
 from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
@@ -37,6 +38,7 @@ from core.errors import (
     SyncKeyWrong,
     SyncNotConfigured,
 )
+from core.gocompat.gotime import GoTime
 from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count
@@ -104,7 +106,7 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
             f"local changes are committed and wait ({runbook.see(OFFLINE_ENTRY)})."
         )
         return OK
-    print(f"Synced: {count(report.sent, 'file')} sent, {count(report.received, 'file')} received.")
+    print(f"Synced: {_what_moved(report)}.")
     waiting = conflicts.list_conflicts(journal.root)
     for record_id in report.new_conflicts:
         print(f"Conflict: {record_id} was changed on two machines; both versions are kept.")
@@ -116,6 +118,17 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
         )
         return CONFLICT
     return OK
+
+
+def _what_moved(report: SyncReport) -> str:
+    """Files sent and received; commits pushed when some waited from an earlier sync (one
+    that was offline or failed), which "0 files sent" would leave unsaid."""
+    sent = f"{count(report.sent, 'file')} sent"
+    if report.pushed and not report.sent:
+        sent = f"{count(report.pushed, 'waiting commit')} pushed (from an earlier sync)"
+    elif report.pushed > 1:
+        sent += f" ({count(report.pushed, 'commit')} pushed, with ones that waited)"
+    return f"{sent}, {count(report.received, 'file')} received"
 
 
 def cmd_init(journal: Journal, args: argparse.Namespace) -> int:
@@ -179,7 +192,7 @@ def _status_lines(status: dict[str, object]) -> list[str]:
         f"Sync: {status['state']}",
         f"Remote: {status['remote']} ({'age-encrypted' if status['encrypted'] else 'plain'})",
         f"Key: {status['key_storage']}",
-        f"Last sync: {status['last_sync_at'] or 'never'} ({status['last_result'] or '-'})",
+        f"Last sync: {_last_sync(str(status['last_sync_at']))} ({status['last_result'] or '-'})",
         f"Waiting to push: {count(int(status['pending_commits']), 'commit')}",  # type: ignore[call-overload]
     ]
     if status["last_error"]:
@@ -191,6 +204,14 @@ def _status_lines(status: dict[str, object]) -> list[str]:
         )
         lines.append(f"Conflict {item['id']} from revision {item['fork_revision']}: {versions}")
     return lines
+
+
+def _last_sync(stamp: str) -> str:
+    """The last sync's time on the user's clock, as the rest of the CLI shows times."""
+    if not stamp:
+        return "never"
+    moment = GoTime.parse_or_none(stamp)
+    return local_time(moment) if moment is not None else stamp
 
 
 def cmd_off(journal: Journal, args: argparse.Namespace) -> int:

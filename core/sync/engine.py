@@ -57,11 +57,13 @@ OFFLINE = "offline"
 
 @dataclass(slots=True)
 class SyncReport:
-    """What one sync did: its result, files sent and received, conflicts found."""
+    """What one sync did: its result, files sent and received, commits pushed (with any
+    that waited from an earlier sync, merges left out), conflicts found."""
 
     result: str
     sent: int = 0
     received: int = 0
+    pushed: int = 0
     new_conflicts: list[str] = field(default_factory=list)
     detail: str = ""
 
@@ -230,8 +232,11 @@ class SyncEngine:
                 head = self.repo.rev("HEAD")
             if head is None or head == remote:
                 return
+            span = f"{remote}..{head}" if remote else head
+            waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
             try:
                 self.repo.run("push", REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
+                report.pushed = waiting
                 return
             except GitFailed as exc:
                 if not exc.rejected:

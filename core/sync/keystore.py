@@ -38,7 +38,17 @@ class KeyLocation:
     def describe(self) -> str:
         if self.kind == "file":
             return f"key file {self.path} (mode 0600)"
+        if not keyring_usable():
+            return (
+                f"OS keyring, which is unavailable in this session (no Secret Service or "
+                f"other backend), so the key cannot be read here; fix: {KEYRING_FIX}"
+            )
         return f"OS keyring ({backend_name()}), service {SERVICE!r}, user {self.journal_id!r}"
+
+
+def keyring_usable() -> bool:
+    """Whether `keyring` found a backend that can keep a secret (not its fail backend)."""
+    return not isinstance(keyring.get_keyring(), fail.Keyring)
 
 
 def backend_name() -> str:
@@ -47,7 +57,7 @@ def backend_name() -> str:
 
 
 def _require_backend() -> None:
-    if isinstance(keyring.get_keyring(), fail.Keyring):
+    if not keyring_usable():
         raise SyncKeyUnavailable(
             f"no usable OS keyring to keep the sync key (keyring backend: {backend_name()}); "
             f"fix: {KEYRING_FIX}"
@@ -124,7 +134,10 @@ def _read_key_file(path: Path) -> SyncKey:
     try:
         info = os.lstat(path)
     except FileNotFoundError as exc:
-        raise SyncKeyUnavailable(f"key file {path} does not exist") from exc
+        raise SyncKeyUnavailable(
+            f"key file {path} does not exist; write the pairing string from `decision-journal "
+            f"sync export-key` (on a machine that syncs) into it, then run `chmod 600 {path}`"
+        ) from exc
     if not stat.S_ISREG(info.st_mode):
         raise SyncKeyUnavailable(f"key file {path} is not a regular file (links are refused)")
     if info.st_mode & 0o077:

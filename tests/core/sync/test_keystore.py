@@ -63,3 +63,20 @@ def test_a_linked_key_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "link.key").symlink_to(target)
     with pytest.raises(SyncKeyUnavailable, match="not a regular file"):
         load_key(KeyLocation("file", "journal-1", str(tmp_path / "link.key")))
+
+
+def test_where_the_key_is_says_an_unavailable_keyring_is_unavailable(no_keyring: None) -> None:
+    text = KeyLocation("keyring", "journal-0011223344556677").describe()
+    assert text.startswith("OS keyring, which is unavailable in this session")
+    assert "--key-file PATH" in text
+    assert "fail" not in text
+
+
+def test_a_missing_key_file_says_to_write_the_pairing_string_into_it(tmp_path: Path) -> None:
+    path = tmp_path / "sync.key"
+    with pytest.raises(SyncKeyUnavailable) as caught:
+        load_key(KeyLocation("file", "journal-1", str(path)))
+    message = str(caught.value)
+    assert f"key file {path} does not exist" in message
+    assert "write the pairing string from `decision-journal sync export-key`" in message
+    assert f"`chmod 600 {path}`" in message

@@ -1,0 +1,105 @@
+"""What the sync commands print for a new user: commits that waited, local times, a key file
+still to write, a keyring this session lacks; and any command into a closed pipe ends quietly."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.integration.sync_machines import ROOT, Machine, bare_remote, cli_env
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[Machine, Machine, Path]:
+    remote, url = bare_remote(tmp_path)
+    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
+    laptop.put("decision-laptop-1", "Pick the cache eviction policy")
+    laptop.init(url)
+    desk.join(url, laptop.pairing())
+    return laptop, desk, remote
+
+
+def test_commits_that_waited_offline_are_named_when_pushed(
+    pair: tuple[Machine, Machine, Path],
+) -> None:
+    laptop, _, remote = pair
+    moved = remote.with_name("away.git")
+    shutil.move(remote, moved)
+    laptop.put("decision-laptop-2", "Written while offline")
+    assert laptop.ok("sync", "now").startswith("Sync: offline, will retry")
+    laptop.put("decision-laptop-3", "Also written while offline")
+    assert laptop.ok("sync", "now").startswith("Sync: offline, will retry")
+    shutil.move(moved, remote)
+    assert laptop.ok("sync", "now") == (
+        "Synced: 2 waiting commits pushed (from an earlier sync), 0 files received.\n"
+    )
+    assert laptop.ok("sync", "now") == "Synced: 0 files sent, 0 files received.\n"
+
+
+def test_plain_status_shows_the_last_sync_in_local_time(
+    pair: tuple[Machine, Machine, Path],
+) -> None:
+    laptop, _, _ = pair
+    stamp = json.loads(laptop.ok("sync", "status", "--json"))["last_sync_at"]
+    utc = datetime.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
+    india = utc.astimezone(timezone(timedelta(hours=5, minutes=30)))
+    out = laptop.run("sync", "status", env={"TZ": "Asia/Kolkata"}).stdout
+    assert f"Last sync: {india:%Y-%m-%d %H:%M:%S} IST (synced)" in out, out
+
+
+def test_join_with_a_key_file_not_written_yet_says_how_to_write_it(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    other = Machine.make(tmp_path, "other")
+    result = other.run(
+        "sync", "join", "--remote", f"file://{pair[2]}", "--key-file", str(other.key_file)
+    )
+    assert result.returncode == 2
+    assert f"key file {other.key_file} does not exist; write the pairing string" in result.stderr
+    assert f"`chmod 600 {other.key_file}`" in result.stderr
+    assert not (other.root / "sync").exists()
+
+
+def test_status_with_no_usable_keyring_says_it_is_unavailable(
+    pair: tuple[Machine, Machine, Path],
+) -> None:
+    laptop, _, _ = pair
+    config_file = laptop.root / "sync/.git/decision-journal/config.json"
+    config = json.loads(config_file.read_text())
+    config.update(key_kind="keyring", key_file="")
+    config_file.write_text(json.dumps(config))
+    no_keyring = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    out = laptop.run("sync", "status", env=no_keyring).stdout
+    key_line = next(line for line in out.splitlines() if line.startswith("Key: "))
+    assert key_line.startswith("Key: OS keyring, which is unavailable in this session"), out
+    assert "keyring.backends" not in out
+
+
+def test_a_command_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """The reader is gone before the command writes (as `| head -1` is once it has its line):
+    no error line, and the code a shell gives a command ended by SIGPIPE."""
+    machine = Machine.make(tmp_path, "solo")
+    machine.put("decision-pipe-001", "Pick the cache eviction policy")
+    for args in (("history", "decision-pipe-001"), ("list",), ("show", "decision-pipe-001")):
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            result = subprocess.run(
+                [sys.executable, "-m", "app.cli.main", "--journal", str(machine.root), *args],
+                cwd=ROOT,
+                env=cli_env(),
+                stdout=write_end,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=120,
+            )
+        finally:
+            os.close(write_end)
+        assert (result.returncode, result.stderr) == (141, ""), args
