@@ -19,9 +19,8 @@ from core.errors import SyncCancelled
 from core.journal import Journal
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import GitRepo
-from core.sync.keystore import KeyLocation, load_key
+from tests.app.support.sync_support import QUIET, WAIT_MS, CountingEngine, make_pair
 from tests.app.support.teardown import settle
-from tests.app.test_sync_service import QUIET, WAIT_MS, CountingEngine
 from tests.factories import make_record
 from tests.integration.sync_machines import bare_remote
 
@@ -70,14 +69,8 @@ def _alive(pid: int) -> bool:
 def test_quit_during_a_push_stops_the_sync_at_once_and_the_next_sync_pushes(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    remote, url = bare_remote(tmp_path)
-    laptop = Journal(tmp_path / "laptop" / "journal")
-    desk = Journal(tmp_path / "desk" / "journal")
-    laptop.store.put(make_record(id="decision-shared-1", problem="Pick the cache policy"))
-    key_file = tmp_path / "laptop" / "sync.key"
-    SyncEngine(laptop.root).init(url, encrypt=True, key_file=str(key_file))
-    key = load_key(KeyLocation("file", "", str(key_file)))
-    SyncEngine(desk.root).join(url, key=key, key_file=str(tmp_path / "desk" / "sync.key"))
+    pair = make_pair(tmp_path)
+    laptop, desk, remote = pair.laptop, pair.desk, pair.remote
     hang, pid_file = _hanging_remote(tmp_path, laptop, remote)
     state_file = laptop.root / "sync/.git/decision-journal/state.json"
     before = json.loads(state_file.read_text())

@@ -11,11 +11,9 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
 from pytestqt.qtbot import QtBot
 
 from app.main_app import TrayApp
@@ -23,11 +21,17 @@ from app.sync_service import SyncService
 from core.index.query import IndexFilter
 from core.journal import Journal
 from core.store.locking import locked
-from core.sync.engine import SyncEngine, SyncReport
+from core.sync.engine import SyncEngine
 from core.sync.indicator import CONFLICT, ERROR, OFF, OFFLINE, SYNCED, headline
-from core.sync.keystore import KeyLocation, load_key
 from core.sync.schedule import SyncTiming
-from tests.app.support.teardown import close_app, settle
+from tests.app.support.sync_support import (
+    WAIT_MS,
+    Pair,
+    make_pair,
+    service_for,
+    stop_services,
+)
+from tests.app.support.teardown import close_app
 from tests.factories import make_record
 from tests.integration.sync_machines import ROOT, bare_remote, cli_env
 
@@ -41,64 +45,19 @@ pytestmark = [
 FAST = SyncTiming(
     debounce=0.2, max_delay=1.0, start_delay=0.0, poll=0.5, retry_first=0.3, retry_cap=1.0
 )
-"""Short enough for a test, in the same proportions as the app's."""
-QUIET = SyncTiming(debounce=0.2, max_delay=1.0, start_delay=0.0, poll=3600, retry_first=0.3)
-"""No poll: only what the test asks for runs."""
-WAIT_MS = 30_000
-
-
-class CountingEngine(SyncEngine):
-    """The real engine, counting its syncs."""
-
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self.syncs = 0
-
-    def sync(self) -> SyncReport:
-        self.syncs += 1
-        return super().sync()
-
-
-@dataclass
-class Pair:
-    laptop: Journal
-    desk: Journal
-    remote: Path
-    url: str
+"""Short enough for a test, with a poll soon after the debounce as in the app's."""
 
 
 @pytest.fixture
 def pair(tmp_path: Path) -> Pair:
-    remote, url = bare_remote(tmp_path)
-    laptop = Journal(tmp_path / "laptop" / "journal")
-    desk = Journal(tmp_path / "desk" / "journal")
-    laptop.store.put(make_record(id="decision-shared-1", problem="Pick the cache policy"))
-    key_file = tmp_path / "laptop" / "sync.key"
-    SyncEngine(laptop.root).init(url, encrypt=True, key_file=str(key_file))
-    key = load_key(KeyLocation("file", "", str(key_file)))
-    SyncEngine(desk.root).join(url, key=key, key_file=str(tmp_path / "desk" / "sync.key"))
-    return Pair(laptop, desk, remote, url)
+    return make_pair(tmp_path)
 
 
 @pytest.fixture
 def services(qtbot: QtBot) -> Iterator[list[SyncService]]:
     made: list[SyncService] = []
     yield made
-    for service in made:
-        service.stop()
-        timer = service.findChild(QTimer, "sync-timer")
-        assert timer is not None and not timer.isActive()
-        service.deleteLater()
-    settle(qtbot)
-
-
-def service_for(
-    made: list[SyncService], journal: Journal, timing: SyncTiming = QUIET
-) -> SyncService:
-    service = SyncService(journal.root, timing=timing, engine=CountingEngine(journal.root))
-    journal.store.add_listener(service.listener)
-    made.append(service)
-    return service
+    stop_services(qtbot, made)
 
 
 def started(qtbot: QtBot, made: list[SyncService], journal: Journal) -> SyncService:
