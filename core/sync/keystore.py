@@ -10,14 +10,31 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-
-import keyring
-import keyring.errors
-from keyring.backends import fail
+from typing import TYPE_CHECKING
 
 from core.errors import SyncKeyUnavailable
 from core.store.safefs import FILE_MODE
 from core.sync.crypto import SyncKey
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+
+def _keyring() -> ModuleType:
+    """The `keyring` package, imported on first use: it loads its backends, HTTP and TLS
+    modules, and every CLI command imports this module through the sync state."""
+    import keyring  # noqa: PLC0415
+    import keyring.errors  # noqa: PLC0415
+
+    return keyring
+
+
+def _fail_backend() -> type:
+    """keyring's backend for "no usable keyring"."""
+    from keyring.backends import fail  # noqa: PLC0415
+
+    return fail.Keyring
+
 
 SERVICE = "decision-journal-sync"
 KEYRING_FIX = (
@@ -48,11 +65,11 @@ class KeyLocation:
 
 def keyring_usable() -> bool:
     """Whether `keyring` found a backend that can keep a secret (not its fail backend)."""
-    return not isinstance(keyring.get_keyring(), fail.Keyring)
+    return not isinstance(_keyring().get_keyring(), _fail_backend())
 
 
 def backend_name() -> str:
-    backend = keyring.get_keyring()
+    backend = _keyring().get_keyring()
     return f"{type(backend).__module__}.{type(backend).__name__}"
 
 
@@ -71,8 +88,8 @@ def store_key(location: KeyLocation, key: SyncKey) -> None:
         return
     _require_backend()
     try:
-        keyring.set_password(SERVICE, location.journal_id, key.secret)
-    except keyring.errors.KeyringError as exc:
+        _keyring().set_password(SERVICE, location.journal_id, key.secret)
+    except _keyring().errors.KeyringError as exc:
         raise SyncKeyUnavailable(
             f"the OS keyring ({backend_name()}) refused to store the sync key: {exc}; "
             f"fix: {KEYRING_FIX}"
@@ -89,8 +106,8 @@ def load_key(location: KeyLocation) -> SyncKey:
         return _read_key_file(Path(location.path))
     _require_backend()
     try:
-        secret = keyring.get_password(SERVICE, location.journal_id)
-    except keyring.errors.KeyringError as exc:
+        secret = _keyring().get_password(SERVICE, location.journal_id)
+    except _keyring().errors.KeyringError as exc:
         raise SyncKeyUnavailable(
             f"the OS keyring ({backend_name()}) could not be read: {exc}; fix: {KEYRING_FIX}"
         ) from exc
@@ -108,8 +125,8 @@ def forget_key(location: KeyLocation) -> None:
     if location.kind != "keyring":
         return
     try:
-        keyring.delete_password(SERVICE, location.journal_id)
-    except keyring.errors.PasswordDeleteError:
+        _keyring().delete_password(SERVICE, location.journal_id)
+    except _keyring().errors.PasswordDeleteError:
         return
 
 
