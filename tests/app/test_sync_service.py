@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from tests.app.support.sync_support import (
 )
 from tests.app.support.teardown import close_app
 from tests.factories import make_record
-from tests.integration.sync_machines import ROOT, bare_remote, cli_env
+from tests.integration.sync_machines import ROOT, bare_remote, cli_env, remote_commits
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
@@ -46,6 +47,11 @@ FAST = SyncTiming(
     debounce=0.2, max_delay=1.0, start_delay=0.0, poll=0.5, retry_first=0.3, retry_cap=1.0
 )
 """Short enough for a test, with a poll soon after the debounce as in the app's."""
+
+SCALED = SyncTiming(
+    debounce=0.1, max_delay=0.6, start_delay=0.0, poll=0.45, retry_first=0.15, retry_cap=6.0
+)
+"""The app's default timing at a hundredth."""
 
 
 @pytest.fixture
@@ -267,3 +273,38 @@ def test_a_key_that_cannot_be_read_is_an_error_told_once_and_retried(
     assert [entry for entry, _ in told] == ["sync-key-unavailable"]
     (tmp_path / "desk" / "sync.key").chmod(0o600)
     qtbot.waitUntil(lambda: service.view.state == SYNCED, timeout=WAIT_MS)
+
+
+def _commits(remote: Path) -> int:
+    return len(remote_commits(remote))
+
+
+def _syncs(service: SyncService) -> int:
+    return int(service.engine.syncs)  # type: ignore[attr-defined]
+
+
+def test_idle_polls_add_no_commit_and_a_decision_crosses_within_one_poll(
+    qtbot: QtBot, pair: Pair, services: list[SyncService]
+) -> None:
+    laptop = service_for(services, pair.laptop, SCALED)
+    desk = service_for(services, pair.desk, SCALED)
+    for service in (laptop, desk):
+        service.start()
+    qtbot.waitUntil(lambda: _syncs(laptop) >= 2 and _syncs(desk) >= 2, timeout=WAIT_MS)
+    settled = _commits(pair.remote)
+    polls = _syncs(laptop) + _syncs(desk)
+    qtbot.waitUntil(lambda: _syncs(laptop) + _syncs(desk) >= polls + 8, timeout=WAIT_MS)
+    assert _commits(pair.remote) == settled
+
+    made = time.monotonic()
+    pair.laptop.store.put(make_record(id="decision-laptop-2", problem="Choose the queue"))
+    arrived = pair.desk.root / "records" / "decision-laptop-2.json"
+    qtbot.waitUntil(arrived.is_file, timeout=WAIT_MS)
+    took = time.monotonic() - made
+    budget = SCALED.debounce + SCALED.poll
+    assert took < budget + 2.0, f"{took:.2f} s for a debounce and a poll of {budget} s"
+    assert _commits(pair.remote) == settled + 1
+    polls = _syncs(laptop) + _syncs(desk)
+    qtbot.waitUntil(lambda: _syncs(laptop) + _syncs(desk) >= polls + 6, timeout=WAIT_MS)
+    assert _commits(pair.remote) == settled + 1
+    assert laptop.view.state == SYNCED and desk.view.state == SYNCED

@@ -110,3 +110,28 @@ def assert_kernforge_valid(machine: Machine) -> dict[str, list[int]]:
     for folder in os.listdir(history) if history.is_dir() else []:
         assert (machine.root / "records" / f"{folder}.json").is_file(), folder
     return chains
+
+
+def synced_pair(tmp_path: Path) -> tuple[Machine, Machine, Path]:
+    """A laptop that ran `sync init` and a desk that joined, each with a decision of its own,
+    both synced once more so each holds both; returns them and the bare remote."""
+    remote, url = bare_remote(tmp_path)
+    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
+    laptop.put("decision-laptop-1", "Pick the cache eviction policy")
+    laptop.init(url)
+    desk.put("decision-desk-1", "Decide the log format")
+    desk.join(url, laptop.pairing())
+    laptop.ok("sync", "now")
+    desk.ok("sync", "now")
+    return laptop, desk, remote
+
+
+def remote_commits(remote: Path) -> list[list[str]]:
+    """Each commit on the remote's branch as its list of parents, newest first."""
+    out = subprocess.run(
+        ["git", f"--git-dir={remote}", "log", "--format=%P", "main"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [line.split() for line in out.splitlines()]

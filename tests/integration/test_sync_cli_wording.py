@@ -13,17 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.sync_machines import ROOT, Machine, bare_remote, cli_env
+from tests.integration.sync_machines import ROOT, Machine, cli_env, synced_pair
 
 
 @pytest.fixture
 def pair(tmp_path: Path) -> tuple[Machine, Machine, Path]:
-    remote, url = bare_remote(tmp_path)
-    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
-    laptop.put("decision-laptop-1", "Pick the cache eviction policy")
-    laptop.init(url)
-    desk.join(url, laptop.pairing())
-    return laptop, desk, remote
+    return synced_pair(tmp_path)
 
 
 def test_commits_that_waited_offline_are_named_when_pushed(

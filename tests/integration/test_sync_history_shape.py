@@ -8,31 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
-
-
-def _commits(remote: Path) -> list[list[str]]:
-    """Each commit on the remote's branch as its list of parents, newest first."""
-    out = subprocess.run(
-        ["git", f"--git-dir={remote}", "log", "--format=%P", "main"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return [line.split() for line in out.splitlines()]
+from tests.integration.sync_machines import (
+    Machine,
+    assert_kernforge_valid,
+    remote_commits,
+    synced_pair,
+)
 
 
 @pytest.fixture
 def pair(tmp_path: Path) -> tuple[Machine, Machine, Path]:
-    remote, url = bare_remote(tmp_path)
-    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
-    laptop.put("decision-laptop-1", "Pick the cache eviction policy")
-    laptop.init(url)
-    desk.put("decision-desk-1", "Decide the log format")
-    desk.join(url, laptop.pairing())
-    laptop.ok("sync", "now")
-    desk.ok("sync", "now")
-    return laptop, desk, remote
+    return synced_pair(tmp_path)
 
 
 def _rev(git_dir: Path, ref: str) -> str:
@@ -46,22 +32,22 @@ def _rev(git_dir: Path, ref: str) -> str:
 
 def test_idle_syncs_commit_and_push_nothing(pair: tuple[Machine, Machine, Path]) -> None:
     laptop, desk, remote = pair
-    before = _commits(remote)
+    before = remote_commits(remote)
     for machine in (laptop, desk, laptop, desk):
         machine.ok("sync", "now")
-    assert _commits(remote) == before
+    assert remote_commits(remote) == before
     for machine in (laptop, desk):
         assert _rev(machine.root / "sync" / ".git", "HEAD") == _rev(remote, "main")
 
 
 def test_a_one_sided_change_is_a_fast_forward(pair: tuple[Machine, Machine, Path]) -> None:
     laptop, desk, remote = pair
-    before = _commits(remote)
+    before = remote_commits(remote)
     laptop.edit("decision-desk-1", "laptop's reason")
     laptop.ok("sync", "now")
     desk.ok("sync", "now")
     laptop.ok("sync", "now")
-    after = _commits(remote)
+    after = remote_commits(remote)
     assert len(after) == len(before) + 1
     assert len(after[0]) == 1, after[0]  # one parent: no merge commit
     assert desk.store.get("decision-desk-1").selection_reason_raw == "laptop's reason"
@@ -69,7 +55,7 @@ def test_a_one_sided_change_is_a_fast_forward(pair: tuple[Machine, Machine, Path
     desk.ok("sync", "now")
     laptop.ok("sync", "now")
     desk.ok("sync", "now")
-    assert [len(parents) for parents in _commits(remote)[:2]] == [1, 1]
+    assert [len(parents) for parents in remote_commits(remote)[:2]] == [1, 1]
     assert laptop.store.get("decision-laptop-1").selection_reason_raw == "desk's reason"
     for machine in (laptop, desk):
         assert_kernforge_valid(machine)
@@ -83,9 +69,9 @@ def test_changes_on_both_sides_make_one_merge_then_settle(
     desk.edit("decision-laptop-1", "desk's reason")
     laptop.ok("sync", "now")
     desk.ok("sync", "now")
-    merged = _commits(remote)
+    merged = remote_commits(remote)
     assert len(merged[0]) == 2  # the desk's merge of both sides
     for machine in (laptop, desk, laptop, desk):
         machine.ok("sync", "now")
-    assert _commits(remote) == merged
+    assert remote_commits(remote) == merged
     assert laptop.store.get("decision-laptop-1").selection_reason_raw == "desk's reason"

@@ -18,7 +18,7 @@ import pytest
 
 from core.doctor import SYNC_DIR
 from core.sync.state import WORKING_COPY
-from tests.integration.sync_machines import Machine, bare_remote
+from tests.integration.sync_machines import Machine, synced_pair
 
 
 @pytest.fixture(autouse=True)
@@ -47,13 +47,7 @@ def _doctor(machine: Machine) -> tuple[int, list[dict[str, str]]]:
 
 @pytest.fixture
 def pair(tmp_path: Path) -> tuple[Machine, Machine]:
-    _, url = bare_remote(tmp_path)
-    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
-    laptop.put("decision-laptop-1", "Pick the cache eviction policy")
-    laptop.init(url)
-    desk.put("decision-desk-1", "Decide the log format")
-    desk.join(url, laptop.pairing())
-    laptop.ok("sync", "now")
+    laptop, desk, _ = synced_pair(tmp_path)
     return laptop, desk
 
 
