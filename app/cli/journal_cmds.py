@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.cli import render
 from app.cli.app_notice import tell_app_records_changed
@@ -29,14 +30,9 @@ from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNote, CorrectionNotes
 from core.store.decisions import mark_deleted, mark_restored
-from core.sync.resolution import (
-    CORRECTING,
-    DELETING,
-    RESTORING,
-    Revision,
-    revise,
-    this_machine,
-)
+
+if TYPE_CHECKING:
+    from core.sync.resolution import Revision
 
 SETTLE_HINT = (
     "choose one first with `sync resolve {id} --keep local|remote`, or repeat with "
@@ -145,7 +141,7 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
     )
     precheck(correction)
     done = _revise(
-        journal, args, lambda r: apply_correction(r, correction), CORRECTING, args.note or ""
+        journal, args, lambda r: apply_correction(r, correction), "correcting", args.note or ""
     )
     if done is None:
         return WRONG_STATE
@@ -158,7 +154,7 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
 def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
     if journal.store.get(args.id).is_deleted:
         return _wrong_state(f"decision {args.id} is already deleted; nothing to delete")
-    done = _revise(journal, args, mark_deleted, DELETING)
+    done = _revise(journal, args, mark_deleted, "soft-deleting")
     if done is None:
         return WRONG_STATE
     record = done.record
@@ -173,7 +169,7 @@ def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
             f"decision {args.id} is not deleted ({current.status}, revision "
             f"{current.revision}); only a deleted decision can be restored"
         )
-    done = _revise(journal, args, mark_restored, RESTORING)
+    done = _revise(journal, args, mark_restored, "restoring")
     if done is None:
         return WRONG_STATE
     record = done.record
@@ -189,7 +185,11 @@ def _revise(
     note: str = "",
 ) -> Revision | None:
     """The change through the conflict rule; None (after saying why) when a sync conflict
-    waits and `--settle-conflict` was not given."""
+    waits and `--settle-conflict` was not given. `how` is one of `core.sync.resolution`'s
+    CORRECTING, DELETING, RESTORING (imported here, not at start: the read commands share
+    this module and need none of sync)."""
+    from core.sync.resolution import revise, this_machine
+
     try:
         return revise(
             journal.store,
@@ -209,6 +209,8 @@ def _revise(
 
 def _after(journal: Journal, done: Revision) -> int:
     """What the change settled or could not save, then the running app is told."""
+    from core.sync.resolution import this_machine
+
     settled = done.settled
     if settled is not None:
         print(
