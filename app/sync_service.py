@@ -206,7 +206,7 @@ class SyncService(QObject):
 
         try:
             return SyncRun(None, None, sync_status(self.engine))
-        except Exception as exc:  # shown with its runbook entry
+        except Exception as exc:  # noqa: BLE001  # shown with its runbook entry
             return SyncRun(None, exc.with_traceback(None), {"configured": self.engine.configured})
 
     def _configured_read(self, run: SyncRun, started: bool) -> None:
@@ -260,7 +260,7 @@ class SyncService(QObject):
             error = exc.with_traceback(None)  # its frames would hold this service in a cycle
         try:
             status = sync_status(self.engine)
-        except Exception as exc:  # the sync's own error says more
+        except Exception as exc:  # noqa: BLE001  # the sync's own error says more
             log.info("sync status unreadable after a sync: %s", exc)
             status = {"configured": self.engine.configured}
         return SyncRun(report, error, status)

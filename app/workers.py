@@ -38,7 +38,7 @@ class _Task(QRunnable):
     def run(self) -> None:
         try:
             result = self._work()
-        except BaseException as exc:  # delivered to the caller's error callback
+        except BaseException as exc:  # noqa: BLE001  # delivered to the caller's error callback
             self._bridge.finished.emit(self._task_id, False, exc)
         else:
             self._bridge.finished.emit(self._task_id, True, result)

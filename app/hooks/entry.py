@@ -77,7 +77,7 @@ def run(journal: str | None, client: str) -> int:
         return 0
     try:
         code = _full(root, client, event)
-    except Exception as exc:  # the full path could not even load: fail closed, never exit 1
+    except Exception as exc:  # noqa: BLE001  # the full path could not even load: fail closed, never exit 1
         return _cannot_decide(hook.client, exc)
     if verdict.stale_index:  # so the next call of every agent is quick again
         _refresh_index(root)
@@ -108,7 +108,7 @@ def _refresh_index(root: Path) -> None:
         from core.capture.pending import PendingStore  # noqa: PLC0415
 
         PendingStore(root).refresh_index()
-    except Exception as exc:  # the answer is out; the next call rebuilds the index
+    except Exception as exc:  # noqa: BLE001  # the answer is out; the next call rebuilds the index
         print(f"decision-journal hook: pending index not refreshed ({exc})", file=sys.stderr)
 
 

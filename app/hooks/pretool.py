@@ -61,13 +61,13 @@ def run_pre_tool(
             reason = deny_reason(blockers, event.tool_name, hook)
             write_json(stdout, hook.deny_output(reason))
             return 0
-    except Exception as exc:  # a gate must fail closed when something may be pending
+    except Exception as exc:  # noqa: BLE001  # a gate must fail closed when something may be pending
         return _failed(journal, hook, blockers, exc, stderr)
     if unblocked is None:
         return 0
     try:
         return unblocked(journal, event, stdout)
-    except Exception as exc:  # nothing is pending: an error here must never block
+    except Exception as exc:  # noqa: BLE001  # nothing is pending: an error here must never block
         log.warning("decision-journal hook ignored an error: %s", exc)
         return 0
 

@@ -171,7 +171,7 @@ class Presenter:
         async def wait_for_answer(group: anyio.abc.TaskGroup) -> None:
             try:
                 box["result"] = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
-            except Exception as exc:  # handed to the caller below, outside the task group
+            except Exception as exc:  # noqa: BLE001  # handed to the caller below, outside the task group
                 box["error"] = exc
             finally:
                 group.cancel_scope.cancel()
@@ -257,6 +257,6 @@ async def _report_until_cancelled(report: Reporter, decision_id: str) -> None:
         )
         try:
             await report(round(elapsed, 3), message)
-        except Exception as exc:  # progress is a courtesy; never let it end the wait
+        except Exception as exc:  # noqa: BLE001  # progress is a courtesy; never let it end the wait
             log.warning("could not send progress: %s", exc)
         await anyio.sleep(interval)

@@ -228,7 +228,7 @@ class CaptureService:
             return ""
         try:
             return self._on_recorded(record) or ""
-        except Exception as exc:  # the record is committed; report, never lose it
+        except Exception as exc:  # noqa: BLE001  # the record is committed; report, never lose it
             return f"preference profile rebuild failed: {type(exc).__name__}: {exc}"
 
 

@@ -157,7 +157,7 @@ class ProfileRebuildWorker:
     def _run_once(self) -> tuple[object, str]:
         try:
             return self._rebuild(self._scope), ""
-        except Exception as exc:  # any failure is reported; the worker lives on
+        except Exception as exc:  # noqa: BLE001  # any failure is reported; the worker lives on
             return None, str(describe(exc))
 
     def _finish(self, result: object, error: str) -> ProfileStatus | None:
@@ -189,5 +189,5 @@ class ProfileRebuildWorker:
         for observer in observers:
             try:
                 observer.on_state_changed(status)
-            except Exception:  # one broken observer must not stop rebuilds
+            except Exception:  # noqa: BLE001  # one broken observer must not stop rebuilds
                 _log.exception("profile state observer failed")

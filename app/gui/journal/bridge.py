@@ -491,7 +491,7 @@ class JournalBridge(QObject):
             status = self.profile_worker.status()
             try:
                 return ProfileView(self.journal.profile.load(), status)
-            except Exception as exc:  # a corrupt profile is shown, never fatal
+            except Exception as exc:  # noqa: BLE001  # a corrupt profile is shown, never fatal
                 return ProfileView(PreferenceProfile.empty(), status, str(describe(exc)))
 
         self._run(RECORDS, work, self.profile_loaded.emit)

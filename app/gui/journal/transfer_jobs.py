@@ -41,7 +41,7 @@ def import_source(
         report = run_import(journal, make_importer(kind), request.source, options)
     except UnknownSource as exc:
         return ImportOutcome(request.cancel, error=str(describe(exc)), unknown_source=True)
-    except Exception as exc:  # shown in the dialog, which stays open
+    except Exception as exc:  # noqa: BLE001  # shown in the dialog, which stays open
         return ImportOutcome(request.cancel, error=str(describe(exc)))
     return ImportOutcome(request.cancel, report)
 
@@ -58,7 +58,7 @@ def outcome_figures(journal: Journal) -> OutcomeFigures:
     acceptance = acceptance_by_kind(journal.index.list_shapes(IndexFilter()))
     try:
         rules = journal_rule_outcomes(journal)
-    except Exception as exc:  # a damaged profile or log: the acceptance still shows
+    except Exception as exc:  # noqa: BLE001  # a damaged profile or log: the acceptance still shows
         return OutcomeFigures(acceptance, {}, str(describe(exc)))
     return OutcomeFigures(acceptance, rules)
 
@@ -72,6 +72,6 @@ def export(journal: Journal, request: ExportRequest, progress: Progress) -> Expo
         return ExportOutcome(request.cancel, path, len(records), ok=True)
     except ExportCancelled:
         return ExportOutcome(request.cancel, None, 0, ok=False, message=EXPORT_CANCELLED)
-    except Exception as exc:  # shown in the dialog, which stays open
+    except Exception as exc:  # noqa: BLE001  # shown in the dialog, which stays open
         message = f"Export failed: {describe(exc)}"
         return ExportOutcome(request.cancel, None, 0, ok=False, message=message)
