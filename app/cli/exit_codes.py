@@ -34,7 +34,9 @@ EXIT_CODES_HELP = (
     "4 revision conflict, 5 not found, 6 journal damaged or not writable (fail-closed: a "
     "damaged record or history, a full disk, a read-only file system, permission denied; "
     "see `decision-journal help runbook`), 7 the decision is not in the state the command "
-    "needs (restore of one that is not deleted, delete of one that already is)"
+    "needs (restore of one that is not deleted, delete of one that already is, or a change "
+    "to a decision waiting for a choice of version after a sync), 141 the output was closed "
+    "(| head)"
 )
 
 
