@@ -157,7 +157,9 @@ MAKERS: dict[str, Maker] = {
     "password_in_prose": after("the password is ", password),
     "login_credentials": after("login root / ", password),
     "short_password_assignment": after("DB_PASSWORD=", password),
-    "generic_api_key": after("SIGNING_KEY=", lambda r: pick(r, ALNUM, 32)),
+    # The generic rule needs a digit beside the letters (`redaction_prose._generic_key`), so a
+    # CamelCase name after KEY= stays; a random 32-character key has one 99.6% of the time.
+    "generic_api_key": after("SIGNING_KEY=", lambda r: pick(r, ALNUM, 31) + pick(r, DIGITS, 1)),
 }
 
 
