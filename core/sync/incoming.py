@@ -211,7 +211,9 @@ class Incoming:
         if mine is None or mine == theirs:
             self.work.apply_unit(path, "log", {path: (theirs, blob)})
         elif (united := merge_lines(mine, theirs)) != mine:
-            self.work.apply_unit(path, "log", {path: (united, None)})
+            # Theirs already holds every line of ours (ours was a prefix): take their blob too,
+            # so the union is not encrypted again and pushed back as a change of nothing.
+            self.work.apply_unit(path, "log", {path: (united, blob if united == theirs else None)})
 
     def _file(self, path: str, name: str) -> None:
         """Corrections and conflict files: the remote's, unless this machine changed its own."""

@@ -75,3 +75,29 @@ def test_changes_on_both_sides_make_one_merge_then_settle(
         machine.ok("sync", "now")
     assert remote_commits(remote) == merged
     assert laptop.store.get("decision-laptop-1").selection_reason_raw == "desk's reason"
+
+
+def _import_row(machine: Machine, folder: Path, n: int) -> None:
+    log = folder / f"decisions-{n}.md"
+    log.write_text(
+        "# Decisions\n\n| Date | Decision | Reason |\n|---|---|---|\n"
+        f"| 2026-11-{10 + n:02d} | Use cache layer {n} | measured it, round {n} |\n"
+    )
+    machine.ok("import", str(log), "--from", "decisions-md")
+
+
+def test_receiving_a_longer_log_pushes_nothing_back(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    """The import ledger grows on one machine; the other, whose copy is a prefix of it, takes
+    the remote's file as it is and has nothing to push."""
+    laptop, desk, remote = pair
+    _import_row(laptop, tmp_path, 1)
+    laptop.ok("sync", "now")
+    desk.ok("sync", "now")
+    _import_row(laptop, tmp_path, 2)
+    laptop.ok("sync", "now")
+    before = remote_commits(remote)
+    desk.ok("sync", "now")
+    laptop.ok("sync", "now")
+    assert remote_commits(remote) == before
