@@ -106,7 +106,7 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
             f"local changes are committed and wait ({runbook.see(OFFLINE_ENTRY)})."
         )
         return OK
-    print(f"Synced: {_what_moved(report)}.")
+    print(f"Synced: {_what_moved(report, set_up=set_up)}.")
     waiting = conflicts.list_conflicts(journal.root)
     for record_id in report.new_conflicts:
         print(f"Conflict: {record_id} was changed on two machines; both versions are kept.")
@@ -120,10 +120,13 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
     return OK
 
 
-def _what_moved(report: SyncReport) -> str:
+def _what_moved(report: SyncReport, *, set_up: bool = False) -> str:
     """Files sent and received; commits pushed when some waited from an earlier sync (one
-    that was offline or failed), which "0 files sent" would leave unsaid."""
+    that was offline or failed), which "0 files sent" would leave unsaid. `init` and `join`
+    push their own first commit, which waited for nothing."""
     sent = f"{count(report.sent, 'file')} sent"
+    if set_up:
+        return f"{sent}, {count(report.received, 'file')} received"
     if report.pushed and not report.sent:
         sent = f"{count(report.pushed, 'waiting commit')} pushed (from an earlier sync)"
     elif report.pushed > 1:

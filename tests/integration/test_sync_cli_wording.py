@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.sync_machines import ROOT, Machine, cli_env, synced_pair
+from tests.integration.sync_machines import ROOT, Machine, bare_remote, cli_env, synced_pair
 
 
 @pytest.fixture
@@ -98,3 +98,12 @@ def test_a_command_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         finally:
             os.close(write_end)
         assert (result.returncode, result.stderr) == (141, ""), args
+
+
+def test_init_of_a_new_journal_names_no_waiting_commit(tmp_path: Path) -> None:
+    """`init` pushes its own first commit; it waited for nothing, so nothing says it did."""
+    _, url = bare_remote(tmp_path)
+    laptop = Machine.make(tmp_path, "laptop")
+    out = laptop.init(url)
+    assert "Synced: 0 files sent, 0 files received." in out
+    assert "waiting" not in out
