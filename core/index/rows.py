@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from core.gocompat.gotime import GoTime
 from core.store.decisions import ListIssue
+
+if TYPE_CHECKING:
+    from core.record.models import DecisionRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +65,21 @@ class ListRow:
     updated_at: GoTime
     revision: int
     deleted: bool
+
+    @classmethod
+    def of(cls, record: DecisionRecord) -> ListRow:
+        """The row of a record read or just saved, so the list updates without another query."""
+        assert record.updated_at is not None  # the read contract requires it
+        return cls(
+            id=record.id,
+            problem=record.problem,
+            project_id=record.project_id,
+            project_alias=record.project_alias,
+            decision_kind=record.decision_kind,
+            risk_level=record.risk_level,
+            status=record.status,
+            selected_label=record.selected_label(),
+            updated_at=record.updated_at,
+            revision=record.revision,
+            deleted=record.is_deleted,
+        )

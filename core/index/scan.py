@@ -20,23 +20,6 @@ from core.record.shape import RecordShape
 from core.store.decisions import DecisionStore, ListResult
 
 
-def list_row(record: DecisionRecord) -> ListRow:
-    assert record.updated_at is not None  # the read contract requires it
-    return ListRow(
-        id=record.id,
-        problem=record.problem,
-        project_id=record.project_id,
-        project_alias=record.project_alias,
-        decision_kind=record.decision_kind,
-        risk_level=record.risk_level,
-        status=record.status,
-        selected_label=record.selected_label(),
-        updated_at=record.updated_at,
-        revision=record.revision,
-        deleted=record.is_deleted,
-    )
-
-
 def project_summaries(records: Iterable[DecisionRecord]) -> list[ProjectSummary]:
     """Per project (case-insensitive id): newest record's id and alias, active count."""
     newest: dict[str, DecisionRecord] = {}
@@ -108,7 +91,7 @@ class ScanIndex:
         return found
 
     def rows(self, ids: Sequence[str]) -> list[ListRow]:
-        return [list_row(record) for record in self.records(ids)]
+        return [ListRow.of(record) for record in self.records(ids)]
 
     def projects(self) -> list[ProjectSummary]:
         return project_summaries(self.scan().records)

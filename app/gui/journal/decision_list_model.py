@@ -27,9 +27,7 @@ from PySide6.QtCore import (
 
 from app.gui.journal.formatting import count_text, display_time
 from app.gui.journal.requests import PAGE_SIZE, ScopeCount, ScopePage
-from core.gocompat.gotime import GoTime
 from core.index.rows import ListRow
-from core.record.models import DecisionRecord
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -43,23 +41,6 @@ class PageSource(Protocol):
     """Where pages come from (the bridge); it answers through `page_loaded` or `expired`."""
 
     def fetch_page(self, generation: int, snapshot_id: str, offset: int, limit: int) -> None: ...
-
-
-def row_from_record(record: DecisionRecord) -> ListRow:
-    """A list row for a record just saved, so the list updates without another query."""
-    return ListRow(
-        id=record.id,
-        problem=record.problem,
-        project_id=record.project_id,
-        project_alias=record.project_alias,
-        decision_kind=record.decision_kind,
-        risk_level=record.risk_level,
-        status=record.status,
-        selected_label=record.selected_label(),
-        updated_at=record.updated_at or GoTime(0),
-        revision=record.revision,
-        deleted=record.is_deleted,
-    )
 
 
 class DecisionListModel(QAbstractListModel):

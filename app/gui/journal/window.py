@@ -57,7 +57,6 @@ from app.gui.journal.decision_list_model import (
     EXPIRED_NOTICE,
     DecisionListModel,
     caption_text,
-    row_from_record,
 )
 from app.gui.journal.filter_bar import FilterBar
 from app.gui.journal.formatting import count_text
@@ -79,7 +78,7 @@ from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
 from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
-from core.index.rows import ReconcileReport
+from core.index.rows import ListRow, ReconcileReport
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal
 from core.profile.model import STATE_CURRENT, ProfileStatus
@@ -776,7 +775,7 @@ class JournalWindow(QMainWindow):
         self.record = record
         self.inspector.show_record(record)
         if record is not None:
-            self.model.replace_row(row_from_record(record))
+            self.model.replace_row(ListRow.of(record))
         self._update_actions()
 
     def is_shown(self, decision_id: str) -> bool:
@@ -785,7 +784,7 @@ class JournalWindow(QMainWindow):
     # what the dialogs and actions see (`view.JournalView`) ------------------------------------
 
     def update_row(self, record: DecisionRecord) -> None:
-        self.model.replace_row(row_from_record(record))
+        self.model.replace_row(ListRow.of(record))
 
     def show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, NOTICE_MS)
