@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from app.gui.capture.request import CaptureOption, CaptureRequest, Choice, canonical_choice
 from app.gui.widgets.byte_counter import ByteCounter
 from app.gui.widgets.indicators import use_clear_indicators
+from app.gui.widgets.labels import plain_label, scaled_font_label
 from app.gui.widgets.palette import fork_colors, readable_on, selection_tint
 from core.gocompat.text import go_trim
 from core.limits import CUSTOM_SELECTION_MAX
@@ -43,27 +44,6 @@ from core.limits import CUSTOM_SELECTION_MAX
 RECOMMENDED_TEXT = "Recommended (advice only)"
 SELECTED_TEXT = "✓ Selected"
 _NO_VALUE = "—"
-
-
-def plain_label(text: str, parent: QWidget, *, selectable: bool = False) -> QLabel:
-    """A word-wrapped label that never interprets agent text as HTML."""
-    label = QLabel(text, parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    if selectable:
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
-
-
-def scaled_font_label(text: str, parent: QWidget, scale: float, *, bold: bool = True) -> QLabel:
-    """A heading sized relative to the user's font, so it follows high-DPI and font settings."""
-    label = plain_label(text, parent)
-    font = label.font()
-    if font.pointSizeF() > 0:
-        font.setPointSizeF(font.pointSizeF() * scale)
-    font.setBold(bold)
-    label.setFont(font)
-    return label
 
 
 class Badge(QLabel):

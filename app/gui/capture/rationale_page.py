@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.capture.choice_page import RecommendedBadge, plain_label, scaled_font_label
+from app.gui.capture.choice_page import RecommendedBadge
 from app.gui.widgets.byte_counter import ByteCounter
+from app.gui.widgets.labels import plain_label, scaled_font_label
 from core.gocompat.text import go_trim
 from core.limits import REASON_MAX
 

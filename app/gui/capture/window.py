@@ -11,10 +11,8 @@ from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QStackedWidget,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -24,6 +22,7 @@ from app.gui.capture.rationale_page import SELECTED, RationalePage
 from app.gui.capture.request import CaptureRequest, Choice, choice_label
 from app.gui.widgets import palette
 from app.gui.widgets.focus_ring import FocusRing
+from app.gui.widgets.message_bar import MessageBar
 from app.gui.widgets.window_behaviour import (
     KeyGuard,
     bring_to_front,
@@ -52,52 +51,6 @@ def window_title(problem: str) -> str:
     if len(text) > TITLE_PROBLEM_MAX:
         text = text[: TITLE_PROBLEM_MAX - 1].rstrip() + "…"
     return TITLE_PREFIX + text
-
-
-class MessageBar(QWidget):
-    """A hint or error beside the buttons; a standard icon marks which, not colour alone."""
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(parent)
-        self._icon = QLabel(self)
-        self.label = QLabel(self)
-        self.label.setObjectName("message")
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setWordWrap(True)
-        self.label.setAccessibleName("Message")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self._icon, 0, Qt.AlignmentFlag.AlignTop)
-        layout.addWidget(self.label, 1)
-        self.clear()
-
-    @property
-    def hint_text(self) -> str:
-        """The hint on show, or "" when the bar is empty or shows an error."""
-        return self.label.text() if self._is_hint else ""
-
-    def show_hint(self, text: str) -> None:
-        self._show(text, QStyle.StandardPixmap.SP_MessageBoxInformation)
-        self._is_hint = True
-
-    def show_error(self, text: str) -> None:
-        self._show(text, QStyle.StandardPixmap.SP_MessageBoxWarning)
-        self._is_hint = False
-
-    def clear(self) -> None:
-        self._is_hint = False
-        self.label.clear()
-        self._icon.clear()
-        self._icon.hide()
-
-    def _show(self, text: str, icon: QStyle.StandardPixmap) -> None:
-        extent = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
-        pixmap = (
-            self.style().standardIcon(icon).pixmap(QSize(extent, extent), self.devicePixelRatioF())
-        )
-        self._icon.setPixmap(pixmap)
-        self._icon.setVisible(not pixmap.isNull())
-        self.label.setText(text)
 
 
 class CaptureWindow(QWidget):

@@ -46,10 +46,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.capture.window import MessageBar
 from app.gui.journal.decision_details import ledger_lines
 from app.gui.journal.formatting import joined, split_list
 from app.gui.widgets.byte_counter import ByteCounter, over_limit_color
+from app.gui.widgets.message_bar import MessageBar
 from app.gui.widgets.palette import adopt, warning_colour
 from core.errors import InvalidDecision, NoChanges
 from core.gocompat.text import go_trim, utf8_len

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.capture.choice_page import plain_label, scaled_font_label
 from app.gui.widgets.byte_counter import ByteCounter
 from app.gui.widgets.indicators import use_clear_indicators
+from app.gui.widgets.labels import plain_label, scaled_font_label
 from app.gui.widgets.palette import selection_tint
 from core.gocompat.text import equal_fold, go_trim
 from core.ipc.questions import OTHER_MAX, REASON_MAX, Answer, Question

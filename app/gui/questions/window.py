@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.capture.choice_page import plain_label
-from app.gui.capture.window import MessageBar
 from app.gui.questions.question_panel import QuestionPanel
 from app.gui.widgets import palette
 from app.gui.widgets.focus_ring import FocusRing
+from app.gui.widgets.labels import plain_label
+from app.gui.widgets.message_bar import MessageBar
 from app.gui.widgets.window_behaviour import (
     KeyGuard,
     bring_to_front,

@@ -1,0 +1,27 @@
+"""Labels for text an agent or a person wrote: plain text, never HTML, sized by the user's font."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+def plain_label(text: str, parent: QWidget, *, selectable: bool = False) -> QLabel:
+    """A word-wrapped label that never interprets agent text as HTML."""
+    label = QLabel(text, parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def scaled_font_label(text: str, parent: QWidget, scale: float, *, bold: bool = True) -> QLabel:
+    """A heading sized relative to the user's font, so it follows high-DPI and font settings."""
+    label = plain_label(text, parent)
+    font = label.font()
+    if font.pointSizeF() > 0:
+        font.setPointSizeF(font.pointSizeF() * scale)
+    font.setBold(bold)
+    label.setFont(font)
+    return label
