@@ -304,7 +304,10 @@ class TrayApp(QObject):
 
     @Slot()
     def quit(self) -> None:
-        """Pending decisions are already on disk; quitting loses nothing."""
+        """Pending decisions are already on disk; quitting loses nothing. What the person
+        answered reaches the disk first, then every waiting agent gets its decision back."""
+        self.workers.wait_idle()
+        self.controller.release_on_quit()
         self.server.close()
         self.sync.stop()
         if self.journal_window is not None:

@@ -22,9 +22,17 @@ from app.cli.exit_codes import (
 from app.cli.terminal_ask import TerminalAsker
 from app.launch import display_available, start_app
 from core import __version__
-from core.capture.machine import CaptureService, NeedsHuman, Pending, Recorded, outcome_to_result
+from core.capture.machine import (
+    APP_CLOSED,
+    CaptureOutcome,
+    CaptureService,
+    NeedsHuman,
+    Pending,
+    Recorded,
+    outcome_to_result,
+)
 from core.capture.pending import PendingStore, pending_items
-from core.capture.proposal import Selection, is_resume_request, parse_proposal, parse_resume
+from core.capture.proposal import is_resume_request, parse_proposal, parse_resume
 from core.capture.workspace_pending import other_pending_here
 from core.errors import (
     AppNotRunning,
@@ -37,12 +45,11 @@ from core.errors import (
     RemoteError,
 )
 from core.ipc.client import IpcClient, app_is_running
-from core.ipc.protocol import error_from_exception
+from core.ipc.protocol import error_from_exception, is_shutting_down
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import number
-from core.record.models import Stage
 from core.record.summary import english_summary, recorded_instruction
 
 # A human may leave a question open for days; the call ends when they answer or cancel.
@@ -60,10 +67,12 @@ OTHER_PENDING = (
     "answer it first (in the tray app, or `decision-journal ask` with "
     '{{"decision_id": "{pending}"}}), then propose again if still needed'
 )
-APP_GONE_REASON = (
-    "the Decision Journal app closed before the human finished answering; resume with "
-    '`decision-journal ask` and {"decision_id": "%s"}'
+SESSION_HINT = (
+    "; this ask runs as session {session!r} (--session; the default names the calling "
+    "process, so every ask of one script shares it): give the asks for each workspace their "
+    "own --session to ask there meanwhile"
 )
+APP_GONE_REASON = APP_CLOSED + '; resume with `decision-journal ask` and {"decision_id": "%s"}'
 
 
 def _emit(result: dict[str, Any], journal: Journal) -> int:
@@ -121,34 +130,49 @@ def _present_params(request: Any, args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def _ask_app(journal: Journal, params: dict[str, Any], decision_id: str) -> int:
+def _ask_app(
+    journal: Journal, params: dict[str, Any], request: Any, args: argparse.Namespace
+) -> int:
     with IpcClient(socket_path(journal.root), timeout=10.0) as client:
         try:
             result = client.call("decision.present", params, timeout=HUMAN_WAIT_SECONDS)
         except RemoteError as exc:
-            return _remote_failure(exc)
+            if not is_shutting_down(exc):
+                return _remote_failure(exc, args)
+            return _after_app_gone(journal, request, args)
         except (ConnectionLost, IpcTimeout):
-            return _after_app_gone(journal, decision_id)
+            return _after_app_gone(journal, request, args)
     return _emit(result, journal)
 
 
-def _after_app_gone(journal: Journal, decision_id: str) -> int:
-    """The app quit mid-question: the journal says whether the human finished (as MCP does)."""
-    if journal.store.exists(decision_id):
-        return _emit(outcome_to_result(Recorded(journal.store.get(decision_id))), journal)
-    stage: Stage = "choice"
-    selection = Selection()
-    if journal.pending.exists(decision_id):
-        state = journal.pending.load(decision_id)
-        stage, selection = state.stage, state.selection or Selection()
-    pending = Pending(decision_id, stage, APP_GONE_REASON % decision_id, selection)
-    return _emit(outcome_to_result(pending), journal)
+def _after_app_gone(journal: Journal, request: Any, args: argparse.Namespace) -> int:
+    """The app quit or died mid-question: the journal says whether the human finished and
+    where they stopped; a proposal the app never saved is saved pending (as MCP does)."""
+    outcome = _begin(journal, request, args)
+    if isinstance(outcome, NeedsHuman):
+        ticket = outcome.ticket
+        return _emit(outcome_to_result(ticket.defer(APP_GONE_REASON % ticket.decision_id)), journal)
+    return _emit(outcome_to_result(outcome), journal)
 
 
-def _remote_failure(exc: RemoteError) -> int:
-    payload = {"status": "error", "code": int(exc.code), "message": exc.message, **exc.data}
+def _begin(journal: Journal, request: Any, args: argparse.Namespace) -> CaptureOutcome:
+    """The capture service's `begin` for this `ask`: recorded, or a ticket for the human."""
+    service = CaptureService(journal.store, PendingStore(journal.root))
+    return service.begin(
+        request,
+        workspace=os.path.abspath(args.workspace),
+        session_id=args.session,
+        agent=args.agent,
+    )
+
+
+def _remote_failure(exc: RemoteError, args: argparse.Namespace) -> int:
+    message = exc.message
+    if exc.code == ErrorCode.PENDING_CONFLICT:  # the app checks the per-session rule
+        message += SESSION_HINT.format(session=args.session)
+    payload = {"status": "error", "code": int(exc.code), "message": message, **exc.data}
     print(json.dumps(payload, ensure_ascii=False, indent=2))
-    print(f"decision-journal: error: {exc.message}", file=sys.stderr)
+    print(f"decision-journal: error: {message}", file=sys.stderr)
     return _REMOTE_EXIT_CODES.get(int(exc.code), UNEXPECTED)
 
 
@@ -173,13 +197,7 @@ def _terminal() -> tuple[TextIO, TextIO] | None:
 
 
 def _ask_locally(journal: Journal, request: Any, args: argparse.Namespace) -> int:
-    service = CaptureService(journal.store, PendingStore(journal.root))
-    outcome = service.begin(
-        request,
-        workspace=os.path.abspath(args.workspace),
-        session_id=args.session,
-        agent=args.agent,
-    )
+    outcome = _begin(journal, request, args)
     if isinstance(outcome, Recorded):
         return _emit(outcome_to_result(outcome), journal)
     assert isinstance(outcome, NeedsHuman)
@@ -244,7 +262,7 @@ def _refused(exc: InvalidDecision | PendingConflict) -> int:
 def cmd_ask(journal: Journal, args: argparse.Namespace) -> int:
     try:
         request = _read_request(args.file)
-        decision_id = _preflight(journal, request, args)
+        _preflight(journal, request, args)
     except (InvalidDecision, PendingConflict) as exc:
         return _refused(exc)
     params = _present_params(request, args)
@@ -253,12 +271,15 @@ def cmd_ask(journal: Journal, args: argparse.Namespace) -> int:
         running = start_app(journal)
     if running:
         try:
-            return _ask_app(journal, params, decision_id)
+            return _ask_app(journal, params, request, args)
         except AppNotRunning:
             pass
     try:
         return _ask_locally(journal, request, args)
-    except (InvalidDecision, PendingConflict) as exc:
+    except PendingConflict as exc:  # the per-session rule (the workspace's is checked above)
+        hint = SESSION_HINT.format(session=args.session)
+        return _refused(PendingConflict(f"{exc}{hint}", pending_id=exc.pending_id))
+    except InvalidDecision as exc:
         return _refused(exc)
 
 
