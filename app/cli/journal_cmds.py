@@ -32,6 +32,7 @@ from core.store.correction_notes import CorrectionNote, CorrectionNotes
 from core.store.decisions import mark_deleted, mark_restored
 
 if TYPE_CHECKING:
+    from core.sync.conflicts import Conflict
     from core.sync.resolution import Revision
 
 SETTLE_HINT = (
@@ -50,6 +51,20 @@ def _print_json(value: object) -> None:
     sys.stdout.write(dumps_indented(value))
 
 
+def _sync_conflicts(journal: Journal) -> dict[str, Conflict]:
+    """The decisions that wait for a choice of version after a sync, by id. core.sync loads
+    only for a journal that has any (the folder exists once a sync found one)."""
+    if not (journal.root / CONFLICTS_FOLDER).is_dir():
+        return {}
+    from core.sync.conflicts import list_conflicts
+
+    return {c.record_id: c for c in list_conflicts(journal.root)}
+
+
+CONFLICTS_FOLDER = "sync-conflicts"
+"""`core.sync.paths.CONFLICTS`, named here so that `list` and `show` need not load core.sync."""
+
+
 def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
     ids = index.query_ids(filter_from(journal, args))
@@ -64,7 +79,8 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json([r.to_go_dict() for r in records])
     elif records:
-        print(render.table(render.LIST_HEADERS, render.list_rows(records)))
+        rows = render.list_rows(records, _sync_conflicts(journal))
+        print(render.table(render.LIST_HEADERS, rows))
         if len(shown) < len(ids):
             print(f"\n{number(len(shown))} of {count(len(ids), 'decision')}, newest first.")
     else:
@@ -77,7 +93,7 @@ def cmd_show(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json(record.to_go_dict())
     else:
-        print(render.details(record))
+        print(render.details(record, _sync_conflicts(journal).get(record.id)))
     return OK
 
 
