@@ -30,6 +30,7 @@ from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNote, CorrectionNotes
 from core.store.decisions import mark_deleted, mark_restored
+from core.store.location import check_journal_root, journal_root_problem
 
 if TYPE_CHECKING:
     from core.sync.conflicts import Conflict
@@ -265,14 +266,18 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
+    if args.reindex or args.redact or args.repair:
+        check_journal_root(journal.root)  # plain doctor reports it as a finding instead
     if args.reindex:
         return cmd_reindex(journal, args)
     if args.redact:
         return cmd_redact(journal, args)
     if args.repair:
         return cmd_repair(journal, args)
-    probes = probe_capture_writes(journal.root)
     health = check_health(journal.store)
+    # A journal path that is a file has no folder to probe: its finding says everything.
+    unusable = journal_root_problem(journal.root) is not None
+    probes = [] if unusable else probe_capture_writes(journal.root)
     findings = health.findings + write_findings(probes)
     if args.json:
         summary = {"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}
@@ -282,7 +287,8 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
     print_findings(findings)
     if health.unsealed:
         print(unsealed_line(health.unsealed))
-    print(_capture_line(probes))
+    if probes:
+        print(_capture_line(probes))
     if not findings:
         print(f"Journal {journal.root} is healthy.")
     return DAMAGED if findings else OK
@@ -389,4 +395,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_redact_arguments(p)
     add_repair_arguments(p)
-    p.set_defaults(handler=cmd_doctor)
+    p.set_defaults(handler=cmd_doctor, checks_journal_itself=True)
