@@ -323,6 +323,26 @@ def forward_show(journal_root: Path) -> None:
         client.call("app.show", {"view": "journal"})
 
 
+def startup_error_box(message: str) -> QMessageBox:
+    """The window a tray app that cannot start shows instead of a tray icon over nothing: the
+    error as the CLI prints it (with its runbook entry), so a start from the desktop's menu,
+    where nobody reads stderr, still says what is wrong."""
+    box = QMessageBox(QMessageBox.Icon.Critical, "Decision Journal", message)
+    box.setInformativeText("Decision Journal did not start. Nothing was read or written.")
+    box.setStandardButtons(QMessageBox.StandardButton.Close)
+    return box
+
+
+def show_startup_error(message: str) -> None:
+    """Shows `startup_error_box` and waits until it is closed."""
+    app = QApplication.instance() or QApplication([APP_ID])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_ID)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+    startup_error_box(message).exec()
+
+
 def run_app(journal: Journal, *, show: bool = False) -> int:
     # argv[0] becomes the WM_CLASS instance on X11 and the application name its class, so
     # `python -m app.cli.main app`, the frozen binary and the autostart entry all group as

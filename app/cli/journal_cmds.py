@@ -30,8 +30,10 @@ from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNote, CorrectionNotes
 from core.store.decisions import mark_deleted, mark_restored
+from core.store.location import check_journal_root, journal_root_problem
 
 if TYPE_CHECKING:
+    from core.sync.conflicts import Conflict
     from core.sync.resolution import Revision
 
 SETTLE_HINT = (
@@ -50,6 +52,20 @@ def _print_json(value: object) -> None:
     sys.stdout.write(dumps_indented(value))
 
 
+def _sync_conflicts(journal: Journal) -> dict[str, Conflict]:
+    """The decisions that wait for a choice of version after a sync, by id. core.sync loads
+    only for a journal that has any (the folder exists once a sync found one)."""
+    if not (journal.root / CONFLICTS_FOLDER).is_dir():
+        return {}
+    from core.sync.conflicts import list_conflicts
+
+    return {c.record_id: c for c in list_conflicts(journal.root)}
+
+
+CONFLICTS_FOLDER = "sync-conflicts"
+"""`core.sync.paths.CONFLICTS`, named here so that `list` and `show` need not load core.sync."""
+
+
 def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
     ids = index.query_ids(filter_from(journal, args))
@@ -64,7 +80,8 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json([r.to_go_dict() for r in records])
     elif records:
-        print(render.table(render.LIST_HEADERS, render.list_rows(records)))
+        rows = render.list_rows(records, _sync_conflicts(journal))
+        print(render.table(render.LIST_HEADERS, rows))
         if len(shown) < len(ids):
             print(f"\n{number(len(shown))} of {count(len(ids), 'decision')}, newest first.")
     else:
@@ -77,7 +94,7 @@ def cmd_show(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json(record.to_go_dict())
     else:
-        print(render.details(record))
+        print(render.details(record, _sync_conflicts(journal).get(record.id)))
     return OK
 
 
@@ -249,14 +266,18 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
+    if args.reindex or args.redact or args.repair:
+        check_journal_root(journal.root)  # plain doctor reports it as a finding instead
     if args.reindex:
         return cmd_reindex(journal, args)
     if args.redact:
         return cmd_redact(journal, args)
     if args.repair:
         return cmd_repair(journal, args)
-    probes = probe_capture_writes(journal.root)
     health = check_health(journal.store)
+    # A journal path that is a file has no folder to probe: its finding says everything.
+    unusable = journal_root_problem(journal.root) is not None
+    probes = [] if unusable else probe_capture_writes(journal.root)
     findings = health.findings + write_findings(probes)
     if args.json:
         summary = {"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}
@@ -266,7 +287,8 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
     print_findings(findings)
     if health.unsealed:
         print(unsealed_line(health.unsealed))
-    print(_capture_line(probes))
+    if probes:
+        print(_capture_line(probes))
     if not findings:
         print(f"Journal {journal.root} is healthy.")
     return DAMAGED if findings else OK
@@ -373,4 +395,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_redact_arguments(p)
     add_repair_arguments(p)
-    p.set_defaults(handler=cmd_doctor)
+    p.set_defaults(handler=cmd_doctor, checks_journal_itself=True)

@@ -97,7 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nJournal: {Journal.open(args.journal).root}")
         return INVALID if args.command else 0
     journal = Journal.open(args.journal)
-    return guarded(_quiet_on_closed_pipe(lambda: int(args.handler(journal, args))))
+
+    def run() -> int:
+        if not getattr(args, "checks_journal_itself", False):  # doctor and app report it
+            from core.store.location import check_journal_root
+
+            check_journal_root(journal.root)  # a file there: one line and exit 6, not ENOTDIR
+        return int(args.handler(journal, args))
+
+    return guarded(_quiet_on_closed_pipe(run))
 
 
 CLOSED_PIPE = 141
