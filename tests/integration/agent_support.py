@@ -114,6 +114,19 @@ class Desktop:
             time.sleep(0.15)
 
 
+def mcp_process(journal: Path, runtime: Path) -> subprocess.Popen[str]:
+    """`decision-journal mcp` as a client starts it, with pipes for its stdio."""
+    return subprocess.Popen(
+        cli_command(journal, "mcp"),
+        cwd=ROOT,
+        env=agent_env(runtime),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 @contextlib.asynccontextmanager
 async def mcp_client(desk: Desktop, journal: Path, workspace: Path) -> AsyncIterator[Client]:
     """The MCP SDK's own client on `decision-journal mcp`, run for an agent in `workspace`."""
