@@ -76,6 +76,11 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:  # what argparse's version action prints, without the parser
+        from core import __version__
+
+        print(f"decision-journal {__version__}")
+        return 0
     word = _command_word(arguments)
     if word == "hook":  # before every tool call: no parser (app.hooks.entry)
         from app.hooks.entry import parse_argv

@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from core.gocompat.gotime import GoTime
-from core.record.models import DecisionRecord
-from core.record.summary import english_summary
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
+    from core.gocompat.gotime import GoTime
+    from core.record.models import DecisionRecord
     from core.sync.conflicts import Conflict
 
 IN_CONFLICT = "sync conflict"
@@ -118,6 +116,8 @@ def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
         label = record.option_label(rejection.option_id) or rejection.option_id
         lines.append(f"Why not {label}: {rejection.reason}")
     lines.append(f"Summary:    {record.summary_sentence}")
+    from core.record.summary import english_summary
+
     lines.append(f"            {english_summary(record)}")
     created, updated = local_time(record.created_at), local_time(record.updated_at)
     lines.append(f"Created:    {created}    Updated: {updated}")
