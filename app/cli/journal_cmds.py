@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the rest loads in the commands that use it: list and show s
     from core.doctor import WriteProbe
     from core.journal import Journal
     from core.record.models import DecisionRecord
+    from core.record.shape import RecordShape
     from core.store.correction_notes import CorrectionNote
     from core.sync.conflicts import Conflict
     from core.sync.resolution import Revision
@@ -66,15 +67,17 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
     ids = index.query_ids(filter_from(journal, args))
     shown = ids[: args.limit] if args.limit else ids
-    records = index.records(shown)
+    # The table reads a plain view of each row; only --json builds the full records.
+    full = index.records(shown) if args.json else None
+    records: Sequence[RecordShape] = index.shapes(shown) if full is None else full
     for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
             f"({runbook.see('unreadable-record')})",
             file=sys.stderr,
         )
-    if args.json:
-        _print_json([r.to_go_dict() for r in records])
+    if full is not None:
+        _print_json([r.to_go_dict() for r in full])
     elif records:
         rows = render.list_rows(records, _sync_conflicts(journal))
         print(render.table(render.LIST_HEADERS, rows))
