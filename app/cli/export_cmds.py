@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from app.cli.exit_codes import INVALID, OK, UNEXPECTED
-from app.cli.filter_args import add_filters, filter_from
+from app.cli.filter_args import add_filters, add_limit, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
 from core.journal import Journal
@@ -24,6 +24,8 @@ from core.record.models import DecisionRecord
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
     records = journal.index.list_records(filter_from(journal, args))
+    if args.limit:
+        records = records[: args.limit]  # newest first, as list shows them
     if args.format == "madr":
         return _export_folder(records, args)
     if args.output in (None, "-"):
@@ -131,6 +133,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "csv: one row per decision",
     )
     add_filters(p)
+    add_limit(p, "export")
     p.add_argument(
         "-o",
         "--output",
