@@ -18,6 +18,7 @@ from app.cli.filter_args import add_filters, add_limit, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
 from core.journal import Journal
+from core.messages.language import summary_language
 from core.messages.wording import count
 from core.record.models import DecisionRecord
 
@@ -29,7 +30,10 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
     if args.format == "madr":
         return _export_folder(records, args)
     if args.output in (None, "-"):
-        sys.stdout.buffer.write(render_single(args.format, records, include_private=args.private))
+        data = render_single(
+            args.format, records, include_private=args.private, language=summary_language()
+        )
+        sys.stdout.buffer.write(data)
         return OK
     target = Path(args.output)
     if target.is_dir() or args.output.endswith(_SEPARATORS):
@@ -40,7 +44,12 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
         return INVALID
     try:
         written = export(
-            args.format, records, target.parent, file_name=target.name, include_private=args.private
+            args.format,
+            records,
+            target.parent,
+            file_name=target.name,
+            include_private=args.private,
+            language=summary_language(),
         )
     except OSError as exc:
         return _cannot_write(target, exc)

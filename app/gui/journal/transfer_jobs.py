@@ -69,7 +69,14 @@ def export(journal: Journal, request: ExportRequest, progress: Progress) -> Expo
     try:
         records = journal.index.list_records(request.flt)
         progress(0, len(records))
-        path = request.fmt.run(records, request.directory, request.when, progress, request.cancel)
+        path = request.fmt.run(
+            records,
+            request.directory,
+            request.when,
+            progress,
+            request.cancel,
+            language=request.language,
+        )
         return ExportOutcome(request.cancel, path, len(records), ok=True)
     except ExportCancelled:
         return ExportOutcome(request.cancel, None, 0, ok=False, message=EXPORT_CANCELLED)
