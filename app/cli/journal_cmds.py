@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from app.cli import render
 from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
-from app.cli.filter_args import LIMIT_MAX, add_filters, filter_from, limit
+from app.cli.filter_args import add_filters, add_limit, filter_from
 from app.cli.redact_cmds import add_arguments as add_redact_arguments
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
 from core.errors import SyncConflictPending
@@ -328,13 +328,7 @@ def _capture_line(probes: list[WriteProbe]) -> str:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list decisions, newest first")
     add_filters(p)
-    p.add_argument(
-        "--limit",
-        type=limit,
-        default=0,
-        metavar="N",
-        help=f"list at most N decisions (1 to {LIMIT_MAX:,}; default: all)",
-    )
+    add_limit(p, "list")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_list)
 

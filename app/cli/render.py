@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
+from core.messages.language import ENGLISH, KOREAN, summary_language
+
 if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
     from core.gocompat.gotime import GoTime
     from core.record.models import DecisionRecord
@@ -82,6 +84,19 @@ def conflict_line(record_id: str, conflict: Conflict) -> str:
     )
 
 
+def summary_lines(record: DecisionRecord, language: str) -> list[str]:
+    """The summary in the reader's language, then in the other (the Korean one is the sentence
+    KernForge stores); a record without a choice yet has none."""
+    from core.record.summary import summary_in
+
+    other = ENGLISH if language == KOREAN else KOREAN
+    first, second = summary_in(record, language), summary_in(record, other)
+    if not first:
+        return []
+    label = "In English: " if other == ENGLISH else "In Korean:  "
+    return [f"Summary:    {first}", f"{label}{second}"]
+
+
 def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
     conflicted = () if conflict is None else (record.id,)
     lines = [
@@ -114,10 +129,7 @@ def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
     for rejection in record.rejected_reasons:
         label = record.option_label(rejection.option_id) or rejection.option_id
         lines.append(f"Why not {label}: {rejection.reason}")
-    lines.append(f"Summary:    {record.summary_sentence}")
-    from core.record.summary import english_summary
-
-    lines.append(f"            {english_summary(record)}")
+    lines.extend(summary_lines(record, summary_language()))
     created, updated = local_time(record.created_at), local_time(record.updated_at)
     lines.append(f"Created:    {created}    Updated: {updated}")
     if record.deleted_at:

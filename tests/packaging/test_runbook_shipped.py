@@ -7,7 +7,6 @@ a package without the file would be sent to nothing.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -15,28 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.conftest import ROOT, project_version, run, unexpected_stderr
+from tests.packaging.conftest import ROOT, project_version, run, source_copy, unexpected_stderr
 
 pytestmark = pytest.mark.packaging
 
 RUNBOOK = ROOT / "resources" / "runbook.md"
 
 
-def _source_copy(target: Path) -> Path:
-    """The tracked files of the working tree, so building leaves no `build/` in it."""
-    names = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
-    ).stdout.split(b"\0")
-    for name in filter(None, names):
-        source = ROOT / name.decode()
-        if source.is_file():
-            (target / name.decode()).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name.decode())
-    return target
-
-
 def test_the_wheel_carries_the_runbook(tmp_path: Path) -> None:
-    source = _source_copy(tmp_path / "src")
+    source = source_copy(tmp_path / "src")
     out = tmp_path / "wheel"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out)],
