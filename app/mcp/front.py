@@ -212,9 +212,14 @@ def exit_now() -> None:
     """
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, signal.SIG_IGN)
-    if "logging" in sys.modules:  # loaded by the SDK; the front never needs it
-        sys.modules["logging"].shutdown()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(0)
+    try:
+        # Loaded by the SDK, the front never needs it; the background load may be halfway
+        # through importing it when a stop signal arrives, so it may lack `shutdown` yet.
+        shutdown = getattr(sys.modules.get("logging"), "shutdown", None)
+        if shutdown is not None:
+            shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+    finally:
+        os._exit(0)

@@ -194,6 +194,6 @@ def test_a_stop_signal_before_any_call_ends_the_server_with_0(tmp_path: Path) ->
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=10)
         seconds = time.monotonic() - started
-        _end(server)
-    assert code == 0
+        _, stderr = _end(server)
+    assert code == 0, stderr
     assert seconds < 1.0
