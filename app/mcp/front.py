@@ -10,8 +10,13 @@ replaying what it held: the client's `initialize` (the server's second answer to
 dropped), `notifications/initialized`, and that message. The server then sees the session
 exactly as if it had served it from the start.
 
-Only plain, well-formed handshake and listing messages take the early answer; anything else
-(a cursor, a protocol without the handshake, a batch, a parse error) goes to the SDK as it came.
+Protocols without the handshake (2026-07-28, which Claude Code 2.1.332 probes first with
+`server/discover`) carry the version, client and capabilities in each request's `_meta`: the
+front answers `server/discover` and the lists of those too, and hands over at the first other
+request (no replay is needed: such a session has no state before it). Only plain, well-formed
+handshake, discovery and listing requests take the early answer; anything else (a cursor, an
+envelope without the client or its capabilities, a batch, a parse error) goes to the SDK as it
+came.
 
 The protocol keeps private duplicates of fds 0 and 1, as the SDK's own transport does: fd 0
 then reads the null device and fd 1 writes to stderr, so a child process or a stray print can
@@ -28,7 +33,7 @@ import signal
 import sys
 import threading
 
-from app.mcp.listing import INITIALIZE, Listing
+from app.mcp.listing import ENVELOPE, INITIALIZE, Listing
 
 TYPE_CHECKING = False  # typing, dataclasses and logging are a noticeable part of this start
 if TYPE_CHECKING:
@@ -126,7 +131,14 @@ def _answer_until_call(wire: Wire) -> Handover:
             exit_now()  # the client left before any call: nothing to hand over
         message = _message(line)
         method = message.get("method") if message is not None else None
-        if message is not None and method == INITIALIZE and not version:
+        if message is not None and not version and _enveloped(message):
+            listing = listing or Listing.load()
+            answer = listing.modern(str(method))
+            if _envelope_version(message) in listing.modern_versions and answer is not None:
+                wire.send(message["id"], answer)
+                _preload()
+                continue
+        elif message is not None and method == INITIALIZE and not version:
             requested = _handshake_version(message)
             if requested:
                 listing = Listing.load()
@@ -176,6 +188,27 @@ def _handshake_version(message: dict[str, Any]) -> str:
         return ""
     version = params.get("protocolVersion")
     return version if isinstance(version, str) and version else ""
+
+
+def _enveloped(message: dict[str, Any]) -> bool:
+    """A request of a protocol without the handshake: no parameters but `_meta`, which names
+    the version, the client (name and version) and its capabilities."""
+    if not _plain_request(message):
+        return False
+    meta = message.get("params", {}).get("_meta")
+    if not isinstance(meta, dict) or not isinstance(
+        meta.get(ENVELOPE + "clientCapabilities"), dict
+    ):
+        return False
+    client = meta.get(ENVELOPE + "clientInfo")
+    named = isinstance(client, dict) and all(
+        isinstance(client.get(k), str) for k in ("name", "version")
+    )
+    return named and isinstance(meta.get(ENVELOPE + "protocolVersion"), str)
+
+
+def _envelope_version(message: dict[str, Any]) -> str:
+    return str(message["params"]["_meta"][ENVELOPE + "protocolVersion"])
 
 
 def _plain_request(message: dict[str, Any]) -> bool:

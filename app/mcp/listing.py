@@ -30,6 +30,11 @@ INITIALIZE = "initialize"
 LISTS = ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
 """What clients ask right after the handshake (Gemini CLI lists prompts and resources too);
 we have only tools, so the others are empty lists."""
+DISCOVER = "server/discover"
+MODERN = "modern"
+"""The answers of protocols without the handshake (2026-07-28 on): each request carries its
+version, client and capabilities in `_meta`; Claude Code 2.1.332 probes with `server/discover`."""
+ENVELOPE = "io.modelcontextprotocol/"
 _VERSION_PLACEHOLDER = "<server version>"
 _CLIENT = {"name": "decision-journal-listing", "version": "1"}
 
@@ -43,6 +48,11 @@ class Listing:
         self.versions: list[str] = data["versions"]
         self._initialize: dict[str, Any] = data[INITIALIZE]
         self._lists: dict[str, dict[str, Any]] = {method: data[method] for method in LISTS}
+        modern: dict[str, Any] = data[MODERN]
+        self.modern_versions: list[str] = modern["versions"]
+        self._modern: dict[str, dict[str, Any]] = {
+            method: _stamped(modern[method]) for method in (DISCOVER, *LISTS)
+        }
 
     @classmethod
     def load(cls) -> Listing:
@@ -60,6 +70,25 @@ class Listing:
         """The first page of one of `LISTS`, or None for any other method."""
         return self._lists.get(method)
 
+    def modern(self, method: str) -> dict[str, Any] | None:
+        """`server/discover` or a list's first page as the server answers it without the
+        handshake, or None for any other method."""
+        return self._modern.get(method)
+
+
+def _stamped(value: Any, version: str = __version__) -> Any:
+    """`value` with `version` in every `serverInfo`: this version at run time, a placeholder
+    in the file."""
+    if isinstance(value, list):
+        return [_stamped(item, version) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _stamped(item, version) for key, item in value.items()}
+    for key in ("serverInfo", ENVELOPE + "serverInfo"):
+        if isinstance(out.get(key), dict):
+            out[key] = {**out[key], "version": version}
+    return out
+
 
 def generate() -> dict[str, Any]:
     """Asks the real server, over an in-memory connection, for each handshake version.
@@ -74,6 +103,7 @@ def generate() -> dict[str, Any]:
     from mcp_types.version import (  # noqa: PLC0415
         HANDSHAKE_PROTOCOL_VERSIONS,
         LATEST_HANDSHAKE_VERSION,
+        MODERN_PROTOCOL_VERSIONS,
     )
 
     from app.mcp.server import build_server  # noqa: PLC0415
@@ -87,11 +117,41 @@ def generate() -> dict[str, Any]:
             if answer[INITIALIZE].pop("protocolVersion") != version:
                 raise ValueError(f"the server did not accept protocol version {version}")
             answers[version] = answer
+        modern = {version: anyio.run(_modern_answers_of, server, version) for version in
+                  MODERN_PROTOCOL_VERSIONS}  # fmt: skip
     first = answers[LATEST_HANDSHAKE_VERSION]
     differing = sorted(v for v, answer in answers.items() if answer != first)
+    first_modern = modern[MODERN_PROTOCOL_VERSIONS[-1]]
+    differing += sorted(v for v, answer in modern.items() if answer != first_modern)
     if differing:
         raise ValueError(f"the server answers {', '.join(differing)} differently")
-    return {"latest": LATEST_HANDSHAKE_VERSION, "versions": list(answers), **first}
+    return {
+        "latest": LATEST_HANDSHAKE_VERSION,
+        "versions": list(answers),
+        **first,
+        MODERN: {"versions": list(modern), **first_modern},
+    }
+
+
+async def _modern_answers_of(server: MCPServer, version: str) -> dict[str, Any]:
+    """`server/discover` and the lists, each request with its envelope, no handshake."""
+    from app.mcp.server import serve_on  # noqa: PLC0415
+
+    meta = {
+        ENVELOPE + "protocolVersion": version,
+        ENVELOPE + "clientInfo": _CLIENT,
+        ENVELOPE + "clientCapabilities": {},
+    }
+    methods = (DISCOVER, *LISTS)
+    lines = [
+        json.dumps({"jsonrpc": "2.0", "id": n, "method": m, "params": {"_meta": meta}}) + "\n"
+        for n, m in enumerate(methods)
+    ]
+    out = _Collected()
+    await serve_on(server, _Lines(lines, lambda: len(out.lines) >= len(methods)), out)
+    replies = {message.get("id"): message for message in map(json.loads, out.lines)}
+    results = {method: replies[n]["result"] for n, method in enumerate(methods)}
+    return {method: _stamped(result, _VERSION_PLACEHOLDER) for method, result in results.items()}
 
 
 async def _answers_of(server: MCPServer, version: str) -> dict[str, Any]:

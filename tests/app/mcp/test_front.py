@@ -197,3 +197,43 @@ def test_a_stop_signal_before_any_call_ends_the_server_with_0(tmp_path: Path) ->
         _, stderr = _end(server)
     assert code == 0, stderr
     assert seconds < 1.0
+
+
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "test-client", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+def _modern(request_id: int, method: str, **params: Any) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": method,
+        "params": {"_meta": MODERN_META, **params},
+    }
+
+
+def test_a_client_without_the_handshake_is_answered_early_as_the_sdk_answers(
+    tmp_path: Path,
+) -> None:
+    """Claude Code 2.1.332 probes with `server/discover` (2026-07-28) before any `initialize`."""
+    with short_runtime_dir() as runtime:
+        server = mcp_process(tmp_path / "journal", runtime)
+        assert server.stdin is not None
+        early = [_modern(1, "server/discover"), _modern(2, "tools/list")]
+        trigger = _modern(3, "tools/list", cursor="next")  # a page after the first: the SDK's
+        late = [_modern(4, "tools/list"), _modern(5, "server/discover")]
+        server.stdin.write(_lines(*early))
+        server.stdin.flush()
+        first = _replies_until(server, 1, 2)
+        server.stdin.write(_lines(trigger, *late))
+        server.stdin.flush()
+        rest = _replies_until(server, 3, 4, 5)
+        code, stderr = _end(server)
+    by_id = {reply["id"]: reply for reply in [*first, *rest]}
+    assert "result" in by_id[1] and "tools" in by_id[2]["result"], first
+    assert by_id[1]["result"] == by_id[5]["result"], "the front discovers what the SDK does"
+    assert by_id[2]["result"] == by_id[4]["result"], "the front lists what the SDK lists"
+    assert code == 0, stderr
