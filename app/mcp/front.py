@@ -33,7 +33,7 @@ import signal
 import sys
 import threading
 
-from app.mcp.listing import ENVELOPE, INITIALIZE, Listing
+from app.mcp.listing import ACKNOWLEDGED, ENVELOPE, INITIALIZE, LISTEN, Listing
 
 TYPE_CHECKING = False  # typing, dataclasses and logging are a noticeable part of this start
 if TYPE_CHECKING:
@@ -94,21 +94,29 @@ class Wire:
         return wire
 
     def send(self, request_id: Any, result: dict[str, Any]) -> None:
-        reply = {"jsonrpc": "2.0", "id": request_id, "result": result}
-        self.output.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
+        self._write({"jsonrpc": "2.0", "id": request_id, "result": result})
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def _write(self, message: dict[str, Any]) -> None:
+        self.output.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
         self.output.flush()
 
 
 class Handover:
     """What the SDK server receives: the wire, the lines to replay, the id whose answer the
-    client already has (None when nothing was answered)."""
+    client already has (None when nothing was answered), the subscription it acknowledged."""
 
-    __slots__ = ("answered_id", "held", "wire")
+    __slots__ = ("acknowledged_id", "answered_id", "held", "wire")
 
     def __init__(self, wire: Wire) -> None:
         self.wire = wire
         self.held: list[str] = []
         self.answered_id: Any = None
+        self.acknowledged_id: Any = None
+        """The subscription the front acknowledged (None: none), whose held request the server
+        acknowledges again when it is replayed."""
 
 
 def serve(options: Options) -> int:
@@ -131,7 +139,16 @@ def _answer_until_call(wire: Wire) -> Handover:
             exit_now()  # the client left before any call: nothing to hand over
         message = _message(line)
         method = message.get("method") if message is not None else None
-        if message is not None and not version and _enveloped(message):
+        if message is not None and method == LISTEN and _enveloped(message, LISTEN_PARAMS):
+            listing = listing or Listing.load()
+            ack = listing.acknowledgement(message["params"]["notifications"], message["id"])
+            current = _envelope_version(message) in listing.modern_versions
+            if current and ack is not None and handover.acknowledged_id is None:
+                wire.notify(ACKNOWLEDGED, ack)  # the stream stays open: the server serves it
+                handover.held.append(line.decode("utf-8"))
+                handover.acknowledged_id = message["id"]
+                continue
+        elif message is not None and not version and _enveloped(message):
             listing = listing or Listing.load()
             answer = listing.modern(str(method))
             if _envelope_version(message) in listing.modern_versions and answer is not None:
@@ -190,10 +207,14 @@ def _handshake_version(message: dict[str, Any]) -> str:
     return version if isinstance(version, str) and version else ""
 
 
-def _enveloped(message: dict[str, Any]) -> bool:
-    """A request of a protocol without the handshake: no parameters but `_meta`, which names
-    the version, the client (name and version) and its capabilities."""
-    if not _plain_request(message):
+LISTEN_PARAMS = frozenset({"_meta", "notifications"})
+
+
+def _enveloped(message: dict[str, Any], allowed: frozenset[str] = frozenset({"_meta"})) -> bool:
+    """A request of a protocol without the handshake: no parameters but `allowed`, and a
+    `_meta` that names the version, the client (name and version) and its capabilities."""
+    params = message.get("params", {})
+    if "id" not in message or not isinstance(params, dict) or not set(params) <= allowed:
         return False
     meta = message.get("params", {}).get("_meta")
     if not isinstance(meta, dict) or not isinstance(

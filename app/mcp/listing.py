@@ -35,6 +35,12 @@ MODERN = "modern"
 """The answers of protocols without the handshake (2026-07-28 on): each request carries its
 version, client and capabilities in `_meta`; Claude Code 2.1.332 probes with `server/discover`."""
 ENVELOPE = "io.modelcontextprotocol/"
+LISTEN = "subscriptions/listen"
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+SUBSCRIPTION_ID = ENVELOPE + "subscriptionId"
+LISTEN_FILTER = {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True}
+"""The subscription Claude Code 2.1.332 opens right after discovery, waiting for its
+acknowledgement; the front acknowledges this one exactly as the SDK does (any other goes to it)."""
 _VERSION_PLACEHOLDER = "<server version>"
 _CLIENT = {"name": "decision-journal-listing", "version": "1"}
 
@@ -53,6 +59,7 @@ class Listing:
         self._modern: dict[str, dict[str, Any]] = {
             method: _stamped(modern[method]) for method in (DISCOVER, *LISTS)
         }
+        self._acknowledged: dict[str, Any] = modern[LISTEN]
 
     @classmethod
     def load(cls) -> Listing:
@@ -69,6 +76,13 @@ class Listing:
     def listed(self, method: str) -> dict[str, Any] | None:
         """The first page of one of `LISTS`, or None for any other method."""
         return self._lists.get(method)
+
+    def acknowledgement(self, notifications: Any, subscription_id: Any) -> dict[str, Any] | None:
+        """The SDK's acknowledgement of `subscriptions/listen` for `LISTEN_FILTER`, with this
+        subscription's id; None for any other filter."""
+        if notifications != LISTEN_FILTER:
+            return None
+        return {**self._acknowledged, "_meta": {SUBSCRIPTION_ID: subscription_id}}
 
     def modern(self, method: str) -> dict[str, Any] | None:
         """`server/discover` or a list's first page as the server answers it without the
@@ -143,15 +157,21 @@ async def _modern_answers_of(server: MCPServer, version: str) -> dict[str, Any]:
         ENVELOPE + "clientCapabilities": {},
     }
     methods = (DISCOVER, *LISTS)
-    lines = [
-        json.dumps({"jsonrpc": "2.0", "id": n, "method": m, "params": {"_meta": meta}}) + "\n"
-        for n, m in enumerate(methods)
-    ]
+    requests = [{"jsonrpc": "2.0", "id": n, "method": m, "params": {"_meta": meta}} for n, m in
+                enumerate(methods)]  # fmt: skip
+    listen = {"_meta": meta, "notifications": LISTEN_FILTER}
+    requests.append({"jsonrpc": "2.0", "id": "listen", "method": LISTEN, "params": listen})
+    lines = [json.dumps(request) + "\n" for request in requests]
     out = _Collected()
-    await serve_on(server, _Lines(lines, lambda: len(out.lines) >= len(methods)), out)
-    replies = {message.get("id"): message for message in map(json.loads, out.lines)}
+    await serve_on(server, _Lines(lines, lambda: len(out.lines) >= len(requests)), out)
+    messages = list(map(json.loads, out.lines))
+    replies = {message.get("id"): message for message in messages if "id" in message}
     results = {method: replies[n]["result"] for n, method in enumerate(methods)}
-    return {method: _stamped(result, _VERSION_PLACEHOLDER) for method, result in results.items()}
+    answers = {method: _stamped(result, _VERSION_PLACEHOLDER) for method, result in results.items()}
+    (ack,) = [m["params"] for m in messages if m.get("method") == ACKNOWLEDGED]
+    if ack.pop("_meta") != {SUBSCRIPTION_ID: "listen"}:
+        raise ValueError("the server acknowledged another subscription than the one asked")
+    return {**answers, LISTEN: ack}
 
 
 async def _answers_of(server: MCPServer, version: str) -> dict[str, Any]:

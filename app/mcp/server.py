@@ -45,6 +45,7 @@ from pydantic import Field
 from app.mcp import schemas
 from app.mcp.arguments import argument_violations, violations_text
 from app.mcp.front import Handover, exit_now
+from app.mcp.listing import ACKNOWLEDGED, SUBSCRIPTION_ID
 from app.mcp.present import Caller, Presenter
 from app.mcp.results import tool_error_for, violations_message
 from app.mcp.schemas import DecisionOutcome, NoteOutcome
@@ -464,7 +465,9 @@ def run_handed_over(journal_dir: str | None, workspace: str | None, handover: Ha
     server = build_server(Journal.open(journal_dir), workspace=place)
     wire = handover.wire
     stdin = _Replayed(handover.held, anyio.wrap_file(_text(wire.input, errors="replace")))
-    stdout = _Answered(anyio.wrap_file(_text(wire.output)), handover.answered_id)
+    stdout = _Answered(
+        anyio.wrap_file(_text(wire.output)), handover.answered_id, handover.acknowledged_id
+    )
     anyio.run(_serve, server, stdin, stdout)
     return 0
 
@@ -524,20 +527,38 @@ class _Replayed:
 
 class _Answered:
     """The server's messages to the client, but for its second answer to the `initialize`
-    the front already answered."""
+    and its second acknowledgement of the subscription the front already gave."""
 
-    def __init__(self, wire: anyio.AsyncFile[str], answered_id: Any) -> None:
+    def __init__(
+        self, wire: anyio.AsyncFile[str], answered_id: Any, acknowledged_id: Any = None
+    ) -> None:
         self._wire = wire
         self._answered_id = answered_id
+        self._acknowledged_id = acknowledged_id
 
     async def write(self, text: str) -> None:
         if self._answered_id is not None and _answers(text, self._answered_id):
             self._answered_id = None
             return
+        if self._acknowledged_id is not None and _acknowledges(text, self._acknowledged_id):
+            self._acknowledged_id = None
+            return
         await self._wire.write(text)
 
     async def flush(self) -> None:
         await self._wire.flush()
+
+
+def _acknowledges(text: str, subscription_id: Any) -> bool:
+    """Whether `text` acknowledges the subscription `subscription_id`."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    if not isinstance(message, dict) or message.get("method") != ACKNOWLEDGED:
+        return False
+    meta = message.get("params", {}).get("_meta", {})
+    return isinstance(meta, dict) and meta.get(SUBSCRIPTION_ID) == subscription_id
 
 
 def _answers(text: str, request_id: Any) -> bool:

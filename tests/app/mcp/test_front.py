@@ -237,3 +237,38 @@ def test_a_client_without_the_handshake_is_answered_early_as_the_sdk_answers(
     assert by_id[1]["result"] == by_id[5]["result"], "the front discovers what the SDK does"
     assert by_id[2]["result"] == by_id[4]["result"], "the front lists what the SDK lists"
     assert code == 0, stderr
+
+
+def test_the_subscription_claude_code_opens_is_acknowledged_once(tmp_path: Path) -> None:
+    """Claude Code 2.1.332 waits for the acknowledgement of its `subscriptions/listen` before
+    it lists: the front gives it, and the server's own, when the request reaches it at the
+    handover, is not sent again."""
+    listen = _modern(
+        2,
+        "subscriptions/listen",
+        notifications={
+            "toolsListChanged": True,
+            "promptsListChanged": True,
+            "resourcesListChanged": True,
+        },
+    )
+    call = _modern(3, "tools/call", name="recent_decisions", arguments={})
+    with short_runtime_dir() as runtime:
+        server = mcp_process(tmp_path / "journal", runtime)
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(_lines(_modern(1, "server/discover"), listen))
+        server.stdin.flush()
+        early = [json.loads(server.stdout.readline()) for _ in range(2)]
+        server.stdin.write(_lines(call))
+        server.stdin.flush()
+        later = _replies_until(server, 3)
+        code, stderr = _end(server)
+    acks = [
+        m for m in [*early, *later] if m.get("method") == "notifications/subscriptions/acknowledged"
+    ]
+    assert len(acks) == 1, [*early, *later]
+    assert acks[0]["params"]["_meta"] == {"io.modelcontextprotocol/subscriptionId": 2}
+    assert acks[0] in early
+    answer = next(m for m in later if m.get("id") == 3)
+    assert "result" in answer and not answer["result"].get("isError"), answer
+    assert code == 0, stderr
