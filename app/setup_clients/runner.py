@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.setup_clients import codex, plan
+from app.setup_clients import CLIENTS, codex, plan
 from app.setup_clients.codex_app_server import CodexUnavailable
 from app.setup_clients.codex_trust import find_codex, inspect, unlisted
 from app.setup_clients.command import find_launcher, shared_launcher
@@ -133,14 +133,19 @@ def run_setup(journal: Path | None, args: argparse.Namespace) -> int:
     required = args.mode == "check" or args.trust_hook
     problems: list[str] = []
     warnings: list[str] = []
+    trust_note: str = getattr(CLIENTS[args.client], "TRUST_NOTE", "")
     if args.mode == "write":
         write(edits, print)
         found = hook_problems(ctx, args, required=required)
         (problems if required else warnings).extend(found)
+        if not found and (required or find_codex(args.codex)):
+            trust_note = ""  # the client itself just said it runs the hook
     elif args.mode == "check":
         problems = check(edits) or hook_problems(ctx, args, required=True)
     else:
         show(edits, print)
+    if trust_note:
+        notes = (trust_note, *notes)
     shown_notes = [] if args.mode == "check" else [f"note: {note}" for note in notes]
     for line in [*shown_notes, *(f"warning: {warning}" for warning in warnings)]:
         print(ctx.own_calls(line))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.support.npm_clients import CLAUDE_CODE, CODEX, GEMINI, install
+from tests.clients.support.npm_clients import CLAUDE_CODE, CODEX, COPILOT, GEMINI, install
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +25,9 @@ def codex_executable() -> Path:
 def gemini_executable() -> Path:
     """The pinned (or `DJ_GEMINI_VERSION`) `gemini`; skips where Node is missing."""
     return install(GEMINI)
+
+
+@pytest.fixture(scope="session")
+def copilot_executable() -> Path:
+    """The pinned (or `DJ_COPILOT_VERSION`) `copilot`; skips where Node is missing."""
+    return install(COPILOT)

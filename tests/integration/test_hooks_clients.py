@@ -30,6 +30,8 @@ EDITING = {
     "claude-code": ["Write", "Edit", "Bash", "NotebookEdit", "Agent", "mcp__filesystem__write"],
     "codex": ["Bash", "apply_patch", "mcp__filesystem__write_file", "exec_command"],
     "gemini": ["write_file", "replace", "run_shell_command", "mcp_filesystem_write_file"],
+    "copilot": ["bash", "create", "edit", "sql", "task", "write_agent", "filesystem-write_file"],
+    "cursor": ["Write", "StrReplace", "Edit", "Delete", "write_file"],
 }
 READ_ONLY = {
     "claude-code": [
@@ -45,6 +47,8 @@ READ_ONLY = {
     ],
     "codex": ["view_image", "read_mcp_resource", "list_mcp_resources"],
     "gemini": ["read_file", "read_many_files", "glob", "grep_search", "list_directory"],
+    "copilot": ["view", "grep", "glob", "read_bash", "list_bash", "list_agents"],
+    "cursor": ["Read", "Grep", "Glob"],
 }
 STALE_NAMES = ["LS", "TodoWrite", "NotebookRead"]
 OFFERED_IN_EVERY_SESSION = {
@@ -58,10 +62,13 @@ OFFERED_IN_EVERY_SESSION = {
         "web_fetch",
         "google_web_search",
     },
+    "copilot": {"view", "grep", "glob", "bash", "create", "edit"},
+    "cursor": {"Read"},
 }
 """Tools that both Claude Code 2.1.197 (no tool search: no ToolSearch) and 2.1.332 (tool search
 on), Codex 0.171.0 and Gemini CLI 0.61.0 (`gemini -p`: no read_many_files) offered their model
-in the outsider sessions of issue 17."""
+in the outsider sessions of issue 17; Copilot CLI 1.0.102 offered its model in every session
+of tests/clients/test_copilot.py; Cursor's come from its documentation."""
 
 
 @pytest.fixture
@@ -71,6 +78,16 @@ def pending(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Place]:
 
 
 def event(place: Place, client: str, tool: str, **extra: Any) -> str:
+    """A pre-tool event for `tool` in the client's own shape (Copilot's as recorded from the
+    real client, Cursor's as documented)."""
+    if client == "copilot":
+        copilot = {"sessionId": place.session, "timestamp": 1796152762347}
+        copilot |= {"cwd": str(place.workspace), "toolName": tool, "toolArgs": {}}
+        return json.dumps(copilot | extra)
+    if client == "cursor":
+        cursor = {"hook_event_name": "preToolUse", "conversation_id": place.session}
+        cursor |= {"workspace_roots": [str(place.workspace)], "tool_name": tool}
+        return json.dumps(cursor | {"tool_input": {}, "tool_use_id": "call-1"} | extra)
     value = {
         "session_id": place.session,
         "cwd": str(place.workspace),
@@ -85,6 +102,14 @@ def event(place: Place, client: str, tool: str, **extra: Any) -> str:
 
 def reason_of(client: str, stdout: str) -> str:
     output = json.loads(stdout)
+    if client == "copilot":
+        assert set(output) == {"permissionDecision", "permissionDecisionReason"}
+        assert output["permissionDecision"] == "deny"
+        return str(output["permissionDecisionReason"])
+    if client == "cursor":
+        assert set(output) == {"permission", "user_message", "agent_message"}
+        assert output["permission"] == "deny"
+        return str(output["agent_message"])
     if client == "gemini":
         assert set(output) == {"decision", "reason"}
         assert output["decision"] == "deny"
@@ -118,7 +143,8 @@ def test_editing_tools_are_denied_naming_the_clients_resume_call(
     for tool in EDITING[client]:
         run = run_hook_inline(pending, client, event(pending, client, tool))
         reason = reason_of(client, run.stdout)
-        assert f'{resume} with only {{"decision_id": "{pending.decision_id}"}}' in reason
+        assert resume in reason
+        assert f'with only {{"decision_id": "{pending.decision_id}"}}' in reason
         assert all(f"{name}," not in reason and f"{name})" not in reason for name in STALE_NAMES)
         for named in HOOKS[client].named:
             assert named in READ_ONLY[client] or named in HOOKS[client].read_only
@@ -199,3 +225,49 @@ def test_bytes_that_are_not_utf8_still_get_the_gate(pending: Place) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert pending.decision_id in reason_of("claude-code", run.stdout.decode())
+
+
+@pytest.mark.parametrize("name", ["copilot_bash.input.json", "copilot_create.input.json"])
+def test_copilot_events_recorded_from_the_real_client_are_denied_in_its_shape(
+    pending: Place, name: str
+) -> None:
+    """Copilot CLI 1.0.102's own events (no `tool_name`, no event name), in a real process:
+    denied with Copilot's resume call, which is how the agent gets unstuck."""
+    text = json.dumps(pending.golden(name) | {"sessionId": pending.session})
+    run = run_hook(pending, "copilot", text)
+    assert run.returncode == 0, run.stderr
+    resume = 'decision-journal-present_implementation_decision with only {"decision_id": "'
+    assert f'{resume}{pending.decision_id}"}}' in reason_of("copilot", run.stdout)
+
+
+def cursor_event(place: Place, name: str, **fields: Any) -> str:
+    """A Cursor event as its hooks documentation shows it."""
+    common = {"conversation_id": place.session, "generation_id": "gen-1"}
+    common |= {"workspace_roots": [str(place.workspace)], "cursor_version": "2.0.77"}
+    return json.dumps({"hook_event_name": name, **common, **fields})
+
+
+def test_cursor_shell_is_denied_and_our_mcp_tools_run_while_pending(pending: Place) -> None:
+    shell = cursor_event(
+        pending, "beforeShellExecution", command="touch x", cwd=str(pending.workspace)
+    )
+    denied = run_hook(pending, "cursor", shell)
+    assert denied.returncode == 0, denied.stderr
+    assert pending.decision_id in reason_of("cursor", denied.stdout)
+    for tool in TOOL_NAMES:
+        ours = cursor_event(
+            pending, "beforeMCPExecution", tool_name=tool, tool_input=json.dumps({}),
+            command="decision-journal mcp",
+        )  # fmt: skip
+        assert run_hook_inline(pending, "cursor", ours).stdout == "", tool
+    theirs = cursor_event(pending, "beforeMCPExecution", tool_name="write_file", tool_input="{}")
+    assert pending.decision_id in reason_of(
+        "cursor", run_hook_inline(pending, "cursor", theirs).stdout
+    )
+
+
+@pytest.mark.parametrize("name", ["beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "stop"])
+def test_cursor_events_we_do_not_gate_get_no_answer(pending: Place, name: str) -> None:
+    text = cursor_event(pending, name, file_path=str(pending.workspace / "a.py"), content="x")
+    run = run_hook_inline(pending, "cursor", text)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")

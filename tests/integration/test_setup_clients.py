@@ -55,6 +55,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
     monkeypatch.setenv("HOME", str(paths.home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
     return paths
 
 
@@ -146,6 +147,37 @@ CASES = [
         json.dumps({"mcpServers": {"other": {"url": "http://localhost:1"}}}),
         _json("mcpServers", "decision-journal"),
         _json("mcpServers", "other"),
+    ),
+    Case(
+        "cursor",
+        "project",
+        lambda h: h.project / ".cursor" / "hooks.json",
+        json.dumps({"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}),
+        lambda t: json.loads(t)["hooks"]["beforeShellExecution"][0]["command"],
+        _json("hooks", "afterFileEdit"),
+    ),
+    Case(
+        "copilot",
+        "user",
+        lambda h: h.home / ".copilot" / "mcp-config.json",
+        json.dumps(
+            {"mcpServers": {"context7": {"type": "local", "command": "npx", "tools": ["*"]}}}
+        ),
+        _json("mcpServers", "decision-journal"),
+        _json("mcpServers", "context7"),
+    ),
+    Case(
+        "copilot",
+        "project",
+        lambda h: h.project / ".github" / "hooks" / "decision-journal.json",
+        json.dumps(
+            {
+                "version": 1,
+                "hooks": {"preToolUse": [{"type": "command", "bash": "./audit.sh"}]},
+            }
+        ),
+        lambda t: json.loads(t)["hooks"]["preToolUse"][1]["bash"],
+        lambda t: json.loads(t)["hooks"]["preToolUse"][0],
     ),
     Case(
         "gemini",
@@ -306,24 +338,29 @@ def written_files(home: Home, scope: str) -> dict[str, list[Path]]:
     base = home.home if scope == "user" else home.project
     vscode = home.home / ".config" / "Code" / "User" if scope == "user" else base / ".vscode"
     claude = [base / ".claude.json"] if scope == "user" else [base / ".mcp.json"]
+    copilot = base / (".copilot" if scope == "user" else ".github")
+    copilot_servers = "mcp-config.json" if scope == "user" else "mcp.json"
     return {
         "claude-code": [*claude, base / ".claude" / "settings.json"],
         "codex": [base / ".codex" / "config.toml", base / ".codex" / "hooks.json"],
         "gemini": [base / ".gemini" / "settings.json"],
-        "cursor": [base / ".cursor" / "mcp.json"],
+        "cursor": [base / ".cursor" / "mcp.json", base / ".cursor" / "hooks.json"],
         "vscode": [vscode / "mcp.json"],
+        "copilot": [copilot / copilot_servers, copilot / "hooks" / "decision-journal.json"],
     }
 
 
 def commands_in(path: Path) -> list[str]:
-    """Every server and hook `command` in a config file we wrote."""
+    """Every server and hook `command` in a config file we wrote (Copilot's hooks name theirs
+    `bash`)."""
     text = path.read_text(encoding="utf-8")
     found: list[str] = []
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
-            if isinstance(value.get("command"), str):
-                found.append(value["command"])
+            found.extend(
+                value[key] for key in ("command", "bash") if isinstance(value.get(key), str)
+            )
             for item in value.values():
                 walk(item)
         elif isinstance(value, list):
@@ -421,6 +458,23 @@ RAISED = [
         lambda h: h.home / ".codex" / "config.toml",
         lambda h: '[mcp_servers.decision-journal]\ncommand = "old"\ntool_timeout_sec = 7200\n',
         lambda t: tomllib.loads(t)["mcp_servers"]["decision-journal"]["tool_timeout_sec"],
+    ),
+    Raised(
+        "copilot",
+        lambda h: h.home / ".copilot" / "mcp-config.json",
+        lambda h: json.dumps({"mcpServers": {"decision-journal": {"timeout": 7_200_000}}}),
+        lambda t: json.loads(t)["mcpServers"]["decision-journal"]["timeout"],
+    ),
+    Raised(
+        "copilot",
+        lambda h: h.home / ".copilot" / "hooks" / "decision-journal.json",
+        lambda h: json.dumps(
+            {
+                "version": 1,
+                "hooks": {"preToolUse": [{"bash": "old/dj hook copilot", "timeoutSec": 600}]},
+            }
+        ),
+        lambda t: json.loads(t)["hooks"]["preToolUse"][0]["timeoutSec"],
     ),
     Raised(
         "gemini",
@@ -535,7 +589,7 @@ def test_codex_waits_for_our_server_before_the_first_request(
 # --- --check, Gemini folder trust, Codex hook trust ----------------------------------------
 
 
-@pytest.mark.parametrize("client", ["claude-code", "cursor", "vscode"])
+@pytest.mark.parametrize("client", ["claude-code", "copilot", "cursor", "vscode"])
 def test_check_fails_until_written_then_passes(
     home: Home, client: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -659,6 +713,7 @@ def test_codex_reports_an_untrusted_hook_and_trusts_it_on_request(
 
     out = setup(home, "codex", "--write", "--trust-hook", "--codex", codex, capsys=capsys)
     assert f"ok: Codex runs the decision-journal hook from {hooks}" in out
+    assert "trust the decision-journal PreToolUse hook" not in out, out  # it just was
     state = tomllib.loads((home.home / ".codex" / "config.toml").read_text())["hooks"]["state"]
     assert list(state) == [f"{hooks}:pre_tool_use:0:0"]
     assert state[f"{hooks}:pre_tool_use:0:0"]["trusted_hash"].startswith("sha256:")
@@ -711,3 +766,32 @@ def test_codex_write_warns_when_codex_on_path_would_skip_the_hook(
     out = setup(home, "codex", "--write", capsys=capsys)
     assert "warning: Codex will not run the hook in" in out
     assert "it is not trusted yet, so edits are not blocked while a decision is pending" in out
+
+
+# --- what setup says ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("client", SETUP_CLIENTS)
+def test_user_scope_prints_no_project_scope_note(
+    home: Home, client: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, client, "--write", capsys=capsys)
+    assert "Project scope" not in out, out
+    assert "Project scope" not in setup(home, client, "--print", capsys=capsys)
+
+
+@pytest.mark.parametrize("client", ["claude-code", "codex", "copilot"])
+def test_project_scope_prints_the_clients_project_note(
+    home: Home, client: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, client, "--write", "--scope", "project", capsys=capsys)
+    notes = [line for line in out.splitlines() if line.startswith("note: Project scope")]
+    assert len(notes) == 2, out  # the client's own, and the bare-command note
+
+
+def test_codex_write_without_codex_still_says_how_to_trust_the_hook(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PATH", str(home.home))
+    out = setup(home, "codex", "--write", capsys=capsys)
+    assert "note: Codex runs a new or changed hook only once you trust it" in out, out
