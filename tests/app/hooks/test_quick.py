@@ -15,7 +15,7 @@ from core.capture import pending
 from core.capture.pending import PendingDecision, PendingStore
 from core.capture.pending_index import read_current
 from core.capture.proposal import parse_proposal
-from tests.app.support.cli_imports import modules_loaded_by
+from tests.app.support.cli_imports import modules_loaded_by, run_and_modules
 from tests.factories import proposal_dict
 
 
@@ -178,3 +178,51 @@ def test_a_deeply_nested_index_is_doubt(tmp_path: Path) -> None:
     (pending_dir / "decision-1.json").write_text("{}")
     (pending_dir / ".index.json").write_text("[" * 200_000)
     assert read_current(pending_dir) is None
+
+
+JOURNAL_CODE = {
+    "pydantic",
+    "msgspec",
+    "core.journal",
+    "core.capture.pending",
+    "core.capture.workspace_pending",
+    "core.record.models",
+    "app.hooks.pretool",
+    "typing",
+    "hashlib",
+}
+"""What the deny path must not load: the journal, its record models and their validators."""
+
+
+@pytest.mark.parametrize("client", sorted(HOOKS))
+def test_a_hook_process_denies_from_the_index_without_the_journal_code(
+    tmp_path: Path, client: str
+) -> None:
+    """A call blocked by a decision pending in the caller's workspace is answered from the
+    pending index: the decision's id, problem and the client's resume call, nothing loaded
+    beyond the quick path."""
+    journal = tmp_path / "journal"
+    here = tmp_path / "here"
+    here.mkdir()
+    parsed = parse_proposal(
+        proposal_dict(problem="Pick the storage layout"), workspace=str(here), session_id="s1"
+    )
+    decision_id = PendingStore(journal).save(PendingDecision(parsed)).decision_id
+    event = {
+        "copilot": {"sessionId": "s2", "cwd": str(here), "toolName": "bash", "toolArgs": {}},
+        "cursor": {
+            "hook_event_name": "beforeShellExecution",
+            "conversation_id": "s2",
+            "workspace_roots": [str(here)],
+            "command": "touch x",
+        },
+    }.get(client, {"tool_name": "Bash", "tool_input": {}, "session_id": "s2", "cwd": str(here)})
+    if client == "gemini":
+        event |= {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command"}
+    code, modules, out = run_and_modules(
+        ["--journal", str(journal), "hook", client], json.dumps(event)
+    )
+    assert code == 0
+    assert decision_id in out and "Pick the storage layout" in out, out
+    assert HOOKS[client].resume(decision_id).split(" with ")[0] in out, out
+    assert not modules & JOURNAL_CODE, sorted(modules & JOURNAL_CODE)
