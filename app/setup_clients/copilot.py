@@ -34,17 +34,15 @@ PROJECT_NOTES = (
 )
 
 
-def config_dir(ctx: SetupContext) -> Path:
-    """`$COPILOT_HOME` (default `~/.copilot`) for user scope, where Copilot itself reads it;
-    the project's `.github` folder for project scope."""
-    if ctx.scope == "project":
-        return ctx.project_dir / ".github"
+def user_config_dir(home: Path) -> Path:
+    """`$COPILOT_HOME` (default `~/.copilot`), where Copilot itself reads its user files."""
     copilot_home = os.environ.get("COPILOT_HOME")
-    return (
-        Path(copilot_home)
-        if copilot_home and os.path.isabs(copilot_home)
-        else ctx.home / ".copilot"
-    )
+    return Path(copilot_home) if copilot_home and os.path.isabs(copilot_home) else home / ".copilot"
+
+
+def config_dir(ctx: SetupContext) -> Path:
+    """The user's Copilot folder for user scope, the project's `.github` for project scope."""
+    return ctx.project_dir / ".github" if ctx.scope == "project" else user_config_dir(ctx.home)
 
 
 def edits(ctx: SetupContext) -> list[FileEdit]:
