@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.hooks import ask_user_question
-from app.hooks.clients import CLAUDE_CODE, CODEX, GEMINI, HOOKS, ClientHook
+from app.hooks.clients import CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI, HOOKS, ClientHook
 from app.hooks.quick import ASK_TOOL, PENDING_DIR, decide, nothing_pending
 from core.capture import pending
 from core.capture.pending import PendingDecision, PendingStore
@@ -69,6 +69,16 @@ def test_a_pending_path_that_cannot_be_listed_is_not_quick(tmp_path: Path) -> No
         (["Edit"], CLAUDE_CODE, False),
         ({"hook_event_name": "BeforeTool", "tool_name": "write_file"}, GEMINI, True),
         ({"hook_event_name": "PreToolUse", "tool_name": "write_file"}, GEMINI, True),
+        ({"sessionId": "s", "toolName": "bash", "toolArgs": {"command": "ls"}}, COPILOT, True),
+        ({"toolName": "edit", "toolArgs": '{"path": "a.py"}'}, COPILOT, True),
+        ({"toolName": "edit", "toolArgs": "not json"}, COPILOT, True),
+        ({"tool_name": "bash", "toolArgs": {}}, COPILOT, False),
+        ({"toolArgs": {}}, COPILOT, False),
+        ({"hook_event_name": "postToolUse", "toolName": "bash"}, COPILOT, True),
+        ({"hook_event_name": "beforeShellExecution", "command": "ls"}, CURSOR, True),
+        ({"hook_event_name": "beforeMCPExecution", "tool_name": "x"}, CURSOR, True),
+        ({"hook_event_name": "preToolUse"}, CURSOR, False),
+        ({"tool_name": "Write"}, CURSOR, True),
     ],
 )
 def test_only_plain_tool_events_are_quick(
