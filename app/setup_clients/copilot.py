@@ -26,7 +26,13 @@ EVENT = "preToolUse"
 HOOK_MARKER = " hook copilot"
 HOOK_TIMEOUT_SECONDS = 60
 HOOKS_FILE = f"{SERVER_NAME}.json"
-NOTES: tuple[str, ...] = ()
+NOTES = (
+    "Interactive Copilot CLI asks 'Do you want to use this tool?' before its first "
+    "present_implementation_decision call opens our window: answer 'Yes, and don't ask again', "
+    "or start it with `copilot --allow-tool=decision-journal`.",
+)
+"""Our hook does not answer `allow` to skip that question: in Copilot CLI 1.0.102 a hook's
+`allow` overrides the user's own `--deny-tool` rules (checked with the real client)."""
 PROJECT_NOTES = (
     "Project scope: Copilot CLI loads .github/mcp.json and .github/hooks/ only in a folder you "
     "trusted (it asks when `copilot` first starts there; `copilot --trust-folder -p …` trusts "
