@@ -126,11 +126,20 @@ def _stdin_text() -> str:
 
 def _full(root: Path, client: str, event: str) -> int:
     """The full, fail-closed path: the journal's code decides (`app.hooks.pretool`)."""
-    from app.hooks import claude_code, codex, copilot, cursor, gemini  # noqa: PLC0415
+    from app.hooks import (  # noqa: PLC0415
+        claude_code,
+        codex,
+        copilot,
+        cursor,
+        gemini,
+        opencode,
+        qwen,
+    )
     from app.hooks.pretool import main_stdio  # noqa: PLC0415
     from core.journal import Journal  # noqa: PLC0415
 
     modules = {"claude-code": claude_code, "codex": codex, "gemini": gemini}
-    module = {**modules, "copilot": copilot, "cursor": cursor}[client]
+    modules |= {"copilot": copilot, "cursor": cursor, "qwen": qwen, "opencode": opencode}
+    module = modules[client]
     journal = Journal(root)
     return main_stdio(lambda _i, o, e: module.run(journal, io.StringIO(event), o, e))

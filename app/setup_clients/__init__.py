@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
-from app.setup_clients import claude_code, codex, copilot, cursor, gemini, vscode
+from app.setup_clients import claude_code, codex, copilot, cursor, gemini, opencode, qwen, vscode
 from app.setup_clients.command import on_path
 from app.setup_clients.context import SetupContext
 from app.setup_clients.files import FileEdit
@@ -16,6 +16,8 @@ CLIENTS: dict[str, ModuleType] = {
     "copilot": copilot,
     "cursor": cursor,
     "gemini": gemini,
+    "opencode": opencode,
+    "qwen": qwen,
     "vscode": vscode,
 }
 

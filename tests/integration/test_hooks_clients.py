@@ -32,6 +32,8 @@ EDITING = {
     "gemini": ["write_file", "replace", "run_shell_command", "mcp_filesystem_write_file"],
     "copilot": ["bash", "create", "edit", "sql", "task", "write_agent", "filesystem-write_file"],
     "cursor": ["Write", "StrReplace", "Edit", "Delete", "write_file"],
+    "qwen": ["run_shell_command", "write_file", "edit", "notebook_edit", "agent", "tool_call"],
+    "opencode": ["bash", "write", "edit", "task", "todowrite", "filesystem_write_file"],
 }
 READ_ONLY = {
     "claude-code": [
@@ -49,6 +51,8 @@ READ_ONLY = {
     "gemini": ["read_file", "read_many_files", "glob", "grep_search", "list_directory"],
     "copilot": ["view", "grep", "glob", "read_bash", "list_bash", "list_agents"],
     "cursor": ["Read", "Grep", "Glob"],
+    "qwen": ["read_file", "grep_search", "glob", "list_directory", "tool_search", "web_fetch"],
+    "opencode": ["read", "glob", "grep", "list", "webfetch", "read_mcp_resource"],
 }
 STALE_NAMES = ["LS", "TodoWrite", "NotebookRead"]
 OFFERED_IN_EVERY_SESSION = {
@@ -64,11 +68,14 @@ OFFERED_IN_EVERY_SESSION = {
     },
     "copilot": {"view", "grep", "glob", "bash", "create", "edit"},
     "cursor": {"Read"},
+    "qwen": {"read_file", "grep_search", "glob", "run_shell_command", "edit", "write_file"},
+    "opencode": {"read", "glob", "grep", "webfetch", "bash", "edit", "write"},
 }
 """Tools that both Claude Code 2.1.197 (no tool search: no ToolSearch) and 2.1.332 (tool search
 on), Codex 0.171.0 and Gemini CLI 0.61.0 (`gemini -p`: no read_many_files) offered their model
 in the outsider sessions of issue 17; Copilot CLI 1.0.102 offered its model in every session
-of tests/clients/test_copilot.py; Cursor's come from its documentation."""
+of tests/clients/test_copilot.py, Qwen Code 0.24.4 and opencode 1.18.33 in every session of
+test_qwen.py and test_opencode.py; Cursor's come from its documentation."""
 
 
 @pytest.fixture
@@ -110,7 +117,7 @@ def reason_of(client: str, stdout: str) -> str:
         assert set(output) == {"permission", "user_message", "agent_message"}
         assert output["permission"] == "deny"
         return str(output["agent_message"])
-    if client == "gemini":
+    if client in ("gemini", "opencode"):
         assert set(output) == {"decision", "reason"}
         assert output["decision"] == "deny"
         return str(output["reason"])

@@ -56,6 +56,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.delenv("COPILOT_HOME", raising=False)
+    monkeypatch.delenv("QWEN_HOME", raising=False)
     return paths
 
 
@@ -340,6 +341,8 @@ def written_files(home: Home, scope: str) -> dict[str, list[Path]]:
     claude = [base / ".claude.json"] if scope == "user" else [base / ".mcp.json"]
     copilot = base / (".copilot" if scope == "user" else ".github")
     copilot_servers = "mcp-config.json" if scope == "user" else "mcp.json"
+    opencode = base / ".config" / "opencode" if scope == "user" else base
+    opencode_dir = opencode if scope == "user" else base / ".opencode"
     return {
         "claude-code": [*claude, base / ".claude" / "settings.json"],
         "codex": [base / ".codex" / "config.toml", base / ".codex" / "hooks.json"],
@@ -347,20 +350,28 @@ def written_files(home: Home, scope: str) -> dict[str, list[Path]]:
         "cursor": [base / ".cursor" / "mcp.json", base / ".cursor" / "hooks.json"],
         "vscode": [vscode / "mcp.json"],
         "copilot": [copilot / copilot_servers, copilot / "hooks" / "decision-journal.json"],
+        "qwen": [base / ".qwen" / "settings.json"],
+        "opencode": [opencode / "opencode.json", opencode_dir / "plugin" / "decision-journal.js"],
     }
 
 
 def commands_in(path: Path) -> list[str]:
     """Every server and hook `command` in a config file we wrote (Copilot's hooks name theirs
-    `bash`)."""
+    `bash`; opencode's server has an array, whose program counts, and its plugin a `HOOK`
+    line)."""
     text = path.read_text(encoding="utf-8")
     found: list[str] = []
+    if path.suffix == ".js":
+        hook = json.loads(text.split("\nconst HOOK = ", 1)[1].split(";\n", 1)[0])
+        return [" ".join([hook["program"], *hook["args"]])]
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             found.extend(
                 value[key] for key in ("command", "bash") if isinstance(value.get(key), str)
             )
+            if isinstance(value.get("command"), list):
+                found.append(value["command"][0])
             for item in value.values():
                 walk(item)
         elif isinstance(value, list):
@@ -589,7 +600,9 @@ def test_codex_waits_for_our_server_before_the_first_request(
 # --- --check, Gemini folder trust, Codex hook trust ----------------------------------------
 
 
-@pytest.mark.parametrize("client", ["claude-code", "copilot", "cursor", "vscode"])
+@pytest.mark.parametrize(
+    "client", ["claude-code", "copilot", "cursor", "vscode", "qwen", "opencode"]
+)
 def test_check_fails_until_written_then_passes(
     home: Home, client: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -790,7 +803,7 @@ def test_user_scope_prints_no_project_scope_note(
     assert "Project scope" not in setup(home, client, "--print", capsys=capsys)
 
 
-@pytest.mark.parametrize("client", ["claude-code", "codex", "copilot"])
+@pytest.mark.parametrize("client", ["claude-code", "codex", "copilot", "qwen"])
 def test_project_scope_prints_the_clients_project_note(
     home: Home, client: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
