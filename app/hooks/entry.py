@@ -74,6 +74,9 @@ def run(journal: str | None, client: str) -> int:
     root = journal_dir(journal)
     verdict = decide(root, event, hook)
     if verdict.done:
+        if verdict.answer:
+            sys.stdout.write(verdict.answer + "\n")
+            sys.stdout.flush()
         return 0
     try:
         code = _full(root, client, event)

@@ -82,7 +82,7 @@ def parse_event(text: str, hook: ClientHook) -> HookEvent | None:
 
 def _copilot(value: dict[str, Any], hook: ClientHook) -> HookEvent | None:
     """Copilot CLI's `preToolUse` input: `sessionId`, `cwd`, `toolName` and `toolArgs` (an
-    object; a JSON text in older releases), with no event name."""
+    object in 1.0.102; a JSON text is read as well), with no event name."""
     name = value.get("hook_event_name", hook.event)
     if name not in (hook.event, "PreToolUse"):
         return None
@@ -106,8 +106,9 @@ CURSOR_SHELL = "Shell"
 
 def _cursor(value: dict[str, Any]) -> HookEvent | None:
     """One of Cursor's gated events: a terminal command, an MCP call or a tool call (its
-    file edits); every other event (reads, prompts, after-the-fact events) gets no answer."""
-    name = value.get("hook_event_name")
+    file edits); every other event (reads, prompts, after-the-fact events) gets no answer. An
+    event without a name counts as a tool call (fail closed)."""
+    name = value.get("hook_event_name", "preToolUse")
     if name == "beforeShellExecution":
         tool, tool_input = CURSOR_SHELL, {"command": _text(value.get("command"))}
     elif name in ("beforeMCPExecution", "preToolUse"):

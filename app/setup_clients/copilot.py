@@ -26,7 +26,13 @@ EVENT = "preToolUse"
 HOOK_MARKER = " hook copilot"
 HOOK_TIMEOUT_SECONDS = 60
 HOOKS_FILE = f"{SERVER_NAME}.json"
-NOTES: tuple[str, ...] = ()
+NOTES = (
+    "Interactive Copilot CLI asks 'Do you want to use this tool?' before its first "
+    "present_implementation_decision call opens our window: answer 'Yes, and don't ask again', "
+    "or start it with `copilot --allow-tool=decision-journal`.",
+)
+"""Our hook does not answer `allow` to skip that question: in Copilot CLI 1.0.102 a hook's
+`allow` overrides the user's own `--deny-tool` rules (checked with the real client)."""
 PROJECT_NOTES = (
     "Project scope: Copilot CLI loads .github/mcp.json and .github/hooks/ only in a folder you "
     "trusted (it asks when `copilot` first starts there; `copilot --trust-folder -p …` trusts "
@@ -34,17 +40,15 @@ PROJECT_NOTES = (
 )
 
 
-def config_dir(ctx: SetupContext) -> Path:
-    """`$COPILOT_HOME` (default `~/.copilot`) for user scope, where Copilot itself reads it;
-    the project's `.github` folder for project scope."""
-    if ctx.scope == "project":
-        return ctx.project_dir / ".github"
+def user_config_dir(home: Path) -> Path:
+    """`$COPILOT_HOME` (default `~/.copilot`), where Copilot itself reads its user files."""
     copilot_home = os.environ.get("COPILOT_HOME")
-    return (
-        Path(copilot_home)
-        if copilot_home and os.path.isabs(copilot_home)
-        else ctx.home / ".copilot"
-    )
+    return Path(copilot_home) if copilot_home and os.path.isabs(copilot_home) else home / ".copilot"
+
+
+def config_dir(ctx: SetupContext) -> Path:
+    """The user's Copilot folder for user scope, the project's `.github` for project scope."""
+    return ctx.project_dir / ".github" if ctx.scope == "project" else user_config_dir(ctx.home)
 
 
 def edits(ctx: SetupContext) -> list[FileEdit]:

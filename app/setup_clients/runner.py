@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.setup_clients import CLIENTS, codex, plan
+from app.setup_clients import CLIENTS, codex, copilot, plan
 from app.setup_clients.codex_app_server import CodexUnavailable
 from app.setup_clients.codex_trust import find_codex, inspect, unlisted
 from app.setup_clients.command import find_launcher, shared_launcher
 from app.setup_clients.context import SetupContext
+from app.setup_clients.copilot_trust import folder_problem as copilot_folder_problem
 from app.setup_clients.files import FileEdit, SetupError, apply_edit, pending_changes
 from app.setup_clients.gemini_trust import folder_problem
 
@@ -105,6 +106,10 @@ def hook_problems(ctx: SetupContext, args: argparse.Namespace, *, required: bool
         return problems
     if args.client == "gemini":
         return gemini_trust(ctx)
+    if args.client == "copilot" and ctx.scope == "project":
+        user_dir = copilot.user_config_dir(ctx.home)
+        problem = copilot_folder_problem(ctx.project_dir, user_dir, os.environ)
+        return [problem] if problem else []
     return []
 
 

@@ -33,6 +33,7 @@ from tests.clients.support.agent_desktop import (
     desktop_for,
     home_env,
     home_journal,
+    run_setup,
 )
 from tests.clients.support.fake_anthropic import (
     Exchange,
@@ -235,18 +236,39 @@ def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
     check_pending_then_blocked(pinned, results, workspace)
 
 
+COPILOT_CONFIG = """// User settings belong in settings.json.
+// This file is managed automatically.
+{
+  "trustedFolders": [
+    "%s"
+  ],
+  "firstLaunchAt": "2026-03-11T00:00:00.000Z"
+}
+"""
+"""`~/.copilot/config.json` as Copilot CLI 1.0.102 rewrites it after the user trusted a folder
+(comment lines included)."""
+
+
 def test_project_scope_works_in_a_folder_copilot_trusts(
     copilot_executable: Path, tmp_path: Path
 ) -> None:
     """`setup copilot --write --scope project` writes .github/mcp.json and
-    .github/hooks/decision-journal.json with the bare `decision-journal`; a teammate who has it
-    on PATH and trusts the folder gets our server and the gating, with no app running."""
+    .github/hooks/decision-journal.json with the bare `decision-journal`; `--check` fails
+    until the user trusted the folder (here its parent, as Copilot records it), and then a
+    teammate who has `decision-journal` on PATH gets our server and the gating, with no app."""
     home = tmp_path / "home"
     home.mkdir()
     workspace = project(tmp_path)
     configure("copilot", home, workspace, "--scope", "project")
-    path = path_with_installed()
-    results = unattended(copilot_executable, home, workspace, "--trust-folder", PATH=path)
+    check = ("--check", "--scope", "project")
+    untrusted = run_setup("copilot", home, workspace, *check)
+    assert untrusted.returncode == 1 and "trust" in untrusted.stdout, untrusted.stdout
+    config = home / ".copilot" / "config.json"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(COPILOT_CONFIG % tmp_path, encoding="utf-8")
+    trusted = run_setup("copilot", home, workspace, *check)
+    assert trusted.returncode == 0, trusted.stdout + trusted.stderr
+    results = unattended(copilot_executable, home, workspace, PATH=path_with_installed())
     check_pending_then_blocked(home_journal(home), results, workspace)
 
 

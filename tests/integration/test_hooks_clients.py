@@ -247,34 +247,32 @@ def test_copilot_events_recorded_from_the_real_client_are_denied_in_its_shape(
     assert f'{resume}{pending.decision_id}"}}' in reason_of("copilot", run.stdout)
 
 
-def cursor_event(place: Place, name: str, **fields: Any) -> str:
-    """A Cursor event as its hooks documentation shows it."""
-    common = {"conversation_id": place.session, "generation_id": "gen-1"}
-    common |= {"workspace_roots": [str(place.workspace)], "cursor_version": "2.0.77"}
-    return json.dumps({"hook_event_name": name, **common, **fields})
+CURSOR_DENIED = ["cursor_shell.input.json", "cursor_other_mcp.input.json", "cursor_edit.input.json"]
+"""Cursor's events as its hooks documentation shows them (tests/data/hooks): a terminal
+command, another server's MCP tool and a file edit, each denied while a decision is pending."""
 
 
-def test_cursor_shell_is_denied_and_our_mcp_tools_run_while_pending(pending: Place) -> None:
-    shell = cursor_event(
-        pending, "beforeShellExecution", command="touch x", cwd=str(pending.workspace)
-    )
-    denied = run_hook(pending, "cursor", shell)
-    assert denied.returncode == 0, denied.stderr
-    assert pending.decision_id in reason_of("cursor", denied.stdout)
+@pytest.mark.parametrize("name", CURSOR_DENIED)
+def test_cursor_documented_events_are_denied_in_its_shape(pending: Place, name: str) -> None:
+    run = run_hook(pending, "cursor", json.dumps(pending.golden(name)))
+    assert run.returncode == 0, run.stderr
+    output = json.loads(run.stdout)
+    assert output["user_message"] and pending.decision_id in output["agent_message"]
+    assert HOOKS["cursor"].resume(pending.decision_id) in reason_of("cursor", run.stdout)
+
+
+def test_cursor_runs_our_mcp_tools_and_leaves_reads_alone_while_pending(pending: Place) -> None:
+    own = pending.golden("cursor_own_mcp.input.json")
     for tool in TOOL_NAMES:
-        ours = cursor_event(
-            pending, "beforeMCPExecution", tool_name=tool, tool_input=json.dumps({}),
-            command="decision-journal mcp",
-        )  # fmt: skip
-        assert run_hook_inline(pending, "cursor", ours).stdout == "", tool
-    theirs = cursor_event(pending, "beforeMCPExecution", tool_name="write_file", tool_input="{}")
-    assert pending.decision_id in reason_of(
-        "cursor", run_hook_inline(pending, "cursor", theirs).stdout
-    )
+        for name in (tool, f"MCP:decision-journal:{tool}"):
+            run = run_hook_inline(pending, "cursor", json.dumps(own | {"tool_name": name}))
+            assert (run.returncode, run.stdout) == (0, ""), name
+    read = run_hook(pending, "cursor", json.dumps(pending.golden("cursor_read.input.json")))
+    assert (read.returncode, read.stdout, read.stderr) == (0, "", "")
 
 
-@pytest.mark.parametrize("name", ["beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "stop"])
+@pytest.mark.parametrize("name", ["afterFileEdit", "beforeSubmitPrompt", "stop", "sessionStart"])
 def test_cursor_events_we_do_not_gate_get_no_answer(pending: Place, name: str) -> None:
-    text = cursor_event(pending, name, file_path=str(pending.workspace / "a.py"), content="x")
+    text = json.dumps(pending.golden("cursor_edit.input.json") | {"hook_event_name": name})
     run = run_hook_inline(pending, "cursor", text)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")

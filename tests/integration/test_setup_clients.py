@@ -683,15 +683,25 @@ def test_codex_check_without_codex_says_how_to_point_at_it(
     assert "cannot start /nonexistent/codex app-server" in out
 
 
-def test_codex_user_scope_follows_codex_home(
-    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+CLIENT_HOMES = {
+    "codex": ("CODEX_HOME", ["config.toml", "hooks.json"], ".codex"),
+    "copilot": ("COPILOT_HOME", ["mcp-config.json", "hooks/decision-journal.json"], ".copilot"),
+}
+"""The variable that moves each client's user folder, the files setup writes there, and the
+default folder in HOME."""
+
+
+@pytest.mark.parametrize("client", sorted(CLIENT_HOMES))
+def test_user_scope_follows_the_clients_home_variable(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], client: str
 ) -> None:
-    codex_home = home.home / "elsewhere"
-    monkeypatch.setenv("CODEX_HOME", str(codex_home))
-    setup(home, "codex", "--write", capsys=capsys)
-    assert (codex_home / "config.toml").is_file()
-    assert (codex_home / "hooks.json").is_file()
-    assert not (home.home / ".codex").exists()
+    variable, files, default = CLIENT_HOMES[client]
+    elsewhere = home.home / "elsewhere"
+    monkeypatch.setenv(variable, str(elsewhere))
+    setup(home, client, "--write", capsys=capsys)
+    for name in files:
+        assert (elsewhere / name).is_file(), name
+    assert not (home.home / default).exists()
 
 
 def test_trust_hook_goes_only_with_codex_write(
@@ -808,3 +818,44 @@ def test_codex_write_without_codex_still_says_how_to_trust_the_hook(
     monkeypatch.setenv("PATH", str(home.home))
     out = setup(home, "codex", "--write", capsys=capsys)
     assert "note: Codex runs a new or changed hook only once you trust it" in out, out
+
+
+def test_copilot_project_check_needs_the_folder_trusted(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Copilot CLI loads a project's .github files only in a trusted folder; it keeps the list
+    in ~/.copilot/config.json, a JSON file with `//` comment lines that it writes itself."""
+    monkeypatch.delenv("COPILOT_ALLOW_ALL", raising=False)
+    setup(home, "copilot", "--write", "--scope", "project", capsys=capsys)
+    code, out = run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)
+    assert code == 1
+    assert f"from {home.project}/.github" in out and "does not list the folder" in out
+    config = home.home / ".copilot" / "config.json"
+    place(config, "// managed\n" + json.dumps({"trustedFolders": [str(home.project.parent)]}))
+    code, out = run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)
+    assert code == 0, out
+    place(config, json.dumps({"trusted_folders": [f"{home.project}-other"]}))
+    assert run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)[0] == 1
+    monkeypatch.setenv("COPILOT_ALLOW_ALL", "true")
+    assert run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)[0] == 0
+
+
+def test_copilot_hooks_file_has_copilots_documented_shape(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup(home, "copilot", "--write", capsys=capsys)
+    hooks = json.loads((home.home / ".copilot" / "hooks" / "decision-journal.json").read_text())
+    assert hooks["version"] == 1
+    (handler,) = hooks["hooks"]["preToolUse"]
+    assert handler["type"] == "command" and handler["bash"].endswith(" hook copilot")
+    assert handler["timeoutSec"] == 60
+
+
+def test_a_hooks_file_of_another_version_is_refused_untouched(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = home.home / ".copilot" / "hooks" / "decision-journal.json"
+    place(path, '{"version": 2, "hooks": {}}')
+    code, out = run_setup(home, "copilot", "--write", capsys=capsys)
+    assert code != 0 and "version is 2, not 1; nothing was written" in out, out
+    assert path.read_text() == '{"version": 2, "hooks": {}}'
