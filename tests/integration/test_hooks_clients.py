@@ -276,3 +276,25 @@ def test_cursor_events_we_do_not_gate_get_no_answer(pending: Place, name: str) -
     text = json.dumps(pending.golden("cursor_edit.input.json") | {"hook_event_name": name})
     run = run_hook_inline(pending, "cursor", text)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+
+
+def test_qwen_event_recorded_from_the_real_client_is_denied_in_claude_codes_shape(
+    pending: Place,
+) -> None:
+    """Qwen Code 0.24.4's own PreToolUse event for a shell command, in a real process: denied
+    with Qwen's resume call in the answer Qwen reads (Claude Code's)."""
+    run = run_hook(pending, "qwen", pending.golden_text("qwen_run_shell_command.input.json"))
+    assert run.returncode == 0, run.stderr
+    resume = 'mcp__decision-journal__present_implementation_decision with only {"decision_id": "'
+    reason = reason_of("qwen", run.stdout)
+    assert f'{resume}{pending.decision_id}"}}' in reason
+    assert "Tool run_shell_command is blocked" in reason
+
+
+def test_opencode_plugin_event_for_another_servers_tool_is_denied(pending: Place) -> None:
+    """What our plugin sends for a tool of another MCP server (opencode spells it
+    `<server>_<tool>`): denied, though the tool has one of our names."""
+    text = event(pending, "opencode", "filesystem_recent_decisions", tool_input={"x": 1})
+    assert pending.decision_id in reason_of(
+        "opencode", run_hook_inline(pending, "opencode", text).stdout
+    )
