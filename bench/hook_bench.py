@@ -1,6 +1,7 @@
 """What the pre-tool hook costs an agent per tool call, beside an empty Python start.
 
-Usage: python bench/hook_bench.py [--runs 30] [--client claude-code|codex|gemini|copilot|cursor]
+Usage: python bench/hook_bench.py [--runs 30] [--client claude-code|codex|gemini|copilot|cursor|
+qwen|opencode]
 
 Each case runs the real hook process as the client does (`.venv/bin/decision-journal hook
 <client>` with that client's pre-tool event for an edit or shell tool on stdin) in a fresh
@@ -63,7 +64,12 @@ def edit_event(workspace: Path, client: str) -> str:
     if client == "cursor":
         event = {"hook_event_name": "beforeShellExecution", "conversation_id": EVENT_SESSION}
         return json.dumps(event | {"workspace_roots": [str(workspace)], "command": "touch a"})
-    tool, name = {"gemini": ("write_file", "BeforeTool")}.get(client, ("Edit", "PreToolUse"))
+    shapes = {
+        "gemini": ("write_file", "BeforeTool"),
+        "qwen": ("write_file", "PreToolUse"),
+        "opencode": ("write", "tool.execute.before"),
+    }
+    tool, name = shapes.get(client, ("Edit", "PreToolUse"))
     return json.dumps(
         {
             "session_id": EVENT_SESSION,
@@ -113,7 +119,7 @@ def hook_case(base: Path, name: str, client: str) -> tuple[list[str], str, dict[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=30)
-    clients = ("claude-code", "codex", "gemini", "copilot", "cursor")
+    clients = ("claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "opencode")
     parser.add_argument("--client", default="claude-code", choices=clients)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hook-bench-") as tmp:
