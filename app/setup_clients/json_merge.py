@@ -201,3 +201,39 @@ def ensure_flat_hook(
         return [f"added hooks.{event} ({marker.strip()})"]
 
     return mutate
+
+
+def without_hook(event: str, marker: str, why: str, what: str) -> Mutation:
+    """Takes out of `hooks[event]` every handler whose command ends with `marker` (ours, set
+    up by hand for another client), and a matcher group left without handlers; everything
+    else stays. `why` ends the message."""
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        hooks = data.get("hooks")
+        if not isinstance(hooks, dict) or not isinstance(hooks.get(event), list):
+            return []
+        groups: list[Any] = hooks[event]
+        removed = 0
+        kept_groups = []
+        for group in groups:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                kept_groups.append(group)
+                continue
+            kept = [h for h in handlers if not _ends_with(h, marker)]
+            removed += len(handlers) - len(kept)
+            if kept == handlers:
+                kept_groups.append(group)
+            elif kept:
+                kept_groups.append({**group, "hooks": kept})
+        if not removed:
+            return []
+        hooks[event] = kept_groups
+        return [f"removed hooks.{event} ({marker.strip()}: {why})"]
+
+    return mutate
+
+
+def _ends_with(handler: Any, marker: str) -> bool:
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return isinstance(command, str) and command.endswith(marker)

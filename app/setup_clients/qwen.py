@@ -22,12 +22,15 @@ from pathlib import Path
 
 from app.setup_clients.context import SERVER_NAME, TOOL_TIMEOUT_SECONDS, SetupContext, json_snippet
 from app.setup_clients.files import FileEdit
-from app.setup_clients.json_merge import ensure_hook, json_transform, set_entry
+from app.setup_clients.json_merge import ensure_hook, json_transform, set_entry, without_hook
 
 CLIENT = "qwen"
 EVENT = "PreToolUse"
 MATCHER = "*"
 HOOK_MARKER = " hook qwen"
+CLAUDE_HOOK_MARKER = " hook claude-code"
+"""Our hook for Claude Code, which Qwen Code users could only configure by hand before: in
+Qwen it blocks read_file and names Claude's tools, so `setup qwen` replaces it."""
 HOOK_TIMEOUT_SECONDS = 60
 NOTES: tuple[str, ...] = ()
 PROJECT_NOTES = (
@@ -66,6 +69,7 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
             json_transform(
                 str(path),
                 set_entry(("mcpServers", SERVER_NAME), server, str(path), ("timeout",)),
+                without_hook(EVENT, CLAUDE_HOOK_MARKER, "Qwen Code has its own", str(path)),
                 ensure_hook(EVENT, MATCHER, handler, HOOK_MARKER, str(path)),
             ),
         )

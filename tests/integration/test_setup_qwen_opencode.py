@@ -81,6 +81,34 @@ def test_qwen_gets_a_trusted_always_loaded_server_and_the_claude_style_hook(
     assert "unchanged" in setup("qwen", "--write", capsys=capsys)
 
 
+def test_qwen_replaces_our_claude_code_hook_set_up_by_hand(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before `setup qwen`, users pointed Qwen at `hook claude-code`, which blocks read_file
+    and names Claude's tools: setup takes it out and keeps the user's own hooks."""
+    path = home / ".qwen" / "settings.json"
+    mine = {"type": "command", "command": "lint.sh"}
+    old = {"type": "command", "command": "/opt/dj/bin/decision-journal hook claude-code"}
+    place(
+        path,
+        {
+            "hooks": {
+                "PreToolUse": [
+                    {"matcher": "*", "hooks": [old]},
+                    {"matcher": "Bash", "hooks": [mine, old]},
+                ]
+            }
+        },
+    )
+    out = setup("qwen", "--write", capsys=capsys)
+    assert "removed hooks.PreToolUse (hook claude-code: Qwen Code has its own)" in out
+    groups = json.loads(path.read_text(encoding="utf-8"))["hooks"]["PreToolUse"]
+    assert groups[0] == {"matcher": "Bash", "hooks": [mine]}
+    (ours,) = groups[1]["hooks"]
+    assert ours["command"].endswith(" hook qwen")
+    assert len(groups) == 2
+
+
 def test_qwen_follows_qwen_home_and_never_lowers_a_raised_timeout(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
