@@ -37,6 +37,7 @@ from tests.clients.support.agent_desktop import (
     home_env,
     home_journal,
 )
+from tests.clients.support.chat_sessions import finished, project, unattended_script
 from tests.clients.support.fake_chat import (
     MODEL,
     FakeChat,
@@ -44,14 +45,12 @@ from tests.clients.support.fake_chat import (
     Script,
     ToolResult,
     offered_tools,
-    tool_results,
 )
 from tests.clients.support.npm_clients import cache_root
 from tests.clients.support.sessions import (
     SHELL_COMMAND,
     SHELL_PROBE,
     check_chosen_first,
-    check_clean,
     check_gated,
     check_pending_then_blocked,
     path_with_installed,
@@ -115,12 +114,6 @@ def opencode_desktop(opencode_home: Path) -> Iterator[Desktop]:
         yield desk
 
 
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    return folder
-
-
 def run_opencode(
     executable: Path, env: dict[str, str], workspace: Path, fake: FakeChat
 ) -> subprocess.CompletedProcess[str]:
@@ -140,29 +133,15 @@ def run_opencode(
     return run_bounded(command, workspace, env | extra, timeout=180.0)
 
 
-def finished(
-    done: subprocess.CompletedProcess[str], fake: FakeChat, person: Person | None = None
-) -> list[ToolResult]:
-    """The tool results of the session's last request, oldest first, once it ended cleanly."""
-    results = tool_results(fake.main_requests[-1]["messages"]) if fake.main_requests else []
-    check_clean("opencode", done, fake, results, person)
-    return results
-
-
 def unattended(executable: Path, home: Path, workspace: Path, **env: str) -> list[ToolResult]:
     """A session with no app and nobody at a window: present (it stays pending), then a
     shell command the plugin must block; `env` adds to the user's environment."""
-    script = Script(
-        "DJ-UNATTENDED",
-        [
-            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("bash", {"command": SHELL_COMMAND, "description": "probe"}),
-            "Stopped.",
-        ],
+    script = unattended_script(
+        "opencode", FunctionCall("bash", {"command": SHELL_COMMAND, "description": "probe"})
     )
     with short_runtime_dir() as runtime, FakeChat(script) as fake:
         done = run_opencode(executable, home_env(home, runtime, **env), workspace, fake)
-        return finished(done, fake)
+        return finished("opencode", done, fake)
 
 
 def test_every_tool_reaches_the_model_request(
@@ -171,7 +150,8 @@ def test_every_tool_reaches_the_model_request(
     script = Script("DJ-TOOLS", [FunctionCall(ours(RECENT_TOOL), {}), "Nothing to do."])
     with short_runtime_dir() as runtime, FakeChat(script) as fake:
         env = home_env(opencode_home, runtime)
-        results = finished(run_opencode(opencode_executable, env, project(tmp_path), fake), fake)
+        done = run_opencode(opencode_executable, env, project(tmp_path), fake)
+        results = finished("opencode", done, fake)
     offered = offered_tools(fake.main_requests[0])
     missing = [ours(name) for name in TOOL_NAMES if ours(name) not in offered]
     assert not missing, f"missing {missing}; offered {sorted(offered)}"
@@ -189,7 +169,7 @@ def test_present_is_answered_in_the_window_and_reaches_the_next_request(
     )
     with FakeChat(script) as fake, Person(opencode_desktop, CHOOSE_FIRST) as person:
         done = run_opencode(opencode_executable, opencode_desktop.env, project(tmp_path), fake)
-        results = finished(done, fake, person)
+        results = finished("opencode", done, fake, person)
     assert len(results) == 1, results
     check_chosen_first(structured(results[0]))
 
@@ -221,7 +201,7 @@ def test_pending_blocks_shell_and_edits_but_not_reads_or_our_tools_and_resume_wo
     )
     with FakeChat(script) as fake, Person(opencode_desktop, CLOSE, CHOOSE_FIRST) as person:
         done = run_opencode(opencode_executable, opencode_desktop.env, workspace, fake)
-        results = finished(done, fake, person)
+        results = finished("opencode", done, fake, person)
     read = results.pop(3)
     assert "read while pending" in read.text, read.text
     check_gated(results, ["bash", "write"], ours(PRESENT_TOOL))

@@ -33,6 +33,7 @@ from tests.clients.support.agent_desktop import (
     home_env,
     home_journal,
 )
+from tests.clients.support.chat_sessions import finished, project, unattended_script
 from tests.clients.support.fake_chat import (
     MODEL,
     FakeChat,
@@ -40,13 +41,11 @@ from tests.clients.support.fake_chat import (
     Script,
     ToolResult,
     offered_tools,
-    tool_results,
 )
 from tests.clients.support.sessions import (
     SHELL_COMMAND,
     SHELL_PROBE,
     check_chosen_first,
-    check_clean,
     check_gated,
     check_pending_then_blocked,
     path_with_installed,
@@ -94,12 +93,6 @@ def qwen_desktop(qwen_home: Path) -> Iterator[Desktop]:
         yield desk
 
 
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    return folder
-
-
 def run_qwen(
     executable: Path,
     env: dict[str, str],
@@ -122,29 +115,15 @@ def run_qwen(
     return run_bounded(command, workspace, env | extra)
 
 
-def finished(
-    done: subprocess.CompletedProcess[str], fake: FakeChat, person: Person | None = None
-) -> list[ToolResult]:
-    """The tool results of the session's last request, oldest first, once it ended cleanly."""
-    results = tool_results(fake.main_requests[-1]["messages"]) if fake.main_requests else []
-    check_clean("qwen", done, fake, results, person)
-    return results
-
-
 def unattended(executable: Path, home: Path, workspace: Path, **env: str) -> list[ToolResult]:
     """A session with no app and nobody at a window: present (it stays pending), then a
     shell command the hook must block; `env` adds to the user's environment."""
-    script = Script(
-        "DJ-UNATTENDED",
-        [
-            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
-            "Stopped.",
-        ],
+    script = unattended_script(
+        "qwen", FunctionCall("run_shell_command", {"command": SHELL_COMMAND})
     )
     with short_runtime_dir() as runtime, FakeChat(script) as fake:
         done = run_qwen(executable, home_env(home, runtime, **env), workspace, fake)
-        return finished(done, fake)
+        return finished("qwen", done, fake)
 
 
 def test_every_tool_reaches_the_model_and_runs_without_yolo(
@@ -156,7 +135,8 @@ def test_every_tool_reaches_the_model_and_runs_without_yolo(
     script = Script("DJ-TOOLS", [FunctionCall(ours(RECENT_TOOL), {}), "Nothing to do."])
     with short_runtime_dir() as runtime, FakeChat(script) as fake:
         env = home_env(qwen_home, runtime)
-        results = finished(run_qwen(qwen_executable, env, project(tmp_path), fake, "default"), fake)
+        done = run_qwen(qwen_executable, env, project(tmp_path), fake, "default")
+        results = finished("qwen", done, fake)
     offered = offered_tools(fake.main_requests[0])
     missing = [ours(name) for name in TOOL_NAMES if ours(name) not in offered]
     assert not missing, f"missing {missing}; offered {sorted(offered)}"
@@ -174,7 +154,7 @@ def test_present_is_answered_in_the_window_and_reaches_the_next_request(
     )
     with FakeChat(script) as fake, Person(qwen_desktop, CHOOSE_FIRST) as person:
         done = run_qwen(qwen_executable, qwen_desktop.env, project(tmp_path), fake)
-        results = finished(done, fake, person)
+        results = finished("qwen", done, fake, person)
     assert len(results) == 1, results
     check_chosen_first(structured(results[0]))
 
@@ -207,7 +187,7 @@ def test_pending_blocks_shell_and_edits_but_not_reads_or_our_tools_and_resume_wo
     )
     with FakeChat(script) as fake, Person(qwen_desktop, CLOSE, CHOOSE_FIRST) as person:
         done = run_qwen(qwen_executable, qwen_desktop.env, workspace, fake)
-        results = finished(done, fake, person)
+        results = finished("qwen", done, fake, person)
     read = results.pop(3)
     assert "read while pending" in read.text, read.text
     check_gated(results, ["run_shell_command", "write_file"], ours(PRESENT_TOOL))
