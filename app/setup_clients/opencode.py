@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import resources
@@ -32,6 +33,17 @@ PLUGIN_FILE = f"{SERVER_NAME}.js"
 HOOK_LINE = "const HOOK = "
 """The start of the one template line `setup` fills in."""
 NOTES = ("opencode loads plugins and MCP servers when it starts: restart any running opencode.",)
+
+
+def plugins_off(env: Mapping[str, str]) -> str:
+    """Why opencode would load no plugin in this environment, in words, or "" when it would
+    (`opencode --pure` does the same for one run, which no file shows)."""
+    if env.get("OPENCODE_PURE", "").strip().lower() in ("1", "true"):
+        return (
+            "OPENCODE_PURE is set, so opencode loads no plugin, ours included, and nothing "
+            "holds its edits while a decision is pending: unset it"
+        )
+    return ""
 
 
 def config_dir(ctx: SetupContext) -> Path:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.setup_clients import CLIENTS, codex, copilot, plan
+from app.setup_clients import CLIENTS, codex, copilot, opencode, plan
 from app.setup_clients.codex_app_server import CodexUnavailable
 from app.setup_clients.codex_trust import find_codex, inspect, unlisted
 from app.setup_clients.command import find_launcher, shared_launcher
@@ -109,6 +109,9 @@ def hook_problems(ctx: SetupContext, args: argparse.Namespace, *, required: bool
     if args.client == "copilot" and ctx.scope == "project":
         user_dir = copilot.user_config_dir(ctx.home)
         problem = copilot_folder_problem(ctx.project_dir, user_dir, os.environ)
+        return [problem] if problem else []
+    if args.client == "opencode":
+        problem = opencode.plugins_off(os.environ)
         return [problem] if problem else []
     return []
 

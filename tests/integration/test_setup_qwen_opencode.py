@@ -333,3 +333,16 @@ def test_a_plugin_whose_program_is_gone_lets_the_tool_run(tmp_path: Path) -> Non
 def test_the_shipped_plugin_has_one_hook_line() -> None:
     lines = opencode.PLUGIN.read_text(encoding="utf-8").splitlines()
     assert sum(line.startswith(opencode.HOOK_LINE) for line in lines) == 1
+
+
+def test_opencode_check_says_when_opencode_would_load_no_plugin(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup("opencode", "--write", capsys=capsys)
+    assert main(["setup", "opencode", "--check"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("OPENCODE_PURE", "1")
+    assert main(["setup", "opencode", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "problem: OPENCODE_PURE is set, so opencode loads no plugin" in out, out
+    assert "warning: OPENCODE_PURE is set" in setup("opencode", "--write", capsys=capsys)
