@@ -11,8 +11,9 @@ to look up the very tool the instructions tell it to call.
 
 The hook is Claude Code's shape, which Qwen Code reads: `hooks.PreToolUse` groups of a
 `matcher` (`*`: every tool, ours included) and `hooks` of `{type: "command", name, command,
-timeout (s)}`. Qwen Code runs user hooks everywhere, and a project's only in a folder it
-trusts when folder trust is on (`security.folderTrust.enabled`, off by default).
+timeout (s)}`. With folder trust on (`security.folderTrust.enabled`, off by default) Qwen Code
+starts MCP servers and reads a project's settings only in a folder it trusts (see
+`qwen_trust`); user hooks run everywhere.
 """
 
 from __future__ import annotations
@@ -32,21 +33,23 @@ CLAUDE_HOOK_MARKER = " hook claude-code"
 """Our hook for Claude Code, which Qwen Code users could only configure by hand before: in
 Qwen it blocks read_file and names Claude's tools, so `setup qwen` replaces it."""
 HOOK_TIMEOUT_SECONDS = 60
-NOTES: tuple[str, ...] = ()
-PROJECT_NOTES = (
-    "Project scope: with folder trust on (security.folderTrust.enabled), Qwen Code starts a "
-    "project's MCP servers and runs its hooks only in a folder you trusted (it asks when `qwen` "
-    "first starts there).",
+NOTES = (
+    "With folder trust on (security.folderTrust.enabled, off by default), Qwen Code starts MCP "
+    "servers, ours included, and reads a project's .qwen/settings.json only in a folder you "
+    "trusted (it asks when `qwen` first starts there); `decision-journal setup qwen --check` "
+    "tells.",
 )
 
 
-def config_dir(ctx: SetupContext) -> Path:
-    """`$QWEN_HOME` (default `~/.qwen`) for user scope, where Qwen Code itself reads it; the
-    project's `.qwen` folder for project scope."""
-    if ctx.scope == "project":
-        return ctx.project_dir / ".qwen"
+def user_dir(home: Path) -> Path:
+    """`$QWEN_HOME` (default `~/.qwen`), where Qwen Code reads its user settings."""
     qwen_home = os.environ.get("QWEN_HOME")
-    return Path(qwen_home) if qwen_home and os.path.isabs(qwen_home) else ctx.home / ".qwen"
+    return Path(qwen_home) if qwen_home and os.path.isabs(qwen_home) else home / ".qwen"
+
+
+def config_dir(ctx: SetupContext) -> Path:
+    """The user folder for user scope; the project's `.qwen` folder for project scope."""
+    return ctx.project_dir / ".qwen" if ctx.scope == "project" else user_dir(ctx.home)
 
 
 def edits(ctx: SetupContext) -> list[FileEdit]:

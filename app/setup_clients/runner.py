@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.setup_clients import CLIENTS, codex, copilot, opencode, plan
+from app.setup_clients import CLIENTS, codex, copilot, opencode, plan, qwen
 from app.setup_clients.codex_app_server import CodexUnavailable
 from app.setup_clients.codex_trust import find_codex, inspect, unlisted
 from app.setup_clients.command import find_launcher, shared_launcher
@@ -22,6 +22,7 @@ from app.setup_clients.context import SetupContext
 from app.setup_clients.copilot_trust import folder_problem as copilot_folder_problem
 from app.setup_clients.files import FileEdit, SetupError, apply_edit, pending_changes
 from app.setup_clients.gemini_trust import folder_problem
+from app.setup_clients.qwen_trust import folder_problem as qwen_folder_problem
 
 OK = 0
 CHECK_FAILED = 1
@@ -112,6 +113,9 @@ def hook_problems(ctx: SetupContext, args: argparse.Namespace, *, required: bool
         return [problem] if problem else []
     if args.client == "opencode":
         problem = opencode.plugins_off(os.environ)
+        return [problem] if problem else []
+    if args.client == "qwen":
+        problem = qwen_folder_problem(ctx.project_dir, qwen.user_dir(ctx.home), os.environ)
         return [problem] if problem else []
     return []
 

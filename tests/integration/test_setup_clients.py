@@ -803,7 +803,7 @@ def test_user_scope_prints_no_project_scope_note(
     assert "Project scope" not in setup(home, client, "--print", capsys=capsys)
 
 
-@pytest.mark.parametrize("client", ["claude-code", "codex", "copilot", "qwen"])
+@pytest.mark.parametrize("client", ["claude-code", "codex", "copilot"])
 def test_project_scope_prints_the_clients_project_note(
     home: Home, client: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

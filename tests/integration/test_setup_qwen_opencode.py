@@ -346,3 +346,49 @@ def test_opencode_check_says_when_opencode_would_load_no_plugin(
     out = capsys.readouterr().out
     assert "problem: OPENCODE_PURE is set, so opencode loads no plugin" in out, out
     assert "warning: OPENCODE_PURE is set" in setup("opencode", "--write", capsys=capsys)
+
+
+def folder_trust_on(home: Path, rules: dict[str, str]) -> None:
+    place(home / ".qwen" / "settings.json", {"security": {"folderTrust": {"enabled": True}}})
+    place(home / ".qwen" / "trustedFolders.json", rules)
+
+
+def test_qwen_check_needs_no_trust_while_folder_trust_is_off(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup("qwen", "--write", "--project-dir", str(tmp_path), capsys=capsys)
+    assert main(["setup", "qwen", "--check", "--project-dir", str(tmp_path)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("rules", "ok"),
+    [
+        ({}, False),
+        ({"<P>": "TRUST_FOLDER"}, True),
+        ({"<P>/child": "TRUST_PARENT"}, True),
+        ({"<T>": "TRUST_FOLDER", "<P>": "DO_NOT_TRUST"}, False),
+        ({"<T>": "DO_NOT_TRUST", "<P>": "TRUST_FOLDER"}, True),
+        ({"<P>": "TRUST_FOLDER", "<T>/project/other": "TRUST_PARENT"}, True),
+        ({"<T>/project/x": "TRUST_PARENT", "<P>/": "DO_NOT_TRUST"}, False),
+    ],
+)
+def test_qwen_check_with_folder_trust_on_follows_qwens_rules(
+    home: Path,
+    tmp_path: Path,
+    rules: dict[str, str],
+    ok: bool,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The deepest rule covering the project wins, DO_NOT_TRUST on a tie; no rule, no MCP."""
+    project = tmp_path / "project"
+    project.mkdir()
+    filled = {
+        k.replace("<P>", str(project)).replace("<T>", str(tmp_path)): v for k, v in rules.items()
+    }
+    folder_trust_on(home, filled)
+    setup("qwen", "--write", "--project-dir", str(project), capsys=capsys)
+    code = main(["setup", "qwen", "--check", "--project-dir", str(project)])
+    out = capsys.readouterr().out
+    assert code == (0 if ok else 1), out
+    if not ok:
+        assert f"will start no MCP server in {project}, ours included" in out, out
