@@ -32,6 +32,7 @@ from tests.clients.support.agent_desktop import (
     desktop_for,
     home_env,
     home_journal,
+    run_setup,
 )
 from tests.clients.support.chat_sessions import finished, project, unattended_script
 from tests.clients.support.fake_chat import (
@@ -218,3 +219,31 @@ def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
     configure("qwen", home, workspace, "--scope", "project")
     results = unattended(qwen_executable, home, workspace, PATH=path_with_installed())
     check_pending_then_blocked(home_journal(home), results, workspace)
+
+
+def test_with_folder_trust_on_setup_check_and_qwen_agree_on_the_folder(
+    qwen_executable: Path, tmp_path: Path
+) -> None:
+    """A user who turned folder trust on: in a folder they did not trust Qwen starts no MCP
+    server, ours included, and `setup qwen --check` says so; once trusted, both agree again."""
+    home = user_home(tmp_path / "home")
+    settings = home / ".qwen" / "settings.json"
+    own = json.loads(settings.read_text(encoding="utf-8"))
+    own["security"]["folderTrust"] = {"enabled": True}
+    settings.write_text(json.dumps(own), encoding="utf-8")
+    workspace = project(tmp_path)
+    configure("qwen", home, workspace)
+    offered: list[set[str]] = []
+    checks: list[int] = []
+    for trust in (False, True):
+        if trust:
+            rules = {str(workspace): "TRUST_FOLDER"}
+            (home / ".qwen" / "trustedFolders.json").write_text(json.dumps(rules), "utf-8")
+        checks.append(run_setup("qwen", home, workspace, "--check").returncode)
+        with short_runtime_dir() as runtime, FakeChat(Script("DJ-TRUST", ["Nothing."])) as fake:
+            done = run_qwen(qwen_executable, home_env(home, runtime), workspace, fake)
+            finished("qwen", done, fake)
+        offered.append(set(offered_tools(fake.main_requests[0])))
+    assert checks == [1, 0]
+    assert ours(PRESENT_TOOL) not in offered[0], sorted(offered[0])
+    assert ours(PRESENT_TOOL) in offered[1], sorted(offered[1])
