@@ -205,8 +205,8 @@ def ensure_flat_hook(
 
 def without_hook(event: str, marker: str, why: str, what: str) -> Mutation:
     """Takes out of `hooks[event]` every handler whose command ends with `marker` (ours, set
-    up by hand for another client), and a matcher group left without handlers; everything
-    else stays. `why` ends the message."""
+    up by hand for another client), a matcher group left without handlers, and the event
+    left without groups; everything else stays. `why` ends the message."""
 
     def mutate(data: dict[str, Any]) -> list[str]:
         hooks = data.get("hooks")
@@ -228,7 +228,10 @@ def without_hook(event: str, marker: str, why: str, what: str) -> Mutation:
                 kept_groups.append({**group, "hooks": kept})
         if not removed:
             return []
-        hooks[event] = kept_groups
+        if kept_groups:
+            hooks[event] = kept_groups
+        else:
+            del hooks[event]
         return [f"removed hooks.{event} ({marker.strip()}: {why})"]
 
     return mutate

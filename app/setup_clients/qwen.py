@@ -29,9 +29,13 @@ CLIENT = "qwen"
 EVENT = "PreToolUse"
 MATCHER = "*"
 HOOK_MARKER = " hook qwen"
-CLAUDE_HOOK_MARKER = " hook claude-code"
-"""Our hook for Claude Code, which Qwen Code users could only configure by hand before: in
-Qwen it blocks read_file and names Claude's tools, so `setup qwen` replaces it."""
+HAND_MADE = (
+    ("PreToolUse", " hook claude-code", "it blocks read_file in Qwen Code"),
+    ("BeforeTool", " hook gemini", "Qwen Code has no BeforeTool event"),
+)
+"""Our hooks for other clients that Qwen Code users could only configure by hand before
+`setup qwen` existed: Claude Code's blocks Qwen's read_file and names Claude's tools, and
+Gemini's event never fires in Qwen (which warns about it on every start). Both are taken out."""
 HOOK_TIMEOUT_SECONDS = 60
 NOTES = (
     "With folder trust on (security.folderTrust.enabled, off by default), Qwen Code starts MCP "
@@ -72,7 +76,7 @@ def edits(ctx: SetupContext) -> list[FileEdit]:
             json_transform(
                 str(path),
                 set_entry(("mcpServers", SERVER_NAME), server, str(path), ("timeout",)),
-                without_hook(EVENT, CLAUDE_HOOK_MARKER, "Qwen Code has its own", str(path)),
+                *(without_hook(event, marker, why, str(path)) for event, marker, why in HAND_MADE),
                 ensure_hook(EVENT, MATCHER, handler, HOOK_MARKER, str(path)),
             ),
         )

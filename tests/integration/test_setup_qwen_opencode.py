@@ -85,10 +85,12 @@ def test_qwen_replaces_our_claude_code_hook_set_up_by_hand(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Before `setup qwen`, users pointed Qwen at `hook claude-code`, which blocks read_file
-    and names Claude's tools: setup takes it out and keeps the user's own hooks."""
+    and names Claude's tools, or `hook gemini`, whose event Qwen never sends: setup takes
+    both out and keeps the user's own hooks."""
     path = home / ".qwen" / "settings.json"
     mine = {"type": "command", "command": "lint.sh"}
     old = {"type": "command", "command": "/opt/dj/bin/decision-journal hook claude-code"}
+    gemini = {"type": "command", "command": "/opt/dj/bin/decision-journal hook gemini"}
     place(
         path,
         {
@@ -96,12 +98,15 @@ def test_qwen_replaces_our_claude_code_hook_set_up_by_hand(
                 "PreToolUse": [
                     {"matcher": "*", "hooks": [old]},
                     {"matcher": "Bash", "hooks": [mine, old]},
-                ]
+                ],
+                "BeforeTool": [{"matcher": ".*", "hooks": [gemini]}],
             }
         },
     )
     out = setup("qwen", "--write", capsys=capsys)
-    assert "removed hooks.PreToolUse (hook claude-code: Qwen Code has its own)" in out
+    assert "removed hooks.PreToolUse (hook claude-code: it blocks read_file in Qwen Code)" in out
+    assert "removed hooks.BeforeTool (hook gemini: Qwen Code has no BeforeTool event)" in out
+    assert "BeforeTool" not in json.loads(path.read_text(encoding="utf-8"))["hooks"]
     groups = json.loads(path.read_text(encoding="utf-8"))["hooks"]["PreToolUse"]
     assert groups[0] == {"matcher": "Bash", "hooks": [mine]}
     (ours,) = groups[1]["hooks"]
