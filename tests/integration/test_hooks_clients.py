@@ -33,7 +33,15 @@ EDITING = {
     "copilot": ["bash", "create", "edit", "sql", "task", "write_agent", "filesystem-write_file"],
     "cursor": ["Write", "StrReplace", "Edit", "Delete", "write_file"],
     "qwen": ["run_shell_command", "write_file", "edit", "notebook_edit", "agent", "tool_call"],
-    "opencode": ["bash", "write", "edit", "task", "todowrite", "filesystem_write_file"],
+    "opencode": [
+        "bash",
+        "write",
+        "edit",
+        "apply_patch",
+        "task",
+        "todowrite",
+        "filesystem_write_file",
+    ],
 }
 READ_ONLY = {
     "claude-code": [
