@@ -115,9 +115,33 @@ VENDOR_RULES: tuple[Rule, ...] = (
         gates={"a3-": "[a-z0-9]{6}-"},
     ),
     _context("okta_token", "okta", "00[A-Za-z0-9_-]{40}", ("okta",)),
+    _prefixed(
+        "firebase_fcm_server_key",
+        r"\b(?:AAAA[A-Za-z0-9_-]{7}:)?APA91b[A-Za-z0-9_-]{100,}",
+        "apa91b",
+    ),
+    vendor(
+        "cloudflare_global_api_key",
+        r"(?i:cloudflare|x-auth-key|cf_api_key|cf_key|cf-key|global api key)"
+        r"[^\n]{0,40}?(?<![0-9a-f])(?P<secret>[0-9a-f]{37})(?![0-9a-f])",
+        ("cloudflare", "x-auth-key", "cf_api_key", "cf_key", "cf-key", "global api key"),
+    ),
+    vendor(
+        "azure_devops_pat",
+        r"(?i:azure|devops|\bado\b|\bpat\b|personal access token|dev\.azure\.com|visualstudio)"
+        r"[^\n]{0,60}?(?<![A-Za-z0-9])(?P<secret>[a-z2-7]{52}|[A-Za-z0-9]{52}AZDO[A-Za-z0-9]{4}"
+        r"|[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4})(?![A-Za-z0-9])",
+        ("azure", "devops", "ado", "pat", "personal access token", "visualstudio"),
+    ),
+    _context("snyk_token", "snyk", _UUID, ("snyk",)),
     _prefixed("fly_token", r"\bFlyV1 fm[12]_[A-Za-z0-9+/=_,-]{60,}", "flyv1 "),
     # Source hosting, CI and package registries
-    _prefixed("docker_hub_token", r"\bdckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])", "dckr_pat_"),
+    _prefixed(
+        "docker_hub_token",
+        r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])",
+        "dckr_pat_",
+        "dckr_oat_",
+    ),
     _prefixed("rubygems_token", r"\brubygems_[a-f0-9]{48}\b", "rubygems_"),
     _prefixed(
         "jfrog_token",
@@ -183,9 +207,8 @@ VENDOR_RULES: tuple[Rule, ...] = (
         "xkeysib-",
         "xsmtpsib-",
     ),
-    # Twilio: account SIDs and API key SIDs have prefixes; auth tokens need the vendor's name.
-    _prefixed("twilio_account_sid", rf"\bAC{_HEX32}\b", "ac", gates={"ac": "[0-9a-f]{32}"}),
-    _prefixed("twilio_api_key", rf"\bSK{_HEX32}\b", "sk", gates={"sk": "[0-9a-f]{32}"}),
+    # Twilio: account and API key SIDs are public ids; their secrets need the vendor's name
+    # (or stand beside the SID, which the structural rules take as a pair).
     _context("twilio_auth_token", "twilio", _HEX32, ("twilio",)),
     # Payments and commerce
     _prefixed(
@@ -206,9 +229,11 @@ VENDOR_RULES: tuple[Rule, ...] = (
     ),
     _prefixed(
         "braintree_token",
-        r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
         "access_token$production$",
+        "access_token$sandbox$",
     ),
+    _context("braintree_key", "braintree", "[a-z0-9]{32}", ("braintree",)),
     _prefixed(
         "flutterwave_key", r"\bFLW(?:SECK|PUBK)(?:_TEST)?-[a-h0-9]{32}-X\b", "flwseck", "flwpubk"
     ),
@@ -226,11 +251,13 @@ VENDOR_RULES: tuple[Rule, ...] = (
     ),
     _prefixed(
         "new_relic_key",
-        r"\bNR(?:AK|II|JS|AA)-[A-Za-z0-9]{19,32}\b",
+        r"\bNR(?:AK|II|JS|AA|IQ)-[A-Za-z0-9_-]{19,40}(?![A-Za-z0-9_-])|\b[a-f0-9]{36}NRAL\b",
         "nrak-",
         "nrii-",
         "nrjs-",
         "nraa-",
+        "nriq-",
+        "nral",
     ),
     _prefixed(
         "grafana_token",
@@ -295,4 +322,14 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("prefect_api_key", r"\bpnu_[A-Za-z0-9]{36}\b", "pnu_"),
     _prefixed("contentful_token", r"\bCFPAT-[A-Za-z0-9_-]{43}", "cfpat-"),
     _context("algolia_api_key", "algolia", _HEX32, ("algolia",)),
+)
+
+VENDOR_RULES_AFTER_REFERENCE: tuple[Rule, ...] = (
+    # Google OAuth tokens usually follow "Bearer", which the reference names; alone, these.
+    _prefixed(
+        "google_oauth_token",
+        r"\bya29\.[0-9A-Za-z_-]{20,}|(?<![0-9A-Za-z/])1//0[0-9A-Za-z_-]{30,}",
+        "ya29.",
+        "1//0",
+    ),
 )
