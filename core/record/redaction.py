@@ -32,7 +32,7 @@ from core.record.redaction_rules import (
     vendor,
 )
 from core.record.redaction_structure import STRUCTURE_RULES
-from core.record.redaction_values import is_placeholder, is_reference
+from core.record.redaction_values import is_placeholder, is_public_id, is_reference
 from core.record.redaction_vendors import VENDOR_RULES, VENDOR_RULES_AFTER_REFERENCE
 
 
@@ -332,7 +332,7 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 # reference's character class cuts short (``TOKEN=q9+Xf3k…/8LmW``, ``Bearer abc+def/ghi=``)
 # goes whole: the rest of it is the rest of the secret.
 
-_WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;<>]*")
+_WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;]*")
 _REST = r"(?P<rest>[^\t\n\f\r \"'`&,;<>\[\](){}]*)"
 
 
@@ -356,7 +356,12 @@ def _guarded(rule: _Rule) -> _Rule:
 
 
 def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
-    if is_reference(match.group(4).strip(_GO_TRIM)):
+    """The reference's assignment, but not of a reference, placeholder or public id, nor for a
+    key inside a larger value (``arn:…:secret:name``, ``vault/secret/…``)."""
+    value = match.group(4).strip(_GO_TRIM)
+    if match.string[match.start() - 1 : match.start()] in {":", "/"}:
+        return None
+    if is_reference(value) or is_placeholder(value) or is_public_id(value):
         return None
     return _password_assignment(match)
 

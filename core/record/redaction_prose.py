@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
-from collections import Counter
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, is_filler, token
-from core.record.redaction_structure import key_kind
-from core.record.redaction_values import Position, is_credential, trim_value
+from core.record.redaction_structure import accepts, key_kind
+from core.record.redaction_values import Position, is_credential, looks_random, trim_value
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019"}
 
@@ -34,12 +32,14 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
         raw = match.group("secret")
         quoted = len(raw) >= 2 and _QUOTES.get(raw[0]) == raw[-1]
         value = raw[1:-1] if quoted else trim_value(raw)
+        offset = 1 if quoted else max(raw.find(value), 0)  # "(value)" in a sentence
         groups = match.groupdict()
         keyed = (groups.get("conn") or "").strip() in {":", "="} and not groups.get("gap")
         position = Position.KEYED if keyed else Position.PROSE
-        if groups.get("user") is not None and value == groups["user"]:
+        user = groups.get("user")
+        if user is not None and (value == user or user.startswith(("$", "%", "{"))):
             return None
-        if random_only and not _random(value):
+        if random_only and not looks_random(value, 12):
             return None
         word = groups.get("word") or ""
         password_key = key_kind(word.replace(" ", "_")) == "password" or any(
@@ -48,75 +48,32 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
         if not is_credential(value, position, password_key=password_key or "user" in groups):
             return None
         whole, base = match.group(0), match.start()
-        start = match.start("secret") - base + (1 if quoted else 0)
+        start = match.start("secret") - base + offset
         return whole[:start] + token(name) + whole[start + len(value) :], name
 
     return replace
 
 
-def _entropy(value: str) -> float:
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-
-
-def _random(value: str) -> bool:
-    """Long, mixed letters and digits, and spread over many characters: a generated secret."""
-    return (
-        len(value) >= 12
-        and any(c.isdigit() for c in value)
-        and any(c.isalpha() for c in value)
-        and _entropy(value) >= 3.0
-    )
-
-
-# --- Generic keys: SIGNING_KEY = 9fQ2…, the gitleaks generic-api-key idea with its entropy bar ---
-
-_GENERIC_KEY = compile_ascii(
-    r"(?<![\w.-])(?P<key>[\"']?[\w.-]+?(?i:key)[\"']?)[\t ]*[:=][\t ]*[\"']?"
-    r"(?P<secret>[A-Za-z0-9_.+/=-]{20,200})(?![A-Za-z0-9_.+/=-])"
-)
-_PUBLIC_KEY_NAMES = re.compile(
-    r"(?i:public|publishable|pub|cache|partition|sort|primary|foreign|idempotency|routing|shard"
-    r"|_id|-id|name|file|path|url|type|size|length|hash|fingerprint)"
-)
-_HEXISH = re.compile(r"[0-9a-fA-F-]+")
-_DOTTED_NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)+")
-
-
-def _generic_key(match: re.Match[str]) -> tuple[str, str] | None:
-    key, value = match.group("key"), match.group("secret")
-    if _PUBLIC_KEY_NAMES.search(key):
-        return None
-    if _HEXISH.fullmatch(value) or is_filler(value) or _entropy(value) < 3.5:
-        return None  # hashes, UUIDs and digests stay
-    if _DOTTED_NAME.fullmatch(value):
-        return None  # a setting or package name (jetbrains.mps.v8_elimination), not a key
-    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
-        return None
-    whole, base = match.group(0), match.start()
-    name = "generic_api_key"
-    start, end = match.start("secret") - base, match.end("secret") - base
-    return whole[:start] + token(name) + whole[end:], name
-
-
 # --- English prose ------------------------------------------------------------------------
 
+# Compound words first: "secret key X" must not stop at "secret" with "key" as its value.
 _WORD = (
-    r"(?:(?:pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|api[\t _-]?key|access[\t _-]?key"
-    r"|secret[\t _-]?key|private[\t _-]?key|auth[\t _-]?token|credentials?|creds)s?)"
+    r"(?:(?:api[\t _-]?key|access[\t _-]?key|secret[\t _-]?key|private[\t _-]?key"
+    r"|auth[\t _-]?token|access[\t _-]?token|(?:2fa|otp|totp|mfa)[\t _-]?(?:seed|secret)"
+    r"|pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|credentials?|creds|seed)s?)"
 )
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 _CONNECTOR = (
-    r"(?P<conn>[:=]|(?i:is|was|are|were|to|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to"
-    r"|reads|becomes|changed[\t ]+to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
+    r"(?P<conn>:(?=[\t ])|=|(?i:is|was|are|were|to|is[\t ]+now|is[\t ]+still|will[\t ]+be"
+    r"|set[\t ]+to|reads|becomes|changed[\t ]+to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(
-    rf"(?P<word>(?i:\b{_WORD}\b))"
-    rf"(?P<gap>[\t ]+(?i:for|of|on|to|in|at|from)[\t ]+[^\n:=;]{{1,48}}?)?"
+    rf"(?<![:/])(?P<word>(?i:\b{_WORD}\b))"
+    rf"(?P<gap>[\t ]+(?i:for|of|on|to|in|at|from|used[\t ]+(?:by|for|in))[\t ]+[^\n:=;]{{1,48}}?)?"
     rf"[\t ]*{_CONNECTOR}[\t ]*{_VALUE}"
 )
 # "password Tiger23+Nimbus", "secret 9fK…": a bare value right after the word.
-_BARE = compile_ascii(rf"(?P<word>(?i:\b{_WORD}\b))[\t ]+{_VALUE}")
+_BARE = compile_ascii(rf"(?<![:/])(?P<word>(?i:\b{_WORD}\b))[\t ]+{_VALUE}")
 # "use Tiger23+Nimbus as the password", "Tiger23+Nimbus is the root password"
 _BEFORE = compile_ascii(
     r"(?<![^\s\"'`(])(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
@@ -126,21 +83,61 @@ _BEFORE = compile_ascii(
 )
 _LOGIN_PAIR = compile_ascii(
     r"(?i:\b(?:log ?in|sign ?in|credentials?|creds)\b)[^\n.;]{0,30}?"
-    r"(?<![\w.@+-])(?P<user>[\w.@+-]{2,40})[\t ]*[/:|][\t ]*(?P<secret>[^\s\"'`/]{6,64})"
+    r"(?<![\w.@+${-])(?P<user>[\w.@+-]{2,40})[\t ]*(?:/|\||:(?=[\t ]))[\t ]*"
+    r"(?P<secret>[^\s\"'`/]{6,64})"
 )
 
 # --- Korean prose: 관리자 암호: …, 비밀번호는 …입니다, 새 토큰을 …로 바꿨다 -----------------
 
 _KO_WORD = (
-    r"(?:암호|비밀[\t ]?번호|비번|패스워드|토큰|시크릿|자격[\t ]?증명|인증[\t ]?정보"
+    r"(?:암호|비밀[\t ]?번호|비번|패스워드|패스프레이즈|토큰|시크릿|자격[\t ]?증명|인증[\t ]?정보"
     r"|(?:API|api|Api|비밀|인증|액세스|엑세스|접근|서버|개인|보안|마스터|시크릿)[\t ]?키)"
 )
-_KO_PASSWORD_WORDS = ("암호", "비밀번호", "비밀 번호", "비번", "패스워드")
+_KO_PASSWORD_WORDS = ("암호", "비밀번호", "비밀 번호", "비번", "패스워드", "패스프레이즈")
 _KO_PROSE = compile_ascii(
     "(?P<word>" + _KO_WORD + ")" + r"(?:은|는|이|가|을|를|도|값은|값이|값|로|으로|에는|란)?"
     r"(?P<gap>(?:[\t ]+[\uac00-\ud7a3]+){0,3}?)[\t ]*(?P<conn>[:=]?)[\t ]*"
     r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[!-~]+)"
 )
+
+# 키 alone is too common a word ("키보드", "키 이름"): after it, only a random-looking value.
+_KO_KEY = compile_ascii(
+    r"(?<![\uac00-\ud7a3])(?<!공개 )(?P<word>키|시드)(?:[0-9]|\([^)\n]{0,30}\))?"
+    r"(?:는|은|를|을|가|이|값은|값)?[\t ]*[:=]?[\t ]*(?P<secret>[!-~]+)"
+)
+# "aa95… 키를 그대로 쓰고", "Pangyo2015# 비밀번호로": the value before the word
+_KO_BEFORE = compile_ascii(
+    r"(?<![!-~])(?P<secret>[!-~]{8,200})[\t ]*(?P<word>키|토큰|비밀번호|암호|패스워드)"
+    r"(?:를|을|는|은|가|이|로|으로)"
+)
+# "계정은 ci-bot / Pangyo2015#", "로그인 정보: admin / …"
+_KO_LOGIN = compile_ascii(
+    r"(?:계정|로그인[\t ]?정보|접속[\t ]?정보)(?:은|는|:)?[\t ]*[:=]?[\t ]*"
+    r"(?P<user>[\w.@+-]{2,40})[\t ]*/[\t ]*(?P<secret>[^\s\"'`]{6,64})"
+)
+# "set SNYK_TOKEN to …", "ZENDESK_API_TOKEN를 …로 바꾸고", "api_key 값은 … 로": a name that says
+# it holds a secret, a connector, then the value
+_NAMED = compile_ascii(
+    r"(?<![\w.$%{-])(?P<key>[A-Za-z_][\w.-]*)(?:[\t ]*(?:값은|값이|값을|값|를|을|은|는|이|가)"
+    r"|[\t ]+(?i:to|is|was|are|=>|->))[\t ]+(?P<secret>[!-~]+)"
+)
+
+
+def _named(match: re.Match[str]) -> tuple[str, str] | None:
+    key = match.group("key")
+    if key.isalpha() and key.islower():
+        return None  # a plain word ("the key is …"): the sentence rules judge those
+    kind = key_kind(key)
+    if kind is None:
+        return None
+    value = trim_value(match.group("secret"))
+    if not accepts(kind, value, Position.KEYED):
+        return None
+    whole, base = match.group(0), match.start()
+    start = match.start("secret") - base
+    name = "password_in_prose"
+    return whole[:start] + token(name) + whole[start + len(value) :], name
+
 
 # --- Headers ------------------------------------------------------------------------------
 
@@ -171,19 +168,36 @@ def _bare(match: re.Match[str]) -> tuple[str, str] | None:
     return _replace_value("password_in_prose", random_only=not is_password)(match)
 
 
-_PROSE_KEYWORDS = ("pass", "pw", "secret", "token", "key", "cred")
+_PROSE_KEYWORDS = ("pass", "pw", "secret", "token", "key", "cred", "seed")
+_NAMED_KEYWORDS = ("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat")
 _LOGIN_WORDS = ("login", "log in", "signin", "sign in", "credential", "creds")
 _KO_KEYWORDS = ("암호", "비밀", "비번", "패스워드", "토큰", "시크릿", "자격", "인증", "키")
 
 PROSE_RULES: tuple[Rule, ...] = (
     Rule("basic_auth", _BASIC, ("basic",), _basic_auth, gates={"basic": "[\t ]+[a-z0-9+/]{8}"}),
-    Rule(
-        "generic_api_key", _GENERIC_KEY, ("key",), _generic_key, re.compile(r"key[\"']?[\t ]*[:=]")
-    ),
     Rule("password_in_prose", _PROSE, _PROSE_KEYWORDS, _replace_value("password_in_prose")),
     Rule("password_in_prose", _KO_PROSE, _KO_KEYWORDS, _replace_value("password_in_prose")),
     Rule("password_in_prose", _BEFORE, _PROSE_KEYWORDS, _replace_value("password_in_prose")),
     Rule("password_in_prose", _BARE, _PROSE_KEYWORDS, _bare),
+    Rule("password_in_prose", _NAMED, _NAMED_KEYWORDS, _named),
+    Rule(
+        "password_in_prose",
+        _KO_KEY,
+        ("키", "시드"),
+        _replace_value("password_in_prose", random_only=True),
+    ),
+    Rule(
+        "password_in_prose",
+        _KO_BEFORE,
+        _KO_KEYWORDS,
+        _replace_value("password_in_prose", random_only=True),
+    ),
+    Rule(
+        "login_credentials",
+        _KO_LOGIN,
+        ("계정", "로그인", "접속"),
+        _replace_value("login_credentials"),
+    ),
     Rule(
         "login_credentials",
         _LOGIN_PAIR,

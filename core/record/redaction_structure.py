@@ -20,7 +20,13 @@ from __future__ import annotations
 import re
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, token
-from core.record.redaction_values import Position, is_credential, is_reference, trim_value
+from core.record.redaction_values import (
+    Position,
+    is_credential,
+    is_reference,
+    looks_random,
+    trim_value,
+)
 
 # --- Key names ------------------------------------------------------------------------------
 
@@ -37,7 +43,14 @@ _KEY_QUALIFIERS = frozenset(
     subscription shared psk jwt cookie csrf root deploy gpg pgp aes crypto cipher decryption
     integration partner merchant""".split()
 )
-_TAILS = frozenset("data value b64 base64 hex str string raw bytes text plain plaintext".split())
+_TAILS = frozenset(
+    "data value b64 base64 hex str string raw bytes text plain plaintext base".split()
+)
+_PUBLIC_KEY_QUALIFIERS = frozenset(
+    """public publishable pub primary foreign sort partition cache idempotency routing shard
+    host ssh gpg pgp ca cert certificate sequence composite unique natural surrogate index
+    hash lookup map dict object row column field json yaml config registry""".split()
+)
 _NOT_SECRET_BEFORE_TOKEN = frozenset(
     "page next continuation cancellation sync resume max num total input output".split()
 )
@@ -54,7 +67,8 @@ def _parts(key: str) -> list[str]:
 
 
 def key_kind(key: str) -> str | None:
-    """``"password"`` or ``"secret"`` when a key or flag name says its value is one, else None.
+    """``"password"`` or ``"secret"`` when a key or flag name says its value is one, ``"weak"``
+    for a key of no known kind (``key``, ``widget_key``), else None.
 
     Compound names put their head last (``password_policy`` is a policy, ``client_key_data``
     a key), so the last part decides, after dropping a trailing ``_data``/``_value``.
@@ -73,11 +87,20 @@ def key_kind(key: str) -> str | None:
         return "password"
     if last == "token" and before in _NOT_SECRET_BEFORE_TOKEN:
         return None
-    if last in _SECRET_WORDS or last.endswith(_SECRET_ENDINGS):
+    if (last in _SECRET_WORDS or last.endswith(_SECRET_ENDINGS)) or (
+        last == "key" and before in _KEY_QUALIFIERS
+    ):
         return "secret"
-    if last == "key" and before in _KEY_QUALIFIERS:
-        return "secret"
+    if last in {"key", "apikey"} and before not in _PUBLIC_KEY_QUALIFIERS:
+        return "weak"  # only a random-looking value makes a bare or unknown key a secret
     return None
+
+
+def accepts(kind: str, value: str, position: Position) -> bool:
+    """Whether ``value`` of a key or flag of ``kind`` (see ``key_kind``) is a secret."""
+    if kind == "weak":
+        return looks_random(value)
+    return is_credential(value, position, password_key=kind == "password")
 
 
 def _position_value(value: str) -> tuple[str, int, int]:
@@ -100,9 +123,9 @@ _VALUE = rf"(?P<value>{_QUOTED}|[^\s\"'`,;&]+)"
 # --- Assignments and key/value pairs --------------------------------------------------------
 
 _ASSIGNMENT = compile_ascii(
-    r"(?<![\w.])(?P<kq>[\"']?)(?P<key>(?:[A-Za-z_@$-][\w.-]*?)?"
-    r"(?i:pass|pw|secret|token|auth|cred|key|psk|pat)[\w.-]*)(?P=kq)[\t ]*(?P<sep>:=|=>|=|:)[\t ]*"
-    + _VALUE
+    r"(?<![\w.$%])(?<!\$\{)(?<!%\()(?P<kq>[\"']?)(?P<key>(?:[A-Za-z_@-][\w.-]*?)?"
+    r"(?i:pass|pw|secret|token|auth|cred|key|psk|pat)[\w.-]*)(?P=kq)\]?[\t ]*(?P<sep>:=|=>|=|:)"
+    r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,;]+)"
 )
 
 
@@ -115,16 +138,18 @@ def _keyed_value(position: Position) -> Replacer:
 
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
         kind = key_kind(match.group("key"))
-        if kind is None:
-            return None
+        if kind is None or match.string.endswith("[REDACTED:", 0, match.start("key")):
+            return None  # no key, or the name inside an earlier replacement
         raw = match.group("value")
-        if match.re is _XML_ELEMENT:  # an element's text, spaces and all
+        if match.re is _XML_ELEMENT or match.re is _XML_NAMED:  # element text, spaces and all
             value, start, end = raw.strip(), 0, len(raw)
         else:
+            if match.string[match.start() - 1 : match.start()] in {"?", "&"}:
+                raw = raw.split("&", 1)[0]  # a URL's query: the next parameter is not the value
             value, start, end = _position_value(raw)
-        if not is_credential(value, position, password_key=kind == "password"):
+        if not accepts(kind, value, position):
             return None
-        name = "secret_assignment"
+        name = "generic_api_key" if kind == "weak" else "secret_assignment"
         return _replace_group(match, "value", start, end, name), name
 
     return replace
@@ -132,13 +157,17 @@ def _keyed_value(position: Position) -> Replacer:
 
 # ``requirepass X`` (Redis), ``password X`` after a .netrc ``login``, ``ENV DB_PASSWORD X``.
 _DIRECTIVE = compile_ascii(
-    r"(?m)(?:^[\t ]*(?=requirepass|masterauth)|\blogin[\t ]+\S+\s+(?=pass)"
+    r"(?m)(?:(?:^|(?<=\s))(?=requirepass|masterauth)|\blogin[\t ]+\S+\s+(?=pass)"
     r"|^[\t ]*(?:ENV|ARG)[\t ]+)(?P<key>[A-Za-z_]\w*)[\t ]+" + _VALUE
 )
 
 
 # <password>…</password>, and <add key="ClearTextPassword" value="…"/> (NuGet, .NET config)
 _XML_ELEMENT = compile_ascii(r"<(?P<key>[\w:.-]+)>(?P<value>[^<\n]{1,2000})</(?P=key)>")
+_XML_NAMED = compile_ascii(
+    r"<(?P<tag>[\w:.-]+)[^<>\n]*?\b(?:name|key)=[\"'](?P<key>[^\"'\n]{1,80})[\"'][^<>\n]*>"
+    r"(?P<value>[^<\n]{1,2000})</(?P=tag)>"
+)
 _XML_KEY_VALUE = compile_ascii(
     r"(?i:key|name)[\t ]*=[\t ]*[\"'](?P<key>[^\"'\n]{1,80})[\"'][\t ]+(?i:value)[\t ]*=[\t ]*"
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*')"
@@ -165,7 +194,7 @@ def _authorization(match: re.Match[str]) -> tuple[str, str] | None:
 # --- Command-line flags ---------------------------------------------------------------------
 
 _FLAG = compile_ascii(
-    r"(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)(?:=|[\t ]+)" + _VALUE.replace(",;&", ";&|")
+    r"(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)(?:=|[\t ]+)(?!-)" + _VALUE.replace(",;&", ";&|")
 )
 _GLUED_P = compile_ascii(r"(?<![\w-])-p(?P<value>" + _QUOTED + r"|[^\s\"'`;&|]+)")
 _SHORT_FLAG_COMMANDS = {
@@ -178,6 +207,11 @@ _SHORT_FLAG_COMMANDS = {
     "-w": re.compile(r"\bldap\w+\b"),
     "-k": re.compile(r"\bopenssl\b"),
 }
+_USER_FLAG = re.compile(r"(?:^|\s)(?:-u|--user(?:name)?)[\t =]+\S+[\t ]+$")
+_VALUE_FLAGS = frozenset({"--body", "--value", "-b"})
+_SECRET_SETTER = re.compile(
+    r"\bsecrets?[\t ]+(?:set|put|add|create)\b[^\n]*?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS)"
+)
 _GLUED_COMMANDS = re.compile(r"\b(?:mysql\w*|mariadb\w*|7z|7za)\b")
 _PAIR_FLAGS = frozenset({"-u", "--user", "--proxy-user", "-U", "--auth", "-a", "--basic-auth"})
 _FLAG_NOT_VALUE = frozenset(
@@ -226,29 +260,77 @@ def _flag(match: re.Match[str]) -> tuple[str, str] | None:
         return _pair(match, start, end, value)
     if flag in {"-passin", "-passout", "-pass", "-k"} and value.startswith("pass:"):
         value, start = value[5:], start + 5
+    elif flag in _VALUE_FLAGS:
+        if _SECRET_SETTER.search(_line_before(match)) is None:
+            return None  # gh secret set NAME --body VALUE, fly secrets set …
     elif len(flag) == 2:
+        before = _line_before(match)
         command = _SHORT_FLAG_COMMANDS.get(flag)
-        if command is None or command.search(_line_before(match)) is None:
+        after_user = flag == "-p" and _USER_FLAG.search(before) is not None
+        if not after_user and (command is None or command.search(before) is None):
             return None
     else:
         parts = _parts(flag)
         if (parts and parts[-1] in _FLAG_NOT_VALUE) or key_kind(flag) is None:
             return None
-    kind = "password" if len(flag) == 2 else key_kind(flag)
+    kind = "password" if len(flag) == 2 else key_kind(flag) or "secret"
     if not is_credential(value, Position.STRONG, password_key=kind == "password"):
         return None
     name = "command_line_secret"
     return _replace_group(match, "value", start, end, name), name
 
 
-def _glued_password(match: re.Match[str]) -> tuple[str, str] | None:
-    """``mysql -uroot -pS3cret``: MySQL, MariaDB and 7-Zip take the password glued to -p."""
-    if _GLUED_COMMANDS.search(_line_before(match)) is None:
-        return None
+# ``echo Zebra2021_ | docker login ghcr.io -u deploy --password-stdin``
+_PIPED_PASSWORD = compile_ascii(
+    r"\becho[\t ]+(?:-n[\t ]+)?(?P<value>"
+    + _QUOTED
+    + r"|[^\s\"'`|;&]+)[\t ]*\|[^|\n]*--password-stdin"
+)
+
+
+# ``process.env.API_TOKEN || "…"``, ``os.getenv("API_KEY", "…")``: a literal fallback for a
+# variable that names a secret is that secret.
+_FALLBACK = compile_ascii(
+    r"(?P<key>[A-Za-z_][\w]*)[\"']?[\])]?[\t ]*(?:\|\||\?\?|\bor\b|,)[\t ]*"
+    r"(?P<value>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+')"
+)
+
+
+# ``host:port:database:user:password`` lines of a .pgpass file
+_PGPASS = compile_ascii(
+    r"(?m)(?<![\w.:-])[\w.*-]+:(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:(?P<value>[^\s\"']+)"
+)
+# Bundler: BUNDLE_GEMS__HOST__COM=user:password, bundle config set host user:password
+_BUNDLER = compile_ascii(
+    r"\bBUNDLE_[A-Z0-9]+(?:__[A-Z0-9]+)+[\"']?[\t ]*[:=][\t ]*[\"']?(?P<value>[^\s\"']+)"
+    r"|\bbundle[\t ]+config[\t ]+(?:set[\t ]+)?(?:--(?:global|local)[\t ]+)?"
+    r"[\w-]+(?:\.[\w-]+)+[\t ]+(?P<value2>[^\s\"']+)"
+)
+
+
+def _strong_value(name: str, *groups: str, line_needs: re.Pattern[str] | None = None) -> Replacer:
+    """Replaces the first of ``groups`` (default ``value``) that matched when it passes the
+    strong test, and, given ``line_needs``, the line before the match holds that pattern."""
+    names = groups or ("value",)
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        if line_needs is not None and line_needs.search(_line_before(match)) is None:
+            return None
+        group = next(g for g in names if match.group(g) is not None)
+        value, start, end = _position_value(match.group(group))
+        if not is_credential(value, Position.STRONG, password_key=True):
+            return None
+        return _replace_group(match, group, start, end, name), name
+
+    return replace
+
+
+def _fallback(match: re.Match[str]) -> tuple[str, str] | None:
+    kind = key_kind(match.group("key"))
     value, start, end = _position_value(match.group("value"))
-    if not is_credential(value, Position.STRONG, password_key=True):
+    if kind is None or not accepts(kind, value, Position.KEYED):
         return None
-    name = "command_line_secret"
+    name = "secret_assignment"
     return _replace_group(match, "value", start, end, name), name
 
 
@@ -256,7 +338,7 @@ def _glued_password(match: re.Match[str]) -> tuple[str, str] | None:
 
 # The password runs to the last "@" that a host follows: people paste passwords unencoded.
 _URL_USERINFO = compile_ascii(
-    r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://(?P<value>(?P<user>[^\s:/@'\"<>`\[\]]*)"
+    r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://(?P<value>(?P<user>[^\s:/'\"<>`\[\]]*)"
     r":(?P<secret>[^\s'\"<>`]+))@(?=[A-Za-z0-9\[_])"
 )
 _PORT = re.compile(r"[0-9]{1,5}(?:[/?#].*)?")
@@ -292,6 +374,36 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule("authorization_header", _AUTHORIZATION, ("authorization",), _authorization),
     Rule(
         "command_line_secret",
+        _PIPED_PASSWORD,
+        ("--password-stdin",),
+        _strong_value("command_line_secret"),
+        confirm=re.compile(r"echo[^\n]*\|[^\n]*--password-stdin"),
+    ),
+    Rule(
+        "secret_assignment",
+        _FALLBACK,
+        ("||", "??", " or ", ","),
+        _fallback,
+        confirm=re.compile(
+            r"(?:pass|pw|secret|token|auth|cred|key|psk|pat)[\w]*[\"']?[\])]?[\t ]*"
+            r"(?:\|\||\?\?|or\b|,)[\t ]*[\"']"
+        ),
+    ),
+    Rule(
+        "secret_assignment",
+        _PGPASS,
+        (":",),
+        _strong_value("secret_assignment"),
+        confirm=re.compile(r"[\w.*-]+:(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:\S"),
+    ),
+    Rule(
+        "secret_assignment",
+        _BUNDLER,
+        ("bundle",),
+        _strong_value("secret_assignment", "value", "value2"),
+    ),
+    Rule(
+        "command_line_secret",
         _FLAG,
         ("-",),
         _flag,
@@ -301,7 +413,8 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         "command_line_secret",
         _GLUED_P,
         ("-p",),
-        _glued_password,
+        # mysql -uroot -pS3cret: MySQL, MariaDB and 7-Zip take the password glued to -p
+        _strong_value("command_line_secret", line_needs=_GLUED_COMMANDS),
         confirm=re.compile(r"(?:mysql|mariadb|7z)[^\n]*-p"),
     ),
     Rule(
@@ -323,6 +436,7 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule("secret_assignment", _XML_ELEMENT, ("</",), _keyed_value(Position.KEYED)),
+    Rule("secret_assignment", _XML_NAMED, ("</",), _keyed_value(Position.KEYED)),
     Rule(
         "secret_assignment",
         _XML_KEY_VALUE,

@@ -43,22 +43,33 @@ _REFERENCE = re.compile(
     | :[A-Za-z_]\w*                         # :token, a route or SQL parameter
     | [A-Za-z_$][A-Za-z_$.]*\(.*\)          # getenv("X"), env('X'), get_secret()
     | [A-Za-z_][\w.]*\[[^\]]*\]            # os.environ["X"], ENV['X'], config[key]
-    | (?:vault|ssm|secretsmanager|aws-sm|gcp-sm|op|env|file|keyring|sops|azure-kv|k8s):.+
+    | (?:vault|ssm|secretsmanager|aws-sm|gcp-sm|op|env|file|keyring|sops|azure-kv|k8s|arn):.+
+    | projects/[^/\s]+/secrets/.+ | [\w.-]+/secrets?/[\w./#-]+   # GCP and other secret-store paths
     """
 )
 _CODE_CHAIN = re.compile(
     r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
     r"(?:\([^()]*\)|\[[^\[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
 )  # session.get_credentials().access_key, config["db"]["password"]
+_CUT_CODE = re.compile(r"[A-Za-z_$][\w$.]*[(\[]")  # os.environ[ cut at its quote: code goes on
+_CODE_ROOTS = frozenset(
+    """process os settings config conf cfg env environ self this app secrets vars inputs params
+    values import window request req ctx context args opts options props properties System
+    Rails ENV current_app st Deno Bun cli flags""".split()
+)
 _DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _SHORT_SEGMENTS = re.compile(r"[A-Za-z_$][\w$]{0,11}(?:\.[A-Za-z_$][\w$]{0,23})+")
-_PUBLIC_ID = re.compile(r"(?:AC|SK|PN|MG|SM|CA|RE|IS|US|AP)[0-9a-f]{32}")  # Twilio SIDs
+_PUBLIC_ID = re.compile(
+    r"(?:AC|SK|PN|MG|SM|CA|RE|IS|US|AP)[0-9a-f]{32}"  # Twilio SIDs
+    r"|pk_(?:live|test)_[A-Za-z0-9]{16,}"  # Stripe publishable keys
+    r"|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"  # Mapbox public tokens
+)
 _UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 _PLACEHOLDER_WORDS = (
     "change_me", "changeme", "change-me", "change_this", "changethis", "replace_me", "replaceme",
     "replace-me", "replace_with", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
     "yourkey", "placeholder", "example", "sample", "dummy", "redacted", "insert_", "insert-",
-    "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "xxxx", "****",
+    "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "****",
     "....", "…", "<", ">", "{{", "}}", "${", "%(", "your_token", "sekret",
     "secret123", "password123", "passw0rd", "p@ssw0rd", "p@ssword", "abc123", "qwerty123",
 )  # fmt: skip
@@ -91,19 +102,25 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _SNAKE_WORDS = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+_PATH_LIKE = re.compile(
+    r"(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]*|(?:[a-z0-9_.-]+/)+[a-z0-9_.-]*"
+)  # /etc/app/key, ./secret.txt, secret/data/app
+_LOWER_DOTTED = re.compile(r"(?:[a-z][a-z_-]*|[0-9]+)(?:\.(?:[a-z][a-z_-]*|[0-9]+))+")
+_SETTING_NAME = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+")  # jetbrains.mps.v8_x
 _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
-_REPEATED = re.compile(r"(.)\1{5,}")
+_REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
 
 
 def is_reference(value: str) -> bool:
     """A variable, template field, code expression or secret-store address, not the secret."""
-    if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or value.endswith(("(", "[")):
-        return True  # the second: code that goes on past the value's end (os.environ["X"])
+    if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or _CUT_CODE.fullmatch(value):
+        return True
     digits = sum(ch.isdigit() for ch in value)
     if _DOTTED_NAME.fullmatch(value):
-        # settings.X, process.env.X: short, name-like segments, few digits; a random run
-        # that happens to hold a dot has long segments
-        return digits <= 2 and _SHORT_SEGMENTS.fullmatch(value) is not None
+        # settings.X, process.env.X: name-like segments without digits, or a known root; a
+        # password that holds a dot (Orbit.quartz08) has digits
+        root = value.split(".", 1)[0]
+        return root in _CODE_ROOTS or (digits == 0 and _SHORT_SEGMENTS.fullmatch(value) is not None)
     # OTHER_VARIABLE or TOKEN names a variable; a random upper-case key carries digits.
     return bool(_UPPER_NAME.fullmatch(value)) and ("_" in value or len(value) <= 12) and digits <= 2
 
@@ -113,6 +130,10 @@ def is_placeholder(value: str) -> bool:
     lowered = value.casefold()
     if any(w in lowered for w in _PLACEHOLDER_WORDS) or _REPEATED.search(value):
         return True
+    if "xxxx" in value or "XXXX" in value:
+        return True
+    if value.endswith("@") and value.rstrip("@").casefold() in _STOP_VALUES:
+        return True  # guest@, anonymous@: the anonymous-FTP convention
     first, sep, second = value.replace("/", ":").partition(":")
     if sep and first == second:
         return True  # minioadmin/minioadmin, guest:guest: a documented default
@@ -170,10 +191,12 @@ def _random_enough_for_prose(value: str) -> bool:
     lowered = value.casefold()
     if len(value) < 6 or not any(ch.isalpha() for ch in value) or _SNAKE_WORDS.fullmatch(value):
         return False
-    if any(w in lowered for w in _TECH_WORDS):
-        return False
-    if "/" in value and (len(value) < 16 or _entropy(value) < 3.5):
-        return False  # a path or a user/password default, not a generated secret
+    if value.startswith("-"):
+        return False  # a flag, not its value
+    if any(w in lowered for w in _TECH_WORDS) or _LOWER_DOTTED.fullmatch(value):
+        return False  # color.primary.500: a design token's or a setting's name
+    if "/" in value and _PATH_LIKE.fullmatch(value):
+        return False  # a path, not a secret
     if any(ch.isdigit() for ch in value) or _has_symbol(value):
         return True
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
@@ -197,6 +220,26 @@ def _secret_in_place(value: str, minimum: int, password_key: bool) -> bool:
     return mixed and len(value) >= 20
 
 
+def looks_random(value: str, minimum: int = 16) -> bool:
+    """Long, letters with digits, spread over many characters: a generated secret, wherever
+    it stands."""
+    return (
+        len(value) >= minimum
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and _entropy(value) >= 3.2
+        and not _never_a_secret(value)
+        and _SETTING_NAME.fullmatch(value) is None
+        and not value.startswith("-")  # a flag
+    )
+
+
+def is_public_id(value: str) -> bool:
+    """An identifier public by design: a Twilio account or API key SID, a Stripe publishable
+    key, a Mapbox public token."""
+    return _PUBLIC_ID.fullmatch(value) is not None
+
+
 def _has_symbol(value: str) -> bool:
     return any(not ch.isalnum() and ch not in "-_." for ch in value)
 
@@ -217,13 +260,16 @@ def trim_value(value: str) -> str:
     """
     if value and value[0].isascii():
         for index, ch in enumerate(value):
-            if not ch.isascii():
+            if ch.isalpha() and not ch.isascii():  # a particle; "…" of a masked value stays
                 value = value[:index]
                 break
-    while value:
-        last = value[-1]
-        if last in ".,:;" or (last in _CLOSERS and _CLOSERS[last] not in value):
-            value = value[:-1]
-        else:
-            break
+    for _ in range(2):  # "(TODO).": the sentence's punctuation, then the parentheses
+        while value:
+            last = value[-1]
+            if last in ".,:;" or (last in _CLOSERS and _CLOSERS[last] not in value):
+                value = value[:-1]
+            else:
+                break
+        if value.startswith("(") and value.endswith(")"):
+            value = value[1:-1]  # (TODO), ($GITHUB_TOKEN): a value written in parentheses
     return value
