@@ -151,14 +151,24 @@ def _redact(text: str, rules: Iterable[_Rule]) -> tuple[str, list[str]]:
     tests check that gating never changes a result.
     """
     folded = text.casefold()
+    present = _keywords_in(folded)
     names: list[str] = []
     for rule in rules:
-        for keyword in rule.keywords:  # the hot path: one C substring test per keyword
-            if keyword in folded:
-                if rule.confirm is None or rule.confirm.search(folded) is not None:
-                    text = _apply(rule, text, names)
-                break
+        if present.isdisjoint(rule.keyword_set) and "" not in rule.keyword_set:
+            continue  # the hot path: one set test per rule ("" opens every text)
+        if rule.confirm is None or rule.confirm.search(folded) is not None:
+            text = _apply(rule, text, names)
     return text, names
+
+
+def _keywords_in(folded: str) -> set[str]:
+    """Every pipeline keyword that occurs in ``folded``: one C scan finds the longest keyword
+    starting at each position, and the keywords it begins with are present there too. Rules
+    given to ``_redact`` use these keywords (or "", which every text holds)."""
+    present: set[str] = set()
+    for found in set(_KEYWORD_SCAN.findall(folded)):
+        present.update(_PREFIX_KEYWORDS[found])
+    return present
 
 
 def _dedupe_casefold(names: Iterable[str]) -> tuple[str, ...]:
@@ -555,6 +565,32 @@ def _branches(node: dict[str, Any]) -> str:
         for key, child in sorted(node.items())
     ]
     return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+def _longest_first_tree(words: Iterable[str]) -> str:
+    """A regex matching the longest of ``words`` at a position, written as a prefix tree."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def branches(node: dict[str, Any]) -> str:
+        parts = [re.escape(key) + branches(child) for key, child in sorted(node.items()) if key]
+        if not parts:
+            return ""
+        body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return branches(tree)
+
+
+_SCANNED_KEYWORDS = frozenset(k for rule in _RULES for k in rule.keywords)
+_KEYWORD_SCAN = re.compile(f"(?=({_longest_first_tree(_SCANNED_KEYWORDS)}))")
+_PREFIX_KEYWORDS = {
+    word: tuple(k for k in _SCANNED_KEYWORDS if word.startswith(k)) for word in _SCANNED_KEYWORDS
+}
 
 
 _ANY_KEYWORD = re.compile(

@@ -14,7 +14,7 @@ import binascii
 import re
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, is_filler, token
-from core.record.redaction_structure import accepts, key_kind
+from core.record.redaction_structure import SECRET_WORD, accepts, key_at, key_kind
 from core.record.redaction_values import Position, is_credential, looks_random, trim_value
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019"}
@@ -118,13 +118,15 @@ _KO_LOGIN = compile_ascii(
 # "set SNYK_TOKEN to …", "ZENDESK_API_TOKEN를 …로 바꾸고", "api_key 값은 … 로": a name that says
 # it holds a secret, a connector, then the value
 _NAMED = compile_ascii(
-    r"(?<![\w.$%{-])(?P<key>[A-Za-z_][\w.-]*)(?:[\t ]*(?:값은|값이|값을|값|를|을|은|는|이|가)"
+    SECRET_WORD + r"[\w.-]*(?P<conn>[\t ]*(?:값은|값이|값을|값|를|을|은|는|이|가)"
     r"|[\t ]+(?i:to|is|was|are|=>|->))[\t ]+(?P<secret>[!-~]+)"
 )
 
 
 def _named(match: re.Match[str]) -> tuple[str, str] | None:
-    key = match.group("key")
+    key = key_at(match, "conn")
+    if key is None:
+        return None
     if key.isalpha() and key.islower():
         return None  # a plain word ("the key is …"): the sentence rules judge those
     kind = key_kind(key)

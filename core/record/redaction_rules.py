@@ -34,6 +34,10 @@ class Rule:
     replacer: Replacer | None = None
     confirm: re.Pattern[str] | None = None
     gates: dict[str, str] = field(default_factory=dict)
+    keyword_set: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keyword_set", frozenset(self.keywords))
 
 
 def token(name: str) -> str:

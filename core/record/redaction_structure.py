@@ -122,11 +122,47 @@ _VALUE = rf"(?P<value>{_QUOTED}|[^\s\"'`,;&]+)"
 
 # --- Assignments and key/value pairs --------------------------------------------------------
 
+SECRET_WORD = r"(?i:pass|pw|secret|token|auth|cred|key|psk|pat)"
+"""Where a key that names a secret has its secret word. A match starts there, not at the key's
+first character: the engine then tries a few literals at each position instead of a run of
+name characters, and ``key_at`` reads the rest of the name backwards."""
 _ASSIGNMENT = compile_ascii(
-    r"(?<![\w.$%])(?<!\$\{)(?<!%\()(?P<kq>[\"']?)(?P<key>(?:[A-Za-z_@-][\w.-]*?)?"
-    r"(?i:pass|pw|secret|token|auth|cred|key|psk|pat)[\w.-]*)(?P=kq)\]?[\t ]*(?P<sep>:=|=>|=|:)"
+    SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>:=|=>|=|:)"
     r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,;]+)"
 )
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-@")
+_NOT_BEFORE_KEY = ("$", "%", "${", "%(", "[REDACTED:")
+
+
+def key_at(match: re.Match[str], end_group: str) -> str | None:
+    """The whole name whose secret word starts ``match``, up to where ``end_group`` starts
+    (without its closing quote); None when the name stands inside a reference (``${X:-}``,
+    ``%(x)s``) or an earlier replacement, or its opening quote does not match its closing one.
+    """
+    text, start = match.string, match.start()
+    while start > 0 and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    if text.endswith(_NOT_BEFORE_KEY, 0, start):
+        return None
+    key = text[start : match.start(end_group)]
+    quote = match.groupdict().get("kq") or ""
+    if quote and not text.endswith(quote, 0, start):
+        return None
+    return key.rstrip("\"'] \t:=>")
+
+
+def _key(match: re.Match[str]) -> str | None:
+    if "key" in match.re.groupindex:
+        key: str = match.group("key")
+        return None if match.string.endswith("[REDACTED:", 0, match.start("key")) else key
+    return key_at(match, "sep")
+
+
+def _in_query(text: str, at: int) -> bool:
+    """Whether the name ending before ``at`` follows a URL query's ``?`` or ``&``."""
+    while at > 0 and text[at - 1] in _NAME_CHARS:
+        at -= 1
+    return text[at - 1 : at] in {"?", "&"}
 
 
 def _keyed_value(position: Position) -> Replacer:
@@ -137,14 +173,15 @@ def _keyed_value(position: Position) -> Replacer:
     """
 
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
-        kind = key_kind(match.group("key"))
-        if kind is None or match.string.endswith("[REDACTED:", 0, match.start("key")):
-            return None  # no key, or the name inside an earlier replacement
+        key = _key(match)
+        kind = None if key is None else key_kind(key)
+        if kind is None:
+            return None
         raw = match.group("value")
         if match.re is _XML_ELEMENT or match.re is _XML_NAMED:  # element text, spaces and all
             value, start, end = raw.strip(), 0, len(raw)
         else:
-            if match.string[match.start() - 1 : match.start()] in {"?", "&"}:
+            if _in_query(match.string, match.start()):
                 raw = raw.split("&", 1)[0]  # a URL's query: the next parameter is not the value
             value, start, end = _position_value(raw)
         if not accepts(kind, value, position):
@@ -298,7 +335,7 @@ _FALLBACK = compile_ascii(
 
 # ``host:port:database:user:password`` lines of a .pgpass file
 _PGPASS = compile_ascii(
-    r"(?m)(?<![\w.:-])[\w.*-]+:(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:(?P<value>[^\s\"']+)"
+    r"(?m)(?:^|(?<=[\s\"']))[\w.*-]+:(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:(?P<value>[^\s\"']+)"
 )
 # Bundler: BUNDLE_GEMS__HOST__COM=user:password, bundle config set host user:password
 _BUNDLER = compile_ascii(
@@ -394,7 +431,7 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         _PGPASS,
         (":",),
         _strong_value("secret_assignment"),
-        confirm=re.compile(r"[\w.*-]+:(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:\S"),
+        confirm=re.compile(r":(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:\S"),
     ),
     Rule(
         "secret_assignment",
