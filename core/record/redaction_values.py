@@ -107,6 +107,7 @@ _PATH_LIKE = re.compile(
 )  # /etc/app/key, ./secret.txt, secret/data/app
 _LOWER_DOTTED = re.compile(r"(?:[a-z][a-z_-]*|[0-9]+)(?:\.(?:[a-z][a-z_-]*|[0-9]+))+")
 _SETTING_NAME = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+")  # jetbrains.mps.v8_x
+_HANGUL_WORDS = re.compile(r"[\uac00-\ud7a3\u3131-\u318e\s.,()-]+")
 _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
 _REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
 
@@ -176,8 +177,10 @@ def is_credential(value: str, position: Position, *, password_key: bool = False)
 
 def _never_a_secret(value: str) -> bool:
     """Values no position makes a secret: references, filler, public ids, paths, numbers."""
-    if not value or len(value) > 8192 or _HANGUL.search(value) or "[REDACTED" in value:
+    if not value or len(value) > 8192 or "[REDACTED" in value:
         return True
+    if _HANGUL.search(value) and (_HANGUL_WORDS.fullmatch(value) or " " in value):
+        return True  # Korean words where a value would stand: a sentence, not a password
     if _NUMERIC.fullmatch(value) and not value.isdigit():
         return True  # a port mapping, an address, a time or a date
     if is_reference(value) or is_placeholder(value) or _plain_word(value):
@@ -187,20 +190,26 @@ def _never_a_secret(value: str) -> bool:
 
 
 def _random_enough_for_prose(value: str) -> bool:
-    """In a sentence: six characters or more, a letter, and a digit, a symbol or mixed case."""
-    lowered = value.casefold()
-    if len(value) < 6 or not any(ch.isalpha() for ch in value) or _SNAKE_WORDS.fullmatch(value):
+    """In a sentence: six characters or more, a letter, and a digit, a symbol or mixed case;
+    not Korean (the sentence going on), a flag, a path, or a setting's or algorithm's name."""
+    if len(value) < 6 or not any(ch.isalpha() for ch in value) or _not_for_prose(value):
         return False
-    if value.startswith("-"):
-        return False  # a flag, not its value
-    if any(w in lowered for w in _TECH_WORDS) or _LOWER_DOTTED.fullmatch(value):
-        return False  # color.primary.500: a design token's or a setting's name
-    if "/" in value and _PATH_LIKE.fullmatch(value):
-        return False  # a path, not a secret
     if any(ch.isdigit() for ch in value) or _has_symbol(value):
         return True
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     return mixed and not value.istitle() and len(value) >= 10
+
+
+def _not_for_prose(value: str) -> bool:
+    lowered = value.casefold()
+    return bool(
+        _SNAKE_WORDS.fullmatch(value)
+        or _HANGUL.search(value)
+        or value.startswith("-")
+        or any(w in lowered for w in _TECH_WORDS)
+        or _LOWER_DOTTED.fullmatch(value)  # color.primary.500: a design token's name
+        or ("/" in value and _PATH_LIKE.fullmatch(value))
+    )
 
 
 def _secret_in_place(value: str, minimum: int, password_key: bool) -> bool:
