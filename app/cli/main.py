@@ -83,6 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hook is not None:
             return _run_hook(*hook)
     from app.cli.exit_codes import INVALID, guarded
+    from app.cli.redacted_output import redact_stderr
+
+    redact_stderr()  # usage errors and tracebacks may quote what the user typed
 
     module = _MODULE_OF.get(_command_word(arguments))
     parser = build_parser((module,) if module else COMMAND_MODULES)
