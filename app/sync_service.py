@@ -35,7 +35,8 @@ from core.sync.schedule import Outcome, SyncSchedule, SyncTiming
 
 if TYPE_CHECKING:
     from core.record.models import DecisionRecord
-    from core.sync.engine import SyncEngine, SyncReport
+    from core.sync.engine import SyncEngine
+    from core.sync.report import SyncReport
 
 log = logging.getLogger(__name__)
 

@@ -44,8 +44,9 @@ from core.messages import runbook
 from core.messages.wording import count
 from core.sync import conflicts
 from core.sync.crypto import SyncKey
-from core.sync.engine import OFFLINE, SyncEngine, SyncReport
+from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.report import OFFLINE, SyncReport
 from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
 

@@ -15,7 +15,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import (
@@ -35,6 +34,7 @@ from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget
 from core.sync.keystore import load_key, store_key
+from core.sync.report import OFFLINE, SYNCED, SyncReport
 from core.sync.state import (
     STATE_DIR,
     StateFiles,
@@ -50,22 +50,6 @@ KEY_CHECK = "key-check.age"
 KEY_CHECK_TEXT = b"decision-journal sync key check\n"
 PUSH_ATTEMPTS = 5
 STAGING_PREFIX = ".sync-setup.tmp-"
-
-SYNCED = "synced"
-OFFLINE = "offline"
-
-
-@dataclass(slots=True)
-class SyncReport:
-    """What one sync did: its result, files sent and received, commits pushed (with any
-    that waited from an earlier sync, merges left out), conflicts found."""
-
-    result: str
-    sent: int = 0
-    received: int = 0
-    pushed: int = 0
-    new_conflicts: list[str] = field(default_factory=list)
-    detail: str = ""
 
 
 class SyncEngine:

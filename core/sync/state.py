@@ -57,6 +57,11 @@ class SyncState:
     segment: int = 0
     known: dict[str, str] = field(default_factory=dict)
     machines: dict[str, str] = field(default_factory=dict)
+    refused_at: str = ""
+    """When the last sync that refused anything ran ("" when none ever did)."""
+    refused_count: int = 0
+    refusals: list[dict[str, str]] = field(default_factory=list)
+    """That sync's refusals (`core.sync.report.Refusal.to_dict`), the first `KEPT_REFUSALS`."""
 
 
 def machine_name() -> str:
@@ -103,7 +108,10 @@ class StateFiles:
 
     def state(self) -> SyncState:
         raw = self._read("state.json")
-        return SyncState(**raw) if raw else SyncState()
+        if not raw:
+            return SyncState()
+        known = {name for name in SyncState.__dataclass_fields__}
+        return SyncState(**{k: v for k, v in raw.items() if k in known})
 
     def save_state(self, state: SyncState) -> None:
         self._write("state.json", asdict(state))

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from core.sync import conflicts
-from core.sync.engine import OFFLINE, SyncEngine
+from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE
+from core.sync.report import OFFLINE
 
 
 def sync_status(engine: SyncEngine) -> dict[str, Any]:

@@ -16,10 +16,11 @@ import pytest
 
 from core.sync import manifests
 from core.sync.crypto import AgeCodec
-from core.sync.engine import OFFLINE, SYNCED, SyncEngine
+from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE
 from core.sync.keystore import KeyLocation, load_key
 from core.sync.manifests import Manifest
+from core.sync.report import OFFLINE, SYNCED
 from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
 
 BOUND = 3
