@@ -467,6 +467,8 @@ REMOTE_ENTRY = "sync-remote-refused"
 CONFLICT_ENTRY = "sync-conflict"
 INTERRUPTED_ENTRY = "sync-interrupted"
 GIT_MISSING_ENTRY = "sync-git-missing"
+TAMPERED_ENTRY = "sync-remote-tampered"
+ROLLBACK_ENTRY = "sync-remote-rolled-back"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 
@@ -504,6 +506,13 @@ class SyncRemoteError(SyncError):
     """git refused: the remote is not a sync remote, or a git command failed."""
 
     runbook_anchor = REMOTE_ENTRY
+
+
+class SyncRemoteTampered(SyncRemoteError):
+    """The remote holds what no key holder wrote (a forged marker or manifest, a swapped
+    recipient); refused before anything was written."""
+
+    runbook_anchor = TAMPERED_ENTRY
 
 
 class SyncConflictUnknown(SyncError, LookupError):

@@ -159,6 +159,9 @@ class GitRepo:
             GIT_COMMITTER_NAME=AUTHOR[0],
             GIT_COMMITTER_EMAIL=AUTHOR[1],
             LC_ALL="C",
+            # commits carry the hour in UTC: no machine's time zone, no exact time of an edit
+            GIT_AUTHOR_DATE=_hour_stamp(),
+            GIT_COMMITTER_DATE=_hour_stamp(),
         )
         if not self.interactive:
             env["GIT_TERMINAL_PROMPT"] = "0"
@@ -323,6 +326,10 @@ class GitRepo:
 
     def tree_of(self, commit: str) -> str:
         return self.text("rev-parse", f"{commit}^{{tree}}")
+
+
+def _hour_stamp() -> str:
+    return f"{int(time.time()) // 3600 * 3600} +0000"
 
 
 def _clear_shared_bits(path: str) -> None:

@@ -57,6 +57,13 @@ class SyncState:
     segment: int = 0
     known: dict[str, str] = field(default_factory=dict)
     machines: dict[str, str] = field(default_factory=dict)
+    seen: dict[str, int] = field(default_factory=dict)
+    """Machine id → the highest manifest sequence number verified from it (this machine's own:
+    the highest it pushed); an older one on the remote is a rollback."""
+    blobs: dict[str, list[Any]] = field(default_factory=dict)
+    """Working-copy name → [SHA-256 of the blob, plaintext length (-1: not padded), and the
+    file's size, mtime_ns and inode], so a manifest lists the tree without reading every blob
+    again (a file whose stat differs is read again)."""
     refused_at: str = ""
     """When the last sync that refused anything ran ("" when none ever did)."""
     refused_count: int = 0
