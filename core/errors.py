@@ -515,6 +515,13 @@ class SyncRemoteTampered(SyncRemoteError):
     runbook_anchor = TAMPERED_ENTRY
 
 
+class SyncManifestInvalid(SyncError):
+    """A manifest on the remote that is not a format-2 manifest or whose MAC is wrong: it
+    vouches for nothing, and the sync's report names it."""
+
+    runbook_anchor = TAMPERED_ENTRY
+
+
 class SyncConflictUnknown(SyncError, LookupError):
     """`sync resolve` of a decision that has no sync conflict."""
 

@@ -28,11 +28,11 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.errors import SyncKeyWrong
+from core.errors import SyncKeyWrong, SyncManifestInvalid
 from core.store.safefs import TEMP_MARK
 from core.sync import manifests
 from core.sync.crypto import Codec
-from core.sync.manifests import Listed, Manifest, ManifestUnreadable
+from core.sync.manifests import Listed, Manifest
 from core.sync.report import ROLLBACK, TAMPERED, UNDECRYPTABLE, Refusal, SyncReport
 
 if TYPE_CHECKING:
@@ -62,13 +62,13 @@ def verify(plain: bytes, key: bytes, name: str) -> Manifest:
     """The manifest in `plain`, when its MAC is right and it belongs at `name`.
 
     Raises:
-        ManifestUnreadable: its shape, MAC or machine is wrong.
+        SyncManifestInvalid: its shape, MAC or machine is wrong.
     """
     manifest, body, mac = manifests.decode(plain)
     if not hmac.compare_digest(_mac(key, body), mac):
-        raise ManifestUnreadable("its authentication does not match")
+        raise SyncManifestInvalid("its authentication does not match")
     if manifests.machine_of(name) != manifest.machine:
-        raise ManifestUnreadable(f"it names machine {manifest.machine} but is stored as {name}")
+        raise SyncManifestInvalid(f"it names machine {manifest.machine} but is stored as {name}")
     return manifest
 
 
@@ -117,7 +117,7 @@ class RemoteCheck:
         except SyncKeyWrong:
             self.refuse(report, name, UNDECRYPTABLE, "does not open with this journal's key")
             return
-        except ManifestUnreadable as exc:
+        except SyncManifestInvalid as exc:
             self.refuse(report, name, TAMPERED, f"{NO_KEY} ({exc}); it vouches for nothing")
             return
         self.valid[name] = manifest

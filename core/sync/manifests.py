@@ -27,7 +27,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from core.errors import TAMPERED_ENTRY, SyncError
+from core.errors import SyncManifestInvalid
 
 FOLDER = "m"
 FORMAT = 2
@@ -35,13 +35,6 @@ _NAME = re.compile(r"(?P<machine>[0-9a-f]{8})\.age")
 _LEGACY_NAME = re.compile(r"(?P<machine>[0-9a-f]{8})-(?P<number>\d{6,})\.age")
 MANIFEST_MAX = 64 * 1024 * 1024
 """The largest manifest plaintext a reader inflates (a listing of a million files fits)."""
-
-
-class ManifestUnreadable(SyncError):
-    """A manifest's plaintext is not a format-2 manifest (or not gzip, or too large), or its
-    MAC is wrong: it vouches for nothing, and the refusal names it."""
-
-    runbook_anchor = TAMPERED_ENTRY
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +101,13 @@ def decode(plain: bytes) -> tuple[Manifest, dict[str, object], str]:
     """The manifest, the body its MAC covers, and the MAC as written (not yet checked).
 
     Raises:
-        ManifestUnreadable: not gzip-compressed JSON of the format-2 shape.
+        SyncManifestInvalid: not gzip-compressed JSON of the format-2 shape.
     """
     try:
         inflater = zlib.decompressobj(wbits=31)  # gzip; the padding after it is ignored
         text = inflater.decompress(plain, MANIFEST_MAX)
         if inflater.unconsumed_tail:
-            raise ManifestUnreadable(f"a manifest inflates past {MANIFEST_MAX} bytes")
+            raise SyncManifestInvalid(f"a manifest inflates past {MANIFEST_MAX} bytes")
         raw = json.loads(text)
         mac = raw.pop("mac")
         files = {str(n): Listed(str(p), str(d), int(length)) for n, p, d, length in raw["files"]}
@@ -127,9 +120,9 @@ def decode(plain: bytes) -> tuple[Manifest, dict[str, object], str]:
             {str(k): str(v) for k, v in raw["machines"].items()},
         )
         if raw["format"] != FORMAT or raw["state"] != manifest.state or not isinstance(mac, str):
-            raise ManifestUnreadable("a manifest's format or state digest does not match")
+            raise SyncManifestInvalid("a manifest's format or state digest does not match")
     except (zlib.error, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise ManifestUnreadable(f"not a format-{FORMAT} manifest: {exc}") from exc
+        raise SyncManifestInvalid(f"not a format-{FORMAT} manifest: {exc}") from exc
     return manifest, raw, mac
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +121,8 @@ class StateFiles:
         return SyncState(**{k: v for k, v in raw.items() if k in known})
 
     def save_state(self, state: SyncState) -> None:
-        self._write("state.json", asdict(state))
+        # its fields as they are: `asdict` would deep-copy the name map and blob digests
+        self._write("state.json", {f.name: getattr(state, f.name) for f in fields(state)})
 
 
 def new_journal_id() -> str:

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.errors import SyncManifestInvalid
 from core.sync import manifests
 from core.sync.authenticity import RemoteCheck, blob_digest, sign, verify
 from core.sync.crypto import PAD_MIN, AgeCodec, SyncKey, pad, padded_size
-from core.sync.manifests import Listed, Manifest, ManifestUnreadable
+from core.sync.manifests import Listed, Manifest
 from core.sync.report import ROLLBACK, TAMPERED, UNDECRYPTABLE, SyncReport
 
 LAPTOP, DESK = "0a0a0a0a", "0d0d0d0d"
@@ -45,19 +46,19 @@ def test_a_signed_manifest_verifies_and_any_change_breaks_it() -> None:
     plain = sign(manifest, KEY.auth_key())
     found = verify(plain, KEY.auth_key(), manifests.name_of(LAPTOP))
     assert found.files == manifest.files and found.seq == 3 and found.state == manifest.state
-    with pytest.raises(ManifestUnreadable, match="authentication does not match"):
+    with pytest.raises(SyncManifestInvalid, match="authentication does not match"):
         verify(plain, SyncKey.generate().auth_key(), manifests.name_of(LAPTOP))
-    with pytest.raises(ManifestUnreadable, match="stored as"):
+    with pytest.raises(SyncManifestInvalid, match="stored as"):
         verify(plain, KEY.auth_key(), manifests.name_of(DESK))
     forged = _manifest(LAPTOP, 4, {"d/ab/cdef.age": CODEC.seal(b"forged")})
     body = forged.body()
-    with pytest.raises(ManifestUnreadable, match="authentication does not match"):
+    with pytest.raises(SyncManifestInvalid, match="authentication does not match"):
         verify(
             manifests.encode(body, hashlib.sha256(b"guess").hexdigest()),
             KEY.auth_key(),
             "m/0a0a0a0a.age",
         )
-    with pytest.raises(ManifestUnreadable):
+    with pytest.raises(SyncManifestInvalid):
         verify(b"not gzip at all", KEY.auth_key(), manifests.name_of(LAPTOP))
 
 
