@@ -467,6 +467,8 @@ REMOTE_ENTRY = "sync-remote-refused"
 CONFLICT_ENTRY = "sync-conflict"
 INTERRUPTED_ENTRY = "sync-interrupted"
 GIT_MISSING_ENTRY = "sync-git-missing"
+UNSAFE_REMOTE_ENTRY = "sync-remote-unsafe"
+REFUSED_ENTRY = "sync-files-refused"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 
@@ -504,6 +506,13 @@ class SyncRemoteError(SyncError):
     """git refused: the remote is not a sync remote, or a git command failed."""
 
     runbook_anchor = REMOTE_ENTRY
+
+
+class SyncRemoteUnsafe(SyncRemoteError):
+    """The remote sent something sync refuses as a whole (an object git's fsck refuses, more
+    than a sync reads); nothing was received or written."""
+
+    runbook_anchor = UNSAFE_REMOTE_ENTRY
 
 
 class SyncConflictUnknown(SyncError, LookupError):

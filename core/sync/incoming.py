@@ -21,7 +21,9 @@ from core.sync.manifests import is_manifest
 from core.sync.merge import CONFLICT, RecordSide, merge_lines, merge_record
 from core.sync.merge import REMOTE as TAKE_REMOTE
 from core.sync.paths import Unit, history_path, record_path, unit_of
-from core.sync.workcopy import MANIFESTS, WorkingCopy
+from core.sync.report import SyncReport
+from core.sync.screening import Screen
+from core.sync.workcopy import WorkingCopy
 
 UNKNOWN_MACHINE = "00000000"
 
@@ -38,14 +40,19 @@ class MergeResult:
 class Incoming:
     """One remote commit merged into the journal and the working copy."""
 
-    def __init__(self, repo: GitRepo, work: WorkingCopy, remote: str, head: str | None) -> None:
+    def __init__(
+        self, repo: GitRepo, work: WorkingCopy, remote: str, head: str | None, report: SyncReport
+    ) -> None:
         self.repo = repo
         self.work = work
         self.remote = remote
         base = repo.merge_base(head, remote) if head else None
-        self.theirs = repo.changed(base, remote)
+        self.screen = Screen(repo, work, remote, report)
+        screened = self.screen.changes(base)  # names, modes, sizes, the key, the store's rules
+        self.theirs = screened.theirs
+        self.blobs = screened.blobs
+        self.plain = screened.plain
         self.ours = set(repo.changed(base, head)) if head else set()
-        self.blobs = repo.blobs(remote, [n for n, s in self.theirs.items() if s != "D"])
         self.result = MergeResult()
         self.diverged: dict[str, int] = {}
         """Record id → the first revision both sides wrote, for records this merge conflicted:
@@ -53,10 +60,6 @@ class Incoming:
 
     def merge(self) -> MergeResult:
         work = self.work
-        if work.codec.encrypted:
-            for name, blob in self.blobs.items():
-                if name.startswith(f"{MANIFESTS}/"):
-                    work.learn_manifest(blob)
         units: dict[Unit, list[str]] = {}
         for name in self.theirs:
             path = work.path_of(name)
@@ -83,8 +86,7 @@ class Incoming:
     def _change(self, name: str) -> Change:
         if self.theirs[name] == "D":
             return None, None
-        blob = self.blobs[name]
-        return self.work.codec.open(blob), blob
+        return self.plain[name], self.blobs[name]
 
     # records ------------------------------------------------------------------------------
 
@@ -127,32 +129,32 @@ class Incoming:
 
     def _remote_record(self, record_id: str) -> tuple[RecordSide, dict[str, tuple[bytes, bytes]]]:
         """The remote's whole copy of one record: the side, and path → (plaintext, blob)."""
-        codec = self.work.codec
         current = record_path(record_id)
         side = RecordSide(None)
         files: dict[str, tuple[bytes, bytes]] = {}
         found = self._remote_blobs([current])
         if current in found:
-            side.current = codec.open(found[current])
-            files[current] = (side.current, found[current])
+            side.current = found[current][1]
+            files[current] = (side.current, found[current][0])
         paths = [
             history_path(record_id, n, digest=d)
             for n in range(1, side.revision)
             for d in (False, True)
         ]
-        for path, blob in self._remote_blobs(paths).items():
-            files[path] = (codec.open(blob), blob)
+        for path, (blob, plain) in self._remote_blobs(paths).items():
+            files[path] = (plain, blob)
         for n in range(1, side.revision):
             if (path := history_path(record_id, n)) in files:
                 side.history[n] = files[path][0]
         return side, files
 
-    def _remote_blobs(self, paths: list[str]) -> dict[str, bytes]:
-        """path → blob in the remote commit, from the prefetch where it changed."""
+    def _remote_blobs(self, paths: list[str]) -> dict[str, tuple[bytes, bytes]]:
+        """path → (blob, plaintext) in the remote commit, from the prefetch where it changed;
+        the rest is read through the same checks (`Screen.fetch`)."""
         names = {self.work.codec.name(p): p for p in paths}
-        found = {names[n]: self.blobs[n] for n in names if n in self.blobs}
+        found = {names[n]: (self.blobs[n], self.plain[n]) for n in names if n in self.blobs}
         missing = [n for n in names if n not in self.blobs and self.theirs.get(n) != "D"]
-        found.update({names[n]: b for n, b in self.repo.blobs(self.remote, missing).items()})
+        found.update({names[n]: pair for n, pair in self.screen.fetch(missing).items()})
         return found
 
     def _local_record(self, record_id: str) -> tuple[RecordSide, dict[str, bytes]]:
@@ -181,7 +183,7 @@ class Incoming:
         """The remote's correction notes of those revisions, by revision."""
         paths = {note_path(record_id, n): n for n in revisions}
         found = self._remote_blobs(list(paths))
-        return {paths[p]: self.work.codec.open(blob) for p, blob in found.items()}
+        return {paths[p]: plain for p, (_, plain) in found.items()}
 
     def _set_aside(self, path: str) -> bool:
         """Whether `path` is the remote's note of a revision this merge set aside in a
