@@ -219,6 +219,8 @@ class SyncEngine:
                     raise error from exc
                 report.result = OFFLINE
                 report.detail = exc.reason
+            except SyncCancelled:
+                raise  # as if killed: the slot says it was cut short, the next sync resumes
             except Exception as exc:
                 self._failed(work, report, exc)
                 raise

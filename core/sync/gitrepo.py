@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import selectors
 import shutil
 import signal
 import stat
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from core.errors import (
     AUTH_ENTRY,
@@ -92,6 +94,8 @@ delta them): a hostile remote's oversized blob costs git little memory on the wa
 FSCK_REFUSED = ("fsck error", "did not pass fsck", "fsck:")
 """What git prints when `fetch.fsckObjects` refuses an object the remote sent (a tree entry
 `..`, `.git` or with a slash, a malformed mode or object): the whole fetch is refused."""
+PIPE_CHUNK = 1 << 16
+"""Bytes moved per read or write of git's pipes."""
 PRIVATE_UMASK = 0o077
 """The umask of every git we run: files git writes without asking the setting (FETCH_HEAD)
 are private too."""
@@ -262,30 +266,28 @@ class GitRepo:
         """The output of a finished git; a cancel ends an endable one (terminated, then
         killed after `CANCEL_GRACE`) and raises `SyncCancelled`.
 
-        The input is written by a thread of its own, whole, then git's stdin is closed: git
-        reads a request while it writes answers, so input larger than a pipe buffer written
-        from here would wait for a reader that waits for us."""
-        writer = _feed(process, data) if data is not None else None
+        The input is written whole, then git's stdin is closed, while its output is read: git
+        reads a request while it writes answers, so input larger than a pipe buffer must be
+        written and read at once (a join of thousands of records waited there for good)."""
+        pipes = _Pipes(process, data)
         ended_at: float | None = None
-        try:
-            while True:
-                try:
-                    stdout, stderr = process.communicate(timeout=CANCEL_POLL)
-                except subprocess.TimeoutExpired:
-                    if name not in ENDABLE or not self.cancelled.is_set():
-                        continue
-                    if ended_at is None:
-                        ended_at = time.monotonic()
-                        _signal(process, signal.SIGTERM)
-                    elif time.monotonic() - ended_at > CANCEL_GRACE:
-                        _signal(process, getattr(signal, "SIGKILL", signal.SIGTERM))
-                    continue
-                if ended_at is not None:
-                    raise SyncCancelled(f"the sync was cancelled during git {name}")
-                return stdout, stderr
-        finally:
-            if writer is not None:
-                writer.join()
+        while not pipes.step(CANCEL_POLL) or process.poll() is None:
+            if name not in ENDABLE or not self.cancelled.is_set():
+                if pipes.done:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        process.wait(CANCEL_POLL)
+                continue
+            if ended_at is None:
+                ended_at = time.monotonic()
+                _signal(process, signal.SIGTERM)
+            elif time.monotonic() - ended_at > CANCEL_GRACE:
+                _signal(process, getattr(signal, "SIGKILL", signal.SIGTERM))
+            if pipes.done:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(CANCEL_POLL)
+        if ended_at is not None:
+            raise SyncCancelled(f"the sync was cancelled during git {name}")
+        return pipes.output()
 
     def make_private(self) -> bool:
         """Makes a working copy set up before `PRIVATE` private: the setting, then every
@@ -422,26 +424,67 @@ class GitRepo:
         return self.text("rev-parse", f"{commit}^{{tree}}")
 
 
-def _feed(process: subprocess.Popen[bytes], data: bytes) -> threading.Thread:
-    """Writes data to git's stdin in a thread and closes it; `communicate` is kept away from
-    the pipe (it would close it at once). A git that exits early (or is ended) leaves the
-    rest unwritten: its return code says why."""
-    pipe = process.stdin
-    process.stdin = None
-    assert pipe is not None
+class _Pipes:
+    """git's stdin written and its stdout and stderr read at once, in this thread, through
+    one selector: no thread of its own (a worker thread of the app's pool stays as it is)."""
 
-    def write() -> None:
+    def __init__(self, process: subprocess.Popen[bytes], data: bytes | None) -> None:
+        assert process.stdout is not None and process.stderr is not None
+        self.selector = selectors.DefaultSelector()
+        self.out: list[bytes] = []
+        self.err: list[bytes] = []
+        self.data = memoryview(data or b"")
+        self.offset = 0
+        self.stdin = process.stdin
+        self.selector.register(process.stdout, selectors.EVENT_READ, self.out)
+        self.selector.register(process.stderr, selectors.EVENT_READ, self.err)
+        if self.stdin is not None:
+            if self.data:
+                os.set_blocking(self.stdin.fileno(), False)
+                self.selector.register(self.stdin, selectors.EVENT_WRITE)
+            else:
+                self.stdin.close()
+
+    @property
+    def done(self) -> bool:
+        return not self.selector.get_map()
+
+    def step(self, timeout: float) -> bool:
+        """Moves what is ready; True once every pipe is closed."""
+        if self.done:
+            return True
+        for key, _ in self.selector.select(timeout):
+            if key.fileobj is self.stdin:
+                self._write()
+            else:
+                self._read(key.fileobj, key.data)  # type: ignore[arg-type]
+        return self.done
+
+    def _write(self) -> None:
+        assert self.stdin is not None
+        piece = self.data[self.offset : self.offset + PIPE_CHUNK]
         try:
-            pipe.write(data)
-        except (BrokenPipeError, ValueError, OSError):
-            pass
-        finally:
+            self.offset += os.write(self.stdin.fileno(), piece)
+        except BlockingIOError:
+            return
+        except OSError:  # git stopped reading (a broken pipe): its return code says why
+            self.offset = len(self.data)
+        if self.offset >= len(self.data):
+            self.selector.unregister(self.stdin)
             with contextlib.suppress(OSError):
-                pipe.close()
+                self.stdin.close()
 
-    thread = threading.Thread(target=write, name="git-stdin", daemon=True)
-    thread.start()
-    return thread
+    def _read(self, pipe: IO[bytes], into: list[bytes]) -> None:
+        chunk = os.read(pipe.fileno(), PIPE_CHUNK)
+        if chunk:
+            into.append(chunk)
+            return
+        self.selector.unregister(pipe)
+        pipe.close()
+
+    def output(self) -> tuple[bytes, bytes]:
+        self.selector.close()
+        return b"".join(self.out), b"".join(self.err)
 
 
 def _clear_shared_bits(path: str) -> None:

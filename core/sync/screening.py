@@ -28,7 +28,13 @@ from core.store.quarantine import keep_aside
 from core.sync import admission
 from core.sync.gitrepo import GitRepo, TreeEntry
 from core.sync.manifests import is_manifest
-from core.sync.paths import journal_path_problem, remote_name_problem, unit_of
+from core.sync.paths import (
+    KEY_CHECK,
+    MARKER,
+    journal_path_problem,
+    remote_name_problem,
+    unit_of,
+)
 from core.sync.report import (
     INVALID_RECORD,
     TOO_LARGE,
@@ -162,6 +168,9 @@ class Screen:
             path = work.path_of(name) if not is_manifest(name) else None
             if path is not None and (problem := journal_path_problem(path)) is not None:
                 self._drop(out, name, UNSAFE_PATH, f"it stands for {path!r}: {problem}")
+                continue
+            if name in (MARKER, KEY_CHECK):  # the remote's own files, plain or sealed to the key
+                out.plain[name] = out.blobs[name]
                 continue
             try:
                 out.plain[name] = work.codec.open(out.blobs[name])
