@@ -469,6 +469,8 @@ INTERRUPTED_ENTRY = "sync-interrupted"
 GIT_MISSING_ENTRY = "sync-git-missing"
 TAMPERED_ENTRY = "sync-remote-tampered"
 ROLLBACK_ENTRY = "sync-remote-rolled-back"
+UNSAFE_REMOTE_ENTRY = "sync-remote-unsafe"
+REFUSED_ENTRY = "sync-files-refused"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 
@@ -520,6 +522,13 @@ class SyncManifestInvalid(SyncError):
     vouches for nothing, and the sync's report names it."""
 
     runbook_anchor = TAMPERED_ENTRY
+
+
+class SyncRemoteUnsafe(SyncRemoteError):
+    """The remote sent something sync refuses as a whole (an object git's fsck refuses, more
+    than a sync reads); nothing was received or written."""
+
+    runbook_anchor = UNSAFE_REMOTE_ENTRY
 
 
 class SyncConflictUnknown(SyncError, LookupError):

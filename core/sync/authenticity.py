@@ -33,19 +33,26 @@ from core.store.safefs import TEMP_MARK
 from core.sync import manifests
 from core.sync.crypto import Codec
 from core.sync.manifests import Listed, Manifest
-from core.sync.report import ROLLBACK, TAMPERED, UNDECRYPTABLE, Refusal, SyncReport
+from core.sync.paths import FILE_MODE, KEY_CHECK, MARKER
+from core.sync.report import (
+    ROLLBACK,
+    TAMPERED,
+    TOO_LARGE,
+    UNDECRYPTABLE,
+    Refusal,
+    SyncReport,
+)
 
 if TYPE_CHECKING:
     from core.sync.gitrepo import GitRepo
     from core.sync.workcopy import WorkingCopy
 
-MARKER = "decision-journal-sync.json"
-KEY_CHECK = "key-check.age"
 KEY_CHECK_TEXT = b"decision-journal sync key check\n"
 REMOTE_FILES = (MARKER, KEY_CHECK)
 """The remote's own files beside the journal's: listed in every manifest like the rest."""
 NO_KEY = "changed on the remote by someone without the key"
 ROLLED_BACK = "the remote was rolled back"
+UNOPENED = "does not open with this journal's key (not an age file, or encrypted to another key)"
 
 
 def blob_digest(blob: bytes) -> str:
@@ -105,9 +112,17 @@ class RemoteCheck:
 
     def read(self, repo: GitRepo, commit: str, report: SyncReport | None) -> RemoteCheck:
         """Checks every manifest in `commit`; refusals go to `report`."""
-        names = [n for n in repo.names(commit) if manifests.is_manifest(n)]
-        for name, blob in repo.blobs(commit, names).items():
-            self.add(name, blob, report)
+        names = [
+            e.text
+            for e in repo.entries(commit)
+            if e.text is not None and manifests.is_manifest(e.text) and e.mode == FILE_MODE
+        ]
+        found = repo.blobs(commit, names, limit=manifests.MANIFEST_BLOB_MAX)
+        for name in names:
+            if name in found:
+                self.add(name, found[name], report)
+            else:
+                self.refuse(report, name, TOO_LARGE, "refused unread: over the manifest size cap")
         self._cross_check(report)
         return self
 
@@ -115,7 +130,7 @@ class RemoteCheck:
         try:
             manifest = verify(self.codec.open(blob), self.codec.auth_key, name)
         except SyncKeyWrong:
-            self.refuse(report, name, UNDECRYPTABLE, "does not open with this journal's key")
+            self.refuse(report, name, UNDECRYPTABLE, UNOPENED)
             return
         except SyncManifestInvalid as exc:
             self.refuse(report, name, TAMPERED, f"{NO_KEY} ({exc}); it vouches for nothing")
@@ -180,17 +195,27 @@ class RemoteCheck:
         (with the refusal in `report`) when no valid manifest lists exactly these bytes, or
         when the file does not open."""
         length: int | None = None
-        if self.strict:
-            voucher = self.voucher(name, blob)
-            if voucher is None:
-                self.refuse(report, name, TAMPERED, f"{NO_KEY}; not applied", path)
-                return None
-            length = voucher.listed.length if voucher.listed.length >= 0 else None
+        voucher = self.voucher(name, blob) if self.strict else None
+        if voucher is not None and voucher.listed.length >= 0:
+            length = voucher.listed.length
         try:
-            return self.codec.open(blob, length)
+            plain = self.codec.open(blob, length)
         except SyncKeyWrong:
-            self.refuse(report, name, UNDECRYPTABLE, "does not open with this journal's key", path)
+            self.refuse(report, name, UNDECRYPTABLE, UNOPENED, path)
             return None
+        if self.strict and voucher is None:
+            self.refuse(report, name, TAMPERED, f"{NO_KEY}; not applied", path)
+            return None
+        return plain
+
+    def kind_of_unlisted(self, blob: bytes) -> str:
+        """Why a file no manifest lists is refused: it does not open with the key at all, or
+        it does (anyone can encrypt to the recipient) and was written without the key."""
+        try:
+            self.codec.open(blob)
+        except SyncKeyWrong:
+            return UNDECRYPTABLE
+        return TAMPERED
 
 
 # this machine's side ----------------------------------------------------------------------

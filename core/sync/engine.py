@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from core.errors import (
+    JournalError,
     LockCancelled,
     SyncAlreadyConfigured,
     SyncCancelled,
@@ -25,30 +27,48 @@ from core.errors import (
     SyncNotConfigured,
     SyncRemoteError,
     SyncRemoteTampered,
+    SyncRemoteUnsafe,
+    is_storage_failure,
+    storage_failure,
 )
 from core.gocompat.gotime import GoTime
 from core.store.locking import locked
 from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
 from core.sync import authenticity, manifests
-from core.sync.authenticity import KEY_CHECK, KEY_CHECK_TEXT, MARKER, RemoteCheck
+from core.sync.authenticity import KEY_CHECK_TEXT, RemoteCheck
 from core.sync.crypto import AgeCodec, Codec, SyncKey
 from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget
 from core.sync.keystore import load_key, store_key
-from core.sync.report import OFFLINE, SYNCED, SyncReport
+from core.sync.paths import KEY_CHECK, MARKER
+from core.sync.report import (
+    FAILED,
+    KEPT_REFUSALS,
+    OFFLINE,
+    SYNCED,
+    UNSAFE_PATH,
+    Refusal,
+    SyncReport,
+)
 from core.sync.state import (
+    RESULT_FILE,
+    RUNNING,
     STATE_DIR,
+    ResultSlot,
     StateFiles,
     SyncConfig,
     machine_name,
     new_journal_id,
     new_machine_id,
+    write_slot,
 )
 from core.sync.workcopy import WorkingCopy
 
 PUSH_ATTEMPTS = 5
+MARKER_MAX = 64 * 1024
+"""The most `join` reads of the remote's marker and key check before the key is proven."""
 STAGING_PREFIX = ".sync-setup.tmp-"
 
 
@@ -150,11 +170,14 @@ class SyncEngine:
             raise
 
     def _install(self, staging: Path, config: SyncConfig) -> None:
+        """Everything of the set-up is written in the staging folder, whose rename makes the
+        journal sync: a set-up cut short (a full disk, a kill) leaves nothing half set up."""
         state_dir = staging / ".git" / STATE_DIR
         state_dir.mkdir(mode=0o700)
+        write_slot(state_dir / RESULT_FILE, ResultSlot())  # its space, taken while there is some
+        self.files.save_config(config, directory=state_dir)
         os.chmod(staging, 0o700)
         os.rename(staging, self.files.working_copy)
-        self.files.save_config(config)
 
     def off(self, *, forget_key: bool) -> None:
         """Removes the working copy; the journal and the remote are left as they are."""
@@ -186,19 +209,54 @@ class SyncEngine:
                 state=state,
             )
             report = SyncReport(SYNCED)
+            self.files.mark(RUNNING)
             try:
                 self._run(work, report)
             except GitFailed as exc:
                 if not exc.unreachable:
-                    state.last_error = str(exc)
-                    self._save(work, "error")
-                    raise
+                    error = _fsck_refusal(exc, report)
+                    self._failed(work, report, error)
+                    if error is exc:
+                        raise
+                    raise error from exc
                 report.result = OFFLINE
                 report.detail = exc.reason
-            state.last_error = ""
+            except SyncCancelled:
+                raise  # as if killed: the slot says it was cut short, the next sync resumes
+            except Exception as exc:
+                self._failed(work, report, exc)
+                raise
             report.settle()
-            self._save(work, report.result)
+            self._finished(work, report)
             return report
+
+    def _finished(self, work: WorkingCopy, report: SyncReport) -> None:
+        """Saves a sync that reached its end: its result, and its refusals when it had any."""
+        state = work.state
+        state.last_error = ""
+        if report.refused:
+            state.refused_at = GoTime.now().format()
+            state.refused_count = len(report.refused)
+            state.refusals = [r.to_dict() for r in report.refused[:KEPT_REFUSALS]]
+        self._save(work, report.result)
+        self.files.mark(report.result)
+
+    def _failed(self, work: WorkingCopy, report: SyncReport, error: BaseException) -> None:
+        """Records a sync that stopped (what it refused first, the error), as far as the disk
+        lets it: the result slot is written in place, so a full disk still shows the failure.
+        The error carries the report (`error.report`) for the one who shows it."""
+        report.result = FAILED
+        message = describe_failure(error)
+        work.state.last_error = message
+        if report.refused:
+            work.state.refused_at = GoTime.now().format()
+            work.state.refused_count = len(report.refused)
+            work.state.refusals = [r.to_dict() for r in report.refused[:KEPT_REFUSALS]]
+        with contextlib.suppress(OSError, JournalError):
+            self._save(work, FAILED)
+        self.files.mark(FAILED, message)
+        with contextlib.suppress(AttributeError, TypeError):
+            error.report = report  # type: ignore[attr-defined]
 
     def _run(self, work: WorkingCopy, report: SyncReport) -> None:
         head = self.repo.rev("HEAD")
@@ -265,9 +323,11 @@ class SyncEngine:
         work.state.merging = remote
         self._save(work, "")
         head = self.repo.rev("HEAD")
+        refused = len(report.refused)
         result = Incoming(self.repo, work, remote, head, report).merge()
         work.flush()
-        report.received += result.received
+        report.applied += result.received
+        report.received += result.received + len(report.refused) - refused
         report.new_conflicts += result.new_conflicts
         report.sent += work.export()
         work.state.merging = ""
@@ -298,6 +358,35 @@ def _remove_git_leftovers(git_dir: Path) -> None:
             else:
                 with contextlib.suppress(FileNotFoundError):
                     path.unlink()
+
+
+FSCK_OBJECT = re.compile(r"object ([0-9a-f]{40,64}): (\w+): (.*)")
+
+
+def _fsck_refusal(exc: GitFailed, report: SyncReport) -> BaseException:
+    """A fetch git's own checks refused (a tree entry `..`, `.git`, or another malformed
+    object) as a refusal of the whole fetch, named by git's finding; other failures as they
+    are."""
+    if not exc.fsck_refused:
+        return exc
+    found = [m for line in exc.stderr.splitlines() if (m := FSCK_OBJECT.search(line))]
+    candidates: list[re.Match[str] | None] = [*found] or [None]
+    for match in candidates:
+        name = f"object {match.group(1)}" if match else "the fetched commit"
+        why = f"{match.group(2)}: {match.group(3)}" if match else "git's fsck refused it"
+        report.refuse(Refusal(name, UNSAFE_PATH, f"git refused the whole fetch ({why})"))
+    first = report.refused[-1].message
+    return SyncRemoteUnsafe(
+        f"the remote holds an object git refuses to fetch, so nothing was received: {first}; "
+        "the remote was changed by something other than decision-journal"
+    )
+
+
+def describe_failure(error: BaseException) -> str:
+    """One line for the state file and `sync status`: a storage failure in plain words."""
+    if isinstance(error, OSError) and is_storage_failure(error):
+        error = storage_failure(error, "sync", error.filename or "the journal")
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 def _new_config(encrypted: bool, key_file: str) -> SyncConfig:
@@ -350,7 +439,7 @@ def _check_remote(repo: GitRepo, key: SyncKey | None) -> bool:
     """Whether the remote is encrypted; refuses a wrong or missing key, a format-1 remote and
     a marker or key check no key holder wrote, before any write."""
     ref = f"refs/remotes/{REMOTE}/{BRANCH}"
-    found = repo.blobs(ref, [MARKER, KEY_CHECK])
+    found = repo.blobs(ref, [MARKER, KEY_CHECK], limit=MARKER_MAX)
     if MARKER not in found:
         raise SyncRemoteError(
             f"the remote holds no {MARKER}: it is not a decision-journal sync remote"

@@ -33,8 +33,10 @@ FOLDER = "m"
 FORMAT = 2
 _NAME = re.compile(r"(?P<machine>[0-9a-f]{8})\.age")
 _LEGACY_NAME = re.compile(r"(?P<machine>[0-9a-f]{8})-(?P<number>\d{6,})\.age")
-MANIFEST_MAX = 64 * 1024 * 1024
+MANIFEST_MAX = 256 * 1024 * 1024
 """The largest manifest plaintext a reader inflates (a listing of a million files fits)."""
+MANIFEST_BLOB_MAX = 64 * 1024 * 1024
+"""The largest manifest blob read from a remote (gzip-compressed, a million files fit)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,16 +95,18 @@ class StateFiles:
         except FileNotFoundError:
             return None
 
-    def _write(self, name: str, value: Any) -> None:
-        ensure_private_dir(self.journal_root, self.directory)
+    def _write(self, name: str, value: Any, directory: Path | None = None) -> None:
+        folder = directory or self.directory
+        ensure_private_dir(self.journal_root, folder)
         data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        atomic_write(self.journal_root, self.directory / name, data)
+        atomic_write(self.journal_root, folder / name, data)
 
     def config(self) -> SyncConfig:
         return SyncConfig(**self._read("config.json"))
 
-    def save_config(self, config: SyncConfig) -> None:
-        self._write("config.json", asdict(config))
+    def save_config(self, config: SyncConfig, directory: Path | None = None) -> None:
+        """Saves the config here, or in `directory` (a set-up's staging copy)."""
+        self._write("config.json", asdict(config), directory)
 
     def index(self) -> dict[str, IndexEntry]:
         raw = self._read("index.json") or {}
@@ -123,6 +125,80 @@ class StateFiles:
     def save_state(self, state: SyncState) -> None:
         # its fields as they are: `asdict` would deep-copy the name map and blob digests
         self._write("state.json", {f.name: getattr(state, f.name) for f in fields(state)})
+
+    @property
+    def slot_path(self) -> Path:
+        return self.directory / RESULT_FILE
+
+    def mark(self, result: str, error: str = "") -> bool:
+        """Records the outcome in the result slot (see `write_slot`); False when even that
+        failed (the slot was never made, or the disk refuses every write)."""
+        pid = os.getpid() if result == RUNNING else 0
+        try:
+            write_slot(self.slot_path, ResultSlot(result, error, pid))
+        except OSError:
+            return False
+        return True
+
+    def slot(self) -> ResultSlot | None:
+        return read_slot(self.slot_path)
+
+
+RESULT_FILE = "result"
+RESULT_SIZE = 4096
+RUNNING = "running"
+"""The result slot while a sync runs; one left by a process that is gone was cut short."""
+
+
+@dataclass(slots=True)
+class ResultSlot:
+    """The last sync's outcome as the slot holds it: result word, error, the syncing pid."""
+
+    result: str = ""
+    error: str = ""
+    pid: int = 0
+
+    @property
+    def interrupted(self) -> bool:
+        """A sync that started and never finished (killed, or the machine stopped)."""
+        return self.result == RUNNING and not _alive(self.pid)
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def write_slot(path: Path, slot: ResultSlot) -> None:
+    """Writes the slot in place, padded to `RESULT_SIZE`: the file's blocks were allocated when
+    it was made, so this write needs no new space and tells the truth on a full disk too."""
+    body = json.dumps(asdict(slot), ensure_ascii=False).encode("utf-8")[: RESULT_SIZE - 1]
+    data = body + b"\n" + b" " * (RESULT_SIZE - len(body) - 1)
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.pwrite(fd, data, 0)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_slot(path: Path) -> ResultSlot | None:
+    try:
+        with open(path, "rb") as handle:
+            raw = json.loads(handle.read(RESULT_SIZE).split(b"\n", 1)[0] or b"{}")
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or not raw:
+        return None
+    return ResultSlot(str(raw.get("result", "")), str(raw.get("error", "")), int(raw.get("pid", 0)))
 
 
 def new_journal_id() -> str:
