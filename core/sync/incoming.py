@@ -39,6 +39,11 @@ REMOVED = (
     "here and pushed again"
 )
 
+LINES_REMOVED = (
+    "lines removed on the remote by someone without the key (a log only grows); kept here "
+    "and pushed again"
+)
+
 Change = tuple[bytes | None, bytes | None]
 """A journal file's new plaintext and its blob; (None, None) removes the file."""
 
@@ -329,10 +334,14 @@ class Incoming:
         if mine is None or mine == theirs:
             work.apply_unit(path, "log", {path: (theirs, blob)})
             return
-        if not work.locally_changed(path) and _holds_every_line(theirs, mine):
+        unchanged_here = not work.locally_changed(path)
+        if unchanged_here and _holds_every_line(theirs, mine):
             # only the remote appended: its file as it is, in its order
             work.apply_unit(path, "log", {path: (theirs, blob)})
             return
+        if unchanged_here and name not in self.ours:
+            # every line here was on the remote already: some were taken out there
+            self._refuse(name, TAMPERED, LINES_REMOVED, path)
         united = merge_lines(mine, theirs)
         if united != mine:
             # The union is what the other side computes too: when theirs already is it, take

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import SyncRemoteTampered
+from core.outcomes.signals import OutcomeLog, make_signal
 from core.record.codec import encode_record
 from core.sync.authenticity import KEY_CHECK, MARKER
 from core.sync.engine import SyncEngine
@@ -27,6 +28,7 @@ from tests.integration.hostile_remote import (
     Attacker,
     blob_name,
     engine_sync,
+    git_in,
     honest_pair,
     remote_tree,
 )
@@ -264,3 +266,30 @@ def test_a_swapped_marker_and_recipient_are_refused_and_files_stay_encrypted_to_
     )
     SyncEngine(late.root).join(f"file://{remote}", key=key, key_file=str(late.key_file))
     assert "decision-desk-2" in {r.id for r in late.store.list_with_issues().records}
+
+
+def test_lines_taken_out_of_a_shared_log_are_kept_and_pushed_again(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    laptop, desk, remote = pair
+    OutcomeLog(laptop.root).append([make_signal(RECORD, ci="fail")])
+    engine_sync(laptop)
+    engine_sync(desk)
+    OutcomeLog(laptop.root).append([make_signal(RECORD, ci="pass")])
+    engine_sync(laptop)
+    engine_sync(desk)
+    assert len(OutcomeLog(desk.root).read().signals) == 2
+    # the log is encrypted and listed, so the attacker can only put back an older genuine
+    # copy with its older manifest: revert the laptop's last sync
+    mallory = Attacker.of(remote, tmp_path)
+    git_in(mallory.work, "revert", "--no-edit", "HEAD")
+    mallory.push()
+    report = engine_sync(desk)
+    assert report.result == REFUSED
+    kinds = _kinds(report)
+    assert kinds["outcomes/signals.ndjson"] == TAMPERED
+    assert ROLLBACK in kinds.values()
+    assert any("lines removed on the remote" in r.message for r in report.refused)
+    assert len(OutcomeLog(desk.root).read().signals) == 2
+    _assert_healed(laptop, desk, remote)
+    assert len(OutcomeLog(laptop.root).read().signals) == 2
