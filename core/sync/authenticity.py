@@ -177,11 +177,6 @@ class RemoteCheck:
     def voucher(self, name: str, blob: bytes) -> Voucher | None:
         return self.vouched.get(name, {}).get(blob_digest(blob))
 
-    def path_of(self, name: str) -> str:
-        """The journal path a valid manifest gives `name` ("" when none does)."""
-        found = self.vouched.get(name, {})
-        return next((v.listed.path for v in found.values() if v.listed.path), "")
-
     def writers(self, name: str, blob: bytes) -> list[str]:
         """The machines whose valid manifests list exactly this blob under `name`."""
         digest = blob_digest(blob)
