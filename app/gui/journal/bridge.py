@@ -64,6 +64,7 @@ from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.corrections import Correction, apply_correction
+from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes
 from core.store.decisions import mark_deleted, mark_restored
 from core.store.quarantine import move_aside
@@ -82,16 +83,26 @@ TRANSFERS = "transfers"
 
 @dataclass(slots=True)
 class _Relay:
-    """A profile observer that outlives nothing: detached before the bridge is destroyed."""
+    """Hands what a worker thread reports to a signal until detached (before the bridge is
+    destroyed), so a profile worker or a store that outlives the bridge (in tests) never
+    reaches a deleted QObject. It is the profile worker's observer and the store's commit
+    listener: a commit (a capture, an edit, an import, the transcript watch) emits the
+    decision's ID, in whichever thread committed; Qt delivers it queued."""
 
-    emit: Callable[[ProfileStatus], None]
+    emit_status: Callable[[ProfileStatus], None]
+    emit_commit: Callable[[str], None]
     attached: bool = True
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def on_state_changed(self, status: ProfileStatus) -> None:
         with self.lock:
             if self.attached:
-                self.emit(status)
+                self.emit_status(status)
+
+    def record_committed(self, record: DecisionRecord) -> None:
+        with self.lock:
+            if self.attached:
+                self.emit_commit(record.id)
 
     def detach(self) -> None:
         with self.lock:
@@ -111,6 +122,8 @@ class JournalBridge(QObject):
     page_expired(int): the snapshot of that generation is gone or changed.
     catalog_loaded(object): a `Catalog`.
     reconciled(object): a `ReconcileReport` after the index caught up with the disk.
+    record_committed(str): this process committed a revision of that decision (its index row
+        is already current); emitted in the committing thread, delivered queued.
     index_progressed(int, int): (files read, files to read) while a reconcile reads files.
     record_loaded(object): a `DecisionRecord` read from the store.
     record_failed(str, str): (decision ID, message).
@@ -147,6 +160,7 @@ class JournalBridge(QObject):
     page_expired = Signal(int)
     catalog_loaded = Signal(object)
     reconciled = Signal(object)
+    record_committed = Signal(str)
     index_progressed = Signal(int, int)
     record_loaded = Signal(object)
     record_failed = Signal(str, str)
@@ -190,8 +204,9 @@ class JournalBridge(QObject):
         self.snapshots = snapshots if snapshots is not None else SnapshotCache()
         self._owns_worker = profile_worker is None
         self.profile_worker = profile_worker or journal.start_profile_worker()
-        self._relay = _Relay(self.profile_state_changed.emit)
+        self._relay = _Relay(self.profile_state_changed.emit, self.record_committed.emit)
         self.profile_worker.add_observer(self._relay)
+        journal.store.add_listener(self._relay)
         self._lanes = {
             BROWSE: WorkerPool(self, max_threads=1),
             RECORDS: WorkerPool(self, max_threads=2),
