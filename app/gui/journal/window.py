@@ -76,6 +76,8 @@ from app.gui.journal.requests import (
 from app.gui.journal.waiting_panel import WaitingPanel
 from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
+from app.gui.widgets.screen_fit import fit_to_screen
+from app.gui.widgets.show_folder import show_folder
 from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
 from core.index.rows import ListRow, ReconcileReport
@@ -535,24 +537,13 @@ class JournalWindow(QMainWindow):
 
     # settings ----------------------------------------------------------------------------------
 
-    def _fit_screen(self) -> None:
-        """The first size: the preferred one, shrunk to the screen's free area (a 1366 by 768
-        laptop has less height than the window would like, once panels and title are drawn)."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        if screen is None:
-            return
-        free = screen.availableGeometry()
-        width = min(self.width(), int(free.width() * FIT_SHARE))
-        height = min(self.height(), int(free.height() * FIT_SHARE))
-        self.resize(width, height)
-
     def _key(self, name: str) -> str:
         return f"{self._group}/{name}"
 
     def _restore_settings(self) -> None:
         geometry = self.settings.value("journal/geometry")
         if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
-            self._fit_screen()
+            fit_to_screen(self, self.size(), share=FIT_SHARE)
         splitter = self.settings.value(self._key("splitter"))
         if not isinstance(splitter, QByteArray) or not self.splitter.restoreState(splitter):
             self.splitter.setSizes([440, 700])
@@ -812,8 +803,8 @@ class JournalWindow(QMainWindow):
 
     @Slot(str)
     def show_file(self, path: str) -> None:
-        """Opens the folder that holds a damaged file, in the file manager."""
-        self.open_url(QUrl.fromLocalFile(str(Path(path).parent)))
+        """Opens the folder that holds a damaged file, in the file manager (or says it cannot)."""
+        show_folder(Path(path).parent, self.open_url, self)
 
     @Slot(object)
     def _moved_aside(self, result: MovedAside) -> None:

@@ -73,3 +73,14 @@ def pixels(image: QImage) -> list[QColor]:
 
 def max_contrast(image: QImage, background: QColor) -> float:
     return max(contrast_ratio(colour, background) for colour in pixels(image))
+
+
+def has_colour_near(image: QImage, wanted: QColor, tolerance: int = 24) -> bool:
+    """Whether any pixel is within `tolerance` (summed over red, green, blue) of `wanted`."""
+    return any(
+        abs(c.red() - wanted.red())
+        + abs(c.green() - wanted.green())
+        + abs(c.blue() - wanted.blue())
+        <= tolerance
+        for c in pixels(image)
+    )

@@ -16,7 +16,8 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QScreen
 from pytestqt.qtbot import QtBot
 
-from app.gui.journal.edit_dialog import CUSTOM, NO_CHANGES_TEXT, TITLE_BAR_ALLOWANCE, EditDialog
+from app.gui.journal.edit_dialog import CUSTOM, NO_CHANGES_TEXT, EditDialog
+from app.gui.widgets.screen_fit import TITLE_BAR_ALLOWANCE
 from app.gui.journal.window import JournalWindow
 from core.journal import Journal
 from tests.app.support.journal_support import make_journal, open_window, press, record, shut_down
