@@ -354,7 +354,7 @@ class ChoicePage(QWidget):
             return ""
         counter = self._other.counter
         if counter.is_over:
-            return f"Other is too long: {counter.count} / {counter.limit} bytes. Shorten it first."
+            return f"Other is too long: {counter.figures}. Shorten it first."
         if not go_trim(choice.custom_text):
             return f"Describe your approach under Other, or press {keys}"
         return ""

@@ -78,9 +78,7 @@ class ReasonField(QWidget):
         if not go_trim(self.text):
             return f"Answer “{self.question}”"
         if self.counter.is_over:
-            return (
-                f"“{self.question}” is too long: {self.counter.count} / {self.counter.limit} bytes"
-            )
+            return f"“{self.question}” is too long: {self.counter.figures}"
         return ""
 
     def _height_for_lines(self, lines: int) -> int:

@@ -59,6 +59,7 @@ from core.importers.confirm import confirm_record
 from core.importers.detect import detect_kind
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
+from core.index.rows import ListRow
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileStatus
@@ -242,8 +243,7 @@ class JournalBridge(QObject):
             first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
             rows = self.index.rows(first)
             if not self._closed:
-                elsewhere = self._elsewhere(flt) if not first else 0
-                self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+                self.scope_loaded.emit(self._page(generation, rows, current, flt))
             if len(first) == PAGE_SIZE and generation != self._latest_scope:
                 return None  # the user typed on: the count of this filter is not needed
             ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
@@ -267,15 +267,20 @@ class JournalBridge(QObject):
         snapshot, ids, truncated = self._freeze(f"{filter_key(flt)}|{state.sort}", ids)
         rows = self.index.rows(ids[:PAGE_SIZE])
         if not self._closed:
-            elsewhere = self._elsewhere(flt) if not ids else 0
-            self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+            self.scope_loaded.emit(self._page(generation, rows, current, flt))
         return ScopeCount(generation, snapshot, len(ids), None, truncated)
 
-    def _elsewhere(self, flt: IndexFilter) -> int:
-        """How many decisions the same filter finds in the other projects, when this is empty."""
-        if not flt.project_id:
-            return 0
-        return len(self.index.query_ids(replace(flt, project_id="")))
+    def _page(
+        self, generation: int, rows: list[ListRow], current: str, flt: IndexFilter
+    ) -> ScopePage:
+        """The first page; an empty one says where else the filter finds decisions, or that
+        the journal holds none at all."""
+        if rows:
+            return ScopePage(generation, rows, current)
+        elsewhere = len(self.index.query_ids(replace(flt, project_id=""))) if flt.project_id else 0
+        anything = IndexFilter(include_deleted=True, limit=1)
+        empty = not elsewhere and not self.index.query_ids(anything)
+        return ScopePage(generation, rows, current, elsewhere, journal_empty=empty)
 
     def _freeze(self, key: str, ids: list[str]) -> tuple[str, list[str], int]:
         """(snapshot ID, the IDs kept, how many matched when over the cache's bounds)."""

@@ -313,7 +313,7 @@ class EditDialog(QDialog):
         column.setSpacing(2)
         field.setParent(host)
         column.addWidget(field)
-        counter = ByteCounter(limit, host, grouped=True)
+        counter = ByteCounter(limit, host)
         counter.setObjectName(f"{field.objectName()}-bytes")
         column.addWidget(counter)
         self.counters[field] = counter

@@ -35,6 +35,7 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QLabel,
     QListView,
     QMainWindow,
@@ -74,6 +75,7 @@ from app.gui.journal.requests import (
     ScopePage,
 )
 from app.gui.journal.waiting_panel import WaitingPanel
+from app.gui.journal.welcome import WelcomePage
 from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
 from app.gui.widgets.screen_fit import fit_to_screen
@@ -256,10 +258,18 @@ class JournalWindow(QMainWindow):
         self.splitter.addWidget(self.inspector)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
-        journal_page = QWidget(self)
-        page_layout = QVBoxLayout(journal_page)
+        self.browse_page = QWidget(self)
+        page_layout = QVBoxLayout(self.browse_page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
         page_layout.addWidget(self.filter_bar)
         page_layout.addWidget(self.splitter, 1)
+        self.welcome = WelcomePage(self)
+        self.journal_stack = QStackedWidget(self)
+        self.journal_stack.setObjectName("journal-stack")
+        self.journal_stack.addWidget(self.browse_page)
+        self.journal_stack.addWidget(self.welcome)
+        journal_page = QWidget(self)
+        QVBoxLayout(journal_page).addWidget(self.journal_stack)
         self.profile_panel = ProfilePanel(self)
         self.waiting_panel = WaitingPanel(self)
         self.tabs = QTabWidget(self)
@@ -396,6 +406,7 @@ class JournalWindow(QMainWindow):
         self.inspector.confirm_requested.connect(self.imports.confirm_current)
         self.tabs.currentChanged.connect(self.imports.tab_changed)
         self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
+        self.welcome.import_requested.connect(self.imports.open_import)
         self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
         self.banner.show_file_requested.connect(self.show_file)
         self.banner.move_aside_requested.connect(self.bridge.move_aside)
@@ -620,6 +631,7 @@ class JournalWindow(QMainWindow):
         if not self.model.set_scope(page):
             return
         self.current_project = page.current_project
+        self._show_welcome(page.journal_empty)
         auto, self._auto_scope = self._auto_scope, False
         if not page.rows and page.elsewhere and auto:
             self.filter_bar.show_all_projects()  # a first look must not open on an empty list
@@ -643,6 +655,7 @@ class JournalWindow(QMainWindow):
         if not self.model.set_count(count):
             return
         if count.rows is not None:
+            self._show_welcome(not count.rows)
             self._show_list_or_empty(0)
             self._select_after_load(keep)
         if count.truncated:
@@ -651,6 +664,18 @@ class JournalWindow(QMainWindow):
                 "are listed. Narrow the filter to see the rest."
             )
         self.scope_counted.emit()
+
+    def _show_welcome(self, empty: bool) -> None:
+        """A journal without a single decision shows what to do first instead of the list;
+        the keyboard moves with the page, so it is never left on a hidden widget."""
+        page = self.welcome if empty else self.browse_page
+        if self.journal_stack.currentWidget() is page:
+            return
+        focused = QApplication.focusWidget()
+        had_focus = focused is not None and self.journal_stack.isAncestorOf(focused)
+        self.journal_stack.setCurrentWidget(page)
+        if had_focus:
+            (self.welcome if empty else self.filter_bar.search).setFocus()
 
     def _show_list_or_empty(self, elsewhere: int) -> None:
         """The list, or the empty state with a one-click way to the other projects' matches."""

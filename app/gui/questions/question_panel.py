@@ -207,11 +207,10 @@ class QuestionPanel(QFrame):
         """What keeps this question from being sent, and where to put the cursor; None if ok."""
         name = self.question.header or f"Question {self.index + 1}"
         if self.other_button.isChecked() and self.other_counter.is_over:
-            count, limit = self.other_counter.count, self.other_counter.limit
-            return f"{name}: Other is too long ({count} / {limit} bytes)", self.other_edit
+            return f"{name}: Other is too long ({self.other_counter.figures})", self.other_edit
         if self.reason_counter.is_over:
-            count, limit = self.reason_counter.count, self.reason_counter.limit
-            return f"{name}: the reason is too long ({count} / {limit} bytes)", self.reason_edit
+            figures = self.reason_counter.figures
+            return f"{name}: the reason is too long ({figures})", self.reason_edit
         answer = self.answer()
         if answer.labels or answer.other:
             return None
