@@ -48,6 +48,7 @@ def make_request(**changes: object) -> CaptureRequest:
         decision_kind="persistence-layout",
         risk_level="medium",
         domains=["storage", "dashboard"],
+        languages=["python", "sql"],
         detector_confidence=0.91,
         project_alias="decision-journal",
         session_id="session-7f3a",

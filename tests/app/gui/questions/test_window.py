@@ -28,6 +28,7 @@ from pytestqt.qtbot import QtBot
 from app.gui.questions.question_panel import QuestionPanel
 from app.gui.questions.window import QuestionsWindow, questions_title
 from app.gui.widgets.byte_counter import ByteCounter
+from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
 from core.ipc.questions import QuestionsAskParams
 
 pytestmark = [
@@ -184,7 +185,7 @@ def test_every_question_is_shown_with_header_text_and_options(window: QuestionsW
         "<b>Prometheus</b> counters",
         "Why? (optional)",
         "Asked by claude-code · session claude-session-1 · /home/dev/repo",
-        "Press 1–2 to choose one, O to type your own.",
+        f"Press 1–2 to choose one, O to type your own. {KEY_GUARD_NOTE}",  # said once
         "Press 1–3 to toggle any, O to type your own.",
     ):
         assert expected in texts, expected
