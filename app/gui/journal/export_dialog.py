@@ -9,6 +9,7 @@ it finishes, the folder opens in the file manager.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -177,6 +178,17 @@ class ExportDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
         use_clear_indicators(*self.format_buttons.values(), self.include_deleted, self.acknowledge)
+        # top to bottom, as read (the formats were made after the fields below them)
+        chain = [
+            self.include_deleted,
+            *self.format_buttons.values(),
+            self.acknowledge,
+            self.folder,
+            self.browse,
+            *self.buttons.buttons(),
+        ]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
         self.setMinimumWidth(520)
         self.resize(640, self.sizeHint().height())
 

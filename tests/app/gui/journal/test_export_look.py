@@ -21,6 +21,7 @@ from tests.app.support.journal_support import (
     UrlSpy,
     make_journal,
     open_window,
+    press,
     record,
     shut_down,
 )
@@ -100,3 +101,31 @@ def test_show_in_folder_without_a_file_manager_says_so_and_copies_the_path(
     copy.click()
     qtbot.waitUntil(lambda: not box.isVisible())
     assert QApplication.clipboard().text() == str(tmp_path / "out")
+
+
+def test_a_private_export_by_keyboard_alone(qtbot: QtBot, dialog: ExportDialog) -> None:
+    """Tab to the formats, an arrow to the private one (the dialog grows), Tab to the
+    acknowledgement, Space, Alt+E exports; Enter in the no-file-manager box copies the path."""
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow)
+    dialog.include_deleted.setFocus()
+    before = dialog.height()
+    press(dialog, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is dialog.format_buttons["json"]
+    press(dialog, Qt.Key.Key_Down)
+    assert dialog.format_buttons["json-private"].isChecked()
+    qtbot.waitUntil(lambda: dialog.height() > before)
+    assert not dialog.export_button.isEnabled()
+    press(dialog, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is dialog.acknowledge
+    press(dialog, Qt.Key.Key_Space)
+    assert dialog.export_button.isEnabled()
+    with qtbot.waitSignal(dialog.export_finished, timeout=10_000):
+        press(dialog, Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    box = dialog.not_opened
+    assert isinstance(box, QMessageBox)
+    qtbot.waitUntil(box.isActiveWindow)
+    press(box, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not box.isVisible())
+    assert dialog.outcome is not None and dialog.outcome.path is not None
+    assert QApplication.clipboard().text() == str(dialog.outcome.path.parent)
