@@ -311,7 +311,10 @@ class TrayApp(QObject):
 
     @Slot()
     def quit(self) -> None:
-        """Pending decisions are already on disk; quitting loses nothing."""
+        """Pending decisions are already on disk; quitting loses nothing. What the person
+        answered reaches the disk first, then every waiting agent gets its decision back."""
+        self.workers.wait_idle()
+        self.controller.release_on_quit()
         self.server.close()
         self.records_watch.stop()
         self.sync.stop()
