@@ -33,6 +33,7 @@ from core.decider.route import (
 )
 from core.decider.score import KindScore, classify, demotion_reason, score_kinds
 from core.errors import InvalidDecision, ModeRefused, NotFound
+from core.journal import Journal
 from core.profile.model import PreferenceProfile
 from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import DecisionRecord
@@ -195,8 +196,8 @@ class Decider:
     def scores(self, *, kinds: list[tuple[str, str]] | None = None) -> list[KindScore]:
         """Every kind the profile, the log or the modes file knows, with its score."""
         profile = self._load_profile()
-        known = [(fold_name(r.criterion), r.criterion) for r in profile.rules]
-        known.extend(kinds or [])
+        known = list(kinds or [])  # as typed, unless the journal spells the kind itself
+        known.extend((fold_name(r.criterion), r.criterion) for r in profile.rules)
         return score_kinds(
             self.ledger.read().events,
             self.modes.read(),
@@ -296,3 +297,18 @@ class Decider:
         )
         note = self._demote_if_due(record.decision_kind)
         return Overruled(revised, bool(note), record.decision_kind)
+
+
+def decider_for(journal: Journal, *, clock: Clock = utc_now) -> Decider:
+    """The decider of an open journal, reading its profile as it is on disk."""
+    return Decider(journal.root, journal.profile.load, clock=clock)
+
+
+def record_lookup(store: DecisionStore) -> Callable[[str], DecisionRecord | None]:
+    def lookup(decision_id: str) -> DecisionRecord | None:
+        try:
+            return store.get(decision_id)
+        except (NotFound, InvalidDecision):
+            return None
+
+    return lookup
