@@ -61,7 +61,9 @@ pytest: system-deps $(STAMP) ## every test (installs Debian packages and Node wh
 	$(CORE_PYTEST)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not packaging" --ignore=tests/core tests
 
-test: lint typecheck pytest ## lint, typecheck and every test: what CI runs
+# `package` is part of `test`, so CI builds the installers and runs their smoke tests on every
+# change: an installer nobody builds breaks without anyone noticing.
+test: lint typecheck pytest package ## lint, typecheck, every test, and the packages with their smoke tests: what CI runs
 
 # The Qt-free core tests alone: no apt packages, no display, no Node.
 test-core: $(STAMP) ## only the Qt-free core tests (no apt, no display)

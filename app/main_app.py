@@ -304,7 +304,10 @@ class TrayApp(QObject):
 
     @Slot()
     def quit(self) -> None:
-        """Pending decisions are already on disk; quitting loses nothing."""
+        """Pending decisions are already on disk; quitting loses nothing. What the person
+        answered reaches the disk first, then every waiting agent gets its decision back."""
+        self.workers.wait_idle()
+        self.controller.release_on_quit()
         self.server.close()
         self.sync.stop()
         if self.journal_window is not None:
@@ -318,6 +321,26 @@ class TrayApp(QObject):
 def forward_show(journal_root: Path) -> None:
     with IpcClient(socket_path(journal_root), timeout=5.0) as client:
         client.call("app.show", {"view": "journal"})
+
+
+def startup_error_box(message: str) -> QMessageBox:
+    """The window a tray app that cannot start shows instead of a tray icon over nothing: the
+    error as the CLI prints it (with its runbook entry), so a start from the desktop's menu,
+    where nobody reads stderr, still says what is wrong."""
+    box = QMessageBox(QMessageBox.Icon.Critical, "Decision Journal", message)
+    box.setInformativeText("Decision Journal did not start. Nothing was read or written.")
+    box.setStandardButtons(QMessageBox.StandardButton.Close)
+    return box
+
+
+def show_startup_error(message: str) -> None:
+    """Shows `startup_error_box` and waits until it is closed."""
+    app = QApplication.instance() or QApplication([APP_ID])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_ID)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+    startup_error_box(message).exec()
 
 
 def run_app(journal: Journal, *, show: bool = False) -> int:

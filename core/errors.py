@@ -198,6 +198,13 @@ class JournalDamaged(JournalError, RuntimeError):
             self.runbook_anchor = anchor
 
 
+class JournalNotAFolder(JournalDamaged):
+    """The journal path (`--journal`, DECISION_JOURNAL_HOME or the default) is a file, or lies
+    inside one; nothing was read or written."""
+
+    runbook_anchor = "journal-not-a-folder"
+
+
 class UnsafePath(JournalDamaged):
     """A path component is a symbolic link, or a file is not a regular file."""
 

@@ -32,6 +32,8 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
     target = Path(args.output)
     if target.is_dir() or args.output.endswith(_SEPARATORS):
         target = target / export_name(args.format, private=args.private)
+    elif _missing_folder(target):
+        return INVALID
     if _refuse_existing(target, args.force, "file"):
         return INVALID
     try:
@@ -46,6 +48,22 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
 
 _SEPARATORS = tuple({"/", os.sep})
 """A path ending in one names a folder (created when missing), never a file of that name."""
+
+
+def _missing_folder(target: Path) -> bool:
+    """True (after saying so) when the folder target goes in does not exist: a mistyped path
+    fails rather than creating folders nobody asked for; a trailing / asks for them."""
+    folder = target.parent
+    if folder.is_dir() or not target.name:
+        return False
+    blocker = next((p for p in target.parents if os.path.lexists(p)), None)
+    if blocker is not None and not blocker.is_dir():
+        return False  # _cannot_write names the file in the way
+    _error(
+        f"cannot write {target}: the folder {folder} does not exist "
+        "(end the path with / to create a folder and write into it)"
+    )
+    return True
 
 
 def _cannot_write(target: Path, exc: OSError) -> int:
@@ -68,6 +86,8 @@ def _export_folder(records: list[DecisionRecord], args: argparse.Namespace) -> i
     target = Path(args.output)
     if target.exists() and not target.is_dir():
         _error(f"{target} is a file; madr writes a folder")
+        return INVALID
+    if not args.output.endswith(_SEPARATORS) and _missing_folder(target):
         return INVALID
     if target.is_dir() and any(target.iterdir()) and _refuse_existing(target, args.force, "folder"):
         return INVALID
@@ -115,9 +135,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "-o",
         "--output",
         metavar="PATH",
-        help="file to write ('-' or none: standard output), or a folder (an existing one, or "
-        "a path ending in /) to write decision-journal-<format>-<stamp>.<ext> into; for madr, "
-        "the folder to write",
+        help="file to write, in a folder that exists ('-' or none: standard output), or a "
+        "folder (an existing one, or a path ending in /, created) to write "
+        "decision-journal-<format>-<stamp>.<ext> into; for madr, the folder to write",
     )
     p.add_argument(
         "--force", action="store_true", help="replace an existing file (or a madr folder's files)"

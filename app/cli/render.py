@@ -3,11 +3,16 @@ user's clock (`--json` keeps the stored UTC text)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
-from core.gocompat.gotime import GoTime
-from core.record.models import DecisionRecord
-from core.record.summary import english_summary
+if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
+    from core.gocompat.gotime import GoTime
+    from core.record.models import DecisionRecord
+    from core.sync.conflicts import Conflict
+
+IN_CONFLICT = "sync conflict"
+"""Beside the status of a decision that waits for a choice of version after a sync."""
 
 
 def ellipsize(text: str, width: int) -> str:
@@ -40,14 +45,21 @@ def local_time(value: GoTime | None, pattern: str = "%Y-%m-%d %H:%M:%S %Z") -> s
     return value.to_datetime().astimezone().strftime(pattern)
 
 
-def list_rows(records: Sequence[DecisionRecord]) -> list[list[str]]:
+def status(record: DecisionRecord, conflicted: Collection[str] = ()) -> str:
+    """The record's status, with `IN_CONFLICT` when it waits for a choice of version."""
+    return f"{record.status}, {IN_CONFLICT}" if record.id in conflicted else record.status
+
+
+def list_rows(
+    records: Sequence[DecisionRecord], conflicted: Collection[str] = ()
+) -> list[list[str]]:
     return [
         [
             r.id,
             when(r),
             r.project_alias or r.project_id,
             r.decision_kind,
-            r.status,
+            status(r, conflicted),
             ellipsize(r.selected_label(), 28),
             ellipsize(r.problem, 48),
         ]
@@ -58,14 +70,30 @@ def list_rows(records: Sequence[DecisionRecord]) -> list[list[str]]:
 LIST_HEADERS = ("ID", "UPDATED", "PROJECT", "KIND", "STATUS", "SELECTED", "PROBLEM")
 
 
-def details(record: DecisionRecord) -> str:
+def conflict_line(record_id: str, conflict: Conflict) -> str:
+    """Which machines wrote which version, the one the record shows now, and how to settle."""
+    sides = ", ".join(
+        f"{info.get('name') or machine} ({machine}"
+        f"{', shown here' if machine == conflict.current else ''})"
+        for machine, info in conflict.versions.items()
+    )
+    return (
+        f"Conflict:   two versions of revision {conflict.fork} after a sync: {sides}; keep one "
+        f"with `decision-journal sync resolve {record_id} --keep local|remote|MACHINE`"
+    )
+
+
+def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
+    conflicted = () if conflict is None else (record.id,)
     lines = [
-        f"{record.id}  (revision {record.revision}, {record.status})",
+        f"{record.id}  (revision {record.revision}, {status(record, conflicted)})",
         f"Problem:    {record.problem}",
         f"Project:    {record.project_alias or '-'} ({record.project_id or 'no project id'})",
         f"Kind:       {record.decision_kind}    Risk: {record.risk_level or '-'}    "
         f"Confidence: {record.detector_confidence:.2f}",
     ]
+    if conflict is not None:
+        lines.insert(1, conflict_line(record.id, conflict))
     if record.domains:
         lines.append(f"Domains:    {', '.join(record.domains)}")
     if record.tags:
@@ -88,6 +116,8 @@ def details(record: DecisionRecord) -> str:
         label = record.option_label(rejection.option_id) or rejection.option_id
         lines.append(f"Why not {label}: {rejection.reason}")
     lines.append(f"Summary:    {record.summary_sentence}")
+    from core.record.summary import english_summary
+
     lines.append(f"            {english_summary(record)}")
     created, updated = local_time(record.created_at), local_time(record.updated_at)
     lines.append(f"Created:    {created}    Updated: {updated}")

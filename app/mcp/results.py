@@ -17,7 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from app.mcp.arguments import violations_text
 from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
-from core.capture.machine import pending_result_message
+from core.capture.machine import Pending, outcome_to_result, pending_result_message
 from core.errors import (
     ErrorCode,
     IpcError,
@@ -36,7 +36,6 @@ NO_APP_REASON = (
     "no Decision Journal window can be shown here (no running app and no display); the human "
     "must answer it in the tray app or with `decision-journal ask` in a terminal"
 )
-APP_GONE_REASON = "the Decision Journal app closed before the human finished answering"
 STOP_HINT = (
     " Tell the user that this decision waits for their answer, then stop: do not guess the "
     "choice, and do not edit files until it is answered."
@@ -71,13 +70,9 @@ def record_outcome(record: DecisionRecord, profile_warning: str = "") -> Decisio
     )
 
 
-def pending_outcome(decision_id: str, stage: str, reason: str) -> DecisionOutcome:
-    return DecisionOutcome(
-        status="pending",
-        decision_id=decision_id,
-        stage=stage,
-        instruction=pending_result_message(decision_id, reason) + STOP_HINT,
-    )
+def pending_outcome(pending: Pending) -> DecisionOutcome:
+    """A decision left pending here, in the shape of the app's pending reply."""
+    return _pending_from_reply(outcome_to_result(pending))
 
 
 def remote_outcome(result: dict[str, Any], journal: Journal) -> DecisionOutcome:
@@ -89,6 +84,11 @@ def remote_outcome(result: dict[str, Any], journal: Journal) -> DecisionOutcome:
         except (JournalError, OSError):
             return _recorded_from_reply(result)
         return record_outcome(record, str(result.get("profile_warning", "")))
+    return _pending_from_reply(result)
+
+
+def _pending_from_reply(result: dict[str, Any]) -> DecisionOutcome:
+    decision_id = str(result.get("decision_id", ""))
     message = str(result.get("message", "")) or pending_result_message(decision_id, "pending")
     return DecisionOutcome(
         status="pending",

@@ -46,6 +46,9 @@ CANCELED_CHOICE = "the user canceled the approach selection"
 CANCELED_RATIONALE = "the user canceled rationale capture"
 WAITING = "waiting for the user to answer"
 NO_INTERACTIVE_USER = "no interactive user is attached; the decision remains pending"
+APP_CLOSED = "the Decision Journal app closed before the human finished answering"
+"""Why a decision asked in the app stays pending when the app quits or dies mid-question: the
+app's own reply on quit and a client's reading of the journal after a crash say the same."""
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +242,9 @@ class CaptureService:
         other = self.pending.for_session(session_id)
         if other is not None and other != decision_id:
             raise PendingConflict(
-                f"implementation decision {other} is still pending; cannot {verb} {decision_id}",
+                f"implementation decision {other} is still pending in this session (one "
+                f"decision may be pending per agent session); cannot {verb} {decision_id} "
+                "until it is answered",
                 pending_id=other,
             )
 
@@ -336,6 +341,7 @@ class CaptureTicket:
         self._service = service
         self._state = state
         self._closed = False
+        self._recorded: Recorded | None = None
 
     @property
     def decision_id(self) -> str:
@@ -348,6 +354,11 @@ class CaptureTicket:
     @property
     def proposal(self) -> ParsedProposal:
         return self._state.proposal
+
+    @property
+    def recorded(self) -> Recorded | None:
+        """What `submit` wrote, once it returned (a front end may not have seen it yet)."""
+        return self._recorded
 
     @property
     def selection(self) -> Selection | None:
@@ -381,6 +392,7 @@ class CaptureTicket:
         self._require_open()
         outcome = self._service._finish(record)
         self._closed = True
+        self._recorded = outcome
         return outcome
 
     def cancel(self, stage: str | None = None) -> Pending:

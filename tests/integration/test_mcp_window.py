@@ -11,24 +11,22 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.to_thread
 import pytest
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import MCPError
 
 from core.capture.pending import PendingStore
 from core.ipc.runtime_paths import lock_path
 from tests.factories import proposal_dict
 from tests.integration.agent_support import (
-    ROOT,
     Desktop,
     agent_env,
-    cli_command,
+    mcp_client,
     short_runtime_dir,
     start_app,
     start_xvfb,
@@ -77,15 +75,6 @@ def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desktop]:
             stop(xvfb)
 
 
-@asynccontextmanager
-async def connect(desk: Desktop, journal: Path, workspace: Path) -> AsyncIterator[Client]:
-    command, *args = cli_command(journal, "mcp")
-    env = dict(desk.env, CLAUDE_PROJECT_DIR=str(workspace))
-    params = StdioServerParameters(command=command, args=args, env=env, cwd=str(ROOT))
-    async with Client(params) as client:
-        yield client
-
-
 def workspace_dir(tmp_path: Path) -> Path:
     path = tmp_path / "repo"
     path.mkdir()
@@ -109,7 +98,7 @@ def test_answered_in_the_window_with_progress_while_waiting(
             await anyio.to_thread.run_sync(lambda: desktop.answer(window, *CHOOSE_FIRST))
 
         async with (
-            connect(desktop, desktop.journal, workspace) as client,
+            mcp_client(desktop, desktop.journal, workspace) as client,
             anyio.create_task_group() as group,
         ):
             group.start_soon(person)
@@ -153,7 +142,7 @@ def test_client_timeout_leaves_it_pending_and_resume_gets_the_answer(
     workspace = workspace_dir(tmp_path)
 
     async def run() -> tuple[str, Any, Any, float]:
-        async with connect(desktop, desktop.journal, workspace) as client:
+        async with mcp_client(desktop, desktop.journal, workspace) as client:
             with pytest.raises(MCPError) as timed_out:
                 await client.call_tool(
                     "present_implementation_decision", proposal_dict(), read_timeout_seconds=2.0
@@ -169,7 +158,7 @@ def test_client_timeout_leaves_it_pending_and_resume_gets_the_answer(
                 resumed = await client.call_tool(
                     "present_implementation_decision", {"decision_id": decision_id}
                 )
-        async with connect(desktop, desktop.journal, workspace) as client:
+        async with mcp_client(desktop, desktop.journal, workspace) as client:
             started = time.monotonic()
             again = await client.call_tool(
                 "present_implementation_decision", {"decision_id": decision_id}
@@ -196,7 +185,7 @@ def test_mcp_starts_the_app_when_a_display_exists(desktop: Desktop, tmp_path: Pa
             await anyio.to_thread.run_sync(lambda: desktop.answer(window, *CHOOSE_FIRST))
 
         async with (
-            connect(desktop, journal, workspace) as client,
+            mcp_client(desktop, journal, workspace) as client,
             anyio.create_task_group() as group,
         ):
             group.start_soon(person)
@@ -239,7 +228,7 @@ def test_closing_the_window_returns_pending_with_the_resume_instruction(
             await anyio.to_thread.run_sync(lambda: desktop.answer(window, ("key", "Escape")))
 
         async with (
-            connect(desktop, desktop.journal, workspace) as client,
+            mcp_client(desktop, desktop.journal, workspace) as client,
             anyio.create_task_group() as group,
         ):
             group.start_soon(person)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from app.autostart import WINDOW_CLASS
 from bench.journal_gen import write_journal
 from core.bulk.parallel_read import PARALLEL_MIN_FILES, WORKERS_ENV
 from tests.factories import proposal_dict
@@ -226,8 +227,10 @@ def _quit_from_tray(xs: XSession) -> None:
         text=True,
         check=True,
     ).stdout
-    icons = [line.split()[0] for line in tree.splitlines() if '"Decision Journal"' in line]
-    assert icons, f"no Decision Journal icon in the tray:\n{tree}"
+    # The icon's window carries the app's window class (the desktop entry's StartupWMClass).
+    window_class = f'("{WINDOW_CLASS}" "{WINDOW_CLASS}")'
+    icons = [line.split()[0] for line in tree.splitlines() if window_class in line]
+    assert icons, f"no window of class {WINDOW_CLASS} in the tray:\n{tree}"
     _xdotool(xs, "mousemove", "--window", icons[0], "5", "5", "click", "3")
     time.sleep(0.7)
     _xdotool(xs, "key", "Up", "Return")
