@@ -32,9 +32,10 @@ from core.decider.route import (
     route,
 )
 from core.decider.score import KindScore, classify, demotion_reason, score_kinds
-from core.errors import InvalidDecision, ModeRefused, NotFound
+from core.errors import InvalidDecision, JournalDamaged, ModeRefused, NotFound
 from core.journal import Journal
 from core.profile.model import PreferenceProfile
+from core.profile.query import EvidenceResult
 from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore
@@ -312,3 +313,25 @@ def record_lookup(store: DecisionStore) -> Callable[[str], DecisionRecord | None
             return None
 
     return lookup
+
+
+def with_modes(result: EvidenceResult, decider: Decider) -> dict[str, Any]:
+    """The evidence query's answer with each rule's kind's mode and agreement beside it.
+
+    A modes file that cannot be read says `ask` with the reason, as routing then asks."""
+    data = result.to_dict()
+    try:
+        scores = {s.kind: s for s in decider.scores(kinds=[(fold_name(result.kind), result.kind)])}
+    except JournalDamaged as exc:
+        scores, problem = {}, str(exc)
+    else:
+        problem = ""
+    for match in data["matches"]:
+        score = scores.get(fold_name(match["criterion"]))
+        match["mode"] = score.mode if score else MODE_ASK
+        match["scored_predictions"] = score.scored if score else 0
+        match["agreement"] = round(score.agreement, 4) if score else 0.0
+        match["auto_recommended"] = bool(score and score.recommended)
+        if problem:
+            match["mode_problem"] = problem
+    return data

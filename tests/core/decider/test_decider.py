@@ -19,6 +19,8 @@ from core.decider.ledger import DeciderLedger
 from core.decider.policy import policy_path
 from core.decider.score import classify
 from core.errors import InvalidDecision, JournalDamaged, ModeRefused
+from core.exporters.csv_export import render_csv
+from core.exporters.decision_log import render_log
 from core.record.codec import encode_record, parse_record
 from tests.core.decider.support import KIND, Journal, database_proposal
 
@@ -190,3 +192,16 @@ def test_a_damaged_policy_or_modes_file_asks_the_person(journal: Journal) -> Non
     with pytest.raises(JournalDamaged, match="every kind is asked"):
         journal.decider.scores()
     assert isinstance(journal.present(database_proposal(401)), NeedsHuman)
+
+
+def test_an_automatic_answer_is_marked_in_the_exports(journal: Journal) -> None:
+    journal.answer_many(12)
+    journal.decider.set_mode(KIND, "auto")
+    outcome = journal.present(database_proposal(500))
+    assert isinstance(outcome, Recorded)
+    log = render_log([outcome.record]).decode("utf-8")
+    assert "(Answered by the preference profile, not asked.)" in log
+    person = next(r for r in journal.store.list() if not is_automatic(r))
+    assert "Answered by the preference profile" not in render_log([person]).decode("utf-8")
+    csv_text = render_csv([outcome.record]).decode("utf-8")
+    assert AUTOMATIC_TAG in csv_text
