@@ -25,12 +25,8 @@ from core.store.decisions import DecisionStore
 from tests.core.decider.support import database_proposal
 from tests.integration.agent_support import (
     Desktop,
-    agent_env,
     mcp_client,
-    short_runtime_dir,
-    start_app,
-    start_xvfb,
-    stop,
+    running_desktop,
     xvfb_missing_reason,
 )
 from tests.integration.cli_runner import run_cli
@@ -54,19 +50,8 @@ EXPLICIT = 12
 
 @pytest.fixture
 def desktop(tmp_path: Path) -> Iterator[Desktop]:
-    with short_runtime_dir() as runtime, pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        xvfb, display = start_xvfb()
-        journal = tmp_path / "journal"
-        env = agent_env(runtime, DISPLAY=display, DECISION_JOURNAL_PROGRESS_SECONDS="0.2")
-        desk = Desktop(display, env, journal)
-        try:
-            desk.processes.append(start_app(env, journal))
-            yield desk
-        finally:
-            for process in desk.processes:
-                stop(process)
-            stop(xvfb)
+    with running_desktop(tmp_path / "journal") as desk:
+        yield desk
 
 
 def wait_for_profile(journal: Path, records: int, timeout: float = 30.0) -> None:
