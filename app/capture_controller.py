@@ -480,6 +480,7 @@ def capture_request(
         decision_kind=proposal.decision_kind,
         risk_level=proposal.risk_level,
         domains=list(proposal.domains),
+        languages=list(proposal.languages),
         detector_confidence=proposal.detector_confidence,
         project_alias=proposal.project_alias,
         session_id=proposal.session_id,
