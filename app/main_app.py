@@ -27,6 +27,7 @@ from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
+from core.decider.service import decider_for
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
@@ -108,7 +109,8 @@ class TrayApp(QObject):
         self.journal = journal
         self.pending = PendingStore(journal.root)
         self.workers = WorkerPool(self)
-        self.capture = CaptureService(journal.store, self.pending)
+        self.decider = decider_for(journal)
+        self.capture = CaptureService(journal.store, self.pending, decider=self.decider)
         self.controller = CaptureController(self.capture, self.pending, self.workers, self)
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None

@@ -160,6 +160,11 @@ class PendingConflict(JournalError, RuntimeError):
         self.pending_id = pending_id
 
 
+class ModeRefused(JournalError, RuntimeError):
+    """A decision kind's mode cannot change that way now (auto that is not recommended), or a
+    decision is not one the profile answered; nothing was changed."""
+
+
 class LockCancelled(JournalError, RuntimeError):
     """The wait for a lock was cancelled (shutdown) or timed out."""
 

@@ -28,6 +28,7 @@ COMMANDS = {
     "outcome_cmds": ("outcome", "outcome-stats", "recall"),
     "help_cmds": ("help",),
     "sync_cmds": ("sync",),
+    "decider_cmds": ("modes", "overrule", "principles"),
 }
 """The commands each module registers (a test holds this equal to what they register).
 

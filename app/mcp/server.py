@@ -61,6 +61,7 @@ from core.agents.tools import (
     SERVER_NAME,
 )
 from core.capture.proposal import PROPOSAL_FIELDS, is_resume_request, parse_proposal
+from core.decider.service import decider_for, with_modes
 from core.errors import JournalError, NoteInvalid, ProposalInvalid, Violation
 from core.journal import Journal
 from core.outcomes.signals import report_outcome
@@ -361,16 +362,16 @@ class JournalTools:
         try:
             profile = self.journal.profile.load()
             status = self.journal.profile.status()
+            result = query_evidence(
+                profile,
+                kind=decision_kind,
+                project_id=project_identity(caller.workspace).project_id,
+                domains=list(domains or []),
+                state=status.state,
+            )
+            return with_modes(result, decider_for(self.journal))
         except (JournalError, OSError) as exc:
             raise tool_error_for(exc) from exc
-        result = query_evidence(
-            profile,
-            kind=decision_kind,
-            project_id=project_identity(caller.workspace).project_id,
-            domains=list(domains or []),
-            state=status.state,
-        )
-        return result.to_dict()
 
 
 def _uncovered(more: Sequence[Violation], found: list[Violation]) -> list[Violation]:

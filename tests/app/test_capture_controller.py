@@ -290,20 +290,6 @@ def test_a_decision_the_person_opens_is_not_announced(
         qtbot.waitUntil(reopened.isActiveWindow, timeout=5000)
 
 
-def test_the_agents_languages_reach_the_window(
-    qtbot: QtBot, harness: tuple[Path, CaptureController]
-) -> None:
-    journal, controller = harness
-    call = _Call(journal, _params("session-languages", languages=["rust", "typescript"]))
-    call.start()
-    (window,) = _window_for(qtbot, controller, 1)
-    assert list(window.request.languages) == ["rust", "typescript"]
-    shown = [label.text() for label in window.findChildren(QLabel)]
-    assert "Languages:" in shown and "rust, typescript" in shown
-    window.close()
-    _finish(qtbot, call)
-
-
 def test_quitting_answers_each_waiting_agent_pending_at_its_stage_and_refuses_the_rest(
     qtbot: QtBot, harness: tuple[Path, CaptureController]
 ) -> None:
@@ -341,3 +327,17 @@ def test_quitting_answers_each_waiting_agent_pending_at_its_stage_and_refuses_th
         assert PendingStore(journal).exists(result["decision_id"])
     assert isinstance(late.error, RemoteError) and is_shutting_down(late.error), late.error
     assert late.error.code == ErrorCode.BUSY
+
+
+def test_the_agents_languages_reach_the_window(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    call = _Call(journal, _params("session-languages", languages=["rust", "typescript"]))
+    call.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    assert list(window.request.languages) == ["rust", "typescript"]
+    shown = [label.text() for label in window.findChildren(QLabel)]
+    assert "Languages:" in shown and "rust, typescript" in shown
+    window.close()
+    _finish(qtbot, call)
