@@ -7,10 +7,11 @@ shows it (its alias) or by its id; `core.record.filters.resolve_project` decides
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from core.index.query import IndexFilter
-from core.journal import Journal
-from core.record.filters import resolve_project
+if TYPE_CHECKING:  # loaded by the command that filters, not by every one that parses
+    from core.index.query import IndexFilter
+    from core.journal import Journal
 
 LIMIT_MAX = 1_000_000
 """The largest `--limit`; without one, every matching decision is listed."""
@@ -66,6 +67,9 @@ def filter_from(journal: Journal, args: argparse.Namespace, count: int = 0) -> I
         NotFound: no project has that name or id.
         InvalidDecision: the name is shown for several projects.
     """
+    from core.index.query import IndexFilter
+    from core.record.filters import resolve_project
+
     project_id = ""
     if args.project.strip():
         aliases = {p.project_id: p.alias for p in journal.index.projects()}

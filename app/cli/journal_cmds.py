@@ -8,31 +8,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli import render
-from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
 from app.cli.filter_args import add_filters, add_limit, filter_from
 from app.cli.redact_cmds import add_arguments as add_redact_arguments
-from app.cli.redact_cmds import cmd_redact
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
-from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
-from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
 from core.errors import SyncConflictPending
-from core.gocompat.gojson import dumps_indented
-from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count, join_words, number
-from core.record.corrections import Correction, apply_correction, precheck
-from core.record.models import DecisionRecord
-from core.store.correction_notes import CorrectionNote, CorrectionNotes
-from core.store.decisions import mark_deleted, mark_restored
 from core.store.location import check_journal_root, journal_root_problem
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the rest loads in the commands that use it: list and show stay light
+    from core.doctor import WriteProbe
+    from core.journal import Journal
+    from core.record.models import DecisionRecord
+    from core.record.shape import RecordShape
+    from core.store.correction_notes import CorrectionNote
     from core.sync.conflicts import Conflict
     from core.sync.resolution import Revision
 
@@ -49,6 +44,8 @@ SETTLE_HELP = (
 
 
 def _print_json(value: object) -> None:
+    from core.gocompat.gojson import dumps_indented
+
     sys.stdout.write(dumps_indented(value))
 
 
@@ -70,15 +67,17 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
     ids = index.query_ids(filter_from(journal, args))
     shown = ids[: args.limit] if args.limit else ids
-    records = index.records(shown)
+    # The table reads a plain view of each row; only --json builds the full records.
+    full = index.records(shown) if args.json else None
+    records: Sequence[RecordShape] = index.shapes(shown) if full is None else full
     for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
             f"({runbook.see('unreadable-record')})",
             file=sys.stderr,
         )
-    if args.json:
-        _print_json([r.to_go_dict() for r in records])
+    if full is not None:
+        _print_json([r.to_go_dict() for r in full])
     elif records:
         rows = render.list_rows(records, _sync_conflicts(journal))
         print(render.table(render.LIST_HEADERS, rows))
@@ -105,6 +104,8 @@ def cmd_history(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json([r.to_go_dict() for r in revisions])
         return OK
+    from core.store.correction_notes import CorrectionNotes
+
     notes = CorrectionNotes(journal.root).read(args.id)
     rows = [
         [str(r.revision), render.when(r), r.status, r.selected_label(), _note(notes, r.revision)]
@@ -145,6 +146,8 @@ def _rejections(pairs: list[tuple[str, str]]) -> dict[str, str] | None:
 
 
 def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
+    from core.record.corrections import Correction, apply_correction, precheck
+
     correction = Correction(
         selected_option_id=args.select,
         custom_selection=args.custom,
@@ -169,6 +172,8 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
+    from core.store.decisions import mark_deleted
+
     if journal.store.get(args.id).is_deleted:
         return _wrong_state(f"decision {args.id} is already deleted; nothing to delete")
     done = _revise(journal, args, mark_deleted, "soft-deleting")
@@ -186,6 +191,8 @@ def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
             f"decision {args.id} is not deleted ({current.status}, revision "
             f"{current.revision}); only a deleted decision can be restored"
         )
+    from core.store.decisions import mark_restored
+
     done = _revise(journal, args, mark_restored, "restoring")
     if done is None:
         return WRONG_STATE
@@ -241,6 +248,8 @@ def _after(journal: Journal, done: Revision) -> int:
             )
     if done.note_warning:
         print(f"decision-journal: warning: {done.note_warning}", file=sys.stderr)
+    from app.cli.app_notice import tell_app_records_changed
+
     tell_app_records_changed(journal)
     return OK
 
@@ -266,6 +275,10 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
+    from app.cli.redact_cmds import cmd_redact
+    from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
+    from core.doctor import check_health, probe_capture_writes, write_findings
+
     if args.reindex or args.redact or args.repair:
         check_journal_root(journal.root)  # plain doctor reports it as a finding instead
     if args.reindex:

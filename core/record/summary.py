@@ -6,9 +6,13 @@ instruction that goes with a recorded answer is written here once, in English.""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.gocompat.text import go_trim
 from core.messages.language import KOREAN
-from core.record.models import DecisionRecord
+
+if TYPE_CHECKING:  # annotations only
+    from core.record.models import DecisionRecord
 
 REASON_MISSING = "reason not provided"
 ALTERNATIVE_LABEL = "Alternatives not recorded in the source"

@@ -152,6 +152,8 @@ class ScopePage:
     current_project: str = ""
     elsewhere: int = 0
     """When this scope is empty: how many decisions the filter finds in every project."""
+    journal_empty: bool = False
+    """When this scope is empty: the journal holds no decision at all, deleted ones included."""
 
 
 @dataclass(frozen=True, slots=True)
