@@ -22,6 +22,7 @@ from core.errors import InvalidDecision, JournalDamaged, ModeRefused
 from core.exporters.csv_export import render_csv
 from core.exporters.decision_log import render_log
 from core.record.codec import encode_record, parse_record
+from core.record.corrections import Correction, apply_correction
 from tests.core.decider.support import KIND, Journal, database_proposal
 
 
@@ -205,3 +206,28 @@ def test_an_automatic_answer_is_marked_in_the_exports(journal: Journal) -> None:
     assert "Answered by the preference profile" not in render_log([person]).decode("utf-8")
     csv_text = render_csv([outcome.record]).decode("utf-8")
     assert AUTOMATIC_TAG in csv_text
+
+
+def test_a_correction_of_an_automatic_answer_counts_as_an_overrule(journal: Journal) -> None:
+    """The journal window's correction (and `edit`) go through the store: the decider hears
+    the revision and counts it once, as `overrule` does."""
+    journal.store.add_listener(journal.decider)
+    journal.answer_many(12)
+    journal.decider.set_mode(KIND, "auto")
+    records = []
+    for number in (600, 601):
+        outcome = journal.present(database_proposal(number))
+        assert isinstance(outcome, Recorded)
+        records.append(outcome.record)
+    correction = Correction(
+        selected_option_id="sqlite",
+        selection_reason="a tiny tool",
+        rejected_reasons={"postgres": "too much for it"},
+    )
+    journal.store.revise(records[0].id, 1, lambda r: apply_correction(r, correction))
+    journal.store.revise(records[0].id, 2, lambda r: apply_correction(r, Correction(tags=["x"])))
+    assert events(journal, "overruled") == ["overruled"]
+    assert journal.decider.modes.mode_of(KIND) == "auto"
+    done = journal.decider.overrule(journal.store, records[1].id, "SQLite")
+    assert done.demoted and events(journal, "overruled") == ["overruled", "overruled"]
+    assert journal.decider.modes.mode_of(KIND) == "ask"
