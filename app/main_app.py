@@ -28,7 +28,8 @@ from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
 from core.capture.proposal import ParsedProposal
-from core.decider.service import UsualChoice, decider_for, record_lookup
+from core.decider.principles import PrinciplesKeeper
+from core.decider.service import UsualChoice, decider_for, principle_sources, record_lookup
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
@@ -121,6 +122,9 @@ class TrayApp(QObject):
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None
         self.profile_worker = journal.start_profile_worker()
+        self.profile_worker.add_observer(
+            PrinciplesKeeper(journal.root, lambda: principle_sources(journal))
+        )
         self.journal_window: JournalWindow | None = None
         self._conflicts: ConflictOpener | None = None
         self.transcripts = TranscriptWatcher(journal)

@@ -22,6 +22,7 @@ from core.decider.fold import fold_name
 from core.decider.ledger import DeciderLedger, Event, EventType, time_text
 from core.decider.modes import KindMode, ModeBook
 from core.decider.policy import RoutingPolicy, load_policy
+from core.decider.principles import PrincipleSources
 from core.decider.route import (
     MODE_ASK,
     MODE_AUTO,
@@ -365,6 +366,13 @@ class Decider:
 def decider_for(journal: Journal, *, clock: Clock = utc_now) -> Decider:
     """The decider of an open journal, reading its profile as it is on disk."""
     return Decider(journal.root, journal.profile.load, clock=clock)
+
+
+def principle_sources(journal: Journal) -> PrincipleSources:
+    """What the principle docs of this journal are written from, read now."""
+    return PrincipleSources.of(
+        journal.profile.load(), record_lookup(journal.store), decider_for(journal).scores()
+    )
 
 
 def record_lookup(store: DecisionStore) -> Callable[[str], DecisionRecord | None]:

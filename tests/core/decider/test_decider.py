@@ -17,10 +17,18 @@ from core.capture.machine import (
 )
 from core.decider.ledger import DeciderLedger
 from core.decider.policy import policy_path
+from core.decider.principles import (
+    PrinciplesKeeper,
+    PrincipleSources,
+    keep_folder,
+    kept_folder,
+)
 from core.decider.score import classify
+from core.decider.service import record_lookup
 from core.errors import InvalidDecision, JournalDamaged, ModeRefused
 from core.exporters.csv_export import render_csv
 from core.exporters.decision_log import render_log
+from core.profile.model import ProfileStatus
 from core.record.codec import encode_record, parse_record
 from core.record.corrections import Correction, apply_correction
 from tests.core.decider.support import KIND, Journal, database_proposal
@@ -231,3 +239,30 @@ def test_a_correction_of_an_automatic_answer_counts_as_an_overrule(journal: Jour
     done = journal.decider.overrule(journal.store, records[1].id, "SQLite")
     assert done.demoted and events(journal, "overruled") == ["overruled", "overruled"]
     assert journal.decider.modes.mode_of(KIND) == "ask"
+
+
+def test_a_kept_folder_is_rewritten_when_the_profile_is_current_again(
+    journal: Journal, tmp_path: Path
+) -> None:
+    journal.answer_many(3)
+    folder = tmp_path / "principles"
+    keeper = PrinciplesKeeper(
+        journal.root,
+        lambda: PrincipleSources.of(
+            journal.profile.load(), record_lookup(journal.store), journal.decider.scores()
+        ),
+    )
+    keeper.on_state_changed(ProfileStatus("current"))
+    assert not folder.exists()  # nothing kept yet
+    keep_folder(journal.root, folder)
+    assert kept_folder(journal.root) == folder.resolve()
+    keeper.on_state_changed(ProfileStatus("rebuilding"))
+    assert not folder.exists()
+    keeper.on_state_changed(ProfileStatus("current"))
+    assert "3 of 3 similar decisions" in (folder / "storage.md").read_text(encoding="utf-8")
+    journal.answer_many(1, start=3)
+    keeper.on_state_changed(ProfileStatus("current"))
+    doc = (folder / "storage.md").read_text(encoding="utf-8")
+    assert "4 of 4 similar decisions" in doc and "Version 1 ·" in doc
+    keep_folder(journal.root, None)
+    assert kept_folder(journal.root) is None
