@@ -279,7 +279,8 @@ class UsualChoiceLine(QWidget):
         self.line = plain_label(f"{USUAL_TEXT}: {usual.sentence}.", self)
         self.line.setAccessibleName(USUAL_TEXT)
         self.toggle = QToolButton(self)
-        self.toggle.setText("Show examples")
+        self.toggle.setText("Show &examples")
+        self.toggle.setToolTip("E shows or hides them")
         self.toggle.setCheckable(True)
         self.toggle.setAutoRaise(True)
         self.toggle.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -300,7 +301,7 @@ class UsualChoiceLine(QWidget):
     @Slot(bool)
     def _show_examples(self, shown: bool) -> None:
         self.examples.setVisible(shown)
-        self.toggle.setText("Hide examples" if shown else "Show examples")
+        self.toggle.setText("Hide &examples" if shown else "Show &examples")
 
 
 class ChoicePage(QWidget):
@@ -453,6 +454,9 @@ class ChoicePage(QWidget):
         for modifier in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):
             other = QKeySequence(QKeyCombination(modifier, Qt.Key.Key_O))
             self._shortcut(other, lambda: self._select(self.other_index))
+        line = self.usual_line
+        if line is not None and line.toggle.isEnabled():
+            self._shortcut(QKeySequence(Qt.Key.Key_E), line.toggle.toggle)
         self._shortcut(QKeySequence(Qt.Key.Key_Up), lambda: self._move(-1))
         self._shortcut(QKeySequence(Qt.Key.Key_Down), lambda: self._move(1))
         for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

@@ -78,9 +78,16 @@ def test_examples_are_one_click_away_and_take_no_keys(qtbot: QtBot) -> None:
     QTest.mouseClick(toggle, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(line.examples.isVisible)
     assert "Store the crash reports" in line.examples.text()
-    assert toggle.text() == "Hide examples"
+    assert toggle.text() == "Hide &examples"
     focused = QApplication.focusWidget()
     assert isinstance(focused, QRadioButton | QToolButton)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    press(Qt.Key.Key_E)  # the keyboard's way: E hides and shows them, and selects nothing
+    qtbot.waitUntil(lambda: not line.examples.isVisible())
+    press(Qt.Key.Key_E)
+    qtbot.waitUntil(line.examples.isVisible)
+    assert not any(r.isChecked() for r in radios(window))
 
 
 def test_without_a_rule_or_with_the_setting_off_there_is_no_line(qtbot: QtBot) -> None:
