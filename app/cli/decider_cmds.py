@@ -10,6 +10,7 @@ from typing import Any
 
 from app.cli import render
 from app.cli.exit_codes import INVALID, OK
+from core.decider.policy import policy_path
 from core.decider.principles import keep_folder, kept_folder, write_principle_docs
 from core.decider.score import GRADUATION_AGREEMENT, GRADUATION_MIN_SCORED, KindScore
 from core.decider.service import decider_for, principle_sources, utc_now
@@ -71,6 +72,7 @@ def cmd_modes(journal: Journal, args: argparse.Namespace) -> int:
         f"{GRADUATION_AGREEMENT:.0%} agreement; two overrules within seven days set a kind "
         "back to ask. High-risk questions, hard stops and unlock phrases are always asked."
     )
+    print(f"Unlock phrases, hard stops and human-only projects: {policy_path(journal.root)}")
     for score in scores:
         demotions = [c for c in score.history if c.reason.startswith("demoted")]
         if not score.recommended and score.scored:
