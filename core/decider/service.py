@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePath
 from typing import Any
 
-from core.capture.machine import AutoAnswer, is_automatic
+from core.capture.machine import AutoAnswer
 from core.capture.proposal import ParsedProposal
 from core.decider.fold import fold_name
 from core.decider.ledger import DeciderLedger, Event, EventType, time_text
@@ -40,6 +40,7 @@ from core.profile.model import PreferenceProfile
 from core.profile.query import EvidenceResult
 from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 from core.store.decisions import DecisionStore
 
 log = logging.getLogger(__name__)
@@ -158,11 +159,11 @@ class Decider:
                 option_id=prediction.option_id,
                 rule_id=prediction.rule_id,
                 selection_reason=(
-                    f"Answered from your preference profile: you chose {prediction.option_label} "
-                    f"in {prediction.support} of {prediction.support + prediction.contradictions} "
-                    f"similar decisions (rule {prediction.rule_id})."
+                    f"it is the usual choice, {prediction.support} of "
+                    f"{prediction.support + prediction.contradictions} similar decisions (rule "
+                    f"{prediction.rule_id}), answered without asking"
                 ),
-                rejection_reason=f"Not your usual choice (rule {prediction.rule_id}).",
+                rejection_reason=f"it is not the usual choice (rule {prediction.rule_id})",
             )
         if routed.shadow and prediction is not None:
             self._log_prediction(proposal.decision_id, question, prediction)

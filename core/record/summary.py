@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from core.gocompat.text import go_trim
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 
 REASON_MISSING = "reason not provided"
 ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
@@ -52,7 +53,8 @@ def english_summary(record: DecisionRecord) -> str:
         return ""
     reason = go_trim(record.selection_reason_raw) or REASON_MISSING
     chose = _clause(go_trim(selected))
-    sentence = f"To solve “{record.problem}”, the user chose {chose} because {_ended(reason)}"
+    who = "the user's preference profile" if is_automatic(record) else "the user"
+    sentence = f"To solve “{record.problem}”, {who} chose {chose} because {_ended(reason)}"
     rejected = _rejected_parts(record, weighed_only=True)
     if rejected:
         joined = "; ".join(f"{_clause(label)}, because {_clause(why)}" for label, why in rejected)

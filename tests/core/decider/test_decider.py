@@ -8,13 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.capture.machine import (
-    AUTOMATIC_TAG,
-    NeedsHuman,
-    Recorded,
-    is_automatic,
-    outcome_to_result,
-)
+from core.capture.machine import NeedsHuman, Recorded, outcome_to_result
 from core.decider.ledger import DeciderLedger
 from core.decider.policy import policy_path
 from core.decider.principles import (
@@ -31,6 +25,8 @@ from core.exporters.decision_log import render_log
 from core.profile.model import ProfileStatus
 from core.record.codec import encode_record, parse_record
 from core.record.corrections import Correction, apply_correction
+from core.record.origin import AUTOMATIC_TAG, is_automatic
+from core.record.summary import english_summary
 from tests.core.decider.support import KIND, Journal, database_proposal
 
 
@@ -121,6 +117,10 @@ def test_graduation_automatic_answers_and_demotion(journal: Journal) -> None:
     result = outcome_to_result(outcome)
     assert result["decided_by"] == "profile" and result["rule_id"] == outcome.rule_id
     assert "without asking" in result["message"]
+    assert english_summary(record).startswith(
+        "To solve “Pick the database engine for service 100”, the user's preference profile "
+        "chose Postgres because it is the usual choice, 12 of 12 similar decisions (rule "
+    )
     assert journal.pending.for_session(f"session-{journal.sessions}") is None
 
     # never evidence: the profile's support and the score are unchanged

@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.window import JournalWindow
+from core.capture.machine import Recorded
 from core.decider.modes import ModeBook
 from core.journal import Journal
 from tests.app.support.journal_support import open_window, shut_down
-from tests.core.decider.support import KIND
+from tests.core.decider.support import KIND, database_proposal
 from tests.core.decider.support import Journal as AnsweringJournal
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING")]
@@ -91,5 +92,27 @@ def test_auto_is_not_offered_before_it_is_recommended(qtbot: QtBot, tmp_path: Pa
         assert "Not yet: 3 scored predictions; auto needs at least 10." in page.summary.text()
         assert not page.auto_button.isEnabled()
         assert "auto needs at least 10" in page.auto_button.toolTip()
+    finally:
+        shut_down(qtbot, window)
+
+
+def test_an_automatic_answer_is_marked_in_the_journal_window(qtbot: QtBot, tmp_path: Path) -> None:
+    answered = AnsweringJournal(tmp_path / "journal")
+    answered.answer_many(12)
+    answered.decider.set_mode(KIND, "auto")
+    outcome = answered.present(database_proposal(99))
+    assert isinstance(outcome, Recorded)
+    window = open_window(qtbot, Journal(answered.root), tmp_path / "settings.ini")
+    try:
+        window.open_decision(outcome.record.id)
+        qtbot.waitUntil(lambda: window.is_shown(outcome.record.id), timeout=5000)
+        badges = window.inspector.badges_label.text()
+        assert badges.endswith("·  answered by your profile")
+        texts = [label.text() for label in window.findChildren(QLabel)]
+        assert any(t.startswith("Answered by your preference profile, not asked") for t in texts)
+        person = next(r for r in answered.store.list() if r.id != outcome.record.id)
+        window.open_decision(person.id)
+        qtbot.waitUntil(lambda: window.is_shown(person.id), timeout=5000)
+        assert "answered by your profile" not in window.inspector.badges_label.text()
     finally:
         shut_down(qtbot, window)
