@@ -82,8 +82,9 @@ def _emit(result: dict[str, Any], journal: Journal) -> int:
 
 def _for_agents(result: dict[str, Any], journal: Journal) -> dict[str, Any]:
     """A recorded answer as the MCP tool gives it: `summary` and `message` in English, read
-    back from the journal; `summary_sentence` keeps the record's Korean sentence (the
-    KernForge result field). An answer the journal cannot give back is printed as it came."""
+    back from the journal, and the record's Korean sentence as `summary_ko` (the MCP result's
+    name) and `summary_sentence` (the KernForge result field). An answer the journal cannot
+    give back is printed as it came."""
     if result.get("status") != "recorded":
         return result
     try:
@@ -92,7 +93,12 @@ def _for_agents(result: dict[str, Any], journal: Journal) -> dict[str, Any]:
         return result
     warning = str(result.get("profile_warning", ""))
     summary = english_summary(record)
-    return {**result, "summary": summary, "message": recorded_instruction(record, warning)}
+    return {
+        **result,
+        "summary": summary,
+        "summary_ko": record.summary_sentence,
+        "message": recorded_instruction(record, warning),
+    }
 
 
 def _read_request(source: str) -> Any:

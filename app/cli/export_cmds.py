@@ -14,20 +14,26 @@ import sys
 from pathlib import Path
 
 from app.cli.exit_codes import INVALID, OK, UNEXPECTED
-from app.cli.filter_args import add_filters, filter_from
+from app.cli.filter_args import add_filters, add_limit, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
 from core.journal import Journal
+from core.messages.language import summary_language
 from core.messages.wording import count
 from core.record.models import DecisionRecord
 
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
     records = journal.index.list_records(filter_from(journal, args))
+    if args.limit:
+        records = records[: args.limit]  # newest first, as list shows them
     if args.format == "madr":
         return _export_folder(records, args)
     if args.output in (None, "-"):
-        sys.stdout.buffer.write(render_single(args.format, records, include_private=args.private))
+        data = render_single(
+            args.format, records, include_private=args.private, language=summary_language()
+        )
+        sys.stdout.buffer.write(data)
         return OK
     target = Path(args.output)
     if target.is_dir() or args.output.endswith(_SEPARATORS):
@@ -38,7 +44,12 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
         return INVALID
     try:
         written = export(
-            args.format, records, target.parent, file_name=target.name, include_private=args.private
+            args.format,
+            records,
+            target.parent,
+            file_name=target.name,
+            include_private=args.private,
+            language=summary_language(),
         )
     except OSError as exc:
         return _cannot_write(target, exc)
@@ -131,6 +142,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "csv: one row per decision",
     )
     add_filters(p)
+    add_limit(p, "export")
     p.add_argument(
         "-o",
         "--output",

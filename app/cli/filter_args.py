@@ -1,4 +1,4 @@
-"""The record filters `list` and `export` share, and the `--limit` bound, as argparse options.
+"""The record filters `list` and `export` share, and their `--limit`, as argparse options.
 
 Why here: both commands select records the same way, and a project is named as the list
 shows it (its alias) or by its id; `core.record.filters.resolve_project` decides which.
@@ -23,14 +23,27 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--domain", default="")
     parser.add_argument("--kind", default="", help="decision kind")
-    parser.add_argument("--status", default="", choices=["", "completed", "corrected", "deleted"])
+    # No "" among the choices: the default (any status) needs none, and usage would show {,…}.
+    parser.add_argument("--status", default="", choices=["completed", "corrected", "deleted"])
     parser.add_argument(
         "--query",
         default="",
-        help="words in the problem, options, reasons, summary, tags or domains; all must match, "
-        "the last one as a prefix",
+        metavar="TEXT",
+        help="words in the problem, options, reasons, summary, tags, domains or kind, in any "
+        "form (caching finds cache); all must match, the last one as a prefix",
     )
     parser.add_argument("--include-deleted", action="store_true")
+
+
+def add_limit(parser: argparse.ArgumentParser, verb: str) -> None:
+    """`--limit N`: at most N of the matching decisions, newest first."""
+    parser.add_argument(
+        "--limit",
+        type=limit,
+        default=0,
+        metavar="N",
+        help=f"{verb} at most N decisions, newest first (1 to {LIMIT_MAX:,}; default: all)",
+    )
 
 
 def limit(text: str) -> int:

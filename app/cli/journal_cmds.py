@@ -8,13 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli import render
 from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
-from app.cli.filter_args import LIMIT_MAX, add_filters, filter_from, limit
+from app.cli.filter_args import add_filters, add_limit, filter_from
 from app.cli.redact_cmds import add_arguments as add_redact_arguments
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
 from core.errors import SyncConflictPending
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the rest loads in the commands that use it: list and show s
     from core.doctor import WriteProbe
     from core.journal import Journal
     from core.record.models import DecisionRecord
+    from core.record.shape import RecordShape
     from core.store.correction_notes import CorrectionNote
     from core.sync.conflicts import Conflict
     from core.sync.resolution import Revision
@@ -66,15 +67,17 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
     ids = index.query_ids(filter_from(journal, args))
     shown = ids[: args.limit] if args.limit else ids
-    records = index.records(shown)
+    # The table reads a plain view of each row; only --json builds the full records.
+    full = index.records(shown) if args.json else None
+    records: Sequence[RecordShape] = index.shapes(shown) if full is None else full
     for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
             f"({runbook.see('unreadable-record')})",
             file=sys.stderr,
         )
-    if args.json:
-        _print_json([r.to_go_dict() for r in records])
+    if full is not None:
+        _print_json([r.to_go_dict() for r in full])
     elif records:
         rows = render.list_rows(records, _sync_conflicts(journal))
         print(render.table(render.LIST_HEADERS, rows))
@@ -325,13 +328,7 @@ def _capture_line(probes: list[WriteProbe]) -> str:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list decisions, newest first")
     add_filters(p)
-    p.add_argument(
-        "--limit",
-        type=limit,
-        default=0,
-        metavar="N",
-        help=f"list at most N decisions (1 to {LIMIT_MAX:,}; default: all)",
-    )
+    add_limit(p, "list")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_list)
 

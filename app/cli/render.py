@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
+from core.messages.language import ENGLISH, KOREAN, summary_language
+
 if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
     from core.gocompat.gotime import GoTime
     from core.record.models import DecisionRecord
+    from core.record.shape import RecordShape
     from core.sync.conflicts import Conflict
 
 IN_CONFLICT = "sync conflict"
@@ -31,7 +34,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def when(record: DecisionRecord) -> str:
+def when(record: RecordShape) -> str:
     """The last update to the minute, on the user's clock (as the journal window shows it)."""
     if record.updated_at is None:
         return ""
@@ -45,14 +48,12 @@ def local_time(value: GoTime | None, pattern: str = "%Y-%m-%d %H:%M:%S %Z") -> s
     return value.to_datetime().astimezone().strftime(pattern)
 
 
-def status(record: DecisionRecord, conflicted: Collection[str] = ()) -> str:
+def status(record: RecordShape, conflicted: Collection[str] = ()) -> str:
     """The record's status, with `IN_CONFLICT` when it waits for a choice of version."""
     return f"{record.status}, {IN_CONFLICT}" if record.id in conflicted else record.status
 
 
-def list_rows(
-    records: Sequence[DecisionRecord], conflicted: Collection[str] = ()
-) -> list[list[str]]:
+def list_rows(records: Sequence[RecordShape], conflicted: Collection[str] = ()) -> list[list[str]]:
     return [
         [
             r.id,
@@ -81,6 +82,19 @@ def conflict_line(record_id: str, conflict: Conflict) -> str:
         f"Conflict:   two versions of revision {conflict.fork} after a sync: {sides}; keep one "
         f"with `decision-journal sync resolve {record_id} --keep local|remote|MACHINE`"
     )
+
+
+def summary_lines(record: DecisionRecord, language: str) -> list[str]:
+    """The summary in the reader's language, then in the other (the Korean one is the sentence
+    KernForge stores); a record without a choice yet has none."""
+    from core.record.summary import summary_in  # only details show a summary
+
+    other = ENGLISH if language == KOREAN else KOREAN
+    first, second = summary_in(record, language), summary_in(record, other)
+    if not first:
+        return []
+    label = "In English: " if other == ENGLISH else "In Korean:  "
+    return [f"Summary:    {first}", f"{label}{second}"]
 
 
 def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
@@ -115,10 +129,7 @@ def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
     for rejection in record.rejected_reasons:
         label = record.option_label(rejection.option_id) or rejection.option_id
         lines.append(f"Why not {label}: {rejection.reason}")
-    lines.append(f"Summary:    {record.summary_sentence}")
-    from core.record.summary import english_summary
-
-    lines.append(f"            {english_summary(record)}")
+    lines.extend(summary_lines(record, summary_language()))
     created, updated = local_time(record.created_at), local_time(record.updated_at)
     lines.append(f"Created:    {created}    Updated: {updated}")
     if record.deleted_at:

@@ -29,13 +29,13 @@ from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary, ReconcileReport
 from core.index.scan import ScanIndex
 from core.index.sqlite import SqliteIndex
-from core.record.models import DecisionRecord
 from core.record.shape import RecordShape, StoredRead
 from core.store.decisions import DecisionStore, ListIssue, record_file_names
 from core.store.safefs import check_no_links
 
-if TYPE_CHECKING:  # the reading processes load with a build: a query of a current index needs none
+if TYPE_CHECKING:  # the reading processes load with a build, the models with a full record
     from core.bulk.parallel_read import Outcome
+    from core.record.models import DecisionRecord
 
 __all__ = [
     "Facets",

@@ -54,3 +54,10 @@ def test_a_target_in_a_folder_that_does_not_exist_fails_and_creates_nothing(
         f"(end the path with / to create a folder and write into it)\n"
     )
     assert not (tmp_path / "nonexistent").exists()
+
+
+def test_export_takes_the_list_filters_and_limit(journal: Path) -> None:
+    result = run_cli(journal, "export", "--format", "csv", "--limit", "1")
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 2  # the header and the newest decision
+    assert "decision-test-2" in result.stdout

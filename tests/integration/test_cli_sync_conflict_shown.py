@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.factories import conflicted_journal
+from core.record.models import DecisionRecord
+from core.store.decisions import DecisionStore
+from tests.factories import add_sync_conflict, conflicted_journal, make_record
 from tests.integration.cli_runner import run_cli
 
 ID = "decision-test-1"
@@ -56,3 +58,25 @@ def test_the_cli_names_the_conflicts_folder_sync_writes() -> None:
     from core.sync.paths import CONFLICTS
 
     assert CONFLICTS_FOLDER == CONFLICTS
+
+
+def test_confirm_of_an_imported_decision_in_a_sync_conflict_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "journal"
+    store = DecisionStore(journal)
+    store.put(make_record(id=ID, tags=["imported"]))
+    store.revise(ID, 1, _as_imported)
+    add_sync_conflict(journal, ID)
+    before = store.get(ID)
+    result = run_cli(journal, "confirm", ID)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "confirmed 0, already confirmed 0, failed 1\n"
+    assert result.stderr == (
+        f"failed: {ID}: decision {ID} was changed on 2 machines (laptop and desk) and waits "
+        "for a choice of version; nothing was written\n"
+    )
+    assert store.get(ID) == before
+
+
+def _as_imported(record: DecisionRecord) -> None:
+    record.provenance.selection = "imported"
+    record.provenance.rationale = "imported"

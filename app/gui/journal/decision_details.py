@@ -22,13 +22,14 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidg
 
 from app.gui.journal.formatting import NO_VALUE, display_time_precise, joined, percent
 from core.gocompat.text import go_trim
+from core.messages.language import ENGLISH, KOREAN
 from core.outcomes.verdict import ACCEPT, AMEND, REDIRECT, record_outcome
 from core.record.models import DecisionRecord
 from core.record.origin import is_automatic
 from core.record.summary import REASON_MISSING, english_summary, korean_summary
 
-SUMMARY_ENGLISH = "english"
-SUMMARY_KOREAN = "korean"
+SUMMARY_ENGLISH = ENGLISH
+SUMMARY_KOREAN = KOREAN
 NO_EVIDENCE = "No evidence references recorded."
 _WEB = re.compile(r"^https?://\S+$", re.IGNORECASE)
 _LINE_SUFFIX = re.compile(r"^(?P<path>.+?)(?::\d+){1,2}$")

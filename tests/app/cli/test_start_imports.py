@@ -24,9 +24,22 @@ EVERY_READ_FORBIDS = (
     "app.hooks", "app.cli.ask_flow", "app.cli.terminal_ask", "app.cli.app_notice",
     "keyring",
 )  # fmt: skip
-"""Nothing a read-only command needs: capture, profile, sync, the other adapters."""
+"""Nothing a read-only command needs: capture, profile, sync, the other adapters. `list` reads
+plain views of the index's rows and builds no record model; `show` and the pending listing
+still read through the models (pydantic)."""
 FORBIDS = {
-    "list": ("core.ipc", "core.capture", "core.bulk.parallel_read"),
+    "list": (
+        "core.ipc",
+        "core.capture",
+        "core.bulk.parallel_read",
+        "pydantic",
+        "pydantic_core",
+        "core.record.models",
+        "core.record.codec",
+        "core.record.redaction",
+        "portalocker",
+        "importlib.metadata",
+    ),
     "show": ("core.ipc", "core.capture", "core.index", "sqlite3"),
     "status": ("core.index", "sqlite3", "core.store.decisions"),
     "pending": ("core.ipc", "core.index", "sqlite3", "core.store.decisions"),
