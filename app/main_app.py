@@ -27,7 +27,9 @@ from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
-from core.decider.service import decider_for
+from core.capture.proposal import ParsedProposal
+from core.decider.principles import PrinciplesKeeper
+from core.decider.service import UsualChoice, decider_for, principle_sources, record_lookup
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
@@ -43,6 +45,7 @@ log = logging.getLogger(__name__)
 
 TRAY_WAIT_MS = 5000
 WATCH_SETTING = "tray/import_claude_code_answers"
+USUAL_SETTING = "capture/show_usual_choice"
 APP_ID = "decision-journal"
 """Program name, WM_CLASS (instance and class) and desktop file name, however we started."""
 NOTIFY_SETTLE_MS = 300
@@ -110,11 +113,18 @@ class TrayApp(QObject):
         self.pending = PendingStore(journal.root)
         self.workers = WorkerPool(self)
         self.decider = decider_for(journal)
+        journal.store.add_listener(self.decider)  # a correction of an automatic answer overrules
         self.capture = CaptureService(journal.store, self.pending, decider=self.decider)
-        self.controller = CaptureController(self.capture, self.pending, self.workers, self)
+        self.show_usual_choice = bool(app_settings().value(USUAL_SETTING, True, type=bool))
+        self.controller = CaptureController(
+            self.capture, self.pending, self.workers, self, usual_choice=self._usual_choice
+        )
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None
         self.profile_worker = journal.start_profile_worker()
+        self.profile_worker.add_observer(
+            PrinciplesKeeper(journal.root, lambda: principle_sources(journal))
+        )
         self.journal_window: JournalWindow | None = None
         self._conflicts: ConflictOpener | None = None
         self.transcripts = TranscriptWatcher(journal)
@@ -168,10 +178,14 @@ class TrayApp(QObject):
         tray = TrayController(
             autostart_enabled=autostart.is_enabled(root),
             transcript_watch_enabled=watching,
+            usual_choice_enabled=self.show_usual_choice,
             journal_name=journal_name(root),
             parent=self,
         )
         tray.transcript_watch_toggled.connect(self._set_transcript_watch)
+        tray.usual_choice_toggled.connect(self._set_usual_choice)
+        tray.overrule_requested.connect(self.overrule)
+        self.controller.answered_for_person.connect(tray.answered_for_you)
         tray.decision_requested.connect(self.controller.open_pending)
         tray.autostart_toggled.connect(
             lambda enabled: autostart.set_enabled(enabled, journal_root=root)
@@ -189,6 +203,26 @@ class TrayApp(QObject):
         self.tray = tray
         self.refresh_waiting()
         self.transcripts.set_enabled(watching)
+
+    @Slot(bool)
+    def _set_usual_choice(self, enabled: bool) -> None:
+        app_settings().setValue(USUAL_SETTING, enabled)
+        self.show_usual_choice = enabled
+
+    def _usual_choice(self, proposal: ParsedProposal) -> UsualChoice | None:
+        """Runs in a worker: the line is read from the profile and the records on disk."""
+        if not self.show_usual_choice:
+            return None
+        return self.decider.usual_choice(proposal, record_lookup(self.journal.store))
+
+    @Slot(str)
+    def overrule(self, decision_id: str) -> None:
+        """The journal window at the automatic answer, with its correction open: changing the
+        choice there overrules the profile and counts toward setting the kind back to ask."""
+        window = self._journal_window()
+        window.present()
+        window.open_decision(decision_id)
+        window.dialogs.edit_current()
 
     @Slot(bool)
     def _set_transcript_watch(self, enabled: bool) -> None:

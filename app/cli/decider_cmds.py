@@ -10,9 +10,10 @@ from typing import Any
 
 from app.cli import render
 from app.cli.exit_codes import INVALID, OK
-from core.decider.principles import PrincipleSources, write_principle_docs
+from core.decider.policy import policy_path
+from core.decider.principles import keep_folder, kept_folder, write_principle_docs
 from core.decider.score import GRADUATION_AGREEMENT, GRADUATION_MIN_SCORED, KindScore
-from core.decider.service import decider_for, record_lookup, utc_now
+from core.decider.service import decider_for, principle_sources, utc_now
 from core.gocompat.gojson import dumps_indented
 from core.journal import Journal
 from core.messages.wording import count
@@ -71,6 +72,7 @@ def cmd_modes(journal: Journal, args: argparse.Namespace) -> int:
         f"{GRADUATION_AGREEMENT:.0%} agreement; two overrules within seven days set a kind "
         "back to ask. High-risk questions, hard stops and unlock phrases are always asked."
     )
+    print(f"Unlock phrases, hard stops and human-only projects: {policy_path(journal.root)}")
     for score in scores:
         demotions = [c for c in score.history if c.reason.startswith("demoted")]
         if not score.recommended and score.scored:
@@ -106,15 +108,22 @@ def cmd_overrule(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_principles_export(journal: Journal, args: argparse.Namespace) -> int:
-    decider = decider_for(journal)
-    sources = PrincipleSources.of(
-        journal.profile.load(), record_lookup(journal.store), decider.scores()
-    )
-    docs = write_principle_docs(journal.root, Path(args.dir), sources, now=utc_now())
+    folder = Path(args.dir)
+    docs = write_principle_docs(journal.root, folder, principle_sources(journal), now=utc_now())
     for doc in docs:
         state = "new version" if doc.changed else "unchanged rules"
         print(f"{doc.path}  version {doc.version} ({state})")
     print(f"{count(len(docs), 'principle doc')} written to {args.dir}.")
+    if args.keep:
+        keep_folder(journal.root, folder)
+        print("The running app rewrites them after each profile rebuild.")
+    return OK
+
+
+def cmd_principles_forget(journal: Journal, args: argparse.Namespace) -> int:
+    folder = kept_folder(journal.root)
+    keep_folder(journal.root, None)
+    print(f"No longer kept current: {folder}." if folder else "No folder was kept current.")
     return OK
 
 
@@ -146,4 +155,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     principles.set_defaults(handler=usage)
     p = paction.add_parser("export", help="write one Markdown file per domain into DIR")
     p.add_argument("dir", metavar="DIR")
+    p.add_argument(
+        "--keep", action="store_true", help="keep DIR current: rewritten after each rebuild"
+    )
     p.set_defaults(handler=cmd_principles_export)
+    p = paction.add_parser("forget", help="stop keeping the kept folder current")
+    p.set_defaults(handler=cmd_principles_forget)

@@ -19,7 +19,6 @@ from app.mcp.arguments import violations_text
 from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
 from core.capture.machine import (
     Pending,
-    is_automatic,
     outcome_to_result,
     pending_result_message,
 )
@@ -35,6 +34,7 @@ from core.errors import (
 )
 from core.journal import Journal
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 from core.record.summary import english_summary, recorded_instruction
 
 NO_APP_REASON = (

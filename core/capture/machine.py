@@ -37,6 +37,7 @@ from core.errors import (
 )
 from core.gocompat.text import equal_fold, go_trim, utf8_len
 from core.record.models import DecisionRecord, Stage
+from core.record.origin import AUTOMATIC_TAG, is_automatic
 from core.store.decisions import DecisionStore
 from core.store.locking import locked
 from core.store.safefs import ensure_private_dir
@@ -55,9 +56,6 @@ log = logging.getLogger(__name__)
 ProfileHook = Callable[[DecisionRecord], str | None]
 DECIDED_BY_PERSON = "person"
 DECIDED_BY_PROFILE = "profile"
-AUTOMATIC_TAG = "decided-by-profile"
-"""The tag of a record the profile answered, beside its `runtime` selection and rationale
-provenance: both are fields KernForge round-trips, so the origin survives every reader."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,11 +304,6 @@ class CaptureService:
             return self._on_recorded(record) or ""
         except Exception as exc:  # noqa: BLE001  # the record is committed; report, never lose it
             return f"preference profile rebuild failed: {type(exc).__name__}: {exc}"
-
-
-def is_automatic(record: DecisionRecord) -> bool:
-    """Whether the profile, not the person, chose this record's selection."""
-    return equal_fold(record.provenance.selection, "runtime") and AUTOMATIC_TAG in record.tags
 
 
 def automatic_record(parsed: ParsedProposal, answer: AutoAnswer) -> DecisionRecord:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +26,21 @@ from core.decider.fold import fold_name
 from core.decider.ledger import time_text
 from core.decider.policy import DECIDER_DIR
 from core.decider.score import KindScore
-from core.errors import JournalDamaged, NotFound
-from core.profile.model import SCOPE_DOMAIN, SCOPE_PROJECT, PreferenceProfile, ProfileRule
+from core.errors import JournalDamaged, JournalError, NotFound
+from core.profile.model import (
+    SCOPE_DOMAIN,
+    SCOPE_PROJECT,
+    STATE_CURRENT,
+    PreferenceProfile,
+    ProfileRule,
+    ProfileStatus,
+)
 from core.profile.query import wilson_lower_95
 from core.record.models import DecisionRecord
 from core.store.locking import locked
 from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
+
+log = logging.getLogger(__name__)
 
 STATE_FILE = "principles.json"
 STATE_MAX_BYTES = 4 * 1024 * 1024
@@ -194,10 +204,11 @@ def write_principle_docs(
     done = []
     with locked(state_file.root, state_file.path):
         state = state_file.read()
+        versions: dict[str, Any] = state.setdefault("domains", {})
         for domain in sorted(domains):
             rules = domains[domain].rules
             print_ = _fingerprint(rules, sources.scores)
-            entry = state.get(domain) or {"version": 0, "rules": {}, "changelog": []}
+            entry = versions.get(domain) or {"version": 0, "rules": {}, "changelog": []}
             notes = _changes(entry["rules"], print_, {r.id: r.preference_label for r in rules})
             changed = bool(notes) or entry["version"] == 0
             if changed:
@@ -209,7 +220,7 @@ def write_principle_docs(
                         {"version": entry["version"] + 1, "at": time_text(now), "notes": notes},
                     ][-CHANGELOG_MAX:],
                 }
-                state[domain] = entry
+                versions[domain] = entry
             path = directory / _file_name(domain)
             body = _document(domain, entry, rules, sources, now)
             _write_text(path, body)
@@ -218,6 +229,45 @@ def write_principle_docs(
     if not done:
         raise NotFound("the profile has no enabled rules: there are no principles to export yet")
     return done
+
+
+def kept_folder(journal_root: Path) -> Path | None:
+    """The folder `principles export DIR --keep` asked to keep current, or None."""
+    kept = PrinciplesState(journal_root).read().get("keep_dir")
+    return Path(kept) if isinstance(kept, str) and kept else None
+
+
+def keep_folder(journal_root: Path, directory: Path | None) -> None:
+    """Remembers (or, with None, forgets) the folder the app rewrites after each rebuild."""
+    state_file = PrinciplesState(journal_root)
+    with locked(state_file.root, state_file.path):
+        state = state_file.read()
+        if directory is None:
+            state.pop("keep_dir", None)
+        else:
+            state["keep_dir"] = str(directory.resolve())
+        state_file.write(state)
+
+
+class PrinciplesKeeper:
+    """A `ProfileObserver` that rewrites the kept folder whenever the profile is current again.
+
+    Runs on the profile worker's thread, never the GUI's; a failure is logged, since the docs
+    are a copy the next rebuild writes again."""
+
+    def __init__(self, journal_root: Path, sources: Callable[[], PrincipleSources]) -> None:
+        self.root = Path(journal_root)
+        self._sources = sources
+
+    def on_state_changed(self, status: ProfileStatus) -> None:
+        if status.state != STATE_CURRENT:
+            return
+        try:
+            folder = kept_folder(self.root)
+            if folder is not None:
+                write_principle_docs(self.root, folder, self._sources(), now=datetime.now(UTC))
+        except (JournalError, OSError):
+            log.exception("principle docs not kept current")
 
 
 def _document(

@@ -66,6 +66,7 @@ class Prediction:
     contradictions: int
     confidence: float
     strength: float
+    support_ids: tuple[str, ...] = ()
 
     @property
     def strong(self) -> bool:
@@ -113,6 +114,7 @@ def predict(profile: PreferenceProfile, question: Question) -> Prediction | None
                 contradictions=rule.contradiction_count,
                 confidence=rule.confidence,
                 strength=rule.wilson_lower_95,
+                support_ids=rule.support_decision_ids,
             )
     return None
 

@@ -9,18 +9,20 @@ method takes the time from the clock it was given, so tests control it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePath
 from typing import Any
 
-from core.capture.machine import AutoAnswer, is_automatic
+from core.capture.machine import AutoAnswer
 from core.capture.proposal import ParsedProposal
 from core.decider.fold import fold_name
 from core.decider.ledger import DeciderLedger, Event, EventType, time_text
 from core.decider.modes import KindMode, ModeBook
 from core.decider.policy import RoutingPolicy, load_policy
+from core.decider.principles import PrincipleSources
 from core.decider.route import (
     MODE_ASK,
     MODE_AUTO,
@@ -32,13 +34,16 @@ from core.decider.route import (
     route,
 )
 from core.decider.score import KindScore, classify, demotion_reason, score_kinds
-from core.errors import InvalidDecision, JournalDamaged, ModeRefused, NotFound
+from core.errors import InvalidDecision, JournalDamaged, JournalError, ModeRefused, NotFound
 from core.journal import Journal
 from core.profile.model import PreferenceProfile
 from core.profile.query import EvidenceResult
 from core.record.corrections import Correction, apply_correction, precheck
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 from core.store.decisions import DecisionStore
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 
@@ -69,6 +74,30 @@ def _answer_label(record: DecisionRecord) -> tuple[str, bool]:
     if record.custom_selection:
         return record.custom_selection, True
     return record.selected_label(), False
+
+
+USUAL_EXAMPLES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class UsualChoice:
+    """What the person usually chooses for a fork like this one: evidence for the window, never
+    a preselection."""
+
+    option_id: str
+    option_label: str
+    support: int
+    total: int
+    rule_id: str
+    examples: tuple[str, ...] = ()
+    """Problems of the newest supporting decisions, for the window's "examples" link."""
+
+    @property
+    def sentence(self) -> str:
+        return (
+            f"You chose {self.option_label} in {self.support} of {self.total} similar "
+            f"decisions (rule {self.rule_id})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +159,11 @@ class Decider:
                 option_id=prediction.option_id,
                 rule_id=prediction.rule_id,
                 selection_reason=(
-                    f"Answered from your preference profile: you chose {prediction.option_label} "
-                    f"in {prediction.support} of {prediction.support + prediction.contradictions} "
-                    f"similar decisions (rule {prediction.rule_id})."
+                    f"it is the usual choice, {prediction.support} of "
+                    f"{prediction.support + prediction.contradictions} similar decisions (rule "
+                    f"{prediction.rule_id}), answered without asking"
                 ),
-                rejection_reason=f"Not your usual choice (rule {prediction.rule_id}).",
+                rejection_reason=f"it is not the usual choice (rule {prediction.rule_id})",
             )
         if routed.shadow and prediction is not None:
             self._log_prediction(proposal.decision_id, question, prediction)
@@ -192,6 +221,24 @@ class Decider:
             return self._demote_if_due(record.decision_kind)
         return ""
 
+    def usual_choice(
+        self, proposal: ParsedProposal, lookup: Callable[[str], DecisionRecord | None]
+    ) -> UsualChoice | None:
+        """The rule that would predict this proposal, as a sentence and its examples."""
+        prediction = predict(self._load_profile(), question_of(proposal))
+        if prediction is None:
+            return None
+        records = [r for r in map(lookup, prediction.support_ids) if r is not None]
+        records.sort(key=lambda r: r.updated_at.unix_ns if r.updated_at else 0, reverse=True)
+        return UsualChoice(
+            option_id=prediction.option_id,
+            option_label=prediction.option_label,
+            support=prediction.support,
+            total=prediction.support + prediction.contradictions,
+            rule_id=prediction.rule_id,
+            examples=tuple(r.problem for r in records[:USUAL_EXAMPLES]),
+        )
+
     # --- modes --------------------------------------------------------------------------------
 
     def scores(self, *, kinds: list[tuple[str, str]] | None = None) -> list[KindScore]:
@@ -240,6 +287,37 @@ class Decider:
             "(mode ask)"
         )
 
+    def record_committed(self, record: DecisionRecord) -> None:
+        """`CommitListener`: a correction that makes an automatic answer the person's own choice
+        (the journal window's correction, `edit`) is an overrule. Never raises: the revision is
+        committed whatever the ledger says."""
+        if record.revision < 2 or is_automatic(record):
+            return
+        try:
+            self._note_overrule(record)
+        except (JournalError, OSError):
+            log.exception("overrule of %s not counted", record.id)
+
+    def _note_overrule(self, record: DecisionRecord) -> str:
+        """Logs the overrule of a once-automatic record (once) and demotes when it is due."""
+        events = self.ledger.read().events
+        automatic = next(
+            (e for e in events if e.type == "automatic" and e.decision_id == record.id), None
+        )
+        if automatic is None or any(
+            e.type == "overruled" and e.decision_id == record.id for e in events
+        ):
+            return ""
+        self._log(
+            "overruled",
+            record.id,
+            record.decision_kind,
+            rule_id=automatic.rule_id,
+            option_id=record.selected_option_id,
+            option_label=record.selected_label() or record.custom_selection,
+        )
+        return self._demote_if_due(record.decision_kind)
+
     # --- overrule ---------------------------------------------------------------------------
 
     def overrule(
@@ -277,32 +355,25 @@ class Decider:
             tags=[],
         )
         precheck(correction)
+        was = self.modes.mode_of(record.decision_kind)
         revised = store.revise(
             decision_id, record.revision, lambda r: apply_correction(r, correction)
         )
-        rule_id = next(
-            (
-                e.rule_id
-                for e in self.ledger.read().events
-                if e.type == "automatic" and e.decision_id == decision_id
-            ),
-            "",
-        )
-        self._log(
-            "overruled",
-            decision_id,
-            record.decision_kind,
-            rule_id=rule_id,
-            option_id=chosen.id,
-            option_label=chosen.label,
-        )
-        note = self._demote_if_due(record.decision_kind)
-        return Overruled(revised, bool(note), record.decision_kind)
+        self._note_overrule(revised)  # once: a listener of this store may have counted it
+        demoted = was == MODE_AUTO and self.modes.mode_of(record.decision_kind) == MODE_ASK
+        return Overruled(revised, demoted, record.decision_kind)
 
 
 def decider_for(journal: Journal, *, clock: Clock = utc_now) -> Decider:
     """The decider of an open journal, reading its profile as it is on disk."""
     return Decider(journal.root, journal.profile.load, clock=clock)
+
+
+def principle_sources(journal: Journal) -> PrincipleSources:
+    """What the principle docs of this journal are written from, read now."""
+    return PrincipleSources.of(
+        journal.profile.load(), record_lookup(journal.store), decider_for(journal).scores()
+    )
 
 
 def record_lookup(store: DecisionStore) -> Callable[[str], DecisionRecord | None]:

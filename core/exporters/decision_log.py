@@ -9,13 +9,13 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from core.capture.machine import is_automatic
 from core.exporters.markdown_text import md_cell
 from core.exporters.staging import Progress, utf8, write_single
 from core.exporters.weighed import weighed_options, weighed_rejections
 from core.gocompat.text import go_trim
 from core.record.filters import sort_key
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 
 HEADER = (
     "# Decisions\n\n"

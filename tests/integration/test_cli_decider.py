@@ -48,6 +48,9 @@ def test_modes_recommend_auto_only_after_ten_agreeing_predictions(journal: Journ
     table = cli(journal.root, "modes")
     assert table.returncode == 0 and "database-engine" in table.stdout
     assert "recommended" in table.stdout
+    assert f"hard stops and human-only projects: {journal.root / 'decider' / 'policy.json'}" in (
+        table.stdout
+    )
     done = cli(journal.root, "modes", "set", "database_engine", "auto")
     assert done.returncode == 0, done.stderr
     assert "database-engine: auto" in done.stdout
@@ -113,3 +116,16 @@ def test_principle_docs_version_moves_only_when_rules_change(
 def test_principles_export_without_rules_says_so(tmp_path: Path) -> None:
     run = cli(tmp_path / "empty", "principles", "export", str(tmp_path / "out"))
     assert run.returncode == 5 and "no enabled rules" in run.stderr
+
+
+def test_principles_export_keep_and_forget(journal: Journal, tmp_path: Path) -> None:
+    journal.answer_many(3)
+    out = tmp_path / "kept"
+    kept = cli(journal.root, "principles", "export", str(out), "--keep")
+    assert kept.returncode == 0, kept.stderr
+    assert "rewrites them after each profile rebuild" in kept.stdout
+    assert (out / "storage.md").exists()
+    forgot = cli(journal.root, "principles", "forget")
+    assert forgot.returncode == 0 and f"No longer kept current: {out.resolve()}." in forgot.stdout
+    again = cli(journal.root, "principles", "forget")
+    assert "No folder was kept current." in again.stdout

@@ -45,6 +45,9 @@ CHOOSE_POSTGRES = (
     ("type", "no server to share"),
     ("key", "ctrl+Return"),
 )
+RETURN_FIRST = (("key", "Return"), *CHOOSE_POSTGRES)
+"""Once a rule exists the window shows the usual choice: Enter first still accepts nothing
+(nothing is preselected), so "1" then picks Postgres and the reasons follow as usual."""
 EXPLICIT = 12
 
 
@@ -81,10 +84,12 @@ def test_ten_agreeing_answers_let_the_profile_answer_until_two_overrules(
     workspace.mkdir()
     journal = desktop.journal
 
-    async def asked(client: Any, proposal: dict[str, Any]) -> dict[str, Any]:
+    async def asked(
+        client: Any, proposal: dict[str, Any], keys: tuple[tuple[str, str], ...] = CHOOSE_POSTGRES
+    ) -> dict[str, Any]:
         async def person() -> None:
             window = await anyio.to_thread.run_sync(desktop.find_window)
-            await anyio.to_thread.run_sync(lambda: desktop.answer(window, *CHOOSE_POSTGRES))
+            await anyio.to_thread.run_sync(lambda: desktop.answer(window, *keys))
 
         async with anyio.create_task_group() as group:
             group.start_soon(person)
@@ -97,9 +102,11 @@ def test_ten_agreeing_answers_let_the_profile_answer_until_two_overrules(
     async def explicit_decisions() -> None:
         async with mcp_client(desktop, journal, workspace) as client:
             for number in range(EXPLICIT):
-                out = await asked(client, database_proposal(number))
+                keys = RETURN_FIRST if number >= 2 else CHOOSE_POSTGRES
+                out = await asked(client, database_proposal(number), keys)
                 assert (out["status"], out["decided_by"]) == ("recorded", "person")
                 assert out["selection"]["label"] == "Postgres"
+                assert out["rationales"]["selected"] == "we run it everywhere"
                 await anyio.to_thread.run_sync(wait_for_profile, journal, number + 1)
 
     anyio.run(explicit_decisions)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QRadioButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -39,10 +40,12 @@ from app.gui.widgets.indicators import use_clear_indicators
 from app.gui.widgets.labels import keyboard_hint, plain_label, scaled_font_label
 from app.gui.widgets.palette import fork_colors, readable_on, selection_tint
 from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
+from core.decider.service import UsualChoice
 from core.gocompat.text import go_trim
 from core.limits import CUSTOM_SELECTION_MAX
 
 RECOMMENDED_TEXT = "Recommended (advice only)"
+USUAL_TEXT = "Your usual choice"
 SELECTED_TEXT = "✓ Selected"
 _NO_VALUE = "—"
 
@@ -266,6 +269,41 @@ class ContextPanel(QWidget):
         grid.addWidget(value_label, row, column + 1, 1, span, Qt.AlignmentFlag.AlignTop)
 
 
+class UsualChoiceLine(QWidget):
+    """ "Your usual choice: …" with the rule's examples one click away. Evidence only: it marks
+    no card and takes no key; the agent's recommendation badge stays on its own card."""
+
+    def __init__(self, usual: UsualChoice, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("usual-choice")
+        self.line = plain_label(f"{USUAL_TEXT}: {usual.sentence}.", self)
+        self.line.setAccessibleName(USUAL_TEXT)
+        self.toggle = QToolButton(self)
+        self.toggle.setText("Show &examples")
+        self.toggle.setToolTip("E shows or hides them")
+        self.toggle.setCheckable(True)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.toggle.setEnabled(bool(usual.examples))
+        self.examples = plain_label(_bullets(list(usual.examples)), self)
+        self.examples.setAccessibleName("Examples of your usual choice")
+        self.examples.setVisible(False)
+        self.toggle.toggled.connect(self._show_examples)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.line, 1)
+        row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.examples)
+
+    @Slot(bool)
+    def _show_examples(self, shown: bool) -> None:
+        self.examples.setVisible(shown)
+        self.toggle.setText("Hide &examples" if shown else "Show &examples")
+
+
 class ChoicePage(QWidget):
     """Shows the fork and takes one explicit choice from the keyboard or the mouse.
 
@@ -391,6 +429,11 @@ class ChoicePage(QWidget):
         keys = f"1–{len(self._cards)}"
         hint = f"Press {keys} to choose, O to describe your own, ↑/↓ to move, Enter to continue."
         layout.addWidget(keyboard_hint(f"{hint} {KEY_GUARD_NOTE}", content))
+        self.usual_line: UsualChoiceLine | None = None
+        if request.usual_choice is not None:
+            self.usual_line = UsualChoiceLine(request.usual_choice, content)
+            layout.addSpacing(self.fontMetrics().height() // 3)
+            layout.addWidget(self.usual_line)
         for card in [*self._cards, self._other]:
             card.setParent(content)
             layout.addWidget(card)
@@ -411,6 +454,9 @@ class ChoicePage(QWidget):
         for modifier in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):
             other = QKeySequence(QKeyCombination(modifier, Qt.Key.Key_O))
             self._shortcut(other, lambda: self._select(self.other_index))
+        line = self.usual_line
+        if line is not None and line.toggle.isEnabled():
+            self._shortcut(QKeySequence(Qt.Key.Key_E), line.toggle.toggle)
         self._shortcut(QKeySequence(Qt.Key.Key_Up), lambda: self._move(-1))
         self._shortcut(QKeySequence(Qt.Key.Key_Down), lambda: self._move(1))
         for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

@@ -31,6 +31,7 @@ from app.gui.journal.requests import (
     ExportRequest,
     FilterState,
     ImportRequest,
+    ModesView,
     MovedAside,
     MutationResult,
     OverrideRequest,
@@ -43,6 +44,7 @@ from app.gui.journal.requests import (
 from app.workers import WorkerPool
 from core.agents.notes import AgentNote, NoteStore
 from core.capture.pending import pending_items
+from core.decider.service import decider_for
 from core.errors import (
     InvalidDecision,
     JournalError,
@@ -169,6 +171,8 @@ class JournalBridge(QObject):
     history_failed = Signal(str, str)
     mutation_finished = Signal(object)
     profile_loaded = Signal(object)
+    modes_loaded = Signal(object)
+    """A `ModesView`: every decision kind's score and mode, or the error reading them."""
     profile_conflicted = Signal(int)
     profile_state_changed = Signal(object)
     labels_loaded = Signal(object)
@@ -539,6 +543,27 @@ class JournalBridge(QObject):
             self.load_profile()
 
         self._run(RECORDS, work, self.profile_loaded.emit, failed)
+
+    def load_modes(self) -> None:
+        self._run(
+            RECORDS,
+            lambda: ModesView(decider_for(self.journal).scores()),
+            self.modes_loaded.emit,
+            self._modes_failed,
+        )
+
+    def set_mode(self, kind: str, mode: str) -> None:
+        """`ask` always; `auto` only when recommended (the refusal's reason is shown)."""
+
+        def work() -> ModesView:
+            decider = decider_for(self.journal)
+            decider.set_mode(kind, mode)
+            return ModesView(decider.scores())
+
+        self._run(RECORDS, work, self.modes_loaded.emit, self._modes_failed)
+
+    def _modes_failed(self, exc: BaseException) -> None:
+        self.modes_loaded.emit(ModesView([], str(describe(exc))))
 
     def request_rebuild(self) -> None:
         """Never blocks: the worker coalesces requests and reports its state by signal."""

@@ -21,11 +21,11 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from app.gui.journal.formatting import NO_VALUE, display_time_precise, joined, percent
-from core.capture.machine import is_automatic
 from core.gocompat.text import go_trim
 from core.messages.language import ENGLISH, KOREAN
 from core.outcomes.verdict import ACCEPT, AMEND, REDIRECT, record_outcome
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 from core.record.summary import REASON_MISSING, english_summary, korean_summary
 
 SUMMARY_ENGLISH = ENGLISH

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.journal.formatting import NO_VALUE, count_text, display_time, percent, short_id
+from app.gui.journal.modes_page import ModesPage
 from app.gui.journal.outcome_tables import HintedView, OutcomeTables
 from app.gui.journal.requests import OverrideRequest
 from core.profile.model import (
@@ -354,6 +355,7 @@ class ProfilePanel(QWidget):
         self.contradiction_caption = QLabel("Contradicting decisions", self)
         self.support_caption.setBuddy(self.support_view)
         self.contradiction_caption.setBuddy(self.contradiction_view)
+        self.modes = ModesPage(self)
         self.outcomes = OutcomeTables(self)
         self.outcomes.rule_activated.connect(self.select_rule)
         self.detail_tabs = QTabWidget(self)
@@ -394,6 +396,7 @@ class ProfilePanel(QWidget):
         note_row.addWidget(self.save_note_button)
         grid.addLayout(note_row, 2, 0, 1, 2)
         self.detail_tabs.addTab(detail, "&Evidence for the selected rule")
+        self.detail_tabs.addTab(self.modes, "&Mode")
         self.detail_tabs.addTab(self.outcomes.acceptance_page, "&Acceptance")
         self.detail_tabs.addTab(self.outcomes.rules_page, "Rule &outcomes")
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
@@ -507,6 +510,7 @@ class ProfilePanel(QWidget):
         self._set_rule_controls(self.selected_rule())
 
     def _set_rule_controls(self, rule: ProfileRule | None) -> None:
+        self.modes.show_kind(rule.criterion if rule else "")
         support = list(rule.support_decision_ids) if rule else []
         against = list(rule.contradiction_decision_ids) if rule else []
         self.support.set_ids(support)

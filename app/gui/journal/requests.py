@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.gui.journal.export_formats import ExportFormat
+from core.decider.score import KindScore
 from core.gocompat.gotime import GoTime
 from core.importers.base import ImportReport
 from core.index.query import IndexFilter
@@ -284,6 +285,14 @@ class RevisionHistory:
 
     revisions: list[DecisionRecord]
     notes: dict[int, CorrectionNote]
+
+
+@dataclass(frozen=True, slots=True)
+class ModesView:
+    """Each decision kind's mode and score; `error` when they could not be read."""
+
+    scores: list[KindScore]
+    error: str = ""
 
 
 @dataclass(frozen=True, slots=True)

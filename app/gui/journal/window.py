@@ -387,6 +387,9 @@ class JournalWindow(QMainWindow):
         b.record_loaded.connect(self._record_loaded)
         b.record_failed.connect(self._record_failed)
         b.profile_loaded.connect(self._profile_loaded)
+        b.modes_loaded.connect(
+            lambda view: self.profile_panel.modes.set_scores(view.scores, view.error)
+        )
         b.profile_conflicted.connect(self.profile_panel.show_conflict)
         b.profile_state_changed.connect(self._profile_state_changed)
         b.labels_loaded.connect(self.profile_panel.set_labels)
@@ -414,6 +417,7 @@ class JournalWindow(QMainWindow):
         self.banner.move_aside_requested.connect(self.bridge.move_aside)
         b.moved_aside.connect(self._moved_aside)
         self.profile_panel.rebuild_requested.connect(self.bridge.request_rebuild)
+        self.profile_panel.modes.mode_requested.connect(self.bridge.set_mode)
         self.profile_panel.override_requested.connect(self.bridge.save_override)
         self.profile_panel.decision_requested.connect(self.open_decision)
         self.profile_panel.labels_wanted.connect(self.bridge.load_labels)
@@ -911,6 +915,7 @@ class JournalWindow(QMainWindow):
             self.profile_panel.set_profile(view.profile)
         if view.status is not None:
             self._profile_state_changed(view.status)
+        self.bridge.load_modes()  # the Mode tab follows the rules it describes
 
     @Slot(object)
     def _profile_state_changed(self, status: ProfileStatus) -> None:

@@ -8,20 +8,25 @@ from pathlib import Path
 
 import pytest
 
-from core.capture.machine import (
-    AUTOMATIC_TAG,
-    NeedsHuman,
-    Recorded,
-    is_automatic,
-    outcome_to_result,
-)
+from core.capture.machine import NeedsHuman, Recorded, outcome_to_result
 from core.decider.ledger import DeciderLedger
 from core.decider.policy import policy_path
+from core.decider.principles import (
+    PrinciplesKeeper,
+    PrincipleSources,
+    keep_folder,
+    kept_folder,
+)
 from core.decider.score import classify
+from core.decider.service import record_lookup
 from core.errors import InvalidDecision, JournalDamaged, ModeRefused
 from core.exporters.csv_export import render_csv
 from core.exporters.decision_log import render_log
+from core.profile.model import ProfileStatus
 from core.record.codec import encode_record, parse_record
+from core.record.corrections import Correction, apply_correction
+from core.record.origin import AUTOMATIC_TAG, is_automatic
+from core.record.summary import english_summary
 from tests.core.decider.support import KIND, Journal, database_proposal
 
 
@@ -112,6 +117,10 @@ def test_graduation_automatic_answers_and_demotion(journal: Journal) -> None:
     result = outcome_to_result(outcome)
     assert result["decided_by"] == "profile" and result["rule_id"] == outcome.rule_id
     assert "without asking" in result["message"]
+    assert english_summary(record).startswith(
+        "To solve “Pick the database engine for service 100”, the user's preference profile "
+        "chose Postgres because it is the usual choice, 12 of 12 similar decisions (rule "
+    )
     assert journal.pending.for_session(f"session-{journal.sessions}") is None
 
     # never evidence: the profile's support and the score are unchanged
@@ -205,3 +214,55 @@ def test_an_automatic_answer_is_marked_in_the_exports(journal: Journal) -> None:
     assert "Answered by the preference profile" not in render_log([person]).decode("utf-8")
     csv_text = render_csv([outcome.record]).decode("utf-8")
     assert AUTOMATIC_TAG in csv_text
+
+
+def test_a_correction_of_an_automatic_answer_counts_as_an_overrule(journal: Journal) -> None:
+    """The journal window's correction (and `edit`) go through the store: the decider hears
+    the revision and counts it once, as `overrule` does."""
+    journal.store.add_listener(journal.decider)
+    journal.answer_many(12)
+    journal.decider.set_mode(KIND, "auto")
+    records = []
+    for number in (600, 601):
+        outcome = journal.present(database_proposal(number))
+        assert isinstance(outcome, Recorded)
+        records.append(outcome.record)
+    correction = Correction(
+        selected_option_id="sqlite",
+        selection_reason="a tiny tool",
+        rejected_reasons={"postgres": "too much for it"},
+    )
+    journal.store.revise(records[0].id, 1, lambda r: apply_correction(r, correction))
+    journal.store.revise(records[0].id, 2, lambda r: apply_correction(r, Correction(tags=["x"])))
+    assert events(journal, "overruled") == ["overruled"]
+    assert journal.decider.modes.mode_of(KIND) == "auto"
+    done = journal.decider.overrule(journal.store, records[1].id, "SQLite")
+    assert done.demoted and events(journal, "overruled") == ["overruled", "overruled"]
+    assert journal.decider.modes.mode_of(KIND) == "ask"
+
+
+def test_a_kept_folder_is_rewritten_when_the_profile_is_current_again(
+    journal: Journal, tmp_path: Path
+) -> None:
+    journal.answer_many(3)
+    folder = tmp_path / "principles"
+    keeper = PrinciplesKeeper(
+        journal.root,
+        lambda: PrincipleSources.of(
+            journal.profile.load(), record_lookup(journal.store), journal.decider.scores()
+        ),
+    )
+    keeper.on_state_changed(ProfileStatus("current"))
+    assert not folder.exists()  # nothing kept yet
+    keep_folder(journal.root, folder)
+    assert kept_folder(journal.root) == folder.resolve()
+    keeper.on_state_changed(ProfileStatus("rebuilding"))
+    assert not folder.exists()
+    keeper.on_state_changed(ProfileStatus("current"))
+    assert "3 of 3 similar decisions" in (folder / "storage.md").read_text(encoding="utf-8")
+    journal.answer_many(1, start=3)
+    keeper.on_state_changed(ProfileStatus("current"))
+    doc = (folder / "storage.md").read_text(encoding="utf-8")
+    assert "4 of 4 similar decisions" in doc and "Version 1 ·" in doc
+    keep_folder(journal.root, None)
+    assert kept_folder(journal.root) is None
