@@ -36,9 +36,6 @@ def _commands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
             found[path] = parser
         if not subs:
             return
-        handler = getattr(parser.get_default("handler"), "__name__", "")
-        if handler.startswith("cmd_"):  # a command of its own beside its actions (`modes`)
-            found[path] = parser
         for name, child in subs[0].choices.items():
             walk(child, (*path, name))
 
