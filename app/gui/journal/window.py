@@ -655,7 +655,8 @@ class JournalWindow(QMainWindow):
         if not self.model.set_count(count):
             return
         if count.rows is not None:
-            self._show_welcome(not count.rows)
+            if count.rows:
+                self._show_welcome(False)  # a first decision landed while the page was loaded
             self._show_list_or_empty(0)
             self._select_after_load(keep)
         if count.truncated:
