@@ -27,6 +27,7 @@ from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
+from core.decider.service import decider_for
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
@@ -108,7 +109,8 @@ class TrayApp(QObject):
         self.journal = journal
         self.pending = PendingStore(journal.root)
         self.workers = WorkerPool(self)
-        self.capture = CaptureService(journal.store, self.pending)
+        self.decider = decider_for(journal)
+        self.capture = CaptureService(journal.store, self.pending, decider=self.decider)
         self.controller = CaptureController(self.capture, self.pending, self.workers, self)
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None
@@ -311,7 +313,10 @@ class TrayApp(QObject):
 
     @Slot()
     def quit(self) -> None:
-        """Pending decisions are already on disk; quitting loses nothing."""
+        """Pending decisions are already on disk; quitting loses nothing. What the person
+        answered reaches the disk first, then every waiting agent gets its decision back."""
+        self.workers.wait_idle()
+        self.controller.release_on_quit()
         self.server.close()
         self.records_watch.stop()
         self.sync.stop()
@@ -326,6 +331,26 @@ class TrayApp(QObject):
 def forward_show(journal_root: Path) -> None:
     with IpcClient(socket_path(journal_root), timeout=5.0) as client:
         client.call("app.show", {"view": "journal"})
+
+
+def startup_error_box(message: str) -> QMessageBox:
+    """The window a tray app that cannot start shows instead of a tray icon over nothing: the
+    error as the CLI prints it (with its runbook entry), so a start from the desktop's menu,
+    where nobody reads stderr, still says what is wrong."""
+    box = QMessageBox(QMessageBox.Icon.Critical, "Decision Journal", message)
+    box.setInformativeText("Decision Journal did not start. Nothing was read or written.")
+    box.setStandardButtons(QMessageBox.StandardButton.Close)
+    return box
+
+
+def show_startup_error(message: str) -> None:
+    """Shows `startup_error_box` and waits until it is closed."""
+    app = QApplication.instance() or QApplication([APP_ID])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_ID)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+    startup_error_box(message).exec()
 
 
 def run_app(journal: Journal, *, show: bool = False) -> int:

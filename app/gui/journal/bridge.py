@@ -55,7 +55,7 @@ from core.errors import (
     SyncConflictPending,
     describe,
 )
-from core.importers.confirm import confirm_record
+from core.importers.confirm import confirmation
 from core.importers.detect import detect_kind
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
@@ -466,7 +466,9 @@ class JournalBridge(QObject):
         self._mutate(
             "confirm",
             decision_id,
-            lambda: Revision(confirm_record(self.journal.store, decision_id, expected)),
+            lambda: conflict_jobs.revise(  # a confirmation is a correction: the conflict rule
+                self.journal, decision_id, expected, confirmation(), settle=False, how=CORRECTING
+            ),
         )
 
     def _mutate(self, action: str, decision_id: str, run: Callable[[], Revision]) -> None:

@@ -43,6 +43,7 @@ from app.gui.widgets.screen_fit import fit_to_screen
 from app.gui.widgets.show_folder import show_folder
 from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
+from core.messages.language import ENGLISH
 
 if TYPE_CHECKING:
     from app.gui.journal.bridge import JournalBridge
@@ -81,8 +82,10 @@ class ExportDialog(QDialog):
         *,
         open_url: Callable[[QUrl], object] | None = None,
         directory: Path | None = None,
+        language: str = ENGLISH,
     ) -> None:
         super().__init__(parent)
+        self._language = language  # of the CSV's summaries: the window's View choice
         adopt(self)
         self.setObjectName("export-dialog")
         self.setWindowTitle("Export decisions")
@@ -284,6 +287,7 @@ class ExportDialog(QDialog):
             Path(self.folder.text()).expanduser(),
             GoTime.now(),
             self._cancel,
+            self._language,
         )
         self._running = True
         self.outcome = None

@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import (
     QByteArray,
     QItemSelectionModel,
+    QLocale,
     QModelIndex,
     QSettings,
     Qt,
@@ -85,6 +86,7 @@ from core.index.query import IndexFilter
 from core.index.rows import ListRow, ReconcileReport
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal
+from core.messages.language import locale_language
 from core.profile.model import STATE_CURRENT, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.models import DecisionRecord
@@ -564,7 +566,8 @@ class JournalWindow(QMainWindow):
         self.filter_bar.set_state(
             FilterState.from_settings(self.settings.value(self._key("filters")))
         )
-        language = str(self.settings.value(SUMMARY_SETTING) or SUMMARY_ENGLISH)
+        # Until the reader chooses in the View menu, the summaries follow the locale.
+        language = str(self.settings.value(SUMMARY_SETTING) or locale_language(QLocale().name()))
         self._apply_summary_first(language)
 
     def _save_settings(self) -> None:
@@ -886,6 +889,9 @@ class JournalWindow(QMainWindow):
 
     def scope_total(self) -> int:
         return self.model.total
+
+    def summary_language(self) -> str:
+        return self.inspector.details.summary_first
 
     def profile_shown(self) -> bool:
         return self.tabs.currentWidget() is self.profile_panel

@@ -469,10 +469,34 @@ def test_full_text_queries(root: Path, store: DecisionStore, index: JournalIndex
     assert ids("ind caché") == []
     assert ids("데이") == ["decision-2"]
     assert ids("retry policy") == ["decision-2"]
-    assert ids("rewrites") == ["decision-2"]
+    assert ids("rewrites ") == ["decision-2", "decision-1"]  # decision-1: "global rewrite"
+    assert ids("rewritten") == []  # an irregular form the light stemmer leaves alone
     assert ids("per-record") == ["decision-2", "decision-1"]
     assert ids("kernforge") == []  # project, alias and workspace are filters, not text
     assert ids("  --  ") == ["decision-2", "decision-1"]
+
+
+def test_kinds_tags_and_word_stems_are_searched(
+    root: Path, store: DecisionStore, index: JournalIndex
+) -> None:
+    on_disk(
+        root,
+        stored("decision-1", 1, problem="Where answers live", decision_kind="caching-strategy"),
+    )
+    on_disk(root, stored("decision-2", 2, problem="Cache the rendered pages", tags=["pooling"]))
+    on_disk(root, stored("decision-3", 3, problem="Stopped retrying the classes"))
+
+    def ids(query: str) -> list[str]:
+        return index.query_ids(IndexFilter(query=query))
+
+    assert ids("caching") == ["decision-2", "decision-1"]  # a kind's word, "cache"'s stem
+    assert ids("caching ") == ["decision-2", "decision-1"]
+    assert ids("strategies ") == ["decision-1"]
+    assert ids("caches pool") == ["decision-2"]  # a tag's word "pooling", prefix "pool"
+    assert ids("pools ") == ["decision-2"]
+    assert ids("stop retry class") == ["decision-3"]
+    assert ids("class ") == ["decision-3"]
+    assert ids("cash ") == []
 
 
 def test_updated_range_is_inclusive_then_exclusive(
