@@ -15,7 +15,16 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from app.gui.widgets.labels import plain_label, scaled_font_label
 
-SETUP_CLIENTS = ("claude-code", "codex", "gemini", "cursor", "vscode")
+SETUP_CLIENTS = (
+    "claude-code",
+    "codex",
+    "gemini",
+    "copilot",
+    "qwen",
+    "opencode",
+    "cursor",
+    "vscode",
+)
 """The clients `decision-journal setup` configures (the command line's `setup` lists them)."""
 HEADLINE = "No decisions yet"
 CONNECT_TEXT = "Connect a coding agent: in a terminal, run"
