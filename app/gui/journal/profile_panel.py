@@ -46,6 +46,7 @@ from app.gui.journal.formatting import NO_VALUE, count_text, display_time, perce
 from app.gui.journal.modes_page import ModesPage
 from app.gui.journal.outcome_tables import HintedView, OutcomeTables
 from app.gui.journal.requests import OverrideRequest
+from app.gui.widgets.indicators import use_clear_indicators
 from core.profile.model import (
     GLOBAL_KEY,
     SCOPE_GLOBAL,
@@ -340,6 +341,7 @@ class ProfilePanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.horizontalHeader().setStretchLastSection(True)
+        use_clear_indicators(self.table)  # "Enabled" and "Pinned" stay visible in the dark
         self._keep_names_whole()
         self.support_view = self._evidence_view(self.support, "Supporting decisions")
         self.contradiction_view = self._evidence_view(

@@ -265,11 +265,11 @@ class JournalWindow(QMainWindow):
         page_layout.setContentsMargins(0, 0, 0, 0)
         page_layout.addWidget(self.filter_bar)
         page_layout.addWidget(self.splitter, 1)
-        self.welcome = WelcomePage(self)
+        self.welcome: WelcomePage | None = None
+        """Built the first time a journal without decisions is shown (most never need it)."""
         self.journal_stack = QStackedWidget(self)
         self.journal_stack.setObjectName("journal-stack")
         self.journal_stack.addWidget(self.browse_page)
-        self.journal_stack.addWidget(self.welcome)
         journal_page = QWidget(self)
         QVBoxLayout(journal_page).addWidget(self.journal_stack)
         self.profile_panel = ProfilePanel(self)
@@ -411,7 +411,6 @@ class JournalWindow(QMainWindow):
         self.inspector.confirm_requested.connect(self.imports.confirm_current)
         self.tabs.currentChanged.connect(self.imports.tab_changed)
         self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
-        self.welcome.import_requested.connect(self.imports.open_import)
         self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
         self.banner.show_file_requested.connect(self.show_file)
         self.banner.move_aside_requested.connect(self.bridge.move_aside)
@@ -662,7 +661,8 @@ class JournalWindow(QMainWindow):
         if not self.model.set_count(count):
             return
         if count.rows is not None:
-            self._show_welcome(not count.rows)
+            if count.rows:
+                self._show_welcome(False)  # a first decision landed while the page was loaded
             self._show_list_or_empty(0)
             self._select_after_load(keep)
         if count.truncated:
@@ -675,14 +675,18 @@ class JournalWindow(QMainWindow):
     def _show_welcome(self, empty: bool) -> None:
         """A journal without a single decision shows what to do first instead of the list;
         the keyboard moves with the page, so it is never left on a hidden widget."""
-        page = self.welcome if empty else self.browse_page
+        if empty and self.welcome is None:
+            self.welcome = WelcomePage(self)
+            self.welcome.import_requested.connect(self.imports.open_import)
+            self.journal_stack.addWidget(self.welcome)
+        page = self.welcome if empty and self.welcome is not None else self.browse_page
         if self.journal_stack.currentWidget() is page:
             return
         focused = QApplication.focusWidget()
         had_focus = focused is not None and self.journal_stack.isAncestorOf(focused)
         self.journal_stack.setCurrentWidget(page)
         if had_focus:
-            (self.welcome if empty else self.filter_bar.search).setFocus()
+            (page if empty else self.filter_bar.search).setFocus()
 
     def _show_list_or_empty(self, elsewhere: int) -> None:
         """The list, or the empty state with a one-click way to the other projects' matches."""

@@ -30,12 +30,13 @@ def test_an_empty_journal_says_how_to_fill_it_and_imports_by_keyboard(
 ) -> None:
     window = open_window(qtbot, Journal(tmp_path / "journal"), tmp_path / "settings.ini")
     try:
-        assert window.journal_stack.currentWidget() is window.welcome
+        welcome = window.welcome
+        assert welcome is not None and window.journal_stack.currentWidget() is welcome
         assert not window.splitter.isVisible() and not window.inspector.isVisible()
-        assert window.welcome.command_label.text() == "decision-journal setup claude-code --write"
+        assert welcome.command_label.text() == "decision-journal setup claude-code --write"
         window.activateWindow()
         qtbot.waitUntil(window.isActiveWindow)
-        window.welcome.setFocus()
+        welcome.setFocus()
         press(window, Qt.Key.Key_Space)  # the page's one button has the keyboard
         qtbot.waitUntil(lambda: window.findChild(ImportDialog) is not None, timeout=5000)
         dialog = window.findChild(ImportDialog)
@@ -45,7 +46,7 @@ def test_an_empty_journal_says_how_to_fill_it_and_imports_by_keyboard(
         worker = threading.Thread(target=window.bridge.journal.store.put, args=(record(1),))
         worker.start()
         worker.join()
-        qtbot.waitUntil(lambda: window.journal_stack.currentWidget() is not window.welcome)
+        qtbot.waitUntil(lambda: window.journal_stack.currentWidget() is window.browse_page)
         qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=2000)
         assert window.splitter.isVisible()
     finally:
@@ -71,7 +72,8 @@ def test_a_journal_with_decisions_never_shows_the_page(
         window.filter_bar.flush()
         qtbot.waitUntil(lambda: window.model.rowCount() == 0, timeout=5000)
         qtbot.wait(200)
-        assert window.journal_stack.currentWidget() is not window.welcome
+        assert window.welcome is None  # never built for a journal with decisions
+        assert window.journal_stack.currentWidget() is window.browse_page
         assert window.list_stack.currentWidget() is window.empty_page
     finally:
         shut_down(qtbot, window)
