@@ -307,6 +307,9 @@ def test_quitting_answers_each_waiting_agent_pending_at_its_stage_and_refuses_th
     qtbot.waitUntil(
         lambda: PendingStore(journal).load(explained_id).stage == "rationale", timeout=5000
     )
+    # As the app's quit does: the workers finish (the ticket takes its new stage just after the
+    # pending file is written), then every waiting agent is answered.
+    assert controller._workers.wait_idle()
     controller.release_on_quit()
     _finish(qtbot, choosing)
     _finish(qtbot, explaining)
