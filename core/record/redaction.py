@@ -343,7 +343,7 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 # goes whole: the rest of it is the rest of the secret.
 
 _WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;]*")
-_REST = r"(?P<rest>[^\t\n\f\r \"'`&,;<>\[\](){}]*)"
+_REST = r"(?P<rest>[^\t\n\f\r \"'`,;<>\[\](){}]*)"
 
 
 def _guarded(rule: _Rule) -> _Rule:
@@ -360,6 +360,10 @@ def _guarded(rule: _Rule) -> _Rule:
             return None
         if inner is not None:
             return inner(match)
+        rest = match.groupdict().get("rest") or ""
+        if "&" in rest and match.string[match.start() - 1 : match.start()] in {"?", "&"}:
+            # a URL's query: the next parameter stays (and the next pass judges it)
+            return _token(rule.name) + rest[rest.index("&") :], rule.name
         return _token(rule.name), rule.name
 
     return dataclasses.replace(rule, replacer=replace)

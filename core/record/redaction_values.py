@@ -39,7 +39,7 @@ _REFERENCE = re.compile(
     | \{[A-Za-z_][\w.-]*\}                   # {token}, a format field
     | \[[^\]]*\]                            # [REDACTED], [secret]
     | <[^<>]*>                              # <your-token>
-    | [!&*][A-Za-z_][\w-]*                  # YAML tags, anchors and aliases: !vault, *creds
+    | !{1,2}[A-Za-z][A-Za-z-]* | [&*][a-z_][a-z0-9_-]*   # YAML tags (!vault), anchors, aliases
     | :[A-Za-z_]\w*                         # :token, a route or SQL parameter
     | [A-Za-z_$][A-Za-z_$.]*\(.*\)          # getenv("X"), env('X'), get_secret()
     | [A-Za-z_][\w.]*\[[^\]]*\]            # os.environ["X"], ENV['X'], config[key]
@@ -58,7 +58,11 @@ _CODE_ROOTS = frozenset(
     Rails ENV current_app st Deno Bun cli flags""".split()
 )
 _DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
-_SHORT_SEGMENTS = re.compile(r"[A-Za-z_$][\w$]{0,11}(?:\.[A-Za-z_$][\w$]{0,23})+")
+_NAME_SEGMENT = (
+    r"(?:[a-z_$][a-z0-9_$]*|[A-Z][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z0-9]+)+|(?:[A-Z][a-z0-9]+)+)"
+)
+_SHORT_SEGMENTS = re.compile(rf"(?=[^.]{{1,12}}\.){_NAME_SEGMENT}(?:\.{_NAME_SEGMENT})+")
+"""settings.DB_PASSWORD, config.apiKey: segments a programmer names, the first one short."""
 _PUBLIC_ID = re.compile(
     r"(?:AC|SK|PN|MG|SM|CA|RE|IS|US|AP)[0-9a-f]{32}"  # Twilio SIDs
     r"|pk_(?:live|test)_[A-Za-z0-9]{16,}"  # Stripe publishable keys
@@ -98,7 +102,7 @@ _FILE_END = re.compile(
     r"\.(?:txt|pem|key|crt|cer|json|ya?ml|env|toml|ini|conf|cfg|p12|pfx|jks|gpg|asc|age|enc|pub"
     r"|der|csr|log|sh)$"
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _SNAKE_WORDS = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
@@ -123,7 +127,9 @@ def is_reference(value: str) -> bool:
         root = value.split(".", 1)[0]
         return root in _CODE_ROOTS or (digits == 0 and _SHORT_SEGMENTS.fullmatch(value) is not None)
     # OTHER_VARIABLE or TOKEN names a variable; a random upper-case key carries digits.
-    return bool(_UPPER_NAME.fullmatch(value)) and ("_" in value or len(value) <= 12) and digits <= 2
+    if _UPPER_NAME.fullmatch(value) is None:
+        return False
+    return ("_" in value and digits <= 2) or (value.isalpha() and len(value) <= 12)
 
 
 def is_placeholder(value: str) -> bool:
