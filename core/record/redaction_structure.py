@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from core.record.redaction_rules import Replacer, Rule, compile_ascii, token
+from core.record.redaction_rules import Replacer, Rule, any_case, compile_ascii, token
 from core.record.redaction_values import (
     Position,
     is_credential,
@@ -122,7 +122,7 @@ _VALUE = rf"(?P<value>{_QUOTED}|[^\s\"'`,;&]+)"
 
 # --- Assignments and key/value pairs --------------------------------------------------------
 
-SECRET_WORD = r"(?i:pass|pw|secret|token|auth|cred|key|psk|pat)"
+SECRET_WORD = any_case("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat")
 """Where a key that names a secret has its secret word. A match starts there, not at the key's
 first character: the engine then tries a few literals at each position instead of a run of
 name characters, and ``key_at`` reads the rest of the name backwards."""
