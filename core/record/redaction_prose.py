@@ -65,9 +65,12 @@ _WORD = (
 _WORD_START = "(?=[AaSsPpTtCcOoMm2])"
 """The letters a word of _WORD starts with: a cheap first test at each position."""
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
+# Longest first: the engine takes the first that fits, and a replacer that then refuses the
+# value ("now" after "is") does not send it back for a longer one.
 _CONNECTOR = (
-    r"(?P<conn>:(?=[\t ])|=|(?i:is|was|are|were|to|is[\t ]+now|is[\t ]+still|will[\t ]+be"
-    r"|set[\t ]+to|reads|becomes|changed[\t ]+to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
+    r"(?P<conn>:(?=[\t ])|=|(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)"
+    r"[\t ]+to|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
+    r"|becomes|is|was|are|were|to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(
     rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))"

@@ -43,6 +43,8 @@ CAUGHT = [
     ("pw for the bastion host: Kq7!vR2pLx", ["Kq7!vR2pLx"]),
     ("the password for the staging box is Falcon1999#", ["Falcon1999#"]),
     ("pw: hX9#mQ2!vL", ["hX9#mQ2!vL"]),
+    ("the root password is now Gale7!Harbor", ["Gale7!Harbor"]),
+    ("the admin password was changed to Gale7!Harbor yesterday", ["Gale7!Harbor"]),
     ("use Winter2024!x as the root password", ["Winter2024!x"]),
     ("PGPASSWORD=Tr0ub4dor549 psql -h db -U app", ["Tr0ub4dor549"]),
     ("docker login -u ci -p Xq9_77abcdEF registry.corp.net", ["Xq9_77abcdEF"]),
