@@ -12,8 +12,6 @@ import io
 import sys
 from typing import TextIO
 
-from core.record.redaction import redact_text
-
 
 class RedactingStream(io.TextIOBase):
     """A text stream that redacts each write before passing it on."""
@@ -23,6 +21,10 @@ class RedactingStream(io.TextIOBase):
         self._inner = inner
 
     def write(self, text: str) -> int:
+        # Loaded at the first write, not at start: most commands never write to stderr, and
+        # the redactor's import is a noticeable part of a CLI start (bench/CHANGES.md).
+        from core.record.redaction import redact_text
+
         self._inner.write(redact_text(text)[0])
         return len(text)
 
