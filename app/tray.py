@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from app.desktop_notifications import DesktopNotifier
 from app.gui.widgets.icons import tray_icon
 from app.gui.widgets.indicators import use_clear_indicators
-from core.sync.indicator import CONFLICT, ERROR, SyncView, explanation, headline
+from core.sync.indicator import CONFLICT, ERROR, REFUSED, SyncView, explanation, headline
 
 MENU_LABEL_WIDTH = 60
 APP_TITLE = "Decision Journal"
@@ -171,7 +171,7 @@ class TrayController(QObject):
     def set_sync_view(self, view: SyncView) -> None:
         """Shows sync's state; nothing about sync while the journal does not sync."""
         self._sync = view
-        clickable = view.state in (CONFLICT, ERROR)
+        clickable = view.state in (CONFLICT, ERROR, REFUSED)
         text = headline(view)
         self.sync_state_action.setText(f"{text}…" if clickable else text)
         self.sync_state_action.setToolTip(explanation(view))
@@ -187,7 +187,7 @@ class TrayController(QObject):
     def _sync_state_clicked(self) -> None:
         if self._sync.state == CONFLICT and self._sync.conflicts:
             self.conflicts_requested.emit(self._sync.conflicts[0])
-        elif self._sync.state == ERROR:
+        elif self._sync.state in (ERROR, REFUSED):
             self.sync_help_requested.emit(self._sync.entry)
 
     def notify(self, title: str, message: str) -> Notified:

@@ -12,26 +12,21 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import CONFLICT, INVALID, OK
 from core.errors import JournalError, RevisionConflict
-from core.index.scrub import scrub_index
-from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count
-from core.store.redaction_sweep import (
-    Survey,
-    Unredacted,
-    find_unredacted,
-    purge_history,
-    redact_current,
-    redact_other_file,
-    rewritable,
-)
+
+if TYPE_CHECKING:  # loaded by the command, not by every `doctor`, `list` or `show` that parses
+    from core.journal import Journal
+    from core.store.redaction_sweep import Survey, Unredacted
 
 
 def cmd_redact(journal: Journal, args: argparse.Namespace) -> int:
+    from core.store.redaction_sweep import find_unredacted, rewritable
+
     survey = find_unredacted(journal.store)
     if not args.json:
         _print_survey(survey, purge=args.purge_history)
@@ -46,6 +41,16 @@ def cmd_redact(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def _rewrite(journal: Journal, survey: Survey, args: argparse.Namespace) -> int:
+    from app.cli.app_notice import tell_app_records_changed
+    from core.index.scrub import scrub_index
+    from core.store.redaction_sweep import (
+        find_unredacted,
+        purge_history,
+        redact_current,
+        redact_other_file,
+        rewritable,
+    )
+
     rewritten: list[dict[str, object]] = []
     conflicts = 0
     for item in survey.current:

@@ -21,8 +21,8 @@ class RedactingStream(io.TextIOBase):
         self._inner = inner
 
     def write(self, text: str) -> int:
-        # Loaded at the first write, not at start: most commands never write to stderr, and
-        # the redactor's import is a noticeable part of a CLI start (bench/CHANGES.md).
+        # The patterns load with the first line written: a command that prints no error
+        # (most runs) never pays for them.
         from core.record.redaction import redact_text
 
         self._inner.write(redact_text(text)[0])

@@ -156,9 +156,10 @@ def resolve_conflict(
         how: with `CURRENT`, the change that settles it (`CORRECTING`, `DELETING`, …).
 
     Raises:
-        SyncConflictUnknown: the record has no conflict, or `keep` names no version.
+        SyncConflictUnknown: the record has no conflict.
         RevisionConflict: the record changed since `expected`.
-        InvalidDecision: the edit or the note breaks a rule; nothing was written.
+        InvalidDecision: `keep` names no version, or the edit or the note breaks a rule;
+            nothing was written.
     """
     conflict = conflicts.get_conflict(store.root, record_id)
     as_it_stands = keep == CURRENT

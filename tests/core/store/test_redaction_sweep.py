@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import core.store.decisions
+import core.record.redact_record
 from core.errors import HistoryTampered, RevisionConflict
 from core.index.scrub import scrub_index
 from core.journal import Journal
@@ -37,7 +37,7 @@ def journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Journal:
     """
     journal = Journal(tmp_path / "journal")
     with monkeypatch.context() as old_version:
-        old_version.setattr(core.store.decisions, "redact_record", lambda record: record)
+        old_version.setattr(core.record.redact_record, "redact_record", lambda record: record)
         journal.store.put(
             make_record(
                 id="decision-old",
