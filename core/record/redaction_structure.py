@@ -404,7 +404,7 @@ def _url_userinfo(match: re.Match[str]) -> tuple[str, str] | None:
     return _replace_group(match, "value", start, len(match.group("value")), name), name
 
 
-_ASSIGNED = r"[\w.-]*[\"']?[\t ]*(?::=|=>|[:=])"
+_ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?::=|=>|[:=])"  # config["SECRET_KEY"] = … too
 STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule(
         "url_credentials",

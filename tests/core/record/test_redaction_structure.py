@@ -53,6 +53,7 @@ CAUGHT = [
     # Config and framework secrets
     ("SECRET_KEY = 'django-insecure-m9x(2k!q@z#h^8&*r3p_w5v'", ["m9x(2k!q@z#h^8&*r3p_w5v"]),
     ('SECRET_KEY = "w(8#k2!hq@v^z5m&x*r3p-l9n+c0t%y"', ["w(8#k2!hq@v^z5m&x*r3p-l9n+c0t%y"]),
+    ('app.config["SECRET_KEY"] = "k2!hq@v^z5m&x*r3p-l9n+c0t"', ["k2!hq@v^z5m&x*r3p-l9n+c0t"]),
     (f"_auth={B64_AUTH}", [B64_AUTH]),
     (f"//registry.npmjs.org/:_auth={B64_AUTH}\nalways-auth=true", [B64_AUTH]),
     (f'{{"auths": {{"ghcr.io": {{"auth": "{B64_AUTH}"}}}}}}', [B64_AUTH]),
@@ -223,7 +224,9 @@ def test_a_key_names_a_secret_by_its_last_part(key: str, kind: str | None) -> No
 )  # fmt: skip
 def test_references_are_recognised(value: str) -> None:
     assert is_reference(value)
-    assert not is_credential(value, Position.STRONG, password_key=True)
+    assert not is_credential(value, Position.KEYED, password_key=True)
+    if value[0] in "$%{<[" or "(" in value or "[" in value:  # a bare name is a value in a URL
+        assert not is_credential(value, Position.STRONG, password_key=True)
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,7 @@ def generated_passwords(draw: st.DrawFn) -> str:
     # filler, not a password: few distinct characters, or a run of one (a0000000, xxxx)
     assume(len(set(value)) >= 5 and re.search(r"(.)\1{3,}", value) is None)
     assume(not is_placeholder(value))  # holds "sample", "notset", "****": filler by design
+    assume(re.fullmatch(r"[A-Z0-9_]+", value) is None)  # A0AAB_C0 after a key reads as a name
     return value
 
 
