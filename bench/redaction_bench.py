@@ -73,7 +73,7 @@ class Scores:
 
 
 TARGETS = {"recall": 0.97, "false_positive_rate": 0.01, "lines_per_second": 5_000}
-ISSUE_FAMILIES = (
+LEAK_FAMILIES = (
     "prose-password-ko", "prose-password-en", "sshpass", "flag-mysql-p", "redis-auth",
     "framework-secret-key", "npmrc-auth", "docker-config-json", "k8s-secret-data",
     "kubeconfig-client-key-data", "gcp-service-account-json", "twilio-auth-token",
@@ -326,10 +326,10 @@ def measure_set(
               f"(target >= {TARGETS['lines_per_second']:,})")  # fmt: skip
         if not ours_:
             continue
-        issue = {f: v for f, v in scores.per_family.items() if f in ISSUE_FAMILIES}
-        if issue:
+        leaks = {f: v for f, v in scores.per_family.items() if f in LEAK_FAMILIES}
+        if leaks:
             print("  families of the leaks structural detection was built for (caught/sentences)")
-            for family, (hit, total) in issue.items():
+            for family, (hit, total) in leaks.items():
                 mark = "" if hit >= total - 1 else "   < 5 of 6"
                 print(f"    {family:32s} {hit}/{total}{mark}")
         missed = {f: (h, t) for f, (h, t) in scores.per_family.items() if h < t}

@@ -1,4 +1,5 @@
-"""`decision-journal doctor --redact`: rewrites records that hold secrets newer patterns find.
+"""`decision-journal doctor --redact`: rewrites records that hold secrets newer patterns find,
+and the pending decisions, drafts, notes, correction notes and outcome logs that do.
 
 The work is `core.store.redaction_sweep`; this adapter lists what it found, asks before changing
 anything (``--yes`` for scripts), and reports what it rewrote. History revisions are only
@@ -181,7 +182,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--redact",
         action="store_true",
-        help="find records holding secrets that newer patterns recognise and rewrite them",
+        help="find records, pending decisions, drafts, notes and outcome logs holding secrets "
+        "that newer patterns recognise and rewrite them",
     )
     parser.add_argument("--yes", action="store_true", help="with --redact: rewrite without asking")
     parser.add_argument(

@@ -11,7 +11,6 @@ import re
 import unicodedata
 
 from core.gocompat.text import collapse_spaces
-from core.record.redaction import redact_text
 
 _BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|[>*+=-]|\d+[.)](?=\s|$))")
 
@@ -39,6 +38,8 @@ def name_slug(text: str, limit: int = 60) -> str:
     """`slug` for a derived name (an export's file name): from redacted text, and without a word
     that looks generated (letters mixed with digits, eight characters or more; or longer than
     24), so a secret the redactor missed still never becomes a file name."""
+    from core.record.redaction import redact_text  # noqa: PLC0415 - only exports that name files
+
     words = _TOKEN.sub(" ", redact_text(text)[0]).split()
     kept = [word for word in words if not _looks_generated(slug(word, limit=200))]
     return slug(" ".join(kept), limit)

@@ -165,7 +165,7 @@ def _keywords_in(folded: str) -> set[str]:
     """Every pipeline keyword that occurs in ``folded``: one C scan finds the longest keyword
     starting at each position, and the keywords it begins with are present there too. Rules
     given to ``_redact`` use these keywords (or "", which every text holds)."""
-    present: set[str] = set()
+    present = {k for k in _COMMON_KEYWORDS if k in folded}
     for found in set(_KEYWORD_SCAN.findall(folded)):
         present.update(_PREFIX_KEYWORDS[found])
     return present
@@ -343,7 +343,7 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 # goes whole: the rest of it is the rest of the secret.
 
 _WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;]*")
-_REST = r"(?P<rest>[^\t\n\f\r \"'`&,;<>\[\](){}]*)"
+_REST = r"(?P<rest>[^\t\n\f\r \"'`,;<>\[\](){}]*)"
 
 
 def _guarded(rule: _Rule) -> _Rule:
@@ -360,6 +360,10 @@ def _guarded(rule: _Rule) -> _Rule:
             return None
         if inner is not None:
             return inner(match)
+        rest = match.groupdict().get("rest") or ""
+        if "&" in rest and match.string[match.start() - 1 : match.start()] in {"?", "&"}:
+            # a URL's query: the next parameter stays (and the next pass judges it)
+            return _token(rule.name) + rest[rest.index("&") :], rule.name
         return _token(rule.name), rule.name
 
     return dataclasses.replace(rule, replacer=replace)
@@ -586,7 +590,11 @@ def _longest_first_tree(words: Iterable[str]) -> str:
     return branches(tree)
 
 
-_SCANNED_KEYWORDS = frozenset(k for rule in _RULES for k in rule.keywords)
+_ALL_KEYWORDS = frozenset(k for rule in _RULES for k in rule.keywords)
+_COMMON_KEYWORDS = tuple(k for k in _ALL_KEYWORDS if len(k) <= 2 and not k[0].isalnum())
+"""Punctuation keywords (``:``, ``-``, ``||``) occur everywhere; one substring test each is
+cheaper than collecting their every position from the scan."""
+_SCANNED_KEYWORDS = _ALL_KEYWORDS - frozenset(_COMMON_KEYWORDS)
 _KEYWORD_SCAN = re.compile(f"(?=({_longest_first_tree(_SCANNED_KEYWORDS)}))")
 _PREFIX_KEYWORDS = {
     word: tuple(k for k in _SCANNED_KEYWORDS if word.startswith(k)) for word in _SCANNED_KEYWORDS

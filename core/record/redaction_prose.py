@@ -62,18 +62,23 @@ _WORD = (
     r"|auth[\t _-]?token|access[\t _-]?token|(?:2fa|otp|totp|mfa)[\t _-]?(?:seed|secret)"
     r"|pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|credentials?|creds|seed)s?)"
 )
+_WORD_START = "(?=[AaSsPpTtCcOoMm2])"
+"""The letters a word of _WORD starts with: a cheap first test at each position."""
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
+# Longest first: the engine takes the first that fits, and a replacer that then refuses the
+# value ("now" after "is") does not send it back for a longer one.
 _CONNECTOR = (
-    r"(?P<conn>:(?=[\t ])|=|(?i:is|was|are|were|to|is[\t ]+now|is[\t ]+still|will[\t ]+be"
-    r"|set[\t ]+to|reads|becomes|changed[\t ]+to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
+    r"(?P<conn>:(?=[\t ])|=|(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)"
+    r"[\t ]+to|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
+    r"|becomes|is|was|are|were|to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(
-    rf"(?<![:/])(?P<word>(?i:\b{_WORD}\b))"
+    rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))"
     rf"(?P<gap>[\t ]+(?i:for|of|on|to|in|at|from|used[\t ]+(?:by|for|in))[\t ]+[^\n:=;]{{1,48}}?)?"
     rf"[\t ]*{_CONNECTOR}[\t ]*{_VALUE}"
 )
 # "password Tiger23+Nimbus", "secret 9fK…": a bare value right after the word.
-_BARE = compile_ascii(rf"(?<![:/])(?P<word>(?i:\b{_WORD}\b))[\t ]+{_VALUE}")
+_BARE = compile_ascii(rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))[\t ]+{_VALUE}")
 # "use Tiger23+Nimbus as the password", "Tiger23+Nimbus is the root password"
 _BEFORE = compile_ascii(
     r"(?<![^\s\"'`(])(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"

@@ -48,6 +48,19 @@ def token(name: str) -> str:
 TOKEN_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 
 
+def any_case(*words: str) -> str:
+    """An alternation of ASCII ``words`` in any case, spelled ``[Pp][Aa]…``.
+
+    Why not ``(?i:…)``: Python's engine then tries every word at every position; with the
+    letters spelled out it rules a position out on its first character, several times faster
+    on long text (bench/redaction_bench.py).
+    """
+    spelled = [
+        "".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in w) for w in words
+    ]
+    return "(?:" + "|".join(spelled) + ")"
+
+
 def compile_ascii(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """Compiles with ASCII classes, as Go's RE2 reads ``\\b``, ``\\w`` and ``\\d``.
 

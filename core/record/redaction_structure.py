@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from core.record.redaction_rules import Replacer, Rule, compile_ascii, token
+from core.record.redaction_rules import Replacer, Rule, any_case, compile_ascii, token
 from core.record.redaction_values import (
     Position,
     is_credential,
@@ -122,7 +122,7 @@ _VALUE = rf"(?P<value>{_QUOTED}|[^\s\"'`,;&]+)"
 
 # --- Assignments and key/value pairs --------------------------------------------------------
 
-SECRET_WORD = r"(?i:pass|pw|secret|token|auth|cred|key|psk|pat)"
+SECRET_WORD = any_case("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat")
 """Where a key that names a secret has its secret word. A match starts there, not at the key's
 first character: the engine then tries a few literals at each position instead of a run of
 name characters, and ``key_at`` reads the rest of the name backwards."""
@@ -230,8 +230,10 @@ def _authorization(match: re.Match[str]) -> tuple[str, str] | None:
 
 # --- Command-line flags ---------------------------------------------------------------------
 
+# A flag's value is one shell word: quoted, or bare with quoted parts (deploy:'p@ss w0rd')
+_SHELL_WORD = r"(?:[^\s\"'`;&|]|'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\")+"
 _FLAG = compile_ascii(
-    r"(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)(?:=|[\t ]+)(?!-)" + _VALUE.replace(",;&", ";&|")
+    r"(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)(?:=|[\t ]+)(?!-)(?P<value>" + _SHELL_WORD + ")"
 )
 _GLUED_P = compile_ascii(r"(?<![\w-])-p(?P<value>" + _QUOTED + r"|[^\s\"'`;&|]+)")
 _SHORT_FLAG_COMMANDS = {
@@ -283,11 +285,14 @@ def _pair(match: re.Match[str], start: int, end: int, value: str) -> tuple[str, 
         return None
     if user.isdigit() and secret.isdigit():
         return None  # docker -u 1000:1000
-    if secret == user or not is_credential(secret, Position.STRONG, password_key=True):
+    inner, quoted = secret, len(secret) >= 2 and secret[0] in "'\"" and secret[-1] == secret[0]
+    if quoted:
+        inner = secret[1:-1]  # deploy:'p@ss': the quotes are the shell's
+    if inner == user or not is_credential(inner, Position.STRONG, password_key=True):
         return None
     name = "command_line_secret"
-    cut = start if _looks_like_key_id(user) else start + len(user) + 1
-    return _replace_group(match, "value", cut, end, name), name
+    cut = start if _looks_like_key_id(user) else start + len(user) + 1 + quoted
+    return _replace_group(match, "value", cut, end - quoted, name), name
 
 
 def _flag(match: re.Match[str]) -> tuple[str, str] | None:
@@ -399,7 +404,7 @@ def _url_userinfo(match: re.Match[str]) -> tuple[str, str] | None:
     return _replace_group(match, "value", start, len(match.group("value")), name), name
 
 
-_ASSIGNED = r"[\w.-]*[\"']?[\t ]*(?::=|=>|[:=])"
+_ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?::=|=>|[:=])"  # config["SECRET_KEY"] = … too
 STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule(
         "url_credentials",

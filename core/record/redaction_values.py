@@ -39,7 +39,7 @@ _REFERENCE = re.compile(
     | \{[A-Za-z_][\w.-]*\}                   # {token}, a format field
     | \[[^\]]*\]                            # [REDACTED], [secret]
     | <[^<>]*>                              # <your-token>
-    | [!&*][A-Za-z_][\w-]*                  # YAML tags, anchors and aliases: !vault, *creds
+    | !{1,2}[A-Za-z][A-Za-z-]* | [&*][a-z_][a-z0-9_-]*   # YAML tags (!vault), anchors, aliases
     | :[A-Za-z_]\w*                         # :token, a route or SQL parameter
     | [A-Za-z_$][A-Za-z_$.]*\(.*\)          # getenv("X"), env('X'), get_secret()
     | [A-Za-z_][\w.]*\[[^\]]*\]            # os.environ["X"], ENV['X'], config[key]
@@ -58,7 +58,11 @@ _CODE_ROOTS = frozenset(
     Rails ENV current_app st Deno Bun cli flags""".split()
 )
 _DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
-_SHORT_SEGMENTS = re.compile(r"[A-Za-z_$][\w$]{0,11}(?:\.[A-Za-z_$][\w$]{0,23})+")
+_NAME_SEGMENT = (
+    r"(?:[a-z_$][a-z0-9_$]*|[A-Z][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z0-9]+)+|(?:[A-Z][a-z0-9]+)+)"
+)
+_SHORT_SEGMENTS = re.compile(rf"(?=[^.]{{1,12}}\.){_NAME_SEGMENT}(?:\.{_NAME_SEGMENT})+")
+"""settings.DB_PASSWORD, config.apiKey: segments a programmer names, the first one short."""
 _PUBLIC_ID = re.compile(
     r"(?:AC|SK|PN|MG|SM|CA|RE|IS|US|AP)[0-9a-f]{32}"  # Twilio SIDs
     r"|pk_(?:live|test)_[A-Za-z0-9]{16,}"  # Stripe publishable keys
@@ -98,7 +102,7 @@ _FILE_END = re.compile(
     r"\.(?:txt|pem|key|crt|cer|json|ya?ml|env|toml|ini|conf|cfg|p12|pfx|jks|gpg|asc|age|enc|pub"
     r"|der|csr|log|sh)$"
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _SNAKE_WORDS = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
@@ -112,10 +116,16 @@ _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
 _REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
 
 
-def is_reference(value: str) -> bool:
-    """A variable, template field, code expression or secret-store address, not the secret."""
+def is_reference(value: str, *, bare_names: bool = True) -> bool:
+    """A variable, template field, code expression or secret-store address, not the secret.
+
+    ``bare_names`` False: a dotted or upper-case name without ``$`` or a call is taken as a
+    value, as in a URL or a flag, where code does not stand.
+    """
     if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or _CUT_CODE.fullmatch(value):
         return True
+    if not bare_names:
+        return False
     digits = sum(ch.isdigit() for ch in value)
     if _DOTTED_NAME.fullmatch(value):
         # settings.X, process.env.X: name-like segments without digits, or a known root; a
@@ -123,7 +133,20 @@ def is_reference(value: str) -> bool:
         root = value.split(".", 1)[0]
         return root in _CODE_ROOTS or (digits == 0 and _SHORT_SEGMENTS.fullmatch(value) is not None)
     # OTHER_VARIABLE or TOKEN names a variable; a random upper-case key carries digits.
-    return bool(_UPPER_NAME.fullmatch(value)) and ("_" in value or len(value) <= 12) and digits <= 2
+    if _UPPER_NAME.fullmatch(value) is None:
+        return False
+    if value.isalpha():
+        return len(value) <= 12  # TOKEN, SECRET: a name
+    segments = value.split("_")
+    # DB_PASSWORD, S3_BUCKET: every part a word that starts with a letter, few digits
+    return (
+        len(segments) > 1
+        and digits <= 2
+        and all(
+            part[:1].isalpha() and sum(c.isalpha() for c in part) >= sum(c.isdigit() for c in part)
+            for part in segments
+        )
+    )
 
 
 def is_placeholder(value: str) -> bool:
@@ -168,14 +191,14 @@ def is_credential(value: str, position: Position, *, password_key: bool = False)
         password_key: the key or flag names a password itself (``password``, ``requirepass``),
             so a plain word of eight letters or more is taken too: people pick words.
     """
-    if _never_a_secret(value):
+    if _never_a_secret(value, bare_names=position is not Position.STRONG):
         return False
     if position is Position.PROSE:
         return _random_enough_for_prose(value)
     return _secret_in_place(value, 3 if position is Position.STRONG else 4, password_key)
 
 
-def _never_a_secret(value: str) -> bool:
+def _never_a_secret(value: str, *, bare_names: bool = True) -> bool:
     """Values no position makes a secret: references, filler, public ids, paths, numbers."""
     if not value or len(value) > 8192 or "[REDACTED" in value:
         return True
@@ -183,7 +206,7 @@ def _never_a_secret(value: str) -> bool:
         return True  # Korean words where a value would stand: a sentence, not a password
     if _NUMERIC.fullmatch(value) and not value.isdigit():
         return True  # a port mapping, an address, a time or a date
-    if is_reference(value) or is_placeholder(value) or _plain_word(value):
+    if is_reference(value, bare_names=bare_names) or is_placeholder(value) or _plain_word(value):
         return True
     # A Twilio account or key SID names the account; its secret stands apart.
     return _PUBLIC_ID.fullmatch(value) is not None or _not_a_secret_shape(value)

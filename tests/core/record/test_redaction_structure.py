@@ -43,6 +43,8 @@ CAUGHT = [
     ("pw for the bastion host: Kq7!vR2pLx", ["Kq7!vR2pLx"]),
     ("the password for the staging box is Falcon1999#", ["Falcon1999#"]),
     ("pw: hX9#mQ2!vL", ["hX9#mQ2!vL"]),
+    ("the root password is now Gale7!Harbor", ["Gale7!Harbor"]),
+    ("the admin password was changed to Gale7!Harbor yesterday", ["Gale7!Harbor"]),
     ("use Winter2024!x as the root password", ["Winter2024!x"]),
     ("PGPASSWORD=Tr0ub4dor549 psql -h db -U app", ["Tr0ub4dor549"]),
     ("docker login -u ci -p Xq9_77abcdEF registry.corp.net", ["Xq9_77abcdEF"]),
@@ -51,6 +53,7 @@ CAUGHT = [
     # Config and framework secrets
     ("SECRET_KEY = 'django-insecure-m9x(2k!q@z#h^8&*r3p_w5v'", ["m9x(2k!q@z#h^8&*r3p_w5v"]),
     ('SECRET_KEY = "w(8#k2!hq@v^z5m&x*r3p-l9n+c0t%y"', ["w(8#k2!hq@v^z5m&x*r3p-l9n+c0t%y"]),
+    ('app.config["SECRET_KEY"] = "k2!hq@v^z5m&x*r3p-l9n+c0t"', ["k2!hq@v^z5m&x*r3p-l9n+c0t"]),
     (f"_auth={B64_AUTH}", [B64_AUTH]),
     (f"//registry.npmjs.org/:_auth={B64_AUTH}\nalways-auth=true", [B64_AUTH]),
     (f'{{"auths": {{"ghcr.io": {{"auth": "{B64_AUTH}"}}}}}}', [B64_AUTH]),
@@ -221,7 +224,9 @@ def test_a_key_names_a_secret_by_its_last_part(key: str, kind: str | None) -> No
 )  # fmt: skip
 def test_references_are_recognised(value: str) -> None:
     assert is_reference(value)
-    assert not is_credential(value, Position.STRONG, password_key=True)
+    assert not is_credential(value, Position.KEYED, password_key=True)
+    if value[0] in "$%{<[" or "(" in value or "[" in value:  # a bare name is a value in a URL
+        assert not is_credential(value, Position.STRONG, password_key=True)
 
 
 @pytest.mark.parametrize(
