@@ -34,8 +34,9 @@ system-deps:
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@# The real-client tests run Claude Code, Codex, Gemini CLI and log4brains from npm; they
-	@# are installed on first use into ~/.cache/decision-journal-test-clients (DJ_CLIENTS_CACHE).
+	@# The real-client tests run Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode
+	@# and log4brains from npm; they are installed on first use into
+	@# ~/.cache/decision-journal-test-clients (DJ_CLIENTS_CACHE).
 	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 		echo "Installing Debian packages: nodejs npm"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \

@@ -38,6 +38,8 @@ from core.capture.machine import (
     outcome_to_result,
 )
 from core.capture.pending import PendingStore, pending_items
+from core.capture.proposal import ParsedProposal
+from core.decider.service import UsualChoice
 from core.errors import ErrorCode, InvalidDecision, ProtocolError, describe
 from core.ipc.protocol import (
     JOURNAL_CHANGED,
@@ -68,6 +70,7 @@ JOURNAL_CHANGED_COALESCE_MS = 250
 """`journal.changed` notices within this window of the first cause one catch-up."""
 
 _Window = CaptureWindow | QuestionsWindow
+UsualChoiceOf = Callable[[ParsedProposal], UsualChoice | None]
 
 
 @dataclass(slots=True)
@@ -102,8 +105,11 @@ class CaptureController(QObject):
             its window is on screen; never for a decision the person opened themselves.
         journal_requested(): a client asked to show the journal window.
         journal_changed(): another process changed records (`journal.changed`).
+        answered_for_person(str, str): (decision id, chosen label) the profile answered an
+            agent's question of an automatic kind without a window.
     """
 
+    answered_for_person = Signal(str, str)
     pending_changed = Signal()
     decision_asked = Signal(str, str)
     journal_requested = Signal()
@@ -115,8 +121,12 @@ class CaptureController(QObject):
         pending: PendingStore,
         workers: WorkerPool,
         parent: QObject | None = None,
+        *,
+        usual_choice: UsualChoiceOf | None = None,
     ) -> None:
+        """`usual_choice` gives the window's "Your usual choice" line (read in a worker)."""
         super().__init__(parent)
+        self._usual_choice = usual_choice
         self._capture = capture
         self._pending = pending
         self._workers = workers
@@ -162,20 +172,21 @@ class CaptureController(QObject):
             params.proposal if params.proposal is not None else {"decision_id": params.decision_id}
         )
 
-        def begin() -> tuple[object, Draft | None]:
+        def begin() -> Begun:
             return with_draft(
                 self._capture.begin(
                     dict(raw),
                     workspace=params.workspace,
                     session_id=params.session_id,
                     agent=params.agent,
-                )
+                ),
+                self._usual_choice,
             )
 
         waiter = _Waiter(connection, request.id)
         self._workers.submit(
             begin,
-            lambda begun: self._on_begun(waiter, begun[0], begun[1], params.agent),
+            lambda begun: self._on_begun(waiter, begun, params.agent),
             lambda exc: self._reply_error(waiter, exc),
         )
 
@@ -281,7 +292,7 @@ class CaptureController(QObject):
             self._bring_up(current.window, user_asked=True)
             return
 
-        def resume() -> tuple[object, Draft | None]:
+        def resume() -> Begun:
             state = self._pending.load(decision_id)
             return with_draft(
                 self._capture.begin(
@@ -289,25 +300,27 @@ class CaptureController(QObject):
                     workspace=state.proposal.workspace,
                     session_id=state.session_id,
                     agent=state.proposal.agent,
-                )
+                ),
+                self._usual_choice,
             )
 
         self._workers.submit(
             resume,
-            lambda begun: self._on_begun(None, begun[0], begun[1], ""),
+            lambda begun: self._on_begun(None, begun, ""),
             lambda exc: log.warning("cannot open pending decision %s: %s", decision_id, exc),
         )
 
     def open_windows(self) -> list[CaptureWindow]:
         return [capture.window for capture in self._open.values()]
 
-    def _on_begun(
-        self, waiter: _Waiter | None, outcome: object, draft: Draft | None, agent: str
-    ) -> None:
+    def _on_begun(self, waiter: _Waiter | None, begun: Begun, agent: str) -> None:
         """An agent's request (`waiter`) or the person's own (`None`) is ready to show."""
+        outcome = begun.outcome
         if isinstance(outcome, Recorded):
             if waiter is not None:
                 self._reply(waiter, outcome_to_result(outcome))
+            if outcome.decided_by == "profile" and outcome.rule_id:
+                self.answered_for_person.emit(outcome.record.id, outcome.record.selected_label())
             return
         assert isinstance(outcome, NeedsHuman)
         ticket = outcome.ticket
@@ -318,7 +331,7 @@ class CaptureController(QObject):
         current = self._open.get(ticket.decision_id)
         opened = current is None
         if current is None:
-            current = self._open_window(ticket, agent or ticket.proposal.agent, draft)
+            current = self._open_window(ticket, agent or ticket.proposal.agent, begun)
         if waiter is not None:
             current.waiters.append(waiter)
             waiter.connection.mark_waiting(waiter.request_id)
@@ -362,10 +375,8 @@ class CaptureController(QObject):
         windows: list[_Window] = [*self.open_windows(), *self.question_windows()]
         return any(window is open_window for open_window in windows) and window.isVisible()
 
-    def _open_window(
-        self, ticket: CaptureTicket, agent: str, draft: Draft | None = None
-    ) -> _OpenCapture:
-        window = CaptureWindow(capture_request(ticket, agent, draft))
+    def _open_window(self, ticket: CaptureTicket, agent: str, begun: Begun) -> _OpenCapture:
+        window = CaptureWindow(capture_request(ticket, agent, begun.draft, begun.usual))
         capture = _OpenCapture(ticket, window, agent)
         self._open[ticket.decision_id] = capture
         window.choice_made.connect(lambda sel, custom: self._choose(capture, sel, custom))
@@ -460,16 +471,34 @@ class CaptureController(QObject):
             waiter.connection.reply_error(waiter.request_id, error_from_exception(exc))
 
 
-def with_draft(outcome: object) -> tuple[object, Draft | None]:
-    """The outcome and, for a decision that needs the person, its kept draft (read from disk,
-    so this runs in a worker)."""
-    if isinstance(outcome, NeedsHuman):
-        return outcome, outcome.ticket.draft()
-    return outcome, None
+@dataclass(frozen=True, slots=True)
+class Begun:
+    """A capture's outcome with what its window shows besides the proposal."""
+
+    outcome: object
+    draft: Draft | None = None
+    usual: UsualChoice | None = None
+
+
+def with_draft(outcome: object, usual_of: UsualChoiceOf | None = None) -> Begun:
+    """The outcome and, for a decision that needs the person, its kept draft and usual choice
+    (both read from disk, so this runs in a worker)."""
+    if not isinstance(outcome, NeedsHuman):
+        return Begun(outcome)
+    usual = None
+    if usual_of is not None:
+        try:
+            usual = usual_of(outcome.ticket.proposal)
+        except Exception:  # a hint only: the window opens without it
+            log.exception("no usual choice for %s", outcome.ticket.decision_id)
+    return Begun(outcome, outcome.ticket.draft(), usual)
 
 
 def capture_request(
-    ticket: CaptureTicket, agent: str, draft: Draft | None = None
+    ticket: CaptureTicket,
+    agent: str,
+    draft: Draft | None = None,
+    usual: UsualChoice | None = None,
 ) -> CaptureRequest:
     proposal = ticket.proposal
     selection = ticket.selection
@@ -480,6 +509,7 @@ def capture_request(
         decision_kind=proposal.decision_kind,
         risk_level=proposal.risk_level,
         domains=list(proposal.domains),
+        languages=list(proposal.languages),
         detector_confidence=proposal.detector_confidence,
         project_alias=proposal.project_alias,
         session_id=proposal.session_id,
@@ -489,4 +519,5 @@ def capture_request(
         selected_option_id=selection.option_id if selection else "",
         custom_selection=selection.custom if selection else "",
         draft=draft,
+        usual_choice=usual,
     )

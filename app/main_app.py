@@ -20,12 +20,16 @@ from app.capture_controller import CaptureController
 from app.frozen import report_startup
 from app.gui.widgets.icons import app_icon
 from app.ipc.server import IpcServer
+from app.records_watch import RecordsWatch
 from app.sync_service import SyncService
 from app.transcript_watch import TranscriptWatcher
 from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
+from core.capture.proposal import ParsedProposal
+from core.decider.principles import PrinciplesKeeper
+from core.decider.service import UsualChoice, decider_for, principle_sources, record_lookup
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
@@ -41,6 +45,7 @@ log = logging.getLogger(__name__)
 
 TRAY_WAIT_MS = 5000
 WATCH_SETTING = "tray/import_claude_code_answers"
+USUAL_SETTING = "capture/show_usual_choice"
 APP_ID = "decision-journal"
 """Program name, WM_CLASS (instance and class) and desktop file name, however we started."""
 NOTIFY_SETTLE_MS = 300
@@ -107,11 +112,19 @@ class TrayApp(QObject):
         self.journal = journal
         self.pending = PendingStore(journal.root)
         self.workers = WorkerPool(self)
-        self.capture = CaptureService(journal.store, self.pending)
-        self.controller = CaptureController(self.capture, self.pending, self.workers, self)
+        self.decider = decider_for(journal)
+        journal.store.add_listener(self.decider)  # a correction of an automatic answer overrules
+        self.capture = CaptureService(journal.store, self.pending, decider=self.decider)
+        self.show_usual_choice = bool(app_settings().value(USUAL_SETTING, True, type=bool))
+        self.controller = CaptureController(
+            self.capture, self.pending, self.workers, self, usual_choice=self._usual_choice
+        )
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None
         self.profile_worker = journal.start_profile_worker()
+        self.profile_worker.add_observer(
+            PrinciplesKeeper(journal.root, lambda: principle_sources(journal))
+        )
         self.journal_window: JournalWindow | None = None
         self._conflicts: ConflictOpener | None = None
         self.transcripts = TranscriptWatcher(journal)
@@ -126,6 +139,10 @@ class TrayApp(QObject):
         journal.store.add_listener(self.sync.listener)
         self.controller.journal_changed.connect(self.sync.note_external_change)
         self.sync.records_arrived.connect(self.catch_up)
+        self.records_watch = RecordsWatch(journal.root, self)
+        self.records_watch.changed.connect(self.catch_up)  # writers that tell nobody
+        # a fresh journal's folder appears with its first waiting decision: watch it from then
+        self.controller.pending_changed.connect(self.records_watch.start)
         self.sync.conflicts_found.connect(self._notify_conflicts)
         self.sync.error_started.connect(self._notify_sync_error)
 
@@ -135,6 +152,7 @@ class TrayApp(QObject):
             return False
         self._attach_tray()
         self.refresh_waiting()
+        self.records_watch.start()
         QTimer.singleShot(JOURNAL_WARM_MS, self._warm_up)
         self.sync.start()
         return True
@@ -160,10 +178,14 @@ class TrayApp(QObject):
         tray = TrayController(
             autostart_enabled=autostart.is_enabled(root),
             transcript_watch_enabled=watching,
+            usual_choice_enabled=self.show_usual_choice,
             journal_name=journal_name(root),
             parent=self,
         )
         tray.transcript_watch_toggled.connect(self._set_transcript_watch)
+        tray.usual_choice_toggled.connect(self._set_usual_choice)
+        tray.overrule_requested.connect(self.overrule)
+        self.controller.answered_for_person.connect(tray.answered_for_you)
         tray.decision_requested.connect(self.controller.open_pending)
         tray.autostart_toggled.connect(
             lambda enabled: autostart.set_enabled(enabled, journal_root=root)
@@ -181,6 +203,26 @@ class TrayApp(QObject):
         self.tray = tray
         self.refresh_waiting()
         self.transcripts.set_enabled(watching)
+
+    @Slot(bool)
+    def _set_usual_choice(self, enabled: bool) -> None:
+        app_settings().setValue(USUAL_SETTING, enabled)
+        self.show_usual_choice = enabled
+
+    def _usual_choice(self, proposal: ParsedProposal) -> UsualChoice | None:
+        """Runs in a worker: the line is read from the profile and the records on disk."""
+        if not self.show_usual_choice:
+            return None
+        return self.decider.usual_choice(proposal, record_lookup(self.journal.store))
+
+    @Slot(str)
+    def overrule(self, decision_id: str) -> None:
+        """The journal window at the automatic answer, with its correction open: changing the
+        choice there overrules the profile and counts toward setting the kind back to ask."""
+        window = self._journal_window()
+        window.present()
+        window.open_decision(decision_id)
+        window.dialogs.edit_current()
 
     @Slot(bool)
     def _set_transcript_watch(self, enabled: bool) -> None:
@@ -242,8 +284,9 @@ class TrayApp(QObject):
 
     @Slot()
     def catch_up(self) -> None:
-        """Another process changed records: the index and the profile catch up in a worker,
-        and an open window reloads what changed."""
+        """Another process changed records (it said so, a sync brought them, or the records
+        folder changed): the index and the profile catch up in a worker, and an open window
+        reloads what changed."""
         if self.journal_window is not None:
             self.journal_window.bridge.reconcile()
         else:
@@ -309,6 +352,7 @@ class TrayApp(QObject):
         self.workers.wait_idle()
         self.controller.release_on_quit()
         self.server.close()
+        self.records_watch.stop()
         self.sync.stop()
         if self.journal_window is not None:
             self.journal_window.shutdown()

@@ -28,14 +28,15 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.workers import WorkerPool
-from core.errors import JournalError, SyncNotConfigured
+from core.errors import REFUSED_ENTRY, JournalError, SyncNotConfigured
 from core.record.redaction import redact_text
 from core.sync.indicator import ERROR, OFFLINE, Diagnosis, SyncView, diagnose, view_of
 from core.sync.schedule import Outcome, SyncSchedule, SyncTiming
 
 if TYPE_CHECKING:
     from core.record.models import DecisionRecord
-    from core.sync.engine import SyncEngine, SyncReport
+    from core.sync.engine import SyncEngine
+    from core.sync.report import SyncReport
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,11 @@ class SyncService(QObject):
         next sync resumes it); waits for it to stop."""
         self._stopped = True
         self._timer.stop()
-        if self.schedule.running and self._engine is not None:
+        if self._engine is None:
+            # No engine yet: nothing of sync's has started to change (a worker may be loading
+            # the engine's modules, and `_run` syncs nothing once stopped); do not wait for it.
+            return
+        if self.schedule.running:
             self._engine.cancel()
         if not self._workers.wait_idle(STOP_WAIT_MS):
             log.warning("a sync was still running at quit; the next sync resumes it")
@@ -253,7 +258,10 @@ class SyncService(QObject):
         report: SyncReport | None = None
         error: BaseException | None = None
         try:
-            report = self.engine.sync()
+            engine = self.engine
+            if self._stopped:  # quit came while the engine loaded: sync nothing
+                return SyncRun(None, None, {"configured": engine.configured})
+            report = engine.sync()
         except Exception as exc:  # shown with its runbook entry; the next sync retries
             if not isinstance(exc, JournalError | OSError):
                 log.warning("sync stopped on an unexpected error", exc_info=exc)
@@ -298,6 +306,13 @@ class SyncService(QObject):
         if report.new_conflicts:
             self.conflicts_found.emit(tuple(report.new_conflicts))
         self._show()
+        if report.refused:  # told like a failure, with its entry: never a silent success
+            first = report.refused[0]
+            message = (
+                f"the remote sent {len(report.refused)} file(s) that were refused (first: "
+                f"{first.kind} {first.name}: {first.message}); everything else was applied"
+            )
+            self.error_started.emit(REFUSED_ENTRY, redact_text(message)[0])
 
     def _failed_run(self, error: BaseException) -> None:
         diagnosis = diagnose(error)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from app.desktop_notifications import DesktopNotifier
 from app.gui.widgets.icons import tray_icon
 from app.gui.widgets.indicators import use_clear_indicators
-from core.sync.indicator import CONFLICT, ERROR, SyncView, explanation, headline
+from core.sync.indicator import CONFLICT, ERROR, REFUSED, SyncView, explanation, headline
 
 MENU_LABEL_WIDTH = 60
 APP_TITLE = "Decision Journal"
@@ -41,6 +41,15 @@ class WaitingItem:
     problem: str
     project_alias: str
     stage: str
+
+
+AUTOMATIC_SHOWN = 5
+"""Automatic answers of this session the menu offers to overrule, newest first."""
+
+
+def ellipsize_menu(text: str, width: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def plural(count: int, word: str) -> str:
@@ -87,6 +96,8 @@ class TrayController(QObject):
     rebuild_requested = Signal()
     autostart_toggled = Signal(bool)
     transcript_watch_toggled = Signal(bool)
+    usual_choice_toggled = Signal(bool)
+    overrule_requested = Signal(str)
     quit_requested = Signal()
 
     def __init__(
@@ -94,6 +105,7 @@ class TrayController(QObject):
         *,
         autostart_enabled: bool,
         transcript_watch_enabled: bool = False,
+        usual_choice_enabled: bool = True,
         journal_name: str = "",
         notifier: DesktopNotifier | None = None,
         parent: QObject | None = None,
@@ -102,6 +114,7 @@ class TrayController(QObject):
         Args:
             autostart_enabled: whether "Start at login" starts checked.
             transcript_watch_enabled: whether "Import Claude Code answers" starts checked.
+            usual_choice_enabled: whether "Show my usual choice" starts checked.
             journal_name: how the tooltip names a journal that is not the default; "" for
                 the default journal.
             notifier: the desktop notification sender (default: one of our own).
@@ -129,6 +142,15 @@ class TrayController(QObject):
         self.transcript_watch_action.setToolTip(
             "Keep importing answered AskUserQuestion prompts from ~/.claude/projects"
         )
+        self.usual_choice_action = QAction("Show my usual choice", self)
+        self.usual_choice_action.setCheckable(True)
+        self.usual_choice_action.setChecked(usual_choice_enabled)
+        self.usual_choice_action.setToolTip(
+            "A line in the decision window saying what you chose in similar decisions"
+        )
+        self.usual_choice_action.toggled.connect(self.usual_choice_toggled)
+        self.automatic: list[tuple[str, str]] = []
+        """(decision id, chosen label) the profile answered this session, newest first."""
         self.quit_action = QAction("Quit", self)
         self.sync_state_action = QAction("", self)
         self.sync_now_action = QAction("Sync now", self)
@@ -171,7 +193,7 @@ class TrayController(QObject):
     def set_sync_view(self, view: SyncView) -> None:
         """Shows sync's state; nothing about sync while the journal does not sync."""
         self._sync = view
-        clickable = view.state in (CONFLICT, ERROR)
+        clickable = view.state in (CONFLICT, ERROR, REFUSED)
         text = headline(view)
         self.sync_state_action.setText(f"{text}…" if clickable else text)
         self.sync_state_action.setToolTip(explanation(view))
@@ -187,8 +209,17 @@ class TrayController(QObject):
     def _sync_state_clicked(self) -> None:
         if self._sync.state == CONFLICT and self._sync.conflicts:
             self.conflicts_requested.emit(self._sync.conflicts[0])
-        elif self._sync.state == ERROR:
+        elif self._sync.state in (ERROR, REFUSED):
             self.sync_help_requested.emit(self._sync.entry)
+
+    def answered_for_you(self, decision_id: str, label: str) -> Notified:
+        """The profile answered an agent: listed in the menu with "Overrule", and told."""
+        self.automatic = [(decision_id, label), *self.automatic][:AUTOMATIC_SHOWN]
+        self._rebuild_menu()
+        return self.notify(
+            "Answered from your usual choice",
+            f"{label}. To overrule it, pick “Overrule” in the Decision Journal tray menu.",
+        )
 
     def notify(self, title: str, message: str) -> Notified:
         """Tell the person something, unless they are looking at one of our windows.
@@ -231,6 +262,15 @@ class TrayController(QObject):
             self.waiting_actions.append(action)
             self.menu.addAction(action)
         self.menu.addSeparator()
+        for decision_id, label in self.automatic:
+            action = QAction(f"Overrule “{ellipsize_menu(label)}” (answered for you)…", self)
+            action.triggered.connect(
+                lambda _checked=False, wanted=decision_id: self.overrule_requested.emit(wanted)
+            )
+            self.waiting_actions.append(action)
+            self.menu.addAction(action)
+        if self.automatic:
+            self.menu.addSeparator()
         if self._sync.configured:
             self.menu.addAction(self.sync_state_action)
             self.menu.addAction(self.sync_now_action)
@@ -239,6 +279,7 @@ class TrayController(QObject):
             self.open_journal_action,
             self.rebuild_action,
             self.transcript_watch_action,
+            self.usual_choice_action,
             self.autostart_action,
         ):
             self.menu.addAction(action)

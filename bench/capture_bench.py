@@ -31,11 +31,13 @@ from app.ipc.server import Connection, IpcServer
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore
+from core.decider.service import Decider, record_lookup
 from core.ipc.client import IpcClient
 from core.ipc.protocol import Request
 from core.ipc.runtime_paths import socket_path
 from core.store.decisions import DecisionStore
-from tests.factories import proposal_dict
+from tests.core.decider.support import Journal as AnsweringJournal
+from tests.core.decider.support import database_proposal
 
 FRESH_PROCESS = r"""
 import os, sys, time
@@ -88,15 +90,28 @@ class _ExposeWatch(QObject):
         return False
 
 
-def bench_resident(rounds: int) -> list[float]:
+def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
+    """`decider`: a journal whose profile has a rule for the benched kind (twelve answers), with
+    the decider predicting and the window's usual-choice line read, as the tray app runs; without
+    it, the same journal and proposals with neither (the baseline of the same run)."""
     app = QApplication.instance() or QApplication([])
     runtime = Path(tempfile.mkdtemp(prefix="dj-"))
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)
-    journal = Path(tempfile.mkdtemp()) / "journal"
+    answered = AnsweringJournal(Path(tempfile.mkdtemp()) / "journal")
+    answered.answer_many(12)
+    journal = answered.root
     pending = PendingStore(journal)
     workers = WorkerPool()
+    deciding = Decider(journal, answered.profile.load) if decider else None
     controller = CaptureController(
-        CaptureService(DecisionStore(journal), pending), pending, workers
+        CaptureService(DecisionStore(journal), pending, decider=deciding),
+        pending,
+        workers,
+        usual_choice=(
+            (lambda p: deciding.usual_choice(p, record_lookup(answered.store)))
+            if deciding
+            else None
+        ),
     )
     timed = _Timed(controller)
     server = IpcServer(journal, timed)
@@ -105,7 +120,7 @@ def bench_resident(rounds: int) -> list[float]:
     for index in range(rounds):
         watch = _ExposeWatch()
         params: dict[str, Any] = {
-            "proposal": proposal_dict(problem=f"Choose the storage layout, round {index}"),
+            "proposal": database_proposal(1000 + index),
             "workspace": "/tmp/bench",
             "session_id": f"bench-{index}",
         }
@@ -163,7 +178,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
-    ours = bench_resident(args.rounds)
+    baseline = bench_resident(args.rounds)
+    deciding = bench_resident(args.rounds, decider=True)
+    ours = baseline
     fresh = bench_fresh_process(max(3, args.rounds // 4))
     platform = os.environ.get("QT_QPA_PLATFORM", "default")
     print(f"platform: {platform}")
@@ -176,6 +193,12 @@ def main() -> None:
         "spawn -> window shown"
     )
     print(f"ratio: {statistics.median(fresh) / statistics.median(ours):.1f}x faster")
+    print(
+        f"resident app with the decider (prediction logged, usual choice read): median "
+        f"{statistics.median(deciding):7.1f} ms  (p90 "
+        f"{sorted(deciding)[int(len(deciding) * 0.9) - 1]:.1f} ms) against "
+        f"{statistics.median(baseline):.1f} ms without it, same run"
+    )
 
 
 if __name__ == "__main__":

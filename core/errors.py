@@ -160,6 +160,11 @@ class PendingConflict(JournalError, RuntimeError):
         self.pending_id = pending_id
 
 
+class ModeRefused(JournalError, RuntimeError):
+    """A decision kind's mode cannot change that way now (auto that is not recommended), or a
+    decision is not one the profile answered; nothing was changed."""
+
+
 class LockCancelled(JournalError, RuntimeError):
     """The wait for a lock was cancelled (shutdown) or timed out."""
 
@@ -474,6 +479,10 @@ REMOTE_ENTRY = "sync-remote-refused"
 CONFLICT_ENTRY = "sync-conflict"
 INTERRUPTED_ENTRY = "sync-interrupted"
 GIT_MISSING_ENTRY = "sync-git-missing"
+TAMPERED_ENTRY = "sync-remote-tampered"
+ROLLBACK_ENTRY = "sync-remote-rolled-back"
+UNSAFE_REMOTE_ENTRY = "sync-remote-unsafe"
+REFUSED_ENTRY = "sync-files-refused"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 
@@ -511,6 +520,27 @@ class SyncRemoteError(SyncError):
     """git refused: the remote is not a sync remote, or a git command failed."""
 
     runbook_anchor = REMOTE_ENTRY
+
+
+class SyncRemoteTampered(SyncRemoteError):
+    """The remote holds what no key holder wrote (a forged marker or manifest, a swapped
+    recipient); refused before anything was written."""
+
+    runbook_anchor = TAMPERED_ENTRY
+
+
+class SyncManifestInvalid(SyncError):
+    """A manifest on the remote that is not a format-2 manifest or whose MAC is wrong: it
+    vouches for nothing, and the sync's report names it."""
+
+    runbook_anchor = TAMPERED_ENTRY
+
+
+class SyncRemoteUnsafe(SyncRemoteError):
+    """The remote sent something sync refuses as a whole (an object git's fsck refuses, more
+    than a sync reads); nothing was received or written."""
+
+    runbook_anchor = UNSAFE_REMOTE_ENTRY
 
 
 class SyncConflictUnknown(SyncError, LookupError):

@@ -18,8 +18,17 @@ from core.messages.wording import count
 if TYPE_CHECKING:  # loading the journal's code is what the hook's quick check avoids
     from core.journal import Journal
 
-HOOK_CLIENTS = ("claude-code", "codex", "gemini")
-SETUP_CLIENTS = ("claude-code", "codex", "cursor", "gemini", "vscode")
+HOOK_CLIENTS = ("claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "opencode")
+SETUP_CLIENTS = (
+    "claude-code",
+    "codex",
+    "cursor",
+    "gemini",
+    "vscode",
+    "copilot",
+    "qwen",
+    "opencode",
+)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:

@@ -35,6 +35,7 @@ from core.capture.machine import (
 from core.capture.pending import PendingStore
 from core.capture.proposal import is_resume_request, parse_proposal, parse_resume
 from core.capture.workspace_pending import other_pending_here
+from core.decider.service import decider_for
 from core.errors import (
     AppNotRunning,
     ConnectionLost,
@@ -162,7 +163,9 @@ def _after_app_gone(journal: Journal, request: Any, args: argparse.Namespace) ->
 
 def _begin(journal: Journal, request: Any, args: argparse.Namespace) -> CaptureOutcome:
     """The capture service's `begin` for this `ask`: recorded, or a ticket for the human."""
-    service = CaptureService(journal.store, PendingStore(journal.root))
+    service = CaptureService(
+        journal.store, PendingStore(journal.root), decider=decider_for(journal)
+    )
     return service.begin(
         request,
         workspace=os.path.abspath(args.workspace),

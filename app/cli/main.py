@@ -28,6 +28,7 @@ COMMANDS = {
     "outcome_cmds": ("outcome", "outcome-stats", "recall"),
     "help_cmds": ("help",),
     "sync_cmds": ("sync",),
+    "decider_cmds": ("modes", "overrule", "principles"),
 }
 """The commands each module registers (a test holds this equal to what they register).
 
@@ -96,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options is not None:
             return serve(options)
     from app.cli.exit_codes import INVALID, guarded
+    from app.cli.redacted_output import redact_stderr
+
+    redact_stderr()  # usage errors and tracebacks may quote what the user typed
 
     module = _MODULE_OF.get(word)
     parser = build_parser((module,) if module else COMMAND_MODULES)

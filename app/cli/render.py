@@ -87,7 +87,7 @@ def conflict_line(record_id: str, conflict: Conflict) -> str:
 def summary_lines(record: DecisionRecord, language: str) -> list[str]:
     """The summary in the reader's language, then in the other (the Korean one is the sentence
     KernForge stores); a record without a choice yet has none."""
-    from core.record.summary import summary_in
+    from core.record.summary import summary_in  # only details show a summary
 
     other = ENGLISH if language == KOREAN else KOREAN
     first, second = summary_in(record, language), summary_in(record, other)

@@ -13,10 +13,12 @@ import getpass
 import json
 import sys
 from collections.abc import Callable
+from typing import TextIO
 
 from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import (
     CONFLICT,
+    DAMAGED,
     INVALID,
     NOT_FOUND,
     OK,
@@ -29,6 +31,7 @@ from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
+    REFUSED_ENTRY,
     SET_UP_ENTRY,
     LockCancelled,
     SyncAlreadyConfigured,
@@ -44,8 +47,9 @@ from core.messages import runbook
 from core.messages.wording import count
 from core.sync import conflicts
 from core.sync.crypto import SyncKey
-from core.sync.engine import OFFLINE, SyncEngine, SyncReport
+from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.report import OFFLINE, Refusal, SyncReport
 from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
 
@@ -56,9 +60,11 @@ KEY_WARNING = (
 )
 SYNC_EXIT_CODES = (
     "sync exit codes: 0 synced or offline (will retry), 2 a wrong or missing key or a remote "
-    "that is not a sync remote, 4 conflicts wait (`sync status`), 7 sync is not set up or "
-    "already is"
+    "that is not a sync remote, 4 conflicts wait (`sync status`), 6 the remote sent files "
+    "that were refused (named; the rest was applied), 7 sync is not set up or already is"
 )
+REFUSALS_SHOWN = 20
+"""Refusals printed by `sync now`; `sync status --json` lists the first hundred."""
 
 
 def _engine(journal: Journal) -> SyncEngine:
@@ -76,11 +82,13 @@ _ERROR_CODES: tuple[tuple[type[SyncError], int], ...] = (
 
 
 def _run(action: Callable[[], int]) -> int:
-    """Runs a sync action; a sync failure is one stderr line and its exit code."""
+    """Runs a sync action; a sync failure is one stderr line (and what it refused before it
+    stopped) and its exit code."""
     try:
         return action()
     except SyncError as exc:
         report_error(exc)
+        _print_refusals(getattr(getattr(exc, "report", None), "refused", []), file=sys.stderr)
         return next((code for kind, code in _ERROR_CODES if isinstance(exc, kind)), UNEXPECTED)
     except LockCancelled as exc:  # another sync (the app's, another terminal's) ran long
         _refuse(f"{exc}; another sync is running", INTERRUPTED_ENTRY)
@@ -106,7 +114,15 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
             f"local changes are committed and wait ({runbook.see(OFFLINE_ENTRY)})."
         )
         return OK
-    print(f"Synced: {_what_moved(report, set_up=set_up)}.")
+    if report.refused:
+        print(
+            f"Synced with refusals: {_what_moved(report, set_up=set_up)}; "
+            f"{report.applied} applied, {count(len(report.refused), 'file')} refused "
+            f"({runbook.see(REFUSED_ENTRY)}):"
+        )
+        _print_refusals(report.refused)
+    else:
+        print(f"Synced: {_what_moved(report, set_up=set_up)}.")
     waiting = conflicts.list_conflicts(journal.root)
     for record_id in report.new_conflicts:
         print(f"Conflict: {record_id} was changed on two machines; both versions are kept.")
@@ -117,7 +133,14 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
             f"({runbook.see(CONFLICT_ENTRY)})."
         )
         return CONFLICT
-    return OK
+    return DAMAGED if report.refused else OK
+
+
+def _print_refusals(refusals: list[Refusal], *, file: TextIO = sys.stdout) -> None:
+    for refusal in refusals[:REFUSALS_SHOWN]:
+        print(f"  refused {refusal.line()}", file=file)
+    if len(refusals) > REFUSALS_SHOWN:
+        print(f"  … and {len(refusals) - REFUSALS_SHOWN:,} more (`sync status --json`)", file=file)
 
 
 def _what_moved(report: SyncReport, *, set_up: bool = False) -> str:
@@ -200,6 +223,13 @@ def _status_lines(status: dict[str, object]) -> list[str]:
     ]
     if status["last_error"]:
         lines.append(f"Last error: {status['last_error']}")
+    if status["refused_count"]:
+        lines.append(
+            f"Refused: {count(int(status['refused_count']), 'file')} the remote sent, at "  # type: ignore[call-overload]
+            f"{_last_sync(str(status['refused_at']))} ({runbook.see(REFUSED_ENTRY)})"
+        )
+        for raw in status["refusals"][:REFUSALS_SHOWN]:  # type: ignore[index]
+            lines.append(f"  {Refusal.from_dict(raw).line()}")
     for item in status["conflicts"]:  # type: ignore[attr-defined]
         versions = ", ".join(
             f"{info['name'] or machine} ({machine}) revisions {info['revisions']}"

@@ -100,6 +100,18 @@ def _anything_pending(journal: Journal) -> bool:
 
 
 def main_stdio(run: Callable[[TextIO, TextIO, TextIO], int]) -> int:
-    """Runs a hook on the process's standard streams (logging stays on stderr)."""
+    """Runs a hook on the process's standard streams (logging stays on stderr, redacted)."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_redact_log_line)
     return run(sys.stdin, sys.stdout, sys.stderr)
+
+
+def _redact_log_line(record: logging.LogRecord) -> bool:
+    """Redacts a warning before it reaches the agent's terminal: it may quote the question or
+    the error that names its input. The redactor loads only when a line is logged, so the
+    hook's usual path pays nothing."""
+    from core.record.redaction import redact_text  # noqa: PLC0415 - only when logging
+
+    record.msg, record.args = redact_text(record.getMessage())[0], ()
+    return True

@@ -39,6 +39,7 @@ from app.mcp.schemas import DecisionOutcome
 from core.capture.machine import APP_CLOSED, CaptureService, Recorded
 from core.capture.proposal import is_resume_request, parse_proposal, parse_resume
 from core.capture.workspace_pending import other_pending_here
+from core.decider.service import decider_for
 from core.errors import (
     AppNotRunning,
     ConnectionLost,
@@ -217,7 +218,9 @@ class Presenter:
     def _defer_locally(
         self, raw: dict[str, Any], caller: Caller, reason: str = NO_APP_REASON
     ) -> DecisionOutcome:
-        service = CaptureService(self.journal.store, self.journal.pending)
+        service = CaptureService(
+            self.journal.store, self.journal.pending, decider=decider_for(self.journal)
+        )
         try:
             outcome = service.begin(
                 raw,
@@ -228,7 +231,7 @@ class Presenter:
         except (JournalError, OSError) as exc:
             raise tool_error_for(exc) from exc
         if isinstance(outcome, Recorded):
-            return record_outcome(outcome.record, outcome.profile_warning)
+            return record_outcome(outcome.record, outcome.profile_warning, outcome.rule_id)
         return pending_outcome(outcome.ticket.defer(reason))
 
 

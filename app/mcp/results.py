@@ -17,7 +17,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from app.mcp.arguments import violations_text
 from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
-from core.capture.machine import Pending, outcome_to_result, pending_result_message
+from core.capture.machine import (
+    Pending,
+    outcome_to_result,
+    pending_result_message,
+)
 from core.errors import (
     ErrorCode,
     IpcError,
@@ -30,6 +34,7 @@ from core.errors import (
 )
 from core.journal import Journal
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 from core.record.summary import english_summary, recorded_instruction
 
 NO_APP_REASON = (
@@ -42,8 +47,18 @@ STOP_HINT = (
 )
 
 
-def record_outcome(record: DecisionRecord, profile_warning: str = "") -> DecisionOutcome:
+def record_outcome(
+    record: DecisionRecord, profile_warning: str = "", rule_id: str = ""
+) -> DecisionOutcome:
     """The recorded answer, from the canonical record (never from a reconstructed copy)."""
+    automatic = is_automatic(record)
+    instruction = recorded_instruction(record, profile_warning)
+    if automatic:
+        instruction = (
+            "Answered from the user's preference profile without asking "
+            f"(rule {rule_id or 'unknown'}): this kind of decision is set to automatic "
+            "answers. The user is told and may overrule it. " + instruction
+        )
     return DecisionOutcome(
         status="recorded",
         decision_id=record.id,
@@ -65,8 +80,10 @@ def record_outcome(record: DecisionRecord, profile_warning: str = "") -> Decisio
         ),
         summary=english_summary(record),
         summary_ko=record.summary_sentence,
-        instruction=recorded_instruction(record, profile_warning),
+        instruction=instruction,
         profile_warning=profile_warning,
+        decided_by="profile" if automatic else "person",
+        rule_id=rule_id if automatic else "",
     )
 
 
@@ -83,7 +100,9 @@ def remote_outcome(result: dict[str, Any], journal: Journal) -> DecisionOutcome:
             record = journal.store.get(decision_id)
         except (JournalError, OSError):
             return _recorded_from_reply(result)
-        return record_outcome(record, str(result.get("profile_warning", "")))
+        return record_outcome(
+            record, str(result.get("profile_warning", "")), str(result.get("rule_id", ""))
+        )
     return _pending_from_reply(result)
 
 
@@ -128,6 +147,8 @@ def _recorded_from_reply(result: dict[str, Any]) -> DecisionOutcome:
         summary_ko=str(result.get("summary_sentence", "")),
         instruction=_reply_instruction(result),
         profile_warning=str(result.get("profile_warning", "")),
+        decided_by="profile" if result.get("decided_by") == "profile" else "person",
+        rule_id=str(result.get("rule_id", "")),
     )
 
 

@@ -40,7 +40,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools.base import Tool
 from mcp.server.stdio import stdio_server
 from mcp_types import ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from app.mcp import schemas
 from app.mcp.arguments import argument_violations, violations_text
@@ -62,11 +62,14 @@ from core.agents.tools import (
     SERVER_NAME,
 )
 from core.capture.proposal import PROPOSAL_FIELDS, is_resume_request, parse_proposal
+from core.decider.service import decider_for, with_modes
 from core.errors import JournalError, NoteInvalid, ProposalInvalid, Violation
 from core.journal import Journal
 from core.outcomes.signals import report_outcome
 from core.profile.query import query_evidence
 from core.record.identity import project_identity
+from core.record.redact_record import redact_json
+from core.record.redaction import redact_text
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +146,25 @@ class SchemaTool(Tool):
             found += self.more(arguments, found)
         if found:
             message = violations_text(f"the {self.name} call", found)
-            raise ToolError(f"Error executing tool {self.name}: {message}")
-        return await super().run(arguments, context, convert_result)
+            raise ToolError(redact_text(f"Error executing tool {self.name}: {message}")[0])
+        try:
+            result = await super().run(arguments, context, convert_result=False)
+        except ToolError as exc:  # errors quote the arguments that caused them
+            raise ToolError(redact_text(str(exc))[0]) from None
+        result = _redacted(result)  # results echo queries and notes as the agent sent them
+        return self.fn_metadata.convert_result(result) if convert_result else result
+
+
+def _redacted(result: Any) -> Any:
+    """A tool's return value with every string redacted, pydantic models field by field."""
+    if isinstance(result, BaseModel):
+        fields = type(result).model_fields
+        return result.model_copy(update={k: _redacted(getattr(result, k)) for k in fields})
+    if isinstance(result, dict):
+        return {redact_json(k): _redacted(v) for k, v in result.items()}
+    if isinstance(result, list | tuple):
+        return type(result)(_redacted(v) for v in result)
+    return redact_json(result)
 
 
 class JournalTools:
@@ -343,16 +363,16 @@ class JournalTools:
         try:
             profile = self.journal.profile.load()
             status = self.journal.profile.status()
+            result = query_evidence(
+                profile,
+                kind=decision_kind,
+                project_id=project_identity(caller.workspace).project_id,
+                domains=list(domains or []),
+                state=status.state,
+            )
+            return with_modes(result, decider_for(self.journal))
         except (JournalError, OSError) as exc:
             raise tool_error_for(exc) from exc
-        result = query_evidence(
-            profile,
-            kind=decision_kind,
-            project_id=project_identity(caller.workspace).project_id,
-            domains=list(domains or []),
-            state=status.state,
-        )
-        return result.to_dict()
 
 
 def _uncovered(more: Sequence[Violation], found: list[Violation]) -> list[Violation]:

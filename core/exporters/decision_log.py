@@ -15,6 +15,7 @@ from core.exporters.weighed import weighed_options, weighed_rejections
 from core.gocompat.text import go_trim
 from core.record.filters import sort_key
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 
 HEADER = (
     "# Decisions\n\n"
@@ -40,6 +41,8 @@ def decision_cell(record: DecisionRecord) -> str:
     ]
     if alternatives:
         parts.append(f"Alternatives: {_period('; '.join(alternatives))}")
+    if is_automatic(record):
+        parts.insert(1, "(Answered by the preference profile, not asked.)")
     if record.is_deleted:
         parts.insert(0, "(Withdrawn)")
     return md_cell(" ".join(parts))

@@ -34,6 +34,29 @@ def md_cell(text: str) -> str:
     return md_text(text).replace("|", "\\|")
 
 
+def name_slug(text: str, limit: int = 60) -> str:
+    """`slug` for a derived name (an export's file name): from redacted text, and without a word
+    that looks generated (letters mixed with digits, eight characters or more; or longer than
+    24), so a secret the redactor missed still never becomes a file name."""
+    from core.record.redaction import redact_text  # noqa: PLC0415 - only exports that name files
+
+    words = _TOKEN.sub(" ", redact_text(text)[0]).split()
+    kept = [word for word in words if not _looks_generated(slug(word, limit=200))]
+    return slug(" ".join(kept), limit)
+
+
+_TOKEN = re.compile(r"\[REDACTED[^\]]*\]")
+
+
+def _looks_generated(word: str) -> bool:
+    parts = word.split("-")
+    return any(
+        len(part) > 24
+        or (len(part) >= 8 and any(c.isdigit() for c in part) and any(c.isalpha() for c in part))
+        for part in parts
+    )
+
+
 def slug(text: str, limit: int = 60) -> str:
     """title-with-dashes: ASCII letters and digits, accents folded, at most `limit` long."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")

@@ -136,16 +136,29 @@ def stem(word: str) -> str:
 
 def forms(word: str) -> list[str]:
     """The word and the inflected forms of its stem that share that stem, the word first: what
-    a query word matches ("caching": caching, cach, cache, caches, cached, …)."""
+    a query word matches ("caching": caching, cach, cache, caches, cached). Only the usual
+    English endings are spelled, so a query looks up a handful of words."""
     base = stem(word)
     if base == word and not word.isalpha():
         return [word]
-    spelled = [word, base, *(base + end for end in ("e", "s", "es", "ed", "ing", "er", "ers"))]
-    if base.endswith("y"):
-        spelled += [base[:-1] + "ies", base[:-1] + "ied"]
-    if base[-1:].isalpha() and base[-1:] not in "aeiouwxy":
-        spelled += [base + base[-1] + end for end in ("ed", "ing", "er")]
-    return [f for f in dict.fromkeys(spelled) if f == word or stem(f) == base]
+    if base[-1:] == "y" and base[-2:-1].isalpha() and base[-2:-1] not in _VOWELS:
+        endings = [base[:-1] + "ies", base[:-1] + "ied", base + "ing"]
+    else:
+        endings = [base + end for end in ("e", "s", "es", "ed", "ing")]
+    if len(base) <= _SHORT and base[-1:] not in _VOWELS + "wxy" and base[-2:-1] in _VOWELS:
+        endings += [base + base[-1] + end for end in ("ed", "ing")]  # stop: stopped, stopping
+    spelled = dict.fromkeys([word, base, *endings])
+    return [f for f in spelled if f == word or stem(f) == base]
+
+
+_VOWELS = "aeiou"
+_SHORT = 4
+"""Stems this short double their last consonant before -ed and -ing (stop, plan, run)."""
+
+
+def _other_forms(prefix: str) -> list[str]:
+    """The forms of the last query word its prefix match does not already find."""
+    return [form for form in forms(prefix) if not form.startswith(prefix)]
 
 
 def query_matches(record: RecordShape, query: str) -> bool:
@@ -159,7 +172,7 @@ def query_matches(record: RecordShape, query: str) -> bool:
     if prefix is None:
         return True
     return any(word.startswith(prefix) for word in found) or any(
-        form in found for form in forms(prefix)
+        form in found for form in _other_forms(prefix)
     )
 
 
@@ -213,13 +226,14 @@ def _escaped(document: bytes) -> str:
 def fts_expression(query: str) -> str | None:
     """An FTS5 MATCH expression for query, or None when the query has no words."""
     exact, prefix = query_terms(query)
-    quoted = [_any_form(term) for term in exact]
+    quoted = [_any_form(None, forms(term)) for term in exact]
     if prefix is not None:
-        quoted.append(_any_form(prefix, f'"{fts_token(prefix)}"*'))
+        quoted.append(_any_form(f'"{fts_token(prefix)}"*', _other_forms(prefix)))
     return " AND ".join(quoted) or None
 
 
-def _any_form(word: str, *also: str) -> str:
-    """`("caching" OR "cach" OR …)`: a record holding any form of word (see `forms`)."""
-    spelled = [*also, *(f'"{fts_token(form)}"' for form in forms(word))]
+def _any_form(prefix: str | None, words: list[str]) -> str:
+    """`("cach"* OR "cache" OR …)`: a record holding any of words (or a word starting with
+    the prefix expression, when given)."""
+    spelled = ([prefix] if prefix else []) + [f'"{fts_token(word)}"' for word in words]
     return spelled[0] if len(spelled) == 1 else f"({' OR '.join(spelled)})"

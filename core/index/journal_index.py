@@ -120,7 +120,8 @@ class JournalIndex:
         self._generation = 0
         self._committed: dict[str, int] = {}
         self._changes = 0
-        """`ReconcileReport.generation`: reconciles that found the index changed."""
+        """`ReconcileReport.generation`: this process's commits, and reconciles that found
+        the index changed."""
 
     # opening ---------------------------------------------------------------------------------
 
@@ -217,6 +218,12 @@ class JournalIndex:
             if elsewhere or report.added or report.changed or report.removed:
                 self._changes += 1
             return self._changes
+
+    @property
+    def generation(self) -> int:
+        """`ReconcileReport.generation` as it stands now; read without the lock (an int), so
+        the GUI thread may ask while a query holds it."""
+        return self._changes
 
     def ensure_reconciled(self) -> None:
         """Reconciles unless this process already has; a caller arriving while a reconcile
@@ -372,10 +379,13 @@ class JournalIndex:
         """Updates the row at once; never raises, because the revision is already committed.
 
         The row's signature is left unknown, so the next reconcile reads the file once more: a
-        later write by another process may already have replaced it.
+        later write by another process may already have replaced it. That reconcile finds the
+        row as committed and counts nothing, so the commit itself moves the generation a
+        window compares (`ReconcileReport.generation`).
         """
         with self._lock:
             self._generation += 1
+            self._changes += 1
             backend = self._backend
             if not isinstance(backend, SqliteIndex):
                 return

@@ -579,6 +579,8 @@ class DecisionPresentResult(_Result):
     stage: Literal["choice", "rationale", ""] = ""
     message: StrictStr = ""
     profile_warning: StrictStr = ""
+    decided_by: Literal["person", "profile", ""] = ""
+    rule_id: StrictStr = ""
 
 
 class PendingItem(_Result):

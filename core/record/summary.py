@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from core.gocompat.text import go_trim
 from core.messages.language import KOREAN
+from core.record.origin import is_automatic
 
 if TYPE_CHECKING:  # annotations only
     from core.record.models import DecisionRecord
@@ -57,7 +58,8 @@ def english_summary(record: DecisionRecord) -> str:
         return ""
     reason = go_trim(record.selection_reason_raw) or REASON_MISSING
     chose = _clause(go_trim(selected))
-    sentence = f"To solve “{record.problem}”, the user chose {chose} because {_ended(reason)}"
+    who = "the user's preference profile" if is_automatic(record) else "the user"
+    sentence = f"To solve “{record.problem}”, {who} chose {chose} because {_ended(reason)}"
     rejected = _rejected_parts(record, weighed_only=True)
     if rejected:
         joined = "; ".join(f"{_clause(label)}, because {_clause(why)}" for label, why in rejected)

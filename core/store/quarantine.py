@@ -16,7 +16,7 @@ from pathlib import Path
 
 from core.errors import UnsafePath
 from core.gocompat.gotime import GoTime
-from core.store.safefs import check_no_links, ensure_private_dir, fsync_dir
+from core.store.safefs import atomic_write, check_no_links, ensure_private_dir, fsync_dir
 
 FOLDER = "quarantine"
 MOVABLE = ("records", "history")
@@ -57,6 +57,27 @@ def move_aside(root: Path, path: Path, when: GoTime | None = None) -> Path:
     os.replace(path, target)
     fsync_dir(target.parent)
     fsync_dir(path.parent)
+    return target
+
+
+RECEIVED = "received"
+"""The quarantine subfolder of files another machine sent that this journal refused to write."""
+
+
+def keep_aside(root: Path, relative: str, data: bytes, when: GoTime | None = None) -> Path:
+    """Keeps the bytes of a file that never became a journal file (one sync received and the
+    store's rules refused) at `quarantine/<stamp>/received/<its journal path>`; returns where.
+
+    Raises:
+        UnsafePath: the path is absolute, climbs out, or a link is on the way.
+    """
+    parts = Path(relative).parts
+    if not parts or Path(relative).is_absolute() or any(p in ("", ".", "..") for p in parts):
+        raise UnsafePath(f"{relative} is not a path inside the journal", path=relative)
+    stamp = (when or GoTime.now()).compact_stamp()
+    target = root / FOLDER / stamp / RECEIVED / Path(*parts)
+    ensure_private_dir(root, target.parent)
+    atomic_write(root, target, data)
     return target
 
 

@@ -54,6 +54,8 @@ def _components_below(root: Path, target: Path) -> list[Path]:
         relative = target.relative_to(root)
     except ValueError as exc:
         raise UnsafePath(f"path {target} is outside the journal {root}", path=str(target)) from exc
+    if ".." in relative.parts:  # lexically below root, but `..` climbs back out
+        raise UnsafePath(f"path {target} climbs out of the journal {root}", path=str(target))
     out = []
     current = root
     for part in relative.parts:

@@ -11,61 +11,65 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import (
+    JournalError,
     LockCancelled,
     SyncAlreadyConfigured,
     SyncCancelled,
     SyncKeyWrong,
     SyncNotConfigured,
     SyncRemoteError,
+    SyncRemoteTampered,
+    SyncRemoteUnsafe,
+    is_storage_failure,
+    storage_failure,
 )
 from core.gocompat.gotime import GoTime
 from core.store.locking import locked
 from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
+from core.sync import authenticity, manifests
+from core.sync.authenticity import KEY_CHECK_TEXT, RemoteCheck
 from core.sync.crypto import AgeCodec, Codec, SyncKey
 from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget
 from core.sync.keystore import load_key, store_key
+from core.sync.paths import KEY_CHECK, MARKER
+from core.sync.report import (
+    FAILED,
+    KEPT_REFUSALS,
+    OFFLINE,
+    SYNCED,
+    UNSAFE_PATH,
+    Refusal,
+    SyncReport,
+)
 from core.sync.state import (
+    RESULT_FILE,
+    RUNNING,
     STATE_DIR,
+    ResultSlot,
     StateFiles,
     SyncConfig,
     machine_name,
     new_journal_id,
     new_machine_id,
+    write_slot,
 )
 from core.sync.workcopy import WorkingCopy
 
-MARKER = "decision-journal-sync.json"
-KEY_CHECK = "key-check.age"
-KEY_CHECK_TEXT = b"decision-journal sync key check\n"
 PUSH_ATTEMPTS = 5
+MARKER_MAX = 64 * 1024
+"""The most `join` reads of the remote's marker and key check before the key is proven."""
 STAGING_PREFIX = ".sync-setup.tmp-"
-
-SYNCED = "synced"
-OFFLINE = "offline"
-
-
-@dataclass(slots=True)
-class SyncReport:
-    """What one sync did: its result, files sent and received, commits pushed (with any
-    that waited from an earlier sync, merges left out), conflicts found."""
-
-    result: str
-    sent: int = 0
-    received: int = 0
-    pushed: int = 0
-    new_conflicts: list[str] = field(default_factory=list)
-    detail: str = ""
 
 
 class SyncEngine:
@@ -166,11 +170,14 @@ class SyncEngine:
             raise
 
     def _install(self, staging: Path, config: SyncConfig) -> None:
+        """Everything of the set-up is written in the staging folder, whose rename makes the
+        journal sync: a set-up cut short (a full disk, a kill) leaves nothing half set up."""
         state_dir = staging / ".git" / STATE_DIR
         state_dir.mkdir(mode=0o700)
+        write_slot(state_dir / RESULT_FILE, ResultSlot())  # its space, taken while there is some
+        self.files.save_config(config, directory=state_dir)
         os.chmod(staging, 0o700)
         os.rename(staging, self.files.working_copy)
-        self.files.save_config(config)
 
     def off(self, *, forget_key: bool) -> None:
         """Removes the working copy; the journal and the remote are left as they are."""
@@ -202,18 +209,54 @@ class SyncEngine:
                 state=state,
             )
             report = SyncReport(SYNCED)
+            self.files.mark(RUNNING)
             try:
                 self._run(work, report)
             except GitFailed as exc:
                 if not exc.unreachable:
-                    state.last_error = str(exc)
-                    self._save(work, "error")
-                    raise
+                    error = _fsck_refusal(exc, report)
+                    self._failed(work, report, error)
+                    if error is exc:
+                        raise
+                    raise error from exc
                 report.result = OFFLINE
                 report.detail = exc.reason
-            state.last_error = ""
-            self._save(work, report.result)
+            except SyncCancelled:
+                raise  # as if killed: the slot says it was cut short, the next sync resumes
+            except Exception as exc:
+                self._failed(work, report, exc)
+                raise
+            report.settle()
+            self._finished(work, report)
             return report
+
+    def _finished(self, work: WorkingCopy, report: SyncReport) -> None:
+        """Saves a sync that reached its end: its result, and its refusals when it had any."""
+        state = work.state
+        state.last_error = ""
+        if report.refused:
+            state.refused_at = GoTime.now().format()
+            state.refused_count = len(report.refused)
+            state.refusals = [r.to_dict() for r in report.refused[:KEPT_REFUSALS]]
+        self._save(work, report.result)
+        self.files.mark(report.result)
+
+    def _failed(self, work: WorkingCopy, report: SyncReport, error: BaseException) -> None:
+        """Records a sync that stopped (what it refused first, the error), as far as the disk
+        lets it: the result slot is written in place, so a full disk still shows the failure.
+        The error carries the report (`error.report`) for the one who shows it."""
+        report.result = FAILED
+        message = describe_failure(error)
+        work.state.last_error = message
+        if report.refused:
+            work.state.refused_at = GoTime.now().format()
+            work.state.refused_count = len(report.refused)
+            work.state.refusals = [r.to_dict() for r in report.refused[:KEPT_REFUSALS]]
+        with contextlib.suppress(OSError, JournalError):
+            self._save(work, FAILED)
+        self.files.mark(FAILED, message)
+        with contextlib.suppress(AttributeError, TypeError):
+            error.report = report  # type: ignore[attr-defined]
 
     def _run(self, work: WorkingCopy, report: SyncReport) -> None:
         head = self.repo.rev("HEAD")
@@ -230,12 +273,18 @@ class SyncEngine:
             if remote and head != remote and not (head and self.repo.is_ancestor(remote, head)):
                 self._merge(work, remote, report)
                 head = self.repo.rev("HEAD")
+            elif remote and head != remote and work.codec.encrypted:
+                # the remote is behind: commits wait here, or it went back (reported)
+                RemoteCheck(work.codec, dict(work.state.seen), work.config.machine).read(
+                    self.repo, remote, report
+                )
             if head is None or head == remote:
                 return
             span = f"{remote}..{head}" if remote else head
             waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
             try:
                 self.repo.run("push", REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
+                authenticity.pushed(work)
                 report.pushed = waiting
                 return
             except GitFailed as exc:
@@ -251,9 +300,10 @@ class SyncEngine:
         """Commits the working copy on these parents; nothing when it holds no change and
         the parents are HEAD's own (a commit never moves the branch for nothing)."""
         head = self.repo.rev("HEAD")
+        authenticity.vouch(work)
         if self.repo.dirty() or parents != ([head] if head else []):
-            stamp = GoTime.now().format()[:19] + "Z"
-            message = f"sync {stamp} from {work.config.machine}"
+            # an encrypted remote learns no machine from a commit (the manifests say who)
+            message = "sync" if work.codec.encrypted else f"sync from {work.config.machine}"
             self.repo.commit_all(message, parents)
             self._save(work, "")
 
@@ -273,9 +323,11 @@ class SyncEngine:
         work.state.merging = remote
         self._save(work, "")
         head = self.repo.rev("HEAD")
-        result = Incoming(self.repo, work, remote, head).merge()
+        refused = len(report.refused)
+        result = Incoming(self.repo, work, remote, head, report).merge()
         work.flush()
-        report.received += result.received
+        report.applied += result.received
+        report.received += result.received + len(report.refused) - refused
         report.new_conflicts += result.new_conflicts
         report.sent += work.export()
         work.state.merging = ""
@@ -306,6 +358,35 @@ def _remove_git_leftovers(git_dir: Path) -> None:
             else:
                 with contextlib.suppress(FileNotFoundError):
                     path.unlink()
+
+
+FSCK_OBJECT = re.compile(r"object ([0-9a-f]{40,64}): (\w+): (.*)")
+
+
+def _fsck_refusal(exc: GitFailed, report: SyncReport) -> BaseException:
+    """A fetch git's own checks refused (a tree entry `..`, `.git`, or another malformed
+    object) as a refusal of the whole fetch, named by git's finding; other failures as they
+    are."""
+    if not exc.fsck_refused:
+        return exc
+    found = [m for line in exc.stderr.splitlines() if (m := FSCK_OBJECT.search(line))]
+    candidates: list[re.Match[str] | None] = [*found] or [None]
+    for match in candidates:
+        name = f"object {match.group(1)}" if match else "the fetched commit"
+        why = f"{match.group(2)}: {match.group(3)}" if match else "git's fsck refused it"
+        report.refuse(Refusal(name, UNSAFE_PATH, f"git refused the whole fetch ({why})"))
+    first = report.refused[-1].message
+    return SyncRemoteUnsafe(
+        f"the remote holds an object git refuses to fetch, so nothing was received: {first}; "
+        "the remote was changed by something other than decision-journal"
+    )
+
+
+def describe_failure(error: BaseException) -> str:
+    """One line for the state file and `sync status`: a storage failure in plain words."""
+    if isinstance(error, OSError) and is_storage_failure(error):
+        error = storage_failure(error, "sync", error.filename or "the journal")
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 def _new_config(encrypted: bool, key_file: str) -> SyncConfig:
@@ -348,30 +429,56 @@ def _fetch(repo: GitRepo) -> bool:
 
 
 def _write_markers(working_copy: Path, codec: Codec, key: SyncKey | None) -> None:
-    marker: dict[str, object] = {"format": 1, "encrypted": key is not None}
     if key is not None:
-        marker["recipient"] = key.recipient
         atomic_write(working_copy, working_copy / KEY_CHECK, codec.seal(KEY_CHECK_TEXT))
-    text = json.dumps(marker, indent=2) + "\n"
-    atomic_write(working_copy, working_copy / MARKER, text.encode("utf-8"))
+    text = authenticity.marker_text(key is not None, key.recipient if key else "")
+    atomic_write(working_copy, working_copy / MARKER, text)
 
 
 def _check_remote(repo: GitRepo, key: SyncKey | None) -> bool:
-    """Whether the remote is encrypted; refuses a wrong or missing key before any write."""
+    """Whether the remote is encrypted; refuses a wrong or missing key, a format-1 remote and
+    a marker or key check no key holder wrote, before any write."""
     ref = f"refs/remotes/{REMOTE}/{BRANCH}"
-    found = repo.blobs(ref, [MARKER, KEY_CHECK])
+    found = repo.blobs(ref, [MARKER, KEY_CHECK], limit=MARKER_MAX)
     if MARKER not in found:
         raise SyncRemoteError(
             f"the remote holds no {MARKER}: it is not a decision-journal sync remote"
         )
-    encrypted = bool(json.loads(found[MARKER]).get("encrypted"))
+    try:
+        encrypted = bool(json.loads(found[MARKER]).get("encrypted"))
+    except (ValueError, AttributeError):
+        encrypted = True  # an unreadable marker is checked as an encrypted remote's
     if not encrypted:
+        if key is not None or KEY_CHECK in found:
+            raise SyncRemoteTampered(
+                f"the remote's {MARKER} says it is not encrypted, but it holds encrypted files: "
+                "it was changed on the remote by someone without the key; nothing was written"
+            )
         return False
     if key is None:
         raise SyncKeyWrong(
             "the remote is encrypted: give the pairing string (`sync export-key` on a machine "
             "that syncs) on stdin or with --key-file PATH"
         )
-    if AgeCodec(key).open(found.get(KEY_CHECK, b"")) != KEY_CHECK_TEXT:
+    codec = AgeCodec(key)
+    if codec.open(found.get(KEY_CHECK, b"")).rstrip(b"\n") != KEY_CHECK_TEXT.rstrip(b"\n"):
         raise SyncKeyWrong("the sync key does not open this remote's key check")
+    check = RemoteCheck(codec, {}, "").read(repo, ref, None)
+    if not check.valid:
+        if any(manifests.is_legacy(name) for name in repo.names(ref)):
+            raise SyncRemoteError(
+                "this remote uses sync format 1, without authentication: run `decision-journal "
+                "sync now` on a machine that already syncs with it (that upgrades the remote), "
+                "then join again"
+            )
+        raise SyncRemoteTampered(
+            "no manifest on the remote was written with this key: it was changed on the "
+            "remote by someone without the key; nothing was written"
+        )
+    for name in (MARKER, KEY_CHECK):
+        if check.voucher(name, found.get(name, b"")) is None:
+            raise SyncRemoteTampered(
+                f"the remote's {name} was changed on the remote by someone without the key; "
+                "nothing was written"
+            )
     return True

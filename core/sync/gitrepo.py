@@ -7,7 +7,9 @@ Every commit carries a fixed author and a message with a time only, never journa
 
 from __future__ import annotations
 
+import contextlib
 import os
+import selectors
 import shutil
 import signal
 import stat
@@ -15,7 +17,9 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from core.errors import (
     AUTH_ENTRY,
@@ -84,6 +88,14 @@ CANCEL_GRACE = 0.5
 """Seconds a terminated git and its ssh get to exit before they are killed."""
 CANCEL_POLL = 0.1
 """How often a running git looks whether it was cancelled."""
+BIG_FILE_THRESHOLD = 1024 * 1024
+"""git streams blobs above this size instead of holding them in memory (and does not try to
+delta them): a hostile remote's oversized blob costs git little memory on the way in."""
+FSCK_REFUSED = ("fsck error", "did not pass fsck", "fsck:")
+"""What git prints when `fetch.fsckObjects` refuses an object the remote sent (a tree entry
+`..`, `.git` or with a slash, a malformed mode or object): the whole fetch is refused."""
+PIPE_CHUNK = 1 << 16
+"""Bytes moved per read or write of git's pipes."""
 PRIVATE_UMASK = 0o077
 """The umask of every git we run: files git writes without asking the setting (FETCH_HEAD)
 are private too."""
@@ -119,8 +131,33 @@ class GitFailed(SyncRemoteError):
         return lines[0].removeprefix("fatal: ") if lines else ""
 
     @property
+    def fsck_refused(self) -> bool:
+        """git's own checks refused an object the remote sent (see `FSCK_REFUSED`)."""
+        text = self.stderr.lower()
+        return any(marker in text for marker in FSCK_REFUSED)
+
+    @property
     def rejected(self) -> bool:
         return any(marker in self.stderr for marker in REJECTED)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    """One entry of a commit's tree: mode (`100644`, `120000` a link, `160000` a submodule),
+    object id, the name's bytes as the tree holds them, and how it changed (A, M, D)."""
+
+    mode: str
+    oid: str
+    name: bytes
+    status: str
+
+    @property
+    def text(self) -> str | None:
+        """The name as text, None when it is not UTF-8."""
+        try:
+            return self.name.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
 
 
 def default_ssh_command(*, interactive: bool) -> str:
@@ -159,6 +196,9 @@ class GitRepo:
             GIT_COMMITTER_NAME=AUTHOR[0],
             GIT_COMMITTER_EMAIL=AUTHOR[1],
             LC_ALL="C",
+            # commits carry the hour in UTC: no machine's time zone, no exact time of an edit
+            GIT_AUTHOR_DATE=_hour_stamp(),
+            GIT_COMMITTER_DATE=_hour_stamp(),
         )
         if not self.interactive:
             env["GIT_TERMINAL_PROMPT"] = "0"
@@ -192,6 +232,9 @@ class GitRepo:
             "-c", "core.safecrlf=false",
             "-c", "commit.gpgsign=false",
             "-c", "gc.auto=0",
+            "-c", "transfer.fsckObjects=true",
+            "-c", "fetch.fsckObjects=true",
+            "-c", f"core.bigFileThreshold={BIG_FILE_THRESHOLD}",
             *args,
         ]  # fmt: skip
         if self.cancelled.is_set():
@@ -224,24 +267,30 @@ class GitRepo:
         self, process: subprocess.Popen[bytes], data: bytes | None, name: str
     ) -> tuple[bytes, bytes]:
         """The output of a finished git; a cancel ends an endable one (terminated, then
-        killed after `CANCEL_GRACE`) and raises `SyncCancelled`."""
+        killed after `CANCEL_GRACE`) and raises `SyncCancelled`.
+
+        The input is written whole, then git's stdin is closed, while its output is read: git
+        reads a request while it writes answers, so input larger than a pipe buffer must be
+        written and read at once (a join of thousands of records waited there for good)."""
+        pipes = _Pipes(process, data)
         ended_at: float | None = None
-        while True:
-            try:
-                stdout, stderr = process.communicate(data, timeout=CANCEL_POLL)
-            except subprocess.TimeoutExpired:
-                data = None  # communicate sends the input once, and keeps it across retries
-                if name not in ENDABLE or not self.cancelled.is_set():
-                    continue
-                if ended_at is None:
-                    ended_at = time.monotonic()
-                    _signal(process, signal.SIGTERM)
-                elif time.monotonic() - ended_at > CANCEL_GRACE:
-                    _signal(process, getattr(signal, "SIGKILL", signal.SIGTERM))
+        while not pipes.step(CANCEL_POLL) or process.poll() is None:
+            if name not in ENDABLE or not self.cancelled.is_set():
+                if pipes.done:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        process.wait(CANCEL_POLL)
                 continue
-            if ended_at is not None:
-                raise SyncCancelled(f"the sync was cancelled during git {name}")
-            return stdout, stderr
+            if ended_at is None:
+                ended_at = time.monotonic()
+                _signal(process, signal.SIGTERM)
+            elif time.monotonic() - ended_at > CANCEL_GRACE:
+                _signal(process, getattr(signal, "SIGKILL", signal.SIGTERM))
+            if pipes.done:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(CANCEL_POLL)
+        if ended_at is not None:
+            raise SyncCancelled(f"the sync was cancelled during git {name}")
+        return pipes.output()
 
     def make_private(self) -> bool:
         """Makes a working copy set up before `PRIVATE` private: the setting, then every
@@ -265,36 +314,89 @@ class GitRepo:
         return result.stdout.decode().strip() or None
 
     def names(self, commit: str) -> list[str]:
-        out = self.run("ls-tree", "-r", "-z", "--name-only", commit).stdout
-        return [name.decode() for name in out.split(b"\0") if name]
+        return [entry.text for entry in self.entries(commit) if entry.text is not None]
+
+    def entries(self, commit: str) -> list[TreeEntry]:
+        """Every entry of commit's whole tree with its mode and object, names as git holds
+        them (bytes): what the remote wrote, not what a checkout would make of it."""
+        out = self.run("ls-tree", "-r", "-z", "--full-tree", commit).stdout
+        found = []
+        for item in out.split(b"\0"):
+            head, tab, name = item.partition(b"\t")
+            fields = head.split()
+            if tab and len(fields) == 3:
+                found.append(TreeEntry(fields[0].decode(), fields[2].decode(), name, "A"))
+        return found
+
+    def changed_entries(self, base: str | None, commit: str) -> list[TreeEntry]:
+        """The entries that differ from base to commit, with their new mode and object and a
+        status letter (A, M, D; a deleted entry has its old mode and object); every entry
+        when base is None."""
+        if base is None:
+            return self.entries(commit)
+        out = self.run(
+            "diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", base, commit
+        ).stdout
+        parts = out.split(b"\0")
+        found = []
+        for i in range(0, len(parts) - 1, 2):
+            fields = parts[i].lstrip(b":").split()
+            if len(fields) < 5:
+                continue
+            status = fields[4][:1].decode()
+            mode, oid = (fields[0], fields[2]) if status == "D" else (fields[1], fields[3])
+            found.append(TreeEntry(mode.decode(), oid.decode(), parts[i + 1], status))
+        return found
 
     def changed(self, base: str | None, commit: str) -> dict[str, str]:
-        """Name → status letter (A, M, D) from base to commit; every name when base is None."""
-        if base is None:
-            return {name: "A" for name in self.names(commit)}
-        out = self.run("diff", "--name-status", "--no-renames", "-z", base, commit).stdout
-        fields = [part.decode() for part in out.split(b"\0") if part]
-        return {fields[i + 1]: fields[i][0] for i in range(0, len(fields) - 1, 2)}
+        """Name → status letter (A, M, D) from base to commit; every name when base is None.
+        Names that are not UTF-8 are left out (the remote's are screened before this)."""
+        return {e.text: e.status for e in self.changed_entries(base, commit) if e.text is not None}
 
-    def blobs(self, commit: str, names: Iterable[str]) -> dict[str, bytes]:
-        """The bytes of each name in commit (absent names are left out), in one git call."""
-        wanted = list(names)
+    def sizes(self, objects: Iterable[str]) -> dict[str, tuple[str, int]]:
+        """Object (an id, or `commit:name`) → (type, size) from git's object headers alone,
+        without reading any content; missing objects are left out."""
+        wanted = [o for o in dict.fromkeys(objects) if "\n" not in o]
         if not wanted:
             return {}
-        request = "".join(f"{commit}:{name}\n" for name in wanted).encode()
+        request = "".join(f"{o}\n" for o in wanted).encode()
+        check = "--batch-check=%(objecttype) %(objectsize)"
+        out = self.run("cat-file", check, data=request).stdout.split(b"\n")
+        found: dict[str, tuple[str, int]] = {}
+        for wanted_object, line in zip(wanted, out, strict=False):
+            fields = line.split()
+            if len(fields) == 2 and fields[1].isdigit():
+                found[wanted_object] = (fields[0].decode(), int(fields[1]))
+        return found
+
+    def contents(self, objects: Iterable[str], *, limit: int) -> dict[str, bytes]:
+        """The content of each blob (an id, or `commit:name`) whose header says it holds at
+        most `limit` bytes, in one git call; larger, missing and non-blob objects are left out
+        and never read."""
+        sizes = self.sizes(objects)
+        wanted = [o for o, (kind, size) in sizes.items() if kind == "blob" and size <= limit]
+        if not wanted:
+            return {}
+        request = "".join(f"{o}\n" for o in wanted).encode()
         out = self.run("cat-file", "--batch", data=request).stdout
         found: dict[str, bytes] = {}
         position = 0
-        for name in wanted:
+        for wanted_object in wanted:
             end = out.index(b"\n", position)
             header = out[position:end].split()
             position = end + 1
             if header[-1] == b"missing":
                 continue
             size = int(header[2])
-            found[name] = out[position : position + size]
+            found[wanted_object] = out[position : position + size]
             position += size + 1
         return found
+
+    def blobs(self, commit: str, names: Iterable[str], *, limit: int) -> dict[str, bytes]:
+        """The bytes of each name in commit (absent names, and those over `limit` bytes by
+        their header, are left out), in two git calls."""
+        wanted = {f"{commit}:{name}": name for name in names}
+        return {wanted[o]: data for o, data in self.contents(wanted, limit=limit).items()}
 
     def merge_base(self, one: str, other: str) -> str | None:
         result = self.run("merge-base", one, other, check=False)
@@ -323,6 +425,73 @@ class GitRepo:
 
     def tree_of(self, commit: str) -> str:
         return self.text("rev-parse", f"{commit}^{{tree}}")
+
+
+def _hour_stamp() -> str:
+    return f"{int(time.time()) // 3600 * 3600} +0000"
+
+
+class _Pipes:
+    """git's stdin written and its stdout and stderr read at once, in this thread, through
+    one selector: no thread of its own (a worker thread of the app's pool stays as it is)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], data: bytes | None) -> None:
+        assert process.stdout is not None and process.stderr is not None
+        self.selector = selectors.DefaultSelector()
+        self.out: list[bytes] = []
+        self.err: list[bytes] = []
+        self.data = memoryview(data or b"")
+        self.offset = 0
+        self.stdin = process.stdin
+        self.selector.register(process.stdout, selectors.EVENT_READ, self.out)
+        self.selector.register(process.stderr, selectors.EVENT_READ, self.err)
+        if self.stdin is not None:
+            if self.data:
+                os.set_blocking(self.stdin.fileno(), False)
+                self.selector.register(self.stdin, selectors.EVENT_WRITE)
+            else:
+                self.stdin.close()
+
+    @property
+    def done(self) -> bool:
+        return not self.selector.get_map()
+
+    def step(self, timeout: float) -> bool:
+        """Moves what is ready; True once every pipe is closed."""
+        if self.done:
+            return True
+        for key, _ in self.selector.select(timeout):
+            if key.fileobj is self.stdin:
+                self._write()
+            else:
+                self._read(key.fileobj, key.data)  # type: ignore[arg-type]
+        return self.done
+
+    def _write(self) -> None:
+        assert self.stdin is not None
+        piece = self.data[self.offset : self.offset + PIPE_CHUNK]
+        try:
+            self.offset += os.write(self.stdin.fileno(), piece)
+        except BlockingIOError:
+            return
+        except OSError:  # git stopped reading (a broken pipe): its return code says why
+            self.offset = len(self.data)
+        if self.offset >= len(self.data):
+            self.selector.unregister(self.stdin)
+            with contextlib.suppress(OSError):
+                self.stdin.close()
+
+    def _read(self, pipe: IO[bytes], into: list[bytes]) -> None:
+        chunk = os.read(pipe.fileno(), PIPE_CHUNK)
+        if chunk:
+            into.append(chunk)
+            return
+        self.selector.unregister(pipe)
+        pipe.close()
+
+    def output(self) -> tuple[bytes, bytes]:
+        self.selector.close()
+        return b"".join(self.out), b"".join(self.err)
 
 
 def _clear_shared_bits(path: str) -> None:

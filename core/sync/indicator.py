@@ -16,6 +16,7 @@ from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
+    REFUSED_ENTRY,
     JournalError,
     LockCancelled,
     is_storage_failure,
@@ -31,6 +32,9 @@ PENDING = "pending"
 OFFLINE = "offline"
 CONFLICT = "conflict"
 ERROR = "error"
+REFUSED = "refused"
+"""The last sync applied what passed its checks and refused files the remote sent: shown as a
+tampered remote, with its runbook entry, never as synced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +67,7 @@ class SyncView:
     """Everything shown about sync at one moment.
 
     Attributes:
-        state: off, synced, pending, offline, conflict or error.
+        state: off, synced, pending, offline, refused, conflict or error.
         last_synced: when a sync last reached the remote (None: not since the app started
             and the state file does not say).
         retry_at: when an offline or failed sync is tried again.
@@ -142,11 +146,23 @@ def _state(
 ) -> tuple[str, str, str]:
     if failure is not None and failure.outcome is Outcome.FAILED:
         return ERROR, failure.entry, failure.message
+    if status.get("state") == ERROR:  # a failure this process did not see (a terminal's sync)
+        return ERROR, INTERRUPTED_ENTRY, str(status.get("last_error") or "the last sync failed")
+    if status.get("last_result") == REFUSED:
+        return REFUSED, REFUSED_ENTRY, _refusal_detail(status)
     if conflicts:
         return CONFLICT, CONFLICT_ENTRY, ""
     if status.get("last_result") == OFFLINE:
         return OFFLINE, OFFLINE_ENTRY, offline_reason
     return (PENDING if pending else SYNCED), "", ""
+
+
+def _refusal_detail(status: dict[str, Any]) -> str:
+    refusals = status.get("refusals") or []
+    total = int(status.get("refused_count") or len(refusals))
+    first = refusals[0] if refusals else {}
+    named = f" (first: {first.get('kind', '')} {first.get('name', '')})" if first else ""
+    return f"{count(total, 'file')} refused{named}"
 
 
 # words ------------------------------------------------------------------------------------
@@ -165,6 +181,8 @@ def headline(view: SyncView, now: datetime | None = None) -> str:
         return ""
     if view.state == ERROR:
         return f"Sync error: {view.entry}"
+    if view.state == REFUSED:
+        return "Sync: remote tampered, files refused"
     if view.state == CONFLICT:
         return count(len(view.conflicts), "sync conflict")
     if view.running:
@@ -198,6 +216,11 @@ def _meaning(view: SyncView, now: datetime | None) -> str:
     retry = f" Will retry at {clock_time(view.retry_at, now)}." if view.retry_at else ""
     if view.state == ERROR:
         return f"Sync stopped: {view.detail.rstrip('.')}.{retry}"
+    if view.state == REFUSED:
+        return (
+            f"The remote sent files no machine of this journal writes: {view.detail}. They were "
+            "not applied; everything else was."
+        )
     if view.state == CONFLICT:
         decisions = count(len(view.conflicts), "decision")
         return (

@@ -28,6 +28,26 @@ _HISTORY_FILE = re.compile(r"revision-\d{6,}\.json(\.sha256)?")
 _CORRECTION_FILE = re.compile(r"revision-\d{6,}\.json")
 _CONFLICT_FILE = re.compile(r"((revision|note)-\d{6,}\.[0-9a-f]{8}|conflict)\.json")
 
+MARKER = "decision-journal-sync.json"
+"""The remote's marker: a sync remote, its format, whether it is encrypted (and to whom)."""
+KEY_CHECK = "key-check.age"
+"""A known text encrypted to the key: `sync join` checks the key opens it before writing."""
+FILE_MODE = "100644"
+"""The only tree mode sync writes (and accepts): a plain file. Links (120000), submodules
+(160000), executables and anything else never come from an honest machine."""
+COMPONENT_MAX = 255
+PATH_MAX = 1024
+"""Bytes in one name component and in a whole remote name: the longest name sync writes is a
+record's history file (`history/<id of at most 160 bytes>/revision-NNNNNN.json.sha256`)."""
+_ENCRYPTED_LAYOUT = (
+    re.compile(r"d/[0-9a-f]{2}/[0-9a-f]{30}\.age"),
+    re.compile(r"m/[0-9a-f]{8}\.age"),
+    re.compile(r"m/[0-9a-f]{8}-\d{6,}\.age"),
+)
+"""An encrypted remote's files: keyed names of journal files (`core.sync.crypto.AgeCodec.name`),
+each machine's authenticated manifest and format 1's name manifests (`core.sync.manifests`),
+beside `MARKER` and `KEY_CHECK`."""
+
 
 @dataclass(frozen=True, slots=True)
 class Unit:
@@ -56,6 +76,54 @@ def unit_of(path: str) -> Unit | None:
     if folder == CONFLICTS and _CONFLICT_FILE.fullmatch(name):
         return Unit("file", path)
     return None
+
+
+def journal_path_problem(path: str) -> str | None:
+    """Why a journal-relative path (a plain remote's name, or a path a manifest lists) is not
+    one sync would write, or None when it is: inside the journal, in a folder that moves,
+    printable, short enough."""
+    if not path or len(path.encode("utf-8", "surrogatepass")) > PATH_MAX:
+        return f"the name is empty or longer than {PATH_MAX} bytes"
+    parts = path.split("/")
+    for part in parts:
+        if part in ("", ".", "..") or part.startswith("."):
+            return "the name has an empty, '.', '..' or hidden component"
+        if len(part.encode("utf-8", "surrogatepass")) > COMPONENT_MAX:
+            return f"a component of the name is longer than {COMPONENT_MAX} bytes"
+        if not part.isprintable() or "\\" in part:
+            return "the name holds a control character or a backslash"
+    if unit_of(path) is None:
+        return "the name is not a journal file sync moves (records, history, logs, corrections)"
+    return None
+
+
+def remote_name_problem(name: bytes, mode: str, *, encrypted: bool) -> str | None:
+    """Why a tree entry of a fetched commit is outside the layout sync writes, or None when it
+    is inside: mode `FILE_MODE`, a UTF-8 name, and on an encrypted remote one of `MARKER`,
+    `KEY_CHECK` and the names of `_ENCRYPTED_LAYOUT`; on a plain one `MARKER` or a journal path
+    (`journal_path_problem`)."""
+    if mode != FILE_MODE:
+        kind = {
+            "120000": "a symbolic link",
+            "160000": "a submodule (gitlink)",
+            "040000": "a folder",
+        }
+        return f"it is {kind.get(mode, f'an entry of mode {mode}')}, not a plain file"
+    if len(name) > PATH_MAX:
+        return f"the name is longer than {PATH_MAX} bytes"
+    try:
+        text = name.decode("utf-8")
+    except UnicodeDecodeError:
+        return "the name is not UTF-8"
+    if text == MARKER or (encrypted and text == KEY_CHECK):
+        return None
+    if encrypted:
+        if any(pattern.fullmatch(text) for pattern in _ENCRYPTED_LAYOUT):
+            return None
+        return (
+            "the name is not one an encrypted remote holds (d/xx/<30 hex>.age, m/<machine>-<n>.age)"
+        )
+    return journal_path_problem(text)
 
 
 def record_path(record_id: str) -> str:

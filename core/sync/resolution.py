@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from core.errors import SyncConflictPending, SyncConflictUnknown
 from core.gocompat.text import utf8_len
 from core.record.models import DecisionRecord
+from core.record.redaction import redact_text
 from core.store.correction_notes import NOTE_MAX, CorrectionNotes, check_note
 from core.store.decisions import DecisionStore
 from core.store.locking import locked
@@ -234,14 +235,14 @@ def revise(
         done = resolve_conflict(
             store, record_id, CURRENT, here, expected=expected, edit=change, note=text, how=how
         )
-        return Revision(done.record, done, text, done.note_warning)
+        return Revision(done.record, done, redact_text(text)[0], done.note_warning)
     record = store.revise(record_id, expected, change)
     warning = ""
     try:
         CorrectionNotes(store.root).write(record_id, record.revision, text)
     except (OSError, ValueError) as exc:
         warning = f"revision {record.revision} was saved, its note was not: {exc}"
-    return Revision(record, None, text, warning)
+    return Revision(record, None, redact_text(text)[0], warning)
 
 
 def pending_text(conflict: conflicts.Conflict) -> str:

@@ -9,29 +9,45 @@ from __future__ import annotations
 from typing import Any
 
 from core.sync import conflicts
-from core.sync.engine import OFFLINE, SyncEngine
+from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE
+from core.sync.report import FAILED, OFFLINE, REFUSED
+from core.sync.state import RUNNING
+
+INTERRUPTED = "interrupted"
 
 
 def sync_status(engine: SyncEngine) -> dict[str, Any]:
-    """A JSON-ready dict; `state` is off, synced, pending, offline, conflict or error."""
+    """A JSON-ready dict; `state` is off, synced, pending, offline, refused (the last sync
+    refused files the remote sent, listed in `refusals`), syncing, conflict or error (the
+    last sync failed or was cut short: never `synced`)."""
     if not engine.configured:
         return {"configured": False, "state": "off", "pending_commits": 0, "conflicts": []}
     config = engine.config()
     state = engine.files.state()
+    slot = engine.files.slot()
+    result, error = state.last_result, state.last_error
+    if slot is not None and slot.result:  # written in place: true even when state.json was not
+        result = INTERRUPTED if slot.interrupted else slot.result
+        error = error or slot.error
+        if slot.interrupted:
+            error = "the last sync was cut short (killed or stopped); `sync now` resumes it"
     found = conflicts.list_conflicts(engine.root)
     pending = _pending_commits(engine)
     return {
         "configured": True,
-        "state": _state_word(state.last_result, state.last_error, pending, len(found)),
+        "state": _state_word(result, error, pending, len(found)),
         "remote": engine.repo.text("remote", "get-url", REMOTE),
         "encrypted": config.encrypted,
         "key_storage": config.key_location.describe() if config.encrypted else "none",
         "machine": config.machine,
         "machine_name": config.machine_name,
         "last_sync_at": state.last_sync_at,
-        "last_result": state.last_result,
-        "last_error": state.last_error,
+        "last_result": result,
+        "last_error": error,
+        "refused_at": state.refused_at,
+        "refused_count": state.refused_count,
+        "refusals": state.refusals,
         "pending_commits": pending,
         "conflicts": [c.to_dict() for c in found],
     }
@@ -46,8 +62,12 @@ def _pending_commits(engine: SyncEngine) -> int:
 
 
 def _state_word(result: str, error: str, pending: int, conflict_count: int) -> str:
-    if error:
+    if error or result in (FAILED, INTERRUPTED):
         return "error"
+    if result == RUNNING:
+        return "syncing"
+    if result == REFUSED:
+        return REFUSED
     if conflict_count:
         return f"conflict {conflict_count}"
     if result == OFFLINE:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QRadioButton
+from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QRadioButton
 from pytestqt.qtbot import QtBot
 
 from app.capture_controller import CaptureController
@@ -307,6 +307,9 @@ def test_quitting_answers_each_waiting_agent_pending_at_its_stage_and_refuses_th
     qtbot.waitUntil(
         lambda: PendingStore(journal).load(explained_id).stage == "rationale", timeout=5000
     )
+    # As the app's quit does: the workers finish (the ticket takes its new stage just after the
+    # pending file is written), then every waiting agent is answered.
+    assert controller._workers.wait_idle()
     controller.release_on_quit()
     _finish(qtbot, choosing)
     _finish(qtbot, explaining)
@@ -327,3 +330,17 @@ def test_quitting_answers_each_waiting_agent_pending_at_its_stage_and_refuses_th
         assert PendingStore(journal).exists(result["decision_id"])
     assert isinstance(late.error, RemoteError) and is_shutting_down(late.error), late.error
     assert late.error.code == ErrorCode.BUSY
+
+
+def test_the_agents_languages_reach_the_window(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    call = _Call(journal, _params("session-languages", languages=["rust", "typescript"]))
+    call.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    assert list(window.request.languages) == ["rust", "typescript"]
+    shown = [label.text() for label in window.findChildren(QLabel)]
+    assert "Languages:" in shown and "rust, typescript" in shown
+    window.close()
+    _finish(qtbot, call)

@@ -245,3 +245,23 @@ def test_an_awkward_journal_path_survives_the_exec_line(tmp_path: Path) -> None:
     command = autostart.launch_command(odd)
     text = autostart._desktop_entry(command, odd)
     assert autostart.entry_command(text) == command
+
+
+def test_an_automatic_answer_is_told_and_offered_to_overrule(qtbot: QtBot) -> None:
+    notifier = DesktopNotifier(gdbus="/bin/true", available=True)
+    tray = TrayController(autostart_enabled=False, notifier=notifier)
+    assert tray.answered_for_you("decision-auto", "Postgres") is Notified.DESKTOP
+    [action] = [a for a in tray.waiting_actions if a.text().startswith("Overrule")]
+    assert action.text() == "Overrule “Postgres” (answered for you)…"
+    with qtbot.waitSignal(tray.overrule_requested) as picked:
+        action.trigger()
+    assert picked.args == ["decision-auto"]
+
+
+def test_the_usual_choice_setting_is_a_checkable_menu_item(qtbot: QtBot) -> None:
+    tray = TrayController(autostart_enabled=False, usual_choice_enabled=True)
+    assert tray.usual_choice_action in tray.menu.actions()
+    assert tray.usual_choice_action.isChecked()
+    with qtbot.waitSignal(tray.usual_choice_toggled) as toggled:
+        tray.usual_choice_action.trigger()
+    assert toggled.args == [False]

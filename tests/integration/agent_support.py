@@ -114,6 +114,35 @@ class Desktop:
             time.sleep(0.15)
 
 
+@contextlib.contextmanager
+def running_desktop(journal: Path) -> Iterator[Desktop]:
+    """Xvfb, a private runtime directory and the real tray app on `journal`, stopped after."""
+    with short_runtime_dir() as runtime, _patched_runtime(runtime):
+        xvfb, display = start_xvfb()
+        env = agent_env(runtime, DISPLAY=display, DECISION_JOURNAL_PROGRESS_SECONDS="0.2")
+        desk = Desktop(display, env, journal)
+        try:
+            desk.processes.append(start_app(env, journal))
+            yield desk
+        finally:
+            for process in desk.processes:
+                stop(process)
+            stop(xvfb)
+
+
+@contextlib.contextmanager
+def _patched_runtime(runtime: Path) -> Iterator[None]:
+    before = os.environ.get("XDG_RUNTIME_DIR")
+    os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("XDG_RUNTIME_DIR", None)
+        else:
+            os.environ["XDG_RUNTIME_DIR"] = before
+
+
 def mcp_process(journal: Path, runtime: Path) -> subprocess.Popen[str]:
     """`decision-journal mcp` as a client starts it, with pipes for its stdio."""
     return subprocess.Popen(

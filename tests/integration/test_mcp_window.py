@@ -25,12 +25,8 @@ from core.ipc.runtime_paths import lock_path
 from tests.factories import proposal_dict
 from tests.integration.agent_support import (
     Desktop,
-    agent_env,
     mcp_client,
-    short_runtime_dir,
-    start_app,
-    start_xvfb,
-    stop,
+    running_desktop,
     xvfb_missing_reason,
 )
 
@@ -60,19 +56,8 @@ CHOOSE_SECOND = (
 
 @pytest.fixture(scope="module")
 def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desktop]:
-    with short_runtime_dir() as runtime, pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        xvfb, display = start_xvfb()
-        journal = tmp_path_factory.mktemp("journal")
-        env = agent_env(runtime, DISPLAY=display, DECISION_JOURNAL_PROGRESS_SECONDS="0.2")
-        desk = Desktop(display, env, journal)
-        try:
-            desk.processes.append(start_app(env, journal))
-            yield desk
-        finally:
-            for process in desk.processes:
-                stop(process)
-            stop(xvfb)
+    with running_desktop(tmp_path_factory.mktemp("journal")) as desk:
+        yield desk
 
 
 def workspace_dir(tmp_path: Path) -> Path:

@@ -1,5 +1,6 @@
 """The runbook ships with every package: the wheel, the frozen bundle and the .deb carry
-`resources/runbook.md`, and the frozen command prints its entries from the installed file.
+`resources/runbook.md`, and the frozen command prints its entries from the installed file. The
+opencode plugin that `setup opencode` installs ships beside it.
 
 Why: every error names `decision-journal help runbook ENTRY` and the installed path; a user of
 a package without the file would be sent to nothing.
@@ -19,6 +20,7 @@ from tests.packaging.conftest import ROOT, project_version, run, source_copy, un
 pytestmark = pytest.mark.packaging
 
 RUNBOOK = ROOT / "resources" / "runbook.md"
+OPENCODE_PLUGIN = ROOT / "resources" / "opencode" / "decision-journal.js"
 
 
 def test_the_wheel_carries_the_runbook(tmp_path: Path) -> None:
@@ -32,6 +34,8 @@ def test_the_wheel_carries_the_runbook(tmp_path: Path) -> None:
     [wheel] = out.glob(f"decision_journal-{project_version()}-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         assert archive.read("resources/runbook.md") == RUNBOOK.read_bytes()
+        plugin = archive.read("resources/opencode/decision-journal.js")
+        assert plugin == OPENCODE_PLUGIN.read_bytes()
 
 
 def test_the_frozen_bundle_prints_entries_from_its_own_runbook(
@@ -39,6 +43,8 @@ def test_the_frozen_bundle_prints_entries_from_its_own_runbook(
 ) -> None:
     shipped = bundle / "_internal" / "resources" / "runbook.md"
     assert shipped.read_bytes() == RUNBOOK.read_bytes()
+    plugin = bundle / "_internal" / "resources" / "opencode" / "decision-journal.js"
+    assert plugin.read_bytes() == OPENCODE_PLUGIN.read_bytes()
     result = run(frozen, home / "journal", "help", "runbook", "disk-full", env=frozen_env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("## disk-full\n")

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QRadioButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -36,12 +37,15 @@ from PySide6.QtWidgets import (
 from app.gui.capture.request import CaptureOption, CaptureRequest, Choice, canonical_choice
 from app.gui.widgets.byte_counter import ByteCounter
 from app.gui.widgets.indicators import use_clear_indicators
-from app.gui.widgets.labels import plain_label, scaled_font_label
+from app.gui.widgets.labels import keyboard_hint, plain_label, scaled_font_label
 from app.gui.widgets.palette import fork_colors, readable_on, selection_tint
+from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
+from core.decider.service import UsualChoice
 from core.gocompat.text import go_trim
 from core.limits import CUSTOM_SELECTION_MAX
 
 RECOMMENDED_TEXT = "Recommended (advice only)"
+USUAL_TEXT = "Your usual choice"
 SELECTED_TEXT = "✓ Selected"
 _NO_VALUE = "—"
 
@@ -243,14 +247,14 @@ class ContextPanel(QWidget):
                 "Agent confidence",
                 f"{request.detector_confidence:.0%}",
             ),
+            ("Domains", ", ".join(request.domains), "Languages", ", ".join(request.languages)),
         ]
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         for row, (left_key, left_value, right_key, right_value) in enumerate(pairs):
             self._add_pair(grid, row, 0, left_key, left_value)
             self._add_pair(grid, row, 2, right_key, right_value)
-        self._add_pair(grid, len(pairs), 0, "Domains", ", ".join(request.domains), span=3)
-        self._add_pair(grid, len(pairs) + 1, 0, "Asked by", asked_by, span=3)
+        self._add_pair(grid, len(pairs), 0, "Asked by", asked_by, span=3)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
 
@@ -263,6 +267,41 @@ class ContextPanel(QWidget):
         value_label.setAccessibleName(key)
         grid.addWidget(key_label, row, column, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(value_label, row, column + 1, 1, span, Qt.AlignmentFlag.AlignTop)
+
+
+class UsualChoiceLine(QWidget):
+    """ "Your usual choice: …" with the rule's examples one click away. Evidence only: it marks
+    no card and takes no key; the agent's recommendation badge stays on its own card."""
+
+    def __init__(self, usual: UsualChoice, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("usual-choice")
+        self.line = plain_label(f"{USUAL_TEXT}: {usual.sentence}.", self)
+        self.line.setAccessibleName(USUAL_TEXT)
+        self.toggle = QToolButton(self)
+        self.toggle.setText("Show &examples")
+        self.toggle.setToolTip("E shows or hides them")
+        self.toggle.setCheckable(True)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.toggle.setEnabled(bool(usual.examples))
+        self.examples = plain_label(_bullets(list(usual.examples)), self)
+        self.examples.setAccessibleName("Examples of your usual choice")
+        self.examples.setVisible(False)
+        self.toggle.toggled.connect(self._show_examples)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.line, 1)
+        row.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.examples)
+
+    @Slot(bool)
+    def _show_examples(self, shown: bool) -> None:
+        self.examples.setVisible(shown)
+        self.toggle.setText("Hide &examples" if shown else "Show &examples")
 
 
 class ChoicePage(QWidget):
@@ -354,7 +393,7 @@ class ChoicePage(QWidget):
             return ""
         counter = self._other.counter
         if counter.is_over:
-            return f"Other is too long: {counter.count} / {counter.limit} bytes. Shorten it first."
+            return f"Other is too long: {counter.figures}. Shorten it first."
         if not go_trim(choice.custom_text):
             return f"Describe your approach under Other, or press {keys}"
         return ""
@@ -389,7 +428,12 @@ class ChoicePage(QWidget):
         layout.addWidget(scaled_font_label("Choose one approach", content, 1.1))
         keys = f"1–{len(self._cards)}"
         hint = f"Press {keys} to choose, O to describe your own, ↑/↓ to move, Enter to continue."
-        layout.addWidget(plain_label(hint, content))
+        layout.addWidget(keyboard_hint(f"{hint} {KEY_GUARD_NOTE}", content))
+        self.usual_line: UsualChoiceLine | None = None
+        if request.usual_choice is not None:
+            self.usual_line = UsualChoiceLine(request.usual_choice, content)
+            layout.addSpacing(self.fontMetrics().height() // 3)
+            layout.addWidget(self.usual_line)
         for card in [*self._cards, self._other]:
             card.setParent(content)
             layout.addWidget(card)
@@ -410,6 +454,9 @@ class ChoicePage(QWidget):
         for modifier in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):
             other = QKeySequence(QKeyCombination(modifier, Qt.Key.Key_O))
             self._shortcut(other, lambda: self._select(self.other_index))
+        line = self.usual_line
+        if line is not None and line.toggle.isEnabled():
+            self._shortcut(QKeySequence(Qt.Key.Key_E), line.toggle.toggle)
         self._shortcut(QKeySequence(Qt.Key.Key_Up), lambda: self._move(-1))
         self._shortcut(QKeySequence(Qt.Key.Key_Down), lambda: self._move(1))
         for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

@@ -14,6 +14,7 @@ from typing import Protocol
 from PySide6.QtCore import Qt
 
 from core.capture.drafts import Draft
+from core.decider.service import UsualChoice
 from core.gocompat.text import equal_fold, go_trim
 from core.limits import OPTIONS_MAX, OPTIONS_MIN
 from core.record.models import Stage
@@ -65,6 +66,10 @@ class CaptureRequest:
     custom_selection: str = ""
     draft: Draft | None = None
     color_scheme: Qt.ColorScheme | None = None
+    languages: Sequence[str] = ()
+    """The programming languages the agent says the fork is about."""
+    usual_choice: UsualChoice | None = None
+    """What the person chose in similar decisions, shown as evidence; never preselected."""
 
     def __post_init__(self) -> None:
         count = len(self.options)

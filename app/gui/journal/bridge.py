@@ -31,6 +31,7 @@ from app.gui.journal.requests import (
     ExportRequest,
     FilterState,
     ImportRequest,
+    ModesView,
     MovedAside,
     MutationResult,
     OverrideRequest,
@@ -43,6 +44,7 @@ from app.gui.journal.requests import (
 from app.workers import WorkerPool
 from core.agents.notes import AgentNote, NoteStore
 from core.capture.pending import pending_items
+from core.decider.service import decider_for
 from core.errors import (
     InvalidDecision,
     JournalError,
@@ -59,11 +61,13 @@ from core.importers.confirm import confirmation
 from core.importers.detect import detect_kind
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
+from core.index.rows import ListRow
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.corrections import Correction, apply_correction
+from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes
 from core.store.decisions import mark_deleted, mark_restored
 from core.store.quarantine import move_aside
@@ -82,16 +86,26 @@ TRANSFERS = "transfers"
 
 @dataclass(slots=True)
 class _Relay:
-    """A profile observer that outlives nothing: detached before the bridge is destroyed."""
+    """Hands what a worker thread reports to a signal until detached (before the bridge is
+    destroyed), so a profile worker or a store that outlives the bridge (in tests) never
+    reaches a deleted QObject. It is the profile worker's observer and the store's commit
+    listener: a commit (a capture, an edit, an import, the transcript watch) emits the
+    decision's ID, in whichever thread committed; Qt delivers it queued."""
 
-    emit: Callable[[ProfileStatus], None]
+    emit_status: Callable[[ProfileStatus], None]
+    emit_commit: Callable[[str], None]
     attached: bool = True
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def on_state_changed(self, status: ProfileStatus) -> None:
         with self.lock:
             if self.attached:
-                self.emit(status)
+                self.emit_status(status)
+
+    def record_committed(self, record: DecisionRecord) -> None:
+        with self.lock:
+            if self.attached:
+                self.emit_commit(record.id)
 
     def detach(self) -> None:
         with self.lock:
@@ -111,6 +125,8 @@ class JournalBridge(QObject):
     page_expired(int): the snapshot of that generation is gone or changed.
     catalog_loaded(object): a `Catalog`.
     reconciled(object): a `ReconcileReport` after the index caught up with the disk.
+    record_committed(str): this process committed a revision of that decision (its index row
+        is already current); emitted in the committing thread, delivered queued.
     index_progressed(int, int): (files read, files to read) while a reconcile reads files.
     record_loaded(object): a `DecisionRecord` read from the store.
     record_failed(str, str): (decision ID, message).
@@ -147,6 +163,7 @@ class JournalBridge(QObject):
     page_expired = Signal(int)
     catalog_loaded = Signal(object)
     reconciled = Signal(object)
+    record_committed = Signal(str)
     index_progressed = Signal(int, int)
     record_loaded = Signal(object)
     record_failed = Signal(str, str)
@@ -154,6 +171,8 @@ class JournalBridge(QObject):
     history_failed = Signal(str, str)
     mutation_finished = Signal(object)
     profile_loaded = Signal(object)
+    modes_loaded = Signal(object)
+    """A `ModesView`: every decision kind's score and mode, or the error reading them."""
     profile_conflicted = Signal(int)
     profile_state_changed = Signal(object)
     labels_loaded = Signal(object)
@@ -190,8 +209,9 @@ class JournalBridge(QObject):
         self.snapshots = snapshots if snapshots is not None else SnapshotCache()
         self._owns_worker = profile_worker is None
         self.profile_worker = profile_worker or journal.start_profile_worker()
-        self._relay = _Relay(self.profile_state_changed.emit)
+        self._relay = _Relay(self.profile_state_changed.emit, self.record_committed.emit)
         self.profile_worker.add_observer(self._relay)
+        journal.store.add_listener(self._relay)
         self._lanes = {
             BROWSE: WorkerPool(self, max_threads=1),
             RECORDS: WorkerPool(self, max_threads=2),
@@ -227,8 +247,7 @@ class JournalBridge(QObject):
             first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
             rows = self.index.rows(first)
             if not self._closed:
-                elsewhere = self._elsewhere(flt) if not first else 0
-                self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+                self.scope_loaded.emit(self._page(generation, rows, current, flt))
             if len(first) == PAGE_SIZE and generation != self._latest_scope:
                 return None  # the user typed on: the count of this filter is not needed
             ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
@@ -252,15 +271,20 @@ class JournalBridge(QObject):
         snapshot, ids, truncated = self._freeze(f"{filter_key(flt)}|{state.sort}", ids)
         rows = self.index.rows(ids[:PAGE_SIZE])
         if not self._closed:
-            elsewhere = self._elsewhere(flt) if not ids else 0
-            self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+            self.scope_loaded.emit(self._page(generation, rows, current, flt))
         return ScopeCount(generation, snapshot, len(ids), None, truncated)
 
-    def _elsewhere(self, flt: IndexFilter) -> int:
-        """How many decisions the same filter finds in the other projects, when this is empty."""
-        if not flt.project_id:
-            return 0
-        return len(self.index.query_ids(replace(flt, project_id="")))
+    def _page(
+        self, generation: int, rows: list[ListRow], current: str, flt: IndexFilter
+    ) -> ScopePage:
+        """The first page; an empty one says where else the filter finds decisions, or that
+        the journal holds none at all."""
+        if rows:
+            return ScopePage(generation, rows, current)
+        elsewhere = len(self.index.query_ids(replace(flt, project_id=""))) if flt.project_id else 0
+        anything = IndexFilter(include_deleted=True, limit=1)
+        empty = not elsewhere and not self.index.query_ids(anything)
+        return ScopePage(generation, rows, current, elsewhere, journal_empty=empty)
 
     def _freeze(self, key: str, ids: list[str]) -> tuple[str, list[str], int]:
         """(snapshot ID, the IDs kept, how many matched when over the cache's bounds)."""
@@ -519,6 +543,27 @@ class JournalBridge(QObject):
             self.load_profile()
 
         self._run(RECORDS, work, self.profile_loaded.emit, failed)
+
+    def load_modes(self) -> None:
+        self._run(
+            RECORDS,
+            lambda: ModesView(decider_for(self.journal).scores()),
+            self.modes_loaded.emit,
+            self._modes_failed,
+        )
+
+    def set_mode(self, kind: str, mode: str) -> None:
+        """`ask` always; `auto` only when recommended (the refusal's reason is shown)."""
+
+        def work() -> ModesView:
+            decider = decider_for(self.journal)
+            decider.set_mode(kind, mode)
+            return ModesView(decider.scores())
+
+        self._run(RECORDS, work, self.modes_loaded.emit, self._modes_failed)
+
+    def _modes_failed(self, exc: BaseException) -> None:
+        self.modes_loaded.emit(ModesView([], str(describe(exc))))
 
     def request_rebuild(self) -> None:
         """Never blocks: the worker coalesces requests and reports its state by signal."""

@@ -28,6 +28,7 @@ from app.gui.widgets.icons import icon
 from app.gui.widgets.palette import warning_colour
 from core.importers.confirm import is_unconfirmed_import
 from core.record.models import DecisionRecord
+from core.record.origin import is_automatic
 
 PLACEHOLDER = "Select a decision to see its fork, rationale and history."
 CONFLICT_HEADLINE = "Changed on two machines: choose a version"
@@ -207,6 +208,8 @@ class Inspector(QWidget):
             f"risk {record.risk_level}" if record.risk_level else "risk unspecified",
             record.project_alias or record.project_id,
         ]
+        if is_automatic(record):
+            parts.append("answered by your profile")
         if deleted:
             parts.append("deleted")
         self.badges_label.setText("  ·  ".join(part for part in parts if part))

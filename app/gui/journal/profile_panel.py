@@ -43,8 +43,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.journal.formatting import NO_VALUE, count_text, display_time, percent, short_id
+from app.gui.journal.modes_page import ModesPage
 from app.gui.journal.outcome_tables import HintedView, OutcomeTables
 from app.gui.journal.requests import OverrideRequest
+from app.gui.widgets.indicators import use_clear_indicators
 from core.profile.model import (
     GLOBAL_KEY,
     SCOPE_GLOBAL,
@@ -339,6 +341,7 @@ class ProfilePanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.horizontalHeader().setStretchLastSection(True)
+        use_clear_indicators(self.table)  # "Enabled" and "Pinned" stay visible in the dark
         self._keep_names_whole()
         self.support_view = self._evidence_view(self.support, "Supporting decisions")
         self.contradiction_view = self._evidence_view(
@@ -354,6 +357,7 @@ class ProfilePanel(QWidget):
         self.contradiction_caption = QLabel("Contradicting decisions", self)
         self.support_caption.setBuddy(self.support_view)
         self.contradiction_caption.setBuddy(self.contradiction_view)
+        self.modes = ModesPage(self)
         self.outcomes = OutcomeTables(self)
         self.outcomes.rule_activated.connect(self.select_rule)
         self.detail_tabs = QTabWidget(self)
@@ -394,6 +398,7 @@ class ProfilePanel(QWidget):
         note_row.addWidget(self.save_note_button)
         grid.addLayout(note_row, 2, 0, 1, 2)
         self.detail_tabs.addTab(detail, "&Evidence for the selected rule")
+        self.detail_tabs.addTab(self.modes, "&Mode")
         self.detail_tabs.addTab(self.outcomes.acceptance_page, "&Acceptance")
         self.detail_tabs.addTab(self.outcomes.rules_page, "Rule &outcomes")
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
@@ -430,6 +435,7 @@ class ProfilePanel(QWidget):
         if not self._columns_chosen and profile.rules:
             self.table.resizeColumnsToContents()
             self._columns_chosen = True
+        self._keep_names_whole()  # remembered widths may be narrower than these rules' keys
         row = self.rules.row_of(selected.id) if selected is not None else -1
         if row >= 0:
             self.table.selectRow(row)
@@ -450,10 +456,15 @@ class ProfilePanel(QWidget):
 
     def _keep_names_whole(self) -> None:
         """Widens each column too narrow for its name ("Preferred approach" read "eferred
-        approac"), also in widths remembered from before; wider columns are kept."""
+        approac") or, but for the note, for its values (a rule read "R-884…", a scope
+        "proj…"), also in widths remembered from before; wider columns are kept. The note,
+        the last column, takes what is left."""
         header = self.table.horizontalHeader()
+        note = self.rules.columnCount() - 1
         for column in range(header.count()):
             wanted = header.sectionSizeHint(column)
+            if column != note and self.rules.rowCount():
+                wanted = max(wanted, self.table.sizeHintForColumn(column))
             if header.sectionSize(column) < wanted:
                 header.resizeSection(column, wanted)
 
@@ -501,6 +512,7 @@ class ProfilePanel(QWidget):
         self._set_rule_controls(self.selected_rule())
 
     def _set_rule_controls(self, rule: ProfileRule | None) -> None:
+        self.modes.show_kind(rule.criterion if rule else "")
         support = list(rule.support_decision_ids) if rule else []
         against = list(rule.contradiction_decision_ids) if rule else []
         self.support.set_ids(support)

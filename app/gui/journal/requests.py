@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.gui.journal.export_formats import ExportFormat
+from core.decider.score import KindScore
 from core.gocompat.gotime import GoTime
 from core.importers.base import ImportReport
 from core.index.query import IndexFilter
@@ -152,6 +153,8 @@ class ScopePage:
     current_project: str = ""
     elsewhere: int = 0
     """When this scope is empty: how many decisions the filter finds in every project."""
+    journal_empty: bool = False
+    """When this scope is empty: the journal holds no decision at all, deleted ones included."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +285,14 @@ class RevisionHistory:
 
     revisions: list[DecisionRecord]
     notes: dict[int, CorrectionNote]
+
+
+@dataclass(frozen=True, slots=True)
+class ModesView:
+    """Each decision kind's mode and score; `error` when they could not be read."""
+
+    scores: list[KindScore]
+    error: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
 
 from core.messages import runbook
 from core.record.models import DecisionRecord
-from core.sync.indicator import CONFLICT, ERROR, SyncView, explanation, headline
+from core.sync.indicator import CONFLICT, ERROR, REFUSED, SyncView, explanation, headline
 
 if TYPE_CHECKING:
     from app.gui.journal.window import JournalWindow
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 CLICK_HINTS = {
     CONFLICT: "",
     ERROR: "Click to read what to do.",
+    REFUSED: "Click to read what to do.",
 }
 """What a click does, added to the tooltip; every other state syncs now."""
 SYNC_NOW_HINT = "Click to sync now."
@@ -69,7 +70,7 @@ class SyncStatusButton(QToolButton):
     def _clicked(self) -> None:
         if self.view.state == CONFLICT and self.view.conflicts:
             self.conflicts_requested.emit(self.view.conflicts[0])
-        elif self.view.state == ERROR:
+        elif self.view.state in (ERROR, REFUSED):
             self.help_requested.emit(self.view.entry)
         else:
             self.sync_requested.emit()

@@ -34,7 +34,10 @@ class IndicatorStyle(QProxyStyle):
     ) -> None:
         if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
             _draw_indicator(option, painter, round_mark=True)
-        elif element == QStyle.PrimitiveElement.PE_IndicatorCheckBox:
+        elif element in (
+            QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+            QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,  # a table's check cells
+        ):
             _draw_indicator(option, painter, round_mark=False)
         else:
             super().drawPrimitive(element, option, painter, widget)

@@ -17,14 +17,24 @@ FLAG = re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)")
 FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
+def _options(parser: argparse.ArgumentParser) -> list[tuple[str, ...]]:
+    """The option strings of each optional argument but --help."""
+    return [
+        tuple(a.option_strings)
+        for a in parser._actions
+        if a.option_strings and not isinstance(a, argparse._HelpAction)
+    ]
+
+
 def _commands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
     """Every command path (`("list",)`, `("sync", "init")`) and its parser."""
     found: dict[tuple[str, ...], argparse.ArgumentParser] = {}
 
     def walk(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> None:
         subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        if not subs:
+        if not subs or (path and _options(parser)):  # `modes [--json]` runs without an action
             found[path] = parser
+        if not subs:
             return
         for name, child in subs[0].choices.items():
             walk(child, (*path, name))
@@ -34,15 +44,6 @@ def _commands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
 
 
 COMMANDS = _commands()
-
-
-def _options(parser: argparse.ArgumentParser) -> list[tuple[str, ...]]:
-    """The option strings of each optional argument but --help."""
-    return [
-        tuple(a.option_strings)
-        for a in parser._actions
-        if a.option_strings and not isinstance(a, argparse._HelpAction)
-    ]
 
 
 def _path_of(words: list[str]) -> tuple[str, ...]:

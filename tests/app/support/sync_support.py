@@ -10,8 +10,9 @@ from pytestqt.qtbot import QtBot
 
 from app.sync_service import SyncService
 from core.journal import Journal
-from core.sync.engine import SyncEngine, SyncReport
+from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.report import SyncReport
 from core.sync.schedule import SyncTiming
 from tests.app.support.teardown import settle
 from tests.factories import make_record

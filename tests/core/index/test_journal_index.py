@@ -155,6 +155,22 @@ def test_the_generation_moves_with_changes_whoever_read_them(
     assert index.reconcile().generation == first.generation + 2
 
 
+def test_a_commit_in_this_process_moves_the_generation_its_reconcile_finds_nothing_in(
+    store: DecisionStore, index: JournalIndex
+) -> None:
+    """The store's listener updates the row at once, so the reconcile that follows reads the
+    file and counts nothing; a window comparing generations must still see it changed."""
+    store.put(make_record(id="decision-g-1"))
+    first = index.reconcile()
+    assert index.generation == first.generation
+    store.put(make_record(id="decision-g-2"))  # the fixture made the index a listener
+    assert index.generation == first.generation + 1
+    after = index.reconcile()
+    assert (after.added, after.changed, after.removed) == (0, 0, 0)
+    assert after.generation == first.generation + 1
+    assert index.query_ids(IndexFilter(include_deleted=True)) == ["decision-g-2", "decision-g-1"]
+
+
 def test_reconcile_sees_files_added_changed_removed_and_corrupted_by_hand(
     root: Path,
     store: DecisionStore,

@@ -7,16 +7,19 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.outcome_tables import NO_RULE_FIGURES, RULE_HEADERS
 from app.gui.journal.profile_panel import EMPTY_TEXT, NO_RULE_SELECTED, RuleModel, rule_name
 from app.gui.journal.window import JournalWindow
+from app.gui.widgets.palette import MARK_CONTRAST
 from core.journal import Journal
 from core.outcomes.reward import INITIAL_PATTERN_SCORE
 from core.outcomes.rule_scores import RuleOutcome
 from core.profile.model import ProfileRule, ProfileStatus
+from tests.app.support.capture_support import max_contrast
 from tests.app.support.journal_support import make_journal, open_window, press, record, shut_down
 
 pytestmark = [
@@ -286,6 +289,29 @@ def test_remembered_widths_too_narrow_for_a_name_are_widened(
     assert header.sectionSize(1) == 260
 
 
+def test_remembered_widths_never_cut_a_rules_key_and_the_note_takes_the_rest(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    """Widths saved while the table held other rules (or none) kept the rule and the scope
+    at their names' width: "R-884…", "proj…". The keys come back whole; the note, empty,
+    is the column that gives way."""
+    panel = window.profile_panel
+    table = panel.table
+    header = table.horizontalHeader()
+    for column in range(header.count()):
+        header.resizeSection(column, header.sectionSizeHint(column))
+    saved = header.saveState()
+    panel.restore_columns(saved)
+    with qtbot.waitSignal(window.bridge.profile_loaded, timeout=5000):
+        window.bridge.load_profile()
+    metrics = table.fontMetrics()
+    note = panel.rules.columnCount() - 1
+    for column in range(note):
+        for row in range(panel.rules.rowCount()):
+            text = str(panel.rules.index(row, column).data() or "")
+            assert header.sectionSize(column) >= metrics.horizontalAdvance(text), (column, text)
+
+
 def test_column_widths_survive_a_reloaded_profile(qtbot: QtBot, window: JournalWindow) -> None:
     header = window.profile_panel.table.horizontalHeader()
     header.resizeSection(4, 321)
@@ -301,3 +327,24 @@ def test_the_status_bar_names_the_profile_state_in_words(
     window._profile_state_changed(ProfileStatus("error", "the last rebuild failed"))
     assert window.profile_label.text() == "Profile: needs attention"
     assert window.profile_label.toolTip() == "the last rebuild failed"
+
+
+def test_enabled_and_pinned_boxes_stand_out_in_the_dark(
+    qtbot: QtBot, journal: Journal, tmp_path: Path
+) -> None:
+    """The table's check cells draw the clear indicators: an unpinned rule's empty box is a
+    ring that reads on the dark base, not a shade of it."""
+    window = open_window(qtbot, journal, tmp_path / "dark.ini", color_scheme=Qt.ColorScheme.Dark)
+    try:
+        window.tabs.setCurrentWidget(window.profile_panel)
+        panel = window.profile_panel
+        qtbot.waitUntil(lambda: panel.rules.rowCount() > 0, timeout=5000)
+        table = panel.table
+        table.clearSelection()
+        row = next(n for n in range(panel.rules.rowCount()) if not panel.rules.rule(n).pinned)
+        cell = table.visualRect(panel.rules.index(row, RuleModel.PINNED))
+        image = table.viewport().grab(cell).toImage()
+        base = table.palette().color(QPalette.ColorRole.Base)
+        assert max_contrast(image, base) >= MARK_CONTRAST
+    finally:
+        shut_down(qtbot, window)

@@ -1,0 +1,259 @@
+"""A remote changed by someone without the key: every attack is refused by name, nothing
+outside the journal changes, no decision is lost or taken back, and the next sync works.
+
+Each test builds its attack with plain git (`hostile_remote.plant`) on top of an honest commit
+another machine pushed, so "the rest proceeds" is checked too: the honest decision arrives.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from pathlib import Path
+
+import pytest
+
+from core.errors import SyncRemoteUnsafe
+from core.record.filters import ListFilter
+from core.store.decisions import DecisionStore
+from core.sync import screening
+from core.sync.crypto import AgeCodec, SyncKey
+from core.sync.engine import SyncEngine
+from core.sync.keystore import KeyLocation, load_key
+from core.sync.report import (
+    INVALID_RECORD,
+    REFUSED,
+    SYNCED,
+    TOO_LARGE,
+    UNDECRYPTABLE,
+    UNSAFE_PATH,
+    SyncReport,
+)
+from core.sync.status import sync_status
+from tests.factories import make_record
+from tests.integration import hostile_remote as hostile
+from tests.integration.sync_machines import bare_remote
+
+
+class Side:
+    """One machine: a journal, its store and its engine (in this process, for speed)."""
+
+    def __init__(self, root: Path, key_file: Path) -> None:
+        self.root = root
+        self.key_file = key_file
+        self.engine = SyncEngine(root)
+
+    @property
+    def store(self) -> DecisionStore:
+        return DecisionStore(self.root)
+
+    def put(self, record_id: str, problem: str) -> None:
+        self.store.put(make_record(id=record_id, problem=problem))
+
+    def revisions(self) -> dict[str, int]:
+        return {r.id: r.revision for r in self.store.list(ListFilter(include_deleted=True))}
+
+    def sync(self) -> SyncReport:
+        self.engine = SyncEngine(self.root)
+        return self.engine.sync()
+
+
+@pytest.fixture(params=["encrypted", "plain"])
+def pair(request: pytest.FixtureRequest, private_home: Path, tmp_path: Path):
+    """The victim's journal inside the private HOME (so `../..` aims at the HOME's own files),
+    an honest second machine, and the bare remote both sync through."""
+    remote, url = bare_remote(tmp_path)
+    hostile.seed_home(private_home)
+    victim = Side(private_home / ".local/share/decision-journal", private_home / "victim.key")
+    honest = Side(tmp_path / "honest" / "journal", tmp_path / "honest" / "sync.key")
+    victim.put("decision-victim-1", "Pick the cache eviction policy")
+    encrypt = request.param == "encrypted"
+    victim.engine.init(url, encrypt=encrypt, key_file=str(victim.key_file) if encrypt else "")
+    key = load_key(KeyLocation("file", "", str(victim.key_file))) if encrypt else None
+    honest.key_file.parent.mkdir(parents=True)
+    honest.engine.join(url, key=key, key_file=str(honest.key_file) if encrypt else "")
+    honest.put("decision-honest-1", "Decide the log format")
+    honest.sync()
+    return victim, honest, remote, key
+
+
+def _attack(pair, files, **kwargs):
+    victim, _honest, remote, _key = pair
+    before_home = hostile.home_digest(victim.root.parents[2], victim.root)
+    before = victim.revisions()
+    honest_commit = hostile.head(remote)
+    hostile.plant(remote, files, **kwargs)
+    return before_home, before, honest_commit
+
+
+def _after(pair, before_home, before) -> None:
+    victim, _honest, _remote, _ = pair
+    assert hostile.home_digest(victim.root.parents[2], victim.root) == before_home
+    now = victim.revisions()
+    for record_id, revision in before.items():
+        assert now.get(record_id, 0) >= revision, record_id
+
+
+def _next_sync_works(pair) -> None:
+    """The honest machine edits and syncs; the victim receives it with nothing refused."""
+    victim, honest, _, _ = pair
+    honest.put("decision-honest-2", "Choose the retry budget")
+    honest.sync()
+    report = victim.sync()
+    assert report.result == SYNCED, report
+    assert "decision-honest-2" in victim.revisions()
+    assert sync_status(victim.engine)["state"] == "synced"
+
+
+def _data_name(pair, path: str) -> str:
+    key = pair[3]
+    return AgeCodec(key).name(path) if key else path
+
+
+@pytest.mark.parametrize(
+    "components",
+    [
+        (b"d", b"..", b"..", b"..", b"..", b".bashrc"),
+        (b"records", b"..", b"..", b"..", b"..", b".bashrc"),
+        (b".git", b"config"),
+        (b"/", b"etc", b"passwd"),
+        (b"d/../../../../.ssh/authorized_keys",),
+    ],
+    ids=["dotdot-d", "dotdot-records", "dot-git", "absolute", "slash-in-name"],
+)
+def test_a_tree_entry_git_refuses_stops_the_fetch_and_says_why(pair, components) -> None:
+    victim, _honest, remote, _ = pair
+    before_home, before, honest_commit = _attack(pair, {components: b"pwned\n"})
+    with pytest.raises(SyncRemoteUnsafe) as caught:
+        victim.sync()
+    report = caught.value.report  # type: ignore[attr-defined]
+    assert report.refused and report.refused[0].kind == UNSAFE_PATH, report
+    assert "git refused the whole fetch" in report.refused[0].message
+    _after(pair, before_home, before)
+    status = sync_status(victim.engine)
+    assert status["state"] == "error" and status["refused_count"] >= 1, status
+    hostile.reset(remote, honest_commit)  # the remote is restored
+    _next_sync_works(pair)
+
+
+@pytest.mark.parametrize(
+    ("mode", "content"),
+    [
+        (hostile.LINK, b"../../../../.bashrc"),
+        (hostile.GITLINK, None),
+        (b"100755", b"#!/bin/sh\n"),
+    ],
+    ids=["symlink", "gitlink", "executable"],
+)
+def test_an_entry_that_is_no_plain_file_is_refused_and_the_rest_applied(pair, mode, content):
+    victim, _honest, remote, _ = pair
+    name = _data_name(pair, "records/decision-evil.json")
+    oid = hostile.head(remote) if content is None else ""
+    entry = hostile.Entry(content or b"", mode, oid)
+    before_home, before, _ = _attack(pair, {name: entry})
+    report = victim.sync()
+    assert report.result == REFUSED
+    assert [(r.name, r.kind) for r in report.refused] == [(name, UNSAFE_PATH)]
+    assert "decision-honest-1" in victim.revisions()  # the honest rest was applied
+    assert not os.path.lexists(victim.root / "sync" / name)
+    _after(pair, before_home, before)
+    assert sync_status(victim.engine)["state"] == REFUSED
+    assert name not in hostile.remote_names(remote)  # the victim's push left it out
+    _next_sync_works(pair)
+
+
+def test_a_name_outside_the_layout_is_refused(pair) -> None:
+    victim, *_ = pair
+    files = {"cache/index.sqlite": b"x", "d/zz/not-hex.age": b"x", "profiles/p.json": b"{}"}
+    before_home, before, _ = _attack(pair, files)
+    report = victim.sync()
+    assert {r.name for r in report.refused} == set(files)
+    assert {r.kind for r in report.refused} == {UNSAFE_PATH}
+    assert not (victim.root / "cache" / "index.sqlite").exists()
+    _after(pair, before_home, before)
+    _next_sync_works(pair)
+
+
+def test_a_name_that_is_not_utf8_is_refused(pair) -> None:
+    victim, *_ = pair
+    before_home, before, _ = _attack(pair, {(b"records", b"\xff\xfe.json"): b"{}"})
+    report = victim.sync()
+    assert [r.kind for r in report.refused] == [UNSAFE_PATH]
+    assert "\\xff" in report.refused[0].name
+    _after(pair, before_home, before)
+    _next_sync_works(pair)
+
+
+def test_a_200_mb_blob_is_refused_from_its_header_in_seconds_with_flat_memory(
+    pair, tmp_path: Path
+) -> None:
+    victim, _honest, remote, _ = pair
+    oid = hostile.big_blob(remote, 200 * 1024 * 1024, tmp_path)
+    name = _data_name(pair, "records/decision-huge.json")
+    before_home, before, _ = _attack(pair, {name: hostile.Entry(oid=oid)})
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    report = victim.sync()
+    elapsed = time.monotonic() - started
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) / 1024
+    assert [(r.name, r.kind) for r in report.refused] == [(name, TOO_LARGE)]
+    assert f"{screening.BLOB_MAX:,}" in report.refused[0].message
+    assert elapsed < 30, elapsed
+    assert grown_mib < 64, grown_mib
+    sync_dir = victim.root / "sync"
+    assert sum(p.stat().st_size for p in sync_dir.rglob("*") if p.is_file()) < 20 * 1024 * 1024
+    _after(pair, before_home, before)
+    _next_sync_works(pair)
+
+
+def test_garbage_and_other_key_ciphertext_are_refused_and_the_rest_applied(pair) -> None:
+    victim, _honest, _remote, key = pair
+    if key is None:
+        pytest.skip("a plain remote holds no ciphertext (its records are checked as records)")
+    garbage = _data_name(pair, "records/decision-garbage.json")
+    stranger = AgeCodec(SyncKey.generate())
+    other = _data_name(pair, "records/decision-other.json")
+    manifest = "m/deadbeef-000900.age"
+    files = {
+        garbage: b"age-encryption.org/v1\n-> garbage\n",
+        other: stranger.seal(b"{}"),
+        manifest: stranger.seal(b'{"machine":"deadbeef","name":"x","paths":[]}'),
+    }
+    before_home, before, _ = _attack(pair, files)
+    report = victim.sync()
+    assert {(r.name, r.kind) for r in report.refused} == {(n, UNDECRYPTABLE) for n in files}
+    assert "decision-honest-1" in victim.revisions()
+    _after(pair, before_home, before)
+    _next_sync_works(pair)
+
+
+def _stored(tmp_path: Path, record_id: str, problem: str) -> bytes:
+    """The bytes the store writes for a new record (lifecycle metadata and all)."""
+    scratch = DecisionStore(tmp_path / "scratch")
+    scratch.put(make_record(id=record_id, problem=problem))
+    return (tmp_path / "scratch" / "records" / f"{record_id}.json").read_bytes()
+
+
+def test_a_record_the_store_would_not_write_is_quarantined_and_named(pair, tmp_path) -> None:
+    victim, _honest, _remote, key = pair
+    if key is not None:
+        pytest.skip("without the key nothing can be encrypted to a name a manifest lists")
+    forged = _stored(tmp_path, "decision-forged", "Forged")
+    assert b'"revision": 1,' in forged
+    files = {
+        "records/decision-broken.json": b"{not json",
+        "records/decision-forged-id.json": _stored(tmp_path, "decision-other-id", "Other"),
+        "records/decision-forged.json": forged.replace(b'"revision": 1,', b'"revision": 3,'),
+    }
+    before_home, before, _ = _attack(pair, files)
+    report = victim.sync()
+    refused = {r.name: r for r in report.refused}
+    assert set(refused) == set(files)
+    assert {r.kind for r in refused.values()} == {INVALID_RECORD}
+    assert "chain" in refused["records/decision-forged.json"].message
+    assert not any((victim.root / name).exists() for name in files)
+    kept = list((victim.root / "quarantine").rglob("decision-broken.json"))
+    assert kept and kept[0].read_bytes() == b"{not json"
+    _after(pair, before_home, before)
+    _next_sync_works(pair)
