@@ -21,6 +21,7 @@ from pathlib import Path
 from core.errors import (
     JournalError,
     LockCancelled,
+    StorageFailure,
     SyncAlreadyConfigured,
     SyncCancelled,
     SyncKeyWrong,
@@ -194,6 +195,7 @@ class SyncEngine:
     def sync(self) -> SyncReport:
         """One whole sync; returns `offline` instead of raising when the remote is out of reach."""
         config = self.config()
+        self.files.mark(RUNNING)  # first: a sync cut short from here on never reads "synced"
         codec = self.codec()
         with self._lock():
             self.repo.make_private()
@@ -207,7 +209,6 @@ class SyncEngine:
                 state=state,
             )
             report = SyncReport(SYNCED)
-            self.files.mark(RUNNING)
             try:
                 self._run(work, report)
             except GitFailed as exc:
@@ -244,6 +245,13 @@ class SyncEngine:
         lets it: the result slot is written in place, so a full disk still shows the failure.
         The error carries the report (`error.report`) for the one who shows it."""
         report.result = FAILED
+        if work.state.merging and isinstance(error, StorageFailure):
+            # the write that failed changed nothing, but the files applied before it stand
+            error.message = error.message.replace(
+                "; nothing was changed",
+                "; the sync stopped part-way (every file it applied is whole) and the next "
+                "sync, once there is room, applies the rest",
+            )
         message = describe_failure(error)
         work.state.last_error = message
         if report.refused:
