@@ -2,16 +2,13 @@
 `sync status` says the sync failed (never "synced"), the journal stays whole, and once there is
 room the next sync completes.
 
-The journal lives on a small tmpfs mounted for the test (CI runs as root); the test is skipped,
-saying why, only where mounting is not allowed.
+The journal lives on a small tmpfs mounted for the test (`tests.core.support.safefs_tmpfs`; CI
+runs as root); the test is skipped, saying why, only where mounting is not allowed.
 """
 
 from __future__ import annotations
 
 import errno
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,38 +19,17 @@ from core.store.decisions import DecisionStore
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
 from core.sync.status import sync_status
+from tests.core.support.safefs_tmpfs import mounted_tmpfs, resize
 from tests.factories import make_record
 from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
 
 RECORDS = 400
 
 
-def _mount(path: Path, size: str) -> None:
-    subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(path)],
-        check=True,
-        capture_output=True,
-    )
-
-
-def _resize(path: Path, size: str) -> None:
-    subprocess.run(["mount", "-o", f"remount,size={size}", str(path)], check=True)
-
-
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a size-limited tmpfs needs root and mount(8)")
-    mount_point = tmp_path / "small"
-    mount_point.mkdir()
-    try:
-        _mount(mount_point, "4m")
-    except subprocess.CalledProcessError as exc:
-        pytest.skip(f"this environment does not allow mounting a tmpfs: {exc.stderr!r}")
-    try:
+    with mounted_tmpfs(tmp_path, "4m") as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 def _is_disk_full(error: BaseException) -> bool:
@@ -96,7 +72,7 @@ def test_a_disk_that_fills_while_receiving_reports_a_failure_and_resumes(
     desk = Machine(desk_root, tmp_path / "desk.key")
     assert_kernforge_valid(desk)
 
-    _resize(small_disk, "64m")
+    resize(small_disk, "64m")
     report = SyncEngine(desk_root).sync()
     assert report.result == "synced"
     assert sync_status(SyncEngine(desk_root))["state"] == "synced"
@@ -128,7 +104,7 @@ def test_a_join_onto_a_full_disk_sets_nothing_half_up(tmp_path: Path, small_disk
     if (desk_root / "records").is_dir():
         assert_kernforge_valid(Machine(desk_root, desk_key))
 
-    _resize(small_disk, "64m")
+    resize(small_disk, "64m")
     if engine.configured:
         assert SyncEngine(desk_root).sync().result == "synced"
     else:
