@@ -20,7 +20,13 @@ from app.cli.redact_cmds import add_arguments as add_redact_arguments
 from app.cli.redact_cmds import cmd_redact
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
 from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
-from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
+from core.doctor import (
+    WriteProbe,
+    check_health,
+    free_space_findings,
+    probe_capture_writes,
+    write_findings,
+)
 from core.errors import SyncConflictPending
 from core.gocompat.gojson import dumps_indented
 from core.journal import Journal
@@ -255,18 +261,25 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
         return cmd_redact(journal, args)
     if args.repair:
         return cmd_repair(journal, args)
+    from core.sync.health import check_sync  # git and age: only for doctor
+
     probes = probe_capture_writes(journal.root)
     health = check_health(journal.store)
-    findings = health.findings + write_findings(probes)
+    sync = check_sync(journal.root)
+    findings = (
+        health.findings + write_findings(probes) + free_space_findings(journal.root) + sync.findings
+    )
     if args.json:
         summary = {"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}
-        extra = {"unsealed_history_revisions": health.unsealed}
+        extra = {"unsealed_history_revisions": health.unsealed, "sync": sync.remote_line}
         print(json.dumps({**summary, "capture": [p.as_dict() for p in probes], **extra}))
         return DAMAGED if findings else OK
     print_findings(findings)
     if health.unsealed:
         print(unsealed_line(health.unsealed))
     print(_capture_line(probes))
+    if sync.remote_line:
+        print(sync.remote_line)
     if not findings:
         print(f"Journal {journal.root} is healthy.")
     return DAMAGED if findings else OK

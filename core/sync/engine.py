@@ -57,6 +57,7 @@ from core.sync.state import (
     ResultSlot,
     StateFiles,
     SyncConfig,
+    checked_machine_name,
     machine_name,
     new_journal_id,
     new_machine_id,
@@ -111,11 +112,12 @@ class SyncEngine:
 
     # setting up ---------------------------------------------------------------------------
 
-    def init(self, remote: str, *, encrypt: bool, key_file: str = "") -> SyncReport:
-        """First machine: a new working copy whose first commit is pushed to an empty remote."""
+    def init(self, remote: str, *, encrypt: bool, key_file: str = "", name: str = "") -> SyncReport:
+        """First machine: a new working copy whose first commit is pushed to an empty remote;
+        `name` names this machine (default: its host name)."""
         self._refuse_if_configured()
         key = SyncKey.generate() if encrypt else None
-        config = _new_config(encrypt, key_file)
+        config = _new_config(encrypt, key_file, name)
         with self._setting_up(remote) as repo:
             if _fetch(repo):
                 raise SyncRemoteError(
@@ -128,7 +130,9 @@ class SyncEngine:
             self._install(repo.path, config)
         return self.sync()
 
-    def join(self, remote: str, *, key: SyncKey | None, key_file: str = "") -> SyncReport:
+    def join(
+        self, remote: str, *, key: SyncKey | None, key_file: str = "", name: str = ""
+    ) -> SyncReport:
         """Another machine: checks the remote and the key before anything is written."""
         self._refuse_if_configured()
         with self._setting_up(remote) as repo:
@@ -138,7 +142,7 @@ class SyncEngine:
                     f"`sync init --remote {remote}` on the machine whose journal comes first"
                 )
             encrypted = _check_remote(repo, key)
-            config = _new_config(encrypted, key_file)
+            config = _new_config(encrypted, key_file, name)
             if encrypted and key is not None:
                 store_key(config.key_location, key)
             self._install(repo.path, config)
@@ -177,6 +181,18 @@ class SyncEngine:
         self.files.save_config(config, directory=state_dir)
         os.chmod(staging, 0o700)
         os.rename(staging, self.files.working_copy)
+
+    def rename(self, name: str) -> str:
+        """Names this machine (in `sync status`, conflicts and the other machines' listings);
+        the next sync tells the other machines. Returns the name as kept."""
+        config = self.config()
+        config.machine_name = checked_machine_name(name)
+        with self._lock():
+            self.files.save_config(config)
+            state = self.files.state()
+            state.announce_name = True
+            self.files.save_state(state)
+        return config.machine_name
 
     def off(self, *, forget_key: bool) -> None:
         """Removes the working copy; the journal and the remote are left as they are."""
@@ -388,11 +404,11 @@ def describe_failure(error: BaseException) -> str:
     return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
-def _new_config(encrypted: bool, key_file: str) -> SyncConfig:
+def _new_config(encrypted: bool, key_file: str, name: str = "") -> SyncConfig:
     return SyncConfig(
         journal_id=new_journal_id(),
         machine=new_machine_id(),
-        machine_name=machine_name(),
+        machine_name=checked_machine_name(name) if name else machine_name(),
         encrypted=encrypted,
         key_kind="file" if key_file else "keyring",
         key_file=os.path.abspath(key_file) if key_file else "",

@@ -106,9 +106,11 @@ class WorkingCopy:
         for path in set(self.index) - seen:
             self.remove_blob(self.index.pop(path).name)
             changed += 1
-        if self.codec.encrypted and self._unlisted:
-            self._write_manifest(self._unlisted)
+        if self.codec.encrypted and (self._unlisted or self.state.announce_name):
+            self._write_manifest(self._unlisted)  # also carries a new name of this machine
             self._unlisted = []
+            changed += self.state.announce_name
+            self.state.announce_name = False
         if self.codec.encrypted:
             writer = Manifest(self.config.machine, self.config.machine_name, [])
             done = manifests.compact(

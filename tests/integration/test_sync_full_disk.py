@@ -9,6 +9,7 @@ runs as root); the test is skipped, saying why, only where mounting is not allow
 from __future__ import annotations
 
 import errno
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,6 +72,10 @@ def test_a_disk_that_fills_while_receiving_reports_a_failure_and_resumes(
     assert "nothing was changed" not in str(caught.value)
     desk = Machine(desk_root, tmp_path / "desk.key")
     assert_kernforge_valid(desk)
+    doctor = desk.run("doctor", "--json")
+    assert doctor.returncode == 6, doctor.stderr
+    entries = {f["runbook"] for f in json.loads(doctor.stdout)["findings"]}
+    assert {"disk-full", "sync-interrupted"} <= entries, doctor.stdout
 
     resize(small_disk, "64m")
     report = SyncEngine(desk_root).sync()

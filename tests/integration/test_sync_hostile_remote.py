@@ -7,8 +7,11 @@ another machine pushed, so "the rest proceeds" is checked too: the honest decisi
 
 from __future__ import annotations
 
+import json
 import os
 import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -33,7 +36,7 @@ from core.sync.report import (
 from core.sync.status import sync_status
 from tests.factories import make_record
 from tests.integration import hostile_remote as hostile
-from tests.integration.sync_machines import bare_remote
+from tests.integration.sync_machines import ROOT, bare_remote, cli_env
 
 
 class Side:
@@ -104,6 +107,19 @@ def _next_sync_works(pair) -> None:
     assert report.result == SYNCED, report
     assert "decision-honest-2" in victim.revisions()
     assert sync_status(victim.engine)["state"] == "synced"
+
+
+def _doctor(side: Side) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "--journal", str(side.root), "doctor", "--json"],
+        cwd=ROOT,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 6, (done.stdout, done.stderr)
+    return json.loads(done.stdout)
 
 
 def _data_name(pair, path: str) -> str:
@@ -255,5 +271,9 @@ def test_a_record_the_store_would_not_write_is_quarantined_and_named(pair, tmp_p
     assert not any((victim.root / name).exists() for name in files)
     kept = list((victim.root / "quarantine").rglob("decision-broken.json"))
     assert kept and kept[0].read_bytes() == b"{not json"
+    doctor = _doctor(victim)
+    entries = {f["runbook"] for f in doctor["findings"]}
+    assert "sync-files-refused" in entries, doctor
+    assert doctor["sync"] == "Sync: the remote answers."
     _after(pair, before_home, before)
     _next_sync_works(pair)
