@@ -469,6 +469,8 @@ INTERRUPTED_ENTRY = "sync-interrupted"
 GIT_MISSING_ENTRY = "sync-git-missing"
 UNSAFE_REMOTE_ENTRY = "sync-remote-unsafe"
 REFUSED_ENTRY = "sync-files-refused"
+TAMPERED_ENTRY = "sync-remote-tampered"
+ROLLBACK_ENTRY = "sync-remote-rolled-back"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 
@@ -513,6 +515,20 @@ class SyncRemoteUnsafe(SyncRemoteError):
     than a sync reads); nothing was received or written."""
 
     runbook_anchor = UNSAFE_REMOTE_ENTRY
+
+
+class SyncRemoteTampered(SyncRemoteError):
+    """The remote holds what no key holder wrote (a forged marker or manifest, a swapped
+    recipient); refused before anything was written."""
+
+    runbook_anchor = TAMPERED_ENTRY
+
+
+class SyncManifestInvalid(SyncError):
+    """A manifest on the remote that is not a format-2 manifest or whose MAC is wrong: it
+    vouches for nothing, and the sync's report names it."""
+
+    runbook_anchor = TAMPERED_ENTRY
 
 
 class SyncConflictUnknown(SyncError, LookupError):

@@ -49,7 +49,7 @@ from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
-from core.sync.report import OFFLINE, Refusal, SyncReport
+from core.sync.report import OFFLINE, Refusal, SyncReport, entries_of
 from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
 
@@ -119,7 +119,7 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
         print(
             f"Synced with refusals: {_what_moved(report, set_up=set_up)}; "
             f"{report.applied} applied, {count(len(report.refused), 'file')} refused "
-            f"({runbook.see(REFUSED_ENTRY)}):"
+            f"({'; '.join(runbook.see(e) for e in entries_of(report.refused))}):"
         )
         _print_refusals(report.refused)
     else:
@@ -244,12 +244,13 @@ def _status_lines(status: dict[str, object]) -> list[str]:
     if status["last_error"]:
         lines.append(f"Last error: {status['last_error']}")
     if status["refused_count"]:
+        kept = [Refusal.from_dict(raw) for raw in status["refusals"]]  # type: ignore[attr-defined]
+        see = "; ".join(runbook.see(e) for e in entries_of(kept) or [REFUSED_ENTRY])
         lines.append(
             f"Refused: {count(int(status['refused_count']), 'file')} the remote sent, at "  # type: ignore[call-overload]
-            f"{_last_sync(str(status['refused_at']))} ({runbook.see(REFUSED_ENTRY)})"
+            f"{_last_sync(str(status['refused_at']))} ({see})"
         )
-        for raw in status["refusals"][:REFUSALS_SHOWN]:  # type: ignore[index]
-            lines.append(f"  {Refusal.from_dict(raw).line()}")
+        lines += [f"  {refusal.line()}" for refusal in kept[:REFUSALS_SHOWN]]
     for item in status["conflicts"]:  # type: ignore[attr-defined]
         versions = ", ".join(
             f"{info['name'] or machine} ({machine}{', this machine' if machine == here else ''})"

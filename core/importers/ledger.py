@@ -33,7 +33,11 @@ class LedgerEntry:
 
 
 class ImportLedger:
-    """`<journal>/imports/<kind>.ndjson`; the last entry for a key wins."""
+    """`<journal>/imports/<kind>.ndjson`; the latest entry for a key wins.
+
+    Latest by its `at` time, then by place in the file: sync unites two machines' ledgers in
+    one canonical order (`core.sync.merge.merge_lines`), so the file's order alone is not the
+    order the entries were written in."""
 
     def __init__(
         self, journal_root: Path, kind: str, *, before_flush: Callable[[], None] | None = None
@@ -50,7 +54,7 @@ class ImportLedger:
     def _load(self) -> dict[str, LedgerEntry]:
         if self._entries is None:
             entries: dict[str, LedgerEntry] = {}
-            for raw in self.log.read().entries:
+            for raw in sorted(self.log.read().entries, key=_written_at):
                 key, target = raw.get("key"), raw.get("target")
                 if isinstance(key, str) and isinstance(target, str):
                     entries[key] = LedgerEntry(
@@ -87,3 +91,11 @@ class ImportLedger:
         if self._buffer:
             self.log.append(self._buffer)
             self._buffer = []
+
+
+def _written_at(raw: dict[str, Any]) -> int:
+    """An entry's time in Unix nanoseconds (0 for one without a readable `at`); `sorted` is
+    stable, so entries of one time keep their order."""
+    at = raw.get("at")
+    found = GoTime.parse_or_none(at) if isinstance(at, str) else None
+    return found.unix_ns if found is not None else 0

@@ -7,7 +7,14 @@ pairing string *is* the age identity, so `age -d -i key.txt FILE` opens any push
 
 Remote file names are an HMAC-SHA-256 of the journal-relative path under a key derived from the
 identity, so the same path gets the same name on every machine (a three-way merge can compare
-them) while the remote learns no decision or project id.
+them) while the remote learns no decision or project id. A second key, derived under another
+context, authenticates the manifests (`core.sync.authenticity`): age alone gives secrecy, and
+anyone who reads the recipient can encrypt to it.
+
+Every sealed plaintext is padded with newlines to a Padmé bucket, so a ciphertext's size tells
+the remote little more than the order of magnitude of the file's; `age -d` still opens every
+file (a JSON record followed by blank lines), and the reader cuts the padding at the length
+the authenticated manifest lists.
 """
 
 from __future__ import annotations
@@ -23,6 +30,10 @@ from core.errors import SyncKeyWrong
 
 KEY_PREFIX = "AGE-SECRET-KEY-1"
 NAME_CONTEXT = b"decision-journal-sync/v1/file-names"
+AUTH_CONTEXT = b"decision-journal-sync/v2/manifest-authentication"
+PAD_MIN = 512
+"""The smallest padded plaintext: every record, note and short log is this size on the remote."""
+PAD_BYTE = b"\n"
 NAME_HEX = 32
 ENCRYPTED_SUFFIX = ".age"
 DATA_DIR = "d"
@@ -70,6 +81,25 @@ class SyncKey:
     def name_key(self) -> bytes:
         return hmac.new(self.secret.encode("ascii"), NAME_CONTEXT, hashlib.sha256).digest()
 
+    def auth_key(self) -> bytes:
+        """The key of the manifests' MACs: HMAC-SHA-256 of the secret under its own context,
+        so it is independent of the name key (names are visible on the remote)."""
+        return hmac.new(self.secret.encode("ascii"), AUTH_CONTEXT, hashlib.sha256).digest()
+
+
+def padded_size(length: int) -> int:
+    """Padmé (Nikitin et al., PETS 2019): the size rounded up so that only its top bits stay,
+    at most 12 % more bytes, and a size reveals O(log log n) bits instead of O(log n)."""
+    length = max(length, PAD_MIN)
+    exponent = length.bit_length() - 1
+    low_bits = exponent - exponent.bit_length()
+    mask = (1 << low_bits) - 1
+    return (length + mask) & ~mask
+
+
+def pad(data: bytes) -> bytes:
+    return data + PAD_BYTE * (padded_size(len(data)) - len(data))
+
 
 class Codec:
     """How a journal file is named and stored in the working copy: encrypted or plain."""
@@ -79,11 +109,15 @@ class Codec:
     def name(self, path: str) -> str:
         return path
 
+    auth_key = b""
+    """The manifests' MAC key; empty on a plain remote, which authenticates nothing."""
+    recipient = ""
+
     def seal(self, data: bytes) -> bytes:
         return data
 
-    def open(self, data: bytes) -> bytes:
-        return data
+    def open(self, data: bytes, length: int | None = None) -> bytes:
+        return data if length is None else data[:length]
 
 
 class AgeCodec(Codec):
@@ -95,6 +129,8 @@ class AgeCodec(Codec):
         self._identity = x25519.Identity.from_str(key.secret)
         self._recipient = self._identity.to_public()
         self._name_key = key.name_key()
+        self.auth_key = key.auth_key()
+        self.recipient = str(self._recipient)
 
     def name(self, path: str) -> str:
         digest = hmac.new(self._name_key, path.encode("utf-8"), hashlib.sha256).hexdigest()
@@ -102,18 +138,20 @@ class AgeCodec(Codec):
         return f"{DATA_DIR}/{digest[:2]}/{digest[2:]}{ENCRYPTED_SUFFIX}"
 
     def seal(self, data: bytes) -> bytes:
-        return bytes(pyrage.encrypt(data, [self._recipient]))
+        return bytes(pyrage.encrypt(pad(data), [self._recipient]))
 
-    def open(self, data: bytes) -> bytes:
-        """The plaintext of one pushed file.
+    def open(self, data: bytes, length: int | None = None) -> bytes:
+        """The plaintext of one pushed file, cut at `length` (the authenticated length, which
+        drops the padding) when given.
 
         Raises:
             SyncKeyWrong: this key did not encrypt it.
         """
         try:
-            return bytes(pyrage.decrypt(data, [self._identity]))
+            plain = bytes(pyrage.decrypt(data, [self._identity]))
         except pyrage.DecryptError as exc:
             raise SyncKeyWrong(
                 f"the sync key does not open this remote ({exc}); join with the pairing "
                 "string of the machine that ran `sync init`"
             ) from exc
+        return plain if length is None else plain[:length]

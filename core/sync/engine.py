@@ -27,6 +27,7 @@ from core.errors import (
     SyncKeyWrong,
     SyncNotConfigured,
     SyncRemoteError,
+    SyncRemoteTampered,
     SyncRemoteUnsafe,
     is_storage_failure,
     storage_failure,
@@ -35,6 +36,9 @@ from core.gocompat.gotime import GoTime
 from core.store.locking import locked
 from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
+from core.sync import authenticity, manifests
+from core.sync.authenticity import KEY_CHECK_TEXT, RemoteCheck
+from core.sync.bounds import MARKER_MAX
 from core.sync.crypto import AgeCodec, Codec, SyncKey
 from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
@@ -65,10 +69,7 @@ from core.sync.state import (
 )
 from core.sync.workcopy import WorkingCopy
 
-KEY_CHECK_TEXT = b"decision-journal sync key check\n"
 PUSH_ATTEMPTS = 5
-MARKER_MAX = 64 * 1024
-"""The most `join` reads of the remote's marker and key check before the key is proven."""
 STAGING_PREFIX = ".sync-setup.tmp-"
 
 
@@ -211,11 +212,18 @@ class SyncEngine:
     def sync(self) -> SyncReport:
         """One whole sync; returns `offline` instead of raising when the remote is out of reach."""
         config = self.config()
+        before = self.files.slot()
         self.files.mark(RUNNING)  # first: a sync cut short from here on never reads "synced"
         codec = self.codec()
         with self._lock():
             self.repo.make_private()
             state = self.files.state()
+            if before is not None and before.interrupted:
+                # a sync killed between writing blobs and saving the state: a rewritten blob
+                # can have the stat its cached digest was taken for (same size, a reused
+                # inode, a timestamp within the file system's tick), so every blob is read
+                # again once rather than listed with a stale digest
+                state.blobs.clear()
             work = WorkingCopy(
                 root=self.root,
                 working_copy=self.files.working_copy,
@@ -295,12 +303,18 @@ class SyncEngine:
             if remote and head != remote and not (head and self.repo.is_ancestor(remote, head)):
                 self._merge(work, remote, report)
                 head = self.repo.rev("HEAD")
+            elif remote and head != remote and work.codec.encrypted:
+                # the remote is behind: commits wait here, or it went back (reported)
+                RemoteCheck(work.codec, dict(work.state.seen), work.config.machine).read(
+                    self.repo, remote, report
+                )
             if head is None or head == remote:
                 return
             span = f"{remote}..{head}" if remote else head
             waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
             try:
                 self.repo.run("push", REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
+                authenticity.pushed(work)
                 report.pushed = waiting
                 return
             except GitFailed as exc:
@@ -316,9 +330,10 @@ class SyncEngine:
         """Commits the working copy on these parents; nothing when it holds no change and
         the parents are HEAD's own (a commit never moves the branch for nothing)."""
         head = self.repo.rev("HEAD")
+        authenticity.vouch(work)
         if self.repo.dirty() or parents != ([head] if head else []):
-            stamp = GoTime.now().format()[:19] + "Z"
-            message = f"sync {stamp} from {work.config.machine}"
+            # an encrypted remote learns no machine from a commit (the manifests say who)
+            message = "sync" if work.codec.encrypted else f"sync from {work.config.machine}"
             self.repo.commit_all(message, parents)
             self._save(work, "")
 
@@ -444,30 +459,56 @@ def _fetch(repo: GitRepo) -> bool:
 
 
 def _write_markers(working_copy: Path, codec: Codec, key: SyncKey | None) -> None:
-    marker: dict[str, object] = {"format": 1, "encrypted": key is not None}
     if key is not None:
-        marker["recipient"] = key.recipient
         atomic_write(working_copy, working_copy / KEY_CHECK, codec.seal(KEY_CHECK_TEXT))
-    text = json.dumps(marker, indent=2) + "\n"
-    atomic_write(working_copy, working_copy / MARKER, text.encode("utf-8"))
+    text = authenticity.marker_text(key is not None, key.recipient if key else "")
+    atomic_write(working_copy, working_copy / MARKER, text)
 
 
 def _check_remote(repo: GitRepo, key: SyncKey | None) -> bool:
-    """Whether the remote is encrypted; refuses a wrong or missing key before any write."""
+    """Whether the remote is encrypted; refuses a wrong or missing key, a format-1 remote and
+    a marker or key check no key holder wrote, before any write."""
     ref = f"refs/remotes/{REMOTE}/{BRANCH}"
     found = repo.blobs(ref, [MARKER, KEY_CHECK], limit=MARKER_MAX)
     if MARKER not in found:
         raise SyncRemoteError(
             f"the remote holds no {MARKER}: it is not a decision-journal sync remote"
         )
-    encrypted = bool(json.loads(found[MARKER]).get("encrypted"))
+    try:
+        encrypted = bool(json.loads(found[MARKER]).get("encrypted"))
+    except (ValueError, AttributeError):
+        encrypted = True  # an unreadable marker is checked as an encrypted remote's
     if not encrypted:
+        if key is not None or KEY_CHECK in found:
+            raise SyncRemoteTampered(
+                f"the remote's {MARKER} says it is not encrypted, but it holds encrypted files: "
+                "it was changed on the remote by someone without the key; nothing was written"
+            )
         return False
     if key is None:
         raise SyncKeyWrong(
             "the remote is encrypted: give the pairing string (`sync export-key` on a machine "
             "that syncs) on stdin or with --key-file PATH"
         )
-    if AgeCodec(key).open(found.get(KEY_CHECK, b"")) != KEY_CHECK_TEXT:
+    codec = AgeCodec(key)
+    if codec.open(found.get(KEY_CHECK, b"")).rstrip(b"\n") != KEY_CHECK_TEXT.rstrip(b"\n"):
         raise SyncKeyWrong("the sync key does not open this remote's key check")
+    check = RemoteCheck(codec, {}, "").read(repo, ref, None)
+    if not check.valid:
+        if any(manifests.is_legacy(name) for name in repo.names(ref)):
+            raise SyncRemoteError(
+                "this remote uses sync format 1, without authentication: run `decision-journal "
+                "sync now` on a machine that already syncs with it (that upgrades the remote), "
+                "then join again"
+            )
+        raise SyncRemoteTampered(
+            "no manifest on the remote was written with this key: it was changed on the "
+            "remote by someone without the key; nothing was written"
+        )
+    for name in (MARKER, KEY_CHECK):
+        if check.voucher(name, found.get(name, b"")) is None:
+            raise SyncRemoteTampered(
+                f"the remote's {name} was changed on the remote by someone without the key; "
+                "nothing was written"
+            )
     return True

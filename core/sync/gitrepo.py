@@ -246,6 +246,9 @@ class GitRepo:
             GIT_COMMITTER_NAME=AUTHOR[0],
             GIT_COMMITTER_EMAIL=AUTHOR[1],
             LC_ALL="C",
+            # commits carry the hour in UTC: no machine's time zone, no exact time of an edit
+            GIT_AUTHOR_DATE=_hour_stamp(),
+            GIT_COMMITTER_DATE=_hour_stamp(),
         )
         if not self.interactive:
             env["GIT_TERMINAL_PROMPT"] = "0"
@@ -538,6 +541,10 @@ class _Pipes:
     def output(self) -> tuple[bytes, bytes]:
         self.selector.close()
         return b"".join(self.out), b"".join(self.err)
+
+
+def _hour_stamp() -> str:
+    return f"{int(time.time()) // 3600 * 3600} +0000"
 
 
 def _clear_shared_bits(path: str) -> None:

@@ -18,6 +18,7 @@ from core.store.quarantine import FOLDER as QUARANTINE
 from core.store.quarantine import RECEIVED
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE, GitFailed
+from core.sync.report import entry_of
 from core.sync.status import sync_status
 
 
@@ -54,7 +55,7 @@ def check_sync(root: Path, *, contact_remote: bool = True) -> SyncHealth:
                 where,
                 f"the last sync refused {status['refused_count']} file(s) the remote sent "
                 f"(first: {first.get('kind', '')} {first.get('name', '')})",
-                REFUSED_ENTRY,
+                entry_of(str(first.get("kind", ""))),
             )
         )
     if contact_remote:

@@ -1,34 +1,54 @@
 """Applying what another machine pushed: a three-way merge of two commits, unit by unit.
 
 For each merge unit (a record with its history, a log, another file) the remote changed since
-the common commit: a unit unchanged here takes the remote's changes as they are; a unit changed
-on both sides goes through the rules of `core.sync.merge`. The remote's blobs are read with
-one `git cat-file` call for everything that changed, so a join of thousands of records costs
-a few git processes, not one per record. A manifest the remote removed (a compaction folded
-it) is removed here too unless this side wrote it since.
+the common commit: a unit unchanged here takes the remote's changes; a unit changed on both
+sides goes through the rules of `core.sync.merge`. The remote's blobs are read with one
+`git cat-file` call for everything that changed, so a join of thousands of records costs a few
+git processes, not one per record.
+
+Nothing the remote says is taken on its word (`core.sync.authenticity`): a file is opened only
+when a valid manifest lists its exact bytes, and the journal only grows. A record, a history
+revision, a correction note, a log or a log line the remote no longer has is kept here (and
+pushed again); a record the remote holds at a lower revision than this machine's, or at a
+revision this machine already has in its history, is a rollback and is not applied. A
+conflict's files go only when the remote's record moved past this machine's (a resolution
+elsewhere). Each refusal is named in the report and skips its unit alone.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 
+from core.errors import TAMPERED_ENTRY, SyncError
 from core.store.correction_notes import FOLDER as NOTES_FOLDER
 from core.store.correction_notes import note_path
-from core.sync import conflicts
+from core.sync import authenticity, conflicts, manifests
+from core.sync.authenticity import NO_KEY, ROLLED_BACK, RemoteCheck
+from core.sync.bounds import BLOB_MAX
 from core.sync.gitrepo import GitRepo
-from core.sync.manifests import is_manifest
-from core.sync.merge import CONFLICT, RecordSide, merge_lines, merge_record
+from core.sync.merge import CONFLICT, LOCAL, RecordSide, merge_lines, merge_record
 from core.sync.merge import REMOTE as TAKE_REMOTE
-from core.sync.paths import Unit, history_path, record_path, unit_of
-from core.sync.report import SyncReport
+from core.sync.paths import CONFLICTS, REMOTE_FILES, Unit, history_path, record_path, unit_of
+from core.sync.report import ROLLBACK, TAMPERED, SyncReport
 from core.sync.screening import Screen
 from core.sync.workcopy import WorkingCopy
 
 UNKNOWN_MACHINE = "00000000"
+REMOVED = (
+    "removed on the remote by someone without the key (the journal never deletes it); kept "
+    "here and pushed again"
+)
 
 Change = tuple[bytes | None, bytes | None]
 """A journal file's new plaintext and its blob; (None, None) removes the file."""
+
+
+class _Refused(SyncError):
+    """A file of the unit was refused (and reported): the unit is left as it is here."""
+
+    runbook_anchor = TAMPERED_ENTRY
 
 
 @dataclass(slots=True)
@@ -41,22 +61,40 @@ class Incoming:
     """One remote commit merged into the journal and the working copy."""
 
     def __init__(
-        self, repo: GitRepo, work: WorkingCopy, remote: str, head: str | None, report: SyncReport
+        self,
+        repo: GitRepo,
+        work: WorkingCopy,
+        remote: str,
+        head: str | None,
+        report: SyncReport | None = None,
     ) -> None:
         self.repo = repo
         self.work = work
         self.remote = remote
+        self.report = report
         base = repo.merge_base(head, remote) if head else None
-        self.screen = Screen(repo, work, remote, report)
-        screened = self.screen.changes(base)  # names, modes, sizes, the key, the store's rules
-        self.theirs = screened.theirs
-        self.blobs = screened.blobs
-        self.plain = screened.plain
+        # names, modes and sizes first (`core.sync.screening`): nothing else is read before
+        self.screen = Screen(repo, work, remote, report or SyncReport(""))
+        screened = self.screen.changes(base)
+        self.theirs, self.blobs = screened.theirs, screened.blobs
         self.ours = set(repo.changed(base, head)) if head else set()
+        self.check = RemoteCheck(work.codec, dict(work.state.seen), work.config.machine)
+        if work.codec.encrypted:
+            self.check.read(repo, remote, report)
+        self._learn()
+        # then each file opened as a key holder listed it, and checked by the store's rules
+        self.plain = self.screen.admit(screened, self._opener)
         self.result = MergeResult()
         self.diverged: dict[str, int] = {}
         """Record id → the first revision both sides wrote, for records this merge conflicted:
         their notes from that revision on travel with their versions into the conflict."""
+        self.replaced: dict[str, set[int]] = {}
+        """Record id → revisions whose file here this merge replaced with the remote's other
+        version: their notes here belonged to the version replaced, so their removal there
+        is taken too."""
+        self.revisions_before: dict[str, int] = {}
+        """Record id → its revision here before this merge, for records with conflict files
+        the remote removed."""
 
     def merge(self) -> MergeResult:
         work = self.work
@@ -64,43 +102,129 @@ class Incoming:
         for name in self.theirs:
             path = work.path_of(name)
             unit = unit_of(path) if path else None
-            if unit is None:  # markers and manifests: the remote's copy, never a journal file
-                if name in self.blobs:
-                    work.write_blob(name, self.blobs[name])
-                elif is_manifest(name) and name not in self.ours:
-                    work.remove_blob(name)
+            if unit is None:  # markers and manifests: never a journal file
+                self._remote_file(name)
             else:
                 units.setdefault(unit, []).append(name)
+                if path and path.startswith(f"{CONFLICTS}/") and self.theirs[name] == "D":
+                    record_id = path.split("/")[1]
+                    self.revisions_before[record_id] = _revision(work.read(record_path(record_id)))
         local_units = {unit_of(p) for n in self.ours if (p := work.path_of(n))}
         # records first: a record's conflict decides where the notes of its revisions go
         for unit, names in sorted(units.items(), key=lambda item: item[0].kind != "record"):
             self.result.received += len(names)
-            if unit.kind == "record":
-                self._record(unit.key, names, unit in local_units)
-            elif unit.kind == "log":
-                self._log(unit.key, names[0])
-            else:
-                self._file(unit.key, names[0])
+            try:
+                if unit.kind == "record":
+                    self._record(unit.key, names, unit in local_units)
+                elif unit.kind == "log":
+                    self._log(unit.key, names[0])
+                else:
+                    self._file(unit.key, names[0])
+            except _Refused:
+                continue
         return self.result
+
+    def _learn(self) -> None:
+        """Names from the remote's manifests: the valid ones, or on a format-1 remote (trusted
+        once, while it migrates) its name manifests."""
+        if self.check.strict:
+            authenticity.learn(self.work, self.check)
+        elif self.work.codec.encrypted:
+            for name, blob in self.blobs.items():
+                if manifests.is_legacy(name):
+                    self.work.learn_legacy_manifest(blob)
+
+    # checks -------------------------------------------------------------------------------
+
+    def _opener(self, name: str, blob: bytes, path: str) -> bytes | None:
+        return self.check.open(name, blob, self.report, path)
+
+    def _open(self, name: str, blob: bytes, path: str) -> bytes:
+        """The plaintext of a remote file a key holder wrote and the store's rules admit
+        (opened and checked once, by the screen); raises `_Refused` otherwise."""
+        data = self.plain.get(name)
+        if data is None:
+            raise _Refused(name)
+        return data
+
+    def _refuse(self, name: str, kind: str, message: str, path: str = "") -> None:
+        self.check.refuse(self.report, name, kind, message, path)
 
     def _change(self, name: str) -> Change:
         if self.theirs[name] == "D":
             return None, None
-        return self.plain[name], self.blobs[name]
+        blob = self.blobs[name]
+        return self._open(name, blob, self.work.path_of(name) or ""), blob
+
+    def _remote_file(self, name: str) -> None:
+        """A remote name that is no journal file: a manifest, the marker or key check, or a
+        name no valid manifest gives a path."""
+        work, check = self.work, self.check
+        removed = self.theirs[name] == "D"
+        blob = self.blobs.get(name, b"")
+        if manifests.is_manifest(name):
+            self._manifest(name, removed)
+        elif manifests.is_legacy(name):
+            if removed:
+                work.remove_blob(name)  # folded by a migration elsewhere
+            elif not check.strict:
+                work.write_blob(name, blob)
+            else:
+                self._refuse(
+                    name,
+                    TAMPERED,
+                    "a format-1 manifest, without authentication (from a machine on an older "
+                    "version, or from someone without the key); not used",
+                )
+        elif removed:
+            if name in REMOTE_FILES and (work.path / name).exists():
+                self._refuse(name, TAMPERED, REMOVED)
+        elif not check.strict:
+            work.write_blob(name, blob)
+        elif name in REMOTE_FILES and (voucher := check.voucher(name, blob)):
+            work.write_blob(name, blob, voucher.listed.length)
+        else:
+            self._refuse(name, TAMPERED, f"{NO_KEY}; not applied")
+
+    def _manifest(self, name: str, removed: bool) -> None:
+        """The newer of the two copies of a machine's manifest stays: a valid one that
+        arrived replaces an older one here, an older or removed one is not taken."""
+        held = authenticity.held_manifests(self.work).get(name)
+        if removed:
+            if held is not None:
+                self._refuse(name, TAMPERED, REMOVED)
+        elif (arrived := self.check.valid.get(name)) and (held is None or arrived.seq > held.seq):
+            self.work.write_blob(name, self.blobs[name])
 
     # records ------------------------------------------------------------------------------
 
     def _record(self, record_id: str, names: list[str], changed_here: bool) -> None:
         work = self.work
-        if not (changed_here or work.locally_changed(record_path(record_id))):
-            # only the remote moved: its changes as they are, removals included
-            changes = {p: self._change(n) for n in names if (p := work.path_of(n))}
-            work.apply_unit(record_id, "record", changes)
+        current = record_path(record_id)
+        if not (changed_here or work.locally_changed(current)):
+            changes: dict[str, Change] = {}
+            for name in names:
+                path = work.path_of(name) or ""
+                if self.theirs[name] == "D":
+                    self._refuse(name, TAMPERED, REMOVED, path)
+                    continue
+                changes[path] = (self._open(name, self.blobs[name], path), self.blobs[name])
+            here = _revision(work.read(current))
+            if current in changes and _revision(changes[current][0]) < here:
+                self._rolled_back(record_id, _revision(changes[current][0]), here)
+                return
+            self.replaced[record_id] = {
+                _revision(mine)
+                for path, (data, _) in changes.items()
+                if not path.endswith(".sha256") and (mine := work.read(path)) not in (None, data)
+            }
+            if changes:
+                work.apply_unit(record_id, "record", changes)
             return
         remote_side, remote_files = self._remote_record(record_id)
         local_side, local_files = self._local_record(record_id)
         work.adopt_blobs(
-            (work.codec.name(p), blob)
+            (work.codec.name(p), blob, len(data))
             for p, (data, blob) in remote_files.items()
             if local_files.get(p) == data
         )
@@ -108,6 +232,9 @@ class Incoming:
         if outcome.outcome == TAKE_REMOTE:
             newer = {p: (d, b) for p, (d, b) in remote_files.items() if local_files.get(p) != d}
             work.apply_unit(record_id, "record", dict(newer))
+        elif outcome.outcome == LOCAL and work.codec.name(current) in self.theirs:
+            if remote_side.current is not None and remote_side.revision < local_side.revision:
+                self._rolled_back(record_id, remote_side.revision, local_side.revision)
         elif outcome.outcome == CONFLICT:
             other = self._machine_of(record_id)
             files = conflicts.conflict_files(
@@ -127,6 +254,15 @@ class Incoming:
             work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
             self.result.new_conflicts.append(record_id)
 
+    def _rolled_back(self, record_id: str, there: int, here: int) -> None:
+        self._refuse(
+            self.work.codec.name(record_path(record_id)),
+            ROLLBACK,
+            f"{ROLLED_BACK}: decision {record_id} is at revision {there} there and {here} "
+            f"here; revision {here} is kept and pushed again",
+            record_path(record_id),
+        )
+
     def _remote_record(self, record_id: str) -> tuple[RecordSide, dict[str, tuple[bytes, bytes]]]:
         """The remote's whole copy of one record: the side, and path → (plaintext, blob)."""
         current = record_path(record_id)
@@ -134,27 +270,31 @@ class Incoming:
         files: dict[str, tuple[bytes, bytes]] = {}
         found = self._remote_blobs([current])
         if current in found:
-            side.current = found[current][1]
-            files[current] = (side.current, found[current][0])
+            side.current = self._open_path(current, found[current])
+            files[current] = (side.current, found[current])
         paths = [
             history_path(record_id, n, digest=d)
             for n in range(1, side.revision)
             for d in (False, True)
         ]
-        for path, (blob, plain) in self._remote_blobs(paths).items():
-            files[path] = (plain, blob)
+        for path, blob in self._remote_blobs(paths).items():
+            files[path] = (self._open_path(path, blob), blob)
         for n in range(1, side.revision):
             if (path := history_path(record_id, n)) in files:
                 side.history[n] = files[path][0]
         return side, files
 
-    def _remote_blobs(self, paths: list[str]) -> dict[str, tuple[bytes, bytes]]:
-        """path → (blob, plaintext) in the remote commit, from the prefetch where it changed;
-        the rest is read through the same checks (`Screen.fetch`)."""
+    def _open_path(self, path: str, blob: bytes) -> bytes:
+        return self._open(self.work.codec.name(path), blob, path)
+
+    def _remote_blobs(self, paths: list[str]) -> dict[str, bytes]:
+        """path → blob in the remote commit, from the prefetch where it changed."""
         names = {self.work.codec.name(p): p for p in paths}
-        found = {names[n]: (self.blobs[n], self.plain[n]) for n in names if n in self.blobs}
+        found = {names[n]: self.blobs[n] for n in names if n in self.blobs}
         missing = [n for n in names if n not in self.blobs and self.theirs.get(n) != "D"]
-        found.update({names[n]: pair for n, pair in self.screen.fetch(missing).items()})
+        for name, (blob, plain) in self.screen.fetch(missing, self._opener).items():
+            self.plain[name] = plain  # read through the same checks as the changed files
+            found[names[name]] = blob
         return found
 
     def _local_record(self, record_id: str) -> tuple[RecordSide, dict[str, bytes]]:
@@ -180,10 +320,16 @@ class Incoming:
         return {n: data for n, data in found.items() if data is not None}
 
     def _remote_notes(self, record_id: str, revisions: list[int]) -> dict[int, bytes]:
-        """The remote's correction notes of those revisions, by revision."""
+        """The remote's correction notes of those revisions, by revision (a refused one is
+        left out: it is reported, and a note never blocks a conflict)."""
         paths = {note_path(record_id, n): n for n in revisions}
-        found = self._remote_blobs(list(paths))
-        return {paths[p]: plain for p, (_, plain) in found.items()}
+        notes: dict[int, bytes] = {}
+        for path, blob in self._remote_blobs(list(paths)).items():
+            try:
+                notes[paths[path]] = self._open_path(path, blob)
+            except _Refused:
+                continue
+        return notes
 
     def _set_aside(self, path: str) -> bool:
         """Whether `path` is the remote's note of a revision this merge set aside in a
@@ -195,8 +341,13 @@ class Incoming:
         return number >= self.diverged[parts[1]]
 
     def _machine_of(self, record_id: str) -> str:
-        """The machine whose commit last wrote the remote's copy of the record."""
+        """The other machine whose authenticated manifest lists the remote's copy of the
+        record (on a plain remote, the machine the commit's subject names)."""
         name = self.work.codec.name(record_path(record_id))
+        if self.work.codec.encrypted:
+            blob = self.repo.blobs(self.remote, [name], limit=BLOB_MAX).get(name, b"")
+            writers = [m for m in self.check.writers(name, blob) if m != self.work.config.machine]
+            return writers[0] if writers else UNKNOWN_MACHINE
         subject = self.repo.text("log", "-1", "--format=%s", self.remote, "--", name)
         machine = subject.rsplit(" from ", 1)[-1] if " from " in subject else ""
         if len(machine) == len(UNKNOWN_MACHINE) and machine != self.work.config.machine:
@@ -206,26 +357,83 @@ class Incoming:
     # logs and other files -----------------------------------------------------------------
 
     def _log(self, path: str, name: str) -> None:
-        theirs, blob = self._change(name)
-        if theirs is None:
+        work = self.work
+        if self.theirs[name] == "D":
+            if work.read(path) is not None:
+                self._refuse(name, TAMPERED, REMOVED, path)
             return  # logs only grow: a log gone there is kept here
-        mine = self.work.read(path)
+        theirs, blob = self._change(name)
+        assert theirs is not None
+        mine = work.read(path)
         if mine is None or mine == theirs:
-            self.work.apply_unit(path, "log", {path: (theirs, blob)})
-        elif (united := merge_lines(mine, theirs)) != mine:
-            # Theirs already holds every line of ours (ours was a prefix): take their blob too,
-            # so the union is not encrypted again and pushed back as a change of nothing.
-            self.work.apply_unit(path, "log", {path: (united, blob if united == theirs else None)})
+            work.apply_unit(path, "log", {path: (theirs, blob)})
+            return
+        if not work.locally_changed(path) and _holds_every_line(theirs, mine):
+            # only the remote appended: its file as it is, in its order
+            work.apply_unit(path, "log", {path: (theirs, blob)})
+            return
+        united = merge_lines(mine, theirs)
+        if united != mine:
+            # The union is what the other side computes too: when theirs already is it, take
+            # their blob, so the same file is not encrypted again and pushed back.
+            work.apply_unit(path, "log", {path: (united, blob if united == theirs else None)})
 
     def _file(self, path: str, name: str) -> None:
-        """Corrections and conflict files: the remote's, unless this machine changed its own."""
+        """Corrections and conflict files: the remote's, unless this machine changed its own;
+        a note is never removed, a conflict only once the remote's record moved on."""
         if self._set_aside(path):
             return
+        work = self.work
+        if self.theirs[name] == "D" and not (
+            self._conflict_settled_there(path) or self._note_replaced_there(path)
+        ):
+            if work.read(path) is not None:
+                self._refuse(name, TAMPERED, REMOVED, path)
+            return
         theirs, blob = self._change(name)
-        mine = self.work.read(path)
+        mine = work.read(path)
         if mine == theirs:
             return
-        if theirs is None and mine is not None and self.work.locally_changed(path):
+        if theirs is None and mine is not None and work.locally_changed(path):
             return  # changed here, removed there: keep what was changed
-        if mine is None or not self.work.locally_changed(path):
-            self.work.apply_unit(path, "file", {path: (theirs, blob)})
+        if mine is None or not work.locally_changed(path):
+            work.apply_unit(path, "file", {path: (theirs, blob)})
+
+    def _note_replaced_there(self, path: str) -> bool:
+        """Whether a correction note the remote removed belonged to a revision this merge
+        replaced with the remote's version (a conflict's other side: the note went with its
+        version into the conflict)."""
+        parts = path.split("/")
+        if len(parts) != 3 or parts[0] != NOTES_FOLDER:
+            return False
+        number = int(parts[2].removeprefix("revision-").removesuffix(".json"))
+        return number in self.replaced.get(parts[1], set())
+
+    def _conflict_settled_there(self, path: str) -> bool:
+        """Whether a conflict file the remote removed goes here too: only when the remote's
+        record is at a higher revision than this machine's was (a resolution elsewhere)."""
+        parts = path.split("/")
+        if parts[0] != CONFLICTS or parts[1] not in self.revisions_before:
+            return False
+        current = record_path(parts[1])
+        blob = self._remote_blobs([current]).get(current)
+        try:
+            there = _revision(self._open_path(current, blob)) if blob is not None else 0
+        except _Refused:
+            return False
+        return there > self.revisions_before[parts[1]]
+
+
+def _revision(data: bytes | None) -> int:
+    if data is None:
+        return 0
+    try:
+        value = json.loads(data).get("revision", 0)
+    except (ValueError, AttributeError):
+        return 0
+    return value if isinstance(value, int) else 0
+
+
+def _holds_every_line(theirs: bytes, mine: bytes) -> bool:
+    lines = set(theirs.splitlines(keepends=True))
+    return all(line in lines for line in mine.splitlines(keepends=True) if line.endswith(b"\n"))

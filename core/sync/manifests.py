@@ -1,143 +1,163 @@
-"""Name manifests on an encrypted remote, and their compaction.
+"""The authenticated manifests on an encrypted remote: one per machine, `m/<machine>.age`.
 
-An encrypted remote names each file by a keyed hash of its journal path, so a machine learns
-which path a name stands for from the manifests in `m/`: `<machine>-<number>.age`, each listing
-the paths that machine named first since its previous manifest, with the machine's name. Every
-sync that brings a new path (a decision, a revision, a note file) writes one, so without
-compaction the folder grows by one file per such sync for as long as the journal lives, and
-a machine that joins decrypts every one of them.
+A manifest lists every file of the tree its machine committed: the working-copy name, the
+journal path it stands for, the SHA-256 of the ciphertext blob and the plaintext's length
+(which cuts the padding off). It carries the machine's sequence number (one more on every
+manifest it writes), the sequence numbers of the other machines' manifests it had verified, the
+digest of the whole listing, and an HMAC-SHA-256 under the journal's authentication key over
+all of it (`core.sync.authenticity` checks it). So a file on the remote is accepted only when a
+key holder listed exactly its bytes, and a name maps to a path only through such a listing.
 
-Compaction: when the working copy holds more than `BOUND` manifests, the syncing machine writes
-one manifest with the union of every path and machine name they list, then removes the ones it
-folded. Why a concurrent machine still converges:
+Why one file per machine, rewritten, and not one per sync: a listing of the complete state is
+what lets a reader check a tree as a whole and see a rollback, and two machines never write the
+same file, so a merge never meets two versions of one manifest. The bytes are gzip-compressed
+JSON (`age -d -i key.txt m/….age | zcat` reads one).
 
-- A manifest is never rewritten once written, so a removal on one side and a new manifest on
-  the other never touch the same file; a merge takes the other side's removals and keeps both
-  sides' new manifests (`core.sync.incoming`).
-- The union keeps every path ever listed, not only those of files still present: a machine
-  that restores a file it had named before writes no new manifest for it, so a path dropped
-  from the union could be a name nobody can read any more.
-- Numbers only grow: each new manifest is numbered above every manifest in the working copy,
-  the folded one included, so a removed name never comes back with other content.
-
-Two machines that compact at once fold the same manifests; the merge keeps both folded files
-(which list the same paths) and the next compaction folds them into one.
+Format 1 remotes held name manifests `m/<machine>-<number>.age` with only paths, no MAC; the
+first sync by a key holder on this version folds them into its format-2 manifest and removes
+them (`core.sync.authenticity.migrate`).
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
-import os
 import re
-from collections.abc import Callable
+import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from core.sync.crypto import Codec
+from core.errors import SyncManifestInvalid
 
 FOLDER = "m"
-BOUND = 64
-"""Manifests a working copy may hold before the next export folds them into one."""
-_NAME = re.compile(r"(?P<machine>[0-9a-f]{8})-(?P<number>\d{6,})\.age")
+FORMAT = 2
+_NAME = re.compile(r"(?P<machine>[0-9a-f]{8})\.age")
+_LEGACY_NAME = re.compile(r"(?P<machine>[0-9a-f]{8})-(?P<number>\d{6,})\.age")
+MANIFEST_MAX = 64 * 1024 * 1024
+"""The largest manifest plaintext a reader inflates (a listing of a million files fits)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One file a manifest vouches for."""
+
+    path: str
+    """The journal path, or "" for the remote's own files (the marker, the key check)."""
+    digest: str
+    """SHA-256 of the ciphertext blob, hex."""
+    length: int
+    """The plaintext's length before padding; -1 for a file that is not padded."""
 
 
 @dataclass(slots=True)
 class Manifest:
-    """Paths one machine named, its name, and (in a folded manifest) other machines' names."""
+    """One machine's listing of the tree it committed (see the module docstring)."""
 
     machine: str
     name: str
-    paths: list[str]
+    seq: int
+    files: dict[str, Listed] = field(default_factory=dict)
+    seen: dict[str, int] = field(default_factory=dict)
     machines: dict[str, str] = field(default_factory=dict)
 
-    def encode(self) -> bytes:
-        body: dict[str, object] = {"machine": self.machine, "name": self.name, "paths": self.paths}
-        if self.machines:
-            body["machines"] = self.machines
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    @property
+    def state(self) -> str:
+        return state_digest(self.files)
 
-    @classmethod
-    def decode(cls, data: bytes) -> Manifest:
-        raw = json.loads(data)
-        return cls(raw["machine"], raw["name"], list(raw["paths"]), dict(raw.get("machines", {})))
+    def body(self) -> dict[str, object]:
+        """Everything the MAC covers, in one canonical shape."""
+        return {
+            "format": FORMAT,
+            "machine": self.machine,
+            "name": self.name,
+            "seq": self.seq,
+            "seen": dict(sorted(self.seen.items())),
+            "machines": dict(sorted(self.machines.items())),
+            "state": self.state,
+            "files": [[n, e.path, e.digest, e.length] for n, e in sorted(self.files.items())],
+        }
 
     def names(self) -> dict[str, str]:
         """Machine id → name: the ones listed, then the writer's own."""
         return {**self.machines, self.machine: self.name}
 
 
-def is_manifest(name: str) -> bool:
-    """Whether a working-copy name (POSIX, relative) is a manifest."""
+def canonical(body: dict[str, object]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+
+
+def state_digest(files: dict[str, Listed]) -> str:
+    """The digest of a complete listing: name, blob digest and length of every file, sorted."""
+    lines = "".join(f"{n} {e.digest} {e.length}\n" for n, e in sorted(files.items()))
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def encode(body: dict[str, object], mac: str) -> bytes:
+    text = canonical({**body, "mac": mac})
+    return gzip.compress(text, compresslevel=6, mtime=0)
+
+
+def decode(plain: bytes) -> tuple[Manifest, dict[str, object], str]:
+    """The manifest, the body its MAC covers, and the MAC as written (not yet checked).
+
+    Raises:
+        SyncManifestInvalid: not gzip-compressed JSON of the format-2 shape.
+    """
+    try:
+        inflater = zlib.decompressobj(wbits=31)  # gzip; the padding after it is ignored
+        text = inflater.decompress(plain, MANIFEST_MAX)
+        if inflater.unconsumed_tail:
+            raise SyncManifestInvalid(f"a manifest inflates past {MANIFEST_MAX} bytes")
+        raw = json.loads(text)
+        mac = raw.pop("mac")
+        files = {str(n): Listed(str(p), str(d), int(length)) for n, p, d, length in raw["files"]}
+        manifest = Manifest(
+            str(raw["machine"]),
+            str(raw["name"]),
+            int(raw["seq"]),
+            files,
+            {str(k): int(v) for k, v in raw["seen"].items()},
+            {str(k): str(v) for k, v in raw["machines"].items()},
+        )
+        if raw["format"] != FORMAT or raw["state"] != manifest.state or not isinstance(mac, str):
+            raise SyncManifestInvalid("a manifest's format or state digest does not match")
+    except (zlib.error, ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise SyncManifestInvalid(f"not a format-{FORMAT} manifest: {exc}") from exc
+    return manifest, raw, mac
+
+
+def name_of(machine: str) -> str:
+    return f"{FOLDER}/{machine}.age"
+
+
+def machine_of(name: str) -> str | None:
+    """The machine a manifest name belongs to; None for any other name."""
     folder, _, base = name.partition("/")
-    return folder == FOLDER and _NAME.fullmatch(base) is not None
+    match = _NAME.fullmatch(base) if folder == FOLDER else None
+    return match.group("machine") if match else None
 
 
-def listed(working_copy: Path) -> list[str]:
-    """The manifests in the working copy, as working-copy names, oldest number first."""
-    folder = working_copy / FOLDER
-    found = [n for n in os.listdir(folder) if _NAME.fullmatch(n)] if folder.is_dir() else []
-    return [f"{FOLDER}/{n}" for n in sorted(found, key=listed_key)]
+def is_manifest(name: str) -> bool:
+    """Whether a working-copy name (POSIX, relative) is a format-2 manifest."""
+    return machine_of(name) is not None
 
 
-def listed_key(name: str) -> tuple[int, str]:
-    """The order manifests are listed and folded in: by number, then by name."""
-    return _number(name), name.rsplit("/", 1)[-1]
-
-
-def _number(name: str) -> int:
-    match = _NAME.fullmatch(name.rsplit("/", 1)[-1])
-    return int(match.group("number")) if match else 0
-
-
-def next_name(working_copy: Path, machine: str) -> str:
-    """A name for this machine's next manifest, numbered above every manifest present."""
-    number = 1 + max((_number(n) for n in listed(working_copy)), default=0)
-    return f"{FOLDER}/{machine}-{number:06d}.age"
-
-
-def folded(manifests: list[Manifest], machine: str, machine_name: str) -> Manifest:
-    """One manifest with every path and machine name the given ones list, first seen first."""
-    paths = list(dict.fromkeys(path for item in manifests for path in item.paths))
-    names: dict[str, str] = {}
-    for item in manifests:
-        names.update(item.names())
-    names.pop(machine, None)
-    return Manifest(machine, machine_name, paths, names)
+def is_legacy(name: str) -> bool:
+    """Whether a working-copy name is a format-1 name manifest."""
+    folder, _, base = name.partition("/")
+    return folder == FOLDER and _LEGACY_NAME.fullmatch(base) is not None
 
 
 @dataclass(frozen=True, slots=True)
-class Compaction:
-    """What one compaction did: the manifests it removed and the one it wrote."""
+class LegacyManifest:
+    """A format-1 name manifest: paths one machine named first, its name, other names."""
 
-    removed: list[str]
-    written: str
+    machine: str
+    name: str
+    paths: list[str]
+    machines: dict[str, str]
 
-
-def compact(
-    working_copy: Path,
-    codec: Codec,
-    writer: Manifest,
-    write_blob: Callable[[str, bytes], None],
-    remove_blob: Callable[[str], None],
-    *,
-    bound: int | None = None,
-) -> Compaction | None:
-    """Folds every manifest into one when there are more than `bound`; None when not needed.
-
-    The folded manifest is written before any is removed, so a compaction cut short leaves
-    only extra manifests behind, which the next one folds. `writer` names the machine that
-    compacts (its paths are ignored).
-
-    Raises:
-        SyncKeyWrong: a manifest does not open with this key (nothing is removed).
-    """
-    names = listed(working_copy)
-    if len(names) <= (BOUND if bound is None else bound):
-        return None
-    manifests = [Manifest.decode(codec.open((working_copy / name).read_bytes())) for name in names]
-    union = folded(manifests, writer.machine, writer.name)
-    target = next_name(working_copy, writer.machine)
-    write_blob(target, codec.seal(union.encode()))
-    for name in names:
-        remove_blob(name)
-    return Compaction(names, target)
+    @classmethod
+    def decode(cls, data: bytes) -> LegacyManifest:
+        raw = json.loads(data)
+        return cls(raw["machine"], raw["name"], list(raw["paths"]), dict(raw.get("machines", {})))

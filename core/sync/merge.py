@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from core.gocompat.gotime import GoTime
+
 SAME = "same"
 LOCAL = "local"
 REMOTE = "remote"
@@ -75,17 +77,30 @@ def merge_record(local: RecordSide, remote: RecordSide) -> RecordMerge:
 
 
 def merge_lines(local: bytes, remote: bytes) -> bytes:
-    """An append-only log with both machines' lines: local order first, then the remote's new
-    lines in theirs. A torn last line (a writer killed mid-append) is unreadable on either
-    side and is dropped, so the united file ends on a whole line."""
-    ours = _whole_lines(local)
-    seen = set(ours)
-    united = list(ours)
-    for line in _whole_lines(remote):
-        if line not in seen:
-            seen.add(line)
-            united.append(line)
-    return b"".join(united)
+    """An append-only log with both machines' lines, in one canonical order whichever side
+    merges: the lines both files begin with, in their order, then every other line once,
+    sorted by `line_key`. So two machines that merge the same two files write the same bytes
+    and stop pushing each other a reordered copy. A torn last line (a writer killed
+    mid-append) is unreadable on either side and is dropped, so the file ends on a whole line."""
+    ours, theirs = _whole_lines(local), _whole_lines(remote)
+    shared = 0
+    while shared < min(len(ours), len(theirs)) and ours[shared] == theirs[shared]:
+        shared += 1
+    head = ours[:shared]
+    seen = set(head)
+    rest = {line for line in ours[shared:] + theirs[shared:] if line not in seen}
+    return b"".join(head + sorted(rest, key=line_key))
+
+
+def line_key(line: bytes) -> tuple[int, bytes]:
+    """A log line's place: its `at` time (ledgers, outcome signals) when it has one, then its
+    bytes; a line without a time (an agent note) sorts by its bytes before timed ones."""
+    try:
+        value = json.loads(line)
+        at = value.get("at") if isinstance(value, dict) else None
+        return (GoTime.parse(at).unix_ns if isinstance(at, str) else 0), line
+    except (ValueError, TypeError):
+        return 0, line
 
 
 def _whole_lines(data: bytes) -> list[bytes]:

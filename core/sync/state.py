@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,13 @@ class SyncState:
     machines: dict[str, str] = field(default_factory=dict)
     announce_name: bool = False
     """This machine was renamed: the next export tells the others (a manifest of no paths)."""
+    seen: dict[str, int] = field(default_factory=dict)
+    """Machine id → the highest manifest sequence number verified from it (this machine's own:
+    the highest it pushed); an older one on the remote is a rollback."""
+    blobs: dict[str, list[Any]] = field(default_factory=dict)
+    """Working-copy name → [SHA-256 of the blob, plaintext length (-1: not padded), and the
+    file's size, mtime_ns and inode], so a manifest lists the tree without reading every blob
+    again (a file whose stat differs is read again)."""
     refused_at: str = ""
     """When the last sync that refused anything ran ("" when none ever did)."""
     refused_count: int = 0
@@ -140,7 +147,8 @@ class StateFiles:
         return SyncState(**{k: v for k, v in raw.items() if k in known})
 
     def save_state(self, state: SyncState) -> None:
-        self._write("state.json", asdict(state))
+        # its fields as they are: `asdict` would deep-copy the name map and blob digests
+        self._write("state.json", {f.name: getattr(state, f.name) for f in fields(state)})
 
     @property
     def slot_path(self) -> Path:

@@ -3,10 +3,9 @@
 Export reads only files whose stat changed since the last export, and encrypts only those whose
 content changed, so an unchanged file keeps its blob (age output is randomised) and an
 incremental sync costs what changed, not the journal's size. Apply writes through
-`core.store.safefs`
-(atomic, private, no links) under the same per-file lock the store and the logs take. On an
-encrypted remote, each export that names new paths writes a manifest of them and folds the
-manifests into one past their bound (`core.sync.manifests`).
+`core.store.safefs` (atomic, private, no links) under the same per-file lock the store and the
+logs take. Every blob written keeps its digest and plaintext length in the state, from which
+this machine's authenticated manifest lists the tree (`core.sync.authenticity.vouch`).
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from core.store.safefs import (
 )
 from core.sync import manifests
 from core.sync.crypto import Codec
-from core.sync.manifests import Manifest
+from core.sync.manifests import LegacyManifest
 from core.sync.paths import CONFLICTS, history_path, record_path, scan_journal, unit_of
 from core.sync.state import IndexEntry, SyncConfig, SyncState
 
@@ -68,8 +67,6 @@ class WorkingCopy:
         self.state = state
         self.unflushed = False
         """Journal files were written without their own fsync; `flush` makes them durable."""
-        self._unlisted: list[str] = []
-        """Paths new to the name map since the last manifest this machine wrote."""
 
     # names ------------------------------------------------------------------------------
 
@@ -79,9 +76,10 @@ class WorkingCopy:
             return name if unit_of(name) is not None else None
         return self.state.known.get(name)
 
-    def learn_manifest(self, data: bytes) -> None:
-        manifest = Manifest.decode(self.codec.open(data))
-        self.state.machines.update(manifest.names())
+    def learn_legacy_manifest(self, data: bytes) -> None:
+        """Names from a format-1 manifest (trusted only while a remote migrates)."""
+        manifest = LegacyManifest.decode(self.codec.open(data))
+        self.state.machines.update({**manifest.machines, manifest.machine: manifest.name})
         for path in manifest.paths:
             self.state.known[self.codec.name(path)] = path
 
@@ -99,44 +97,28 @@ class WorkingCopy:
             data, read_info = read_regular_file_stat(self.root, self.root / path, FILE_MAX)
             name = self.codec.name(path)
             if entry is None or entry.digest != digest(data):
-                self.write_blob(name, self.codec.seal(data))
+                self.write_blob(name, self.codec.seal(data), len(data))
                 changed += 1
-            self._learn(name, path)
+            self.state.known[name] = path
             self.index[path] = IndexEntry(*_stat_key(read_info), digest(data), name)
         for path in set(self.index) - seen:
             self.remove_blob(self.index.pop(path).name)
             changed += 1
-        if self.codec.encrypted and (self._unlisted or self.state.announce_name):
-            self._write_manifest(self._unlisted)  # also carries a new name of this machine
-            self._unlisted = []
-            changed += self.state.announce_name
-            self.state.announce_name = False
-        if self.codec.encrypted:
-            writer = Manifest(self.config.machine, self.config.machine_name, [])
-            done = manifests.compact(
-                self.path, self.codec, writer, self.write_blob, self.remove_blob
-            )
-            changed += (len(done.removed) + 1) if done else 0
         return changed
-
-    def _learn(self, name: str, path: str) -> None:
-        if name not in self.state.known:
-            self.state.known[name] = path
-            self._unlisted.append(path)
-
-    def _write_manifest(self, paths: list[str]) -> None:
-        manifest = Manifest(self.config.machine, self.config.machine_name, paths)
-        name = manifests.next_name(self.path, self.config.machine)
-        self.write_blob(name, self.codec.seal(manifest.encode()))
 
     # blobs --------------------------------------------------------------------------------
 
-    def write_blob(self, name: str, data: bytes) -> None:
+    def write_blob(self, name: str, data: bytes, length: int = -1) -> None:
+        """Writes one working-copy file; `length` is its plaintext's before padding (-1 for
+        a file stored as it is)."""
         target = self.path / name
         ensure_private_dir(self.root, target.parent)
         atomic_write(self.root, target, data, durable=False)
+        if not name.startswith(f"{MANIFESTS}/"):
+            self.state.blobs[name] = [digest(data), length, *_stat_key(os.lstat(target))]
 
     def remove_blob(self, name: str) -> None:
+        self.state.blobs.pop(name, None)
         try:
             os.unlink(self.path / name)
         except FileNotFoundError:
@@ -174,11 +156,8 @@ class WorkingCopy:
         ensure_private_dir(self.root, target.parent)
         atomic_write(self.root, target, data, durable=not DEFERRED_FLUSH)
         self.unflushed = True
-        if blob is not None:
-            self.write_blob(name, blob)
-        else:
-            self.write_blob(name, self.codec.seal(data))
-        self._learn(name, path)
+        self.write_blob(name, blob if blob is not None else self.codec.seal(data), len(data))
+        self.state.known[name] = path
         self.index[path] = IndexEntry(*_stat_key(os.lstat(target)), digest(data), name)
 
     def apply_unit(
@@ -215,10 +194,11 @@ class WorkingCopy:
             os.sync()
             self.unflushed = False
 
-    def adopt_blobs(self, blobs: Iterable[tuple[str, bytes]]) -> None:
-        """Takes the remote's blob for files whose plaintext is the same on both sides."""
-        for name, blob in blobs:
-            self.write_blob(name, blob)
+    def adopt_blobs(self, blobs: Iterable[tuple[str, bytes, int]]) -> None:
+        """Takes the remote's blob (name, blob, plaintext length) for files whose plaintext
+        is the same on both sides."""
+        for name, blob, length in blobs:
+            self.write_blob(name, blob, length)
 
 
 _HISTORY_REVISION = re.compile(r"history/[^/]+/revision-(\d{6,})\.json")

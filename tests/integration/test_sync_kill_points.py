@@ -98,8 +98,9 @@ def test_fifty_kill_9_points_leave_the_journal_whole_and_the_next_sync_completes
         assert not started or sync_status(engine)["state"] == "error", slot
     assert early <= KILLS // 5, f"{early} of {KILLS} kills landed before the sync began"
     report = SyncEngine(desk.root).sync()
-    assert report.result == "synced", report
+    assert report.result == "synced", [r.line() for r in report.refused]
     assert sync_status(SyncEngine(desk.root))["state"] == "synced"
-    SyncEngine(laptop.root).sync()
+    other = SyncEngine(laptop.root).sync()
+    assert other.result == "synced", [r.line() for r in other.refused]
     assert assert_kernforge_valid(laptop) == assert_kernforge_valid(desk)
     assert set(_revisions(laptop)) == set(_revisions(desk))

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from core.sync.merge import CONFLICT, LOCAL, REMOTE, SAME, RecordSide, merge_lines, merge_record
 
 
@@ -48,11 +51,74 @@ def test_a_newer_remote_that_does_not_descend_from_local_is_a_conflict() -> None
     assert merge.fork == 2
 
 
-def test_logs_unite_lines_in_local_order_then_the_remote_new_ones() -> None:
+def test_logs_keep_the_shared_beginning_then_the_other_lines_by_time_then_bytes() -> None:
     local = b'{"n":1}\n{"n":2}\n'
     remote = b'{"n":1}\n{"n":3}\n{"n":2}\n'
     assert merge_lines(local, remote) == b'{"n":1}\n{"n":2}\n{"n":3}\n'
+    late = b'{"at":"2026-12-01T10:00:00Z","k":"a"}\n'
+    early = b'{"at":"2026-12-01T09:00:00+02:00","k":"b"}\n'  # 07:00 UTC
+    assert merge_lines(late, early) == merge_lines(early, late) == early + late
 
 
 def test_a_torn_last_line_is_dropped_from_the_united_log() -> None:
     assert merge_lines(b'{"n":1}\n{"n":', b'{"n":2}\n{"n') == b'{"n":1}\n{"n":2}\n'
+
+
+LINES = st.lists(st.sampled_from([f'{{"n":{n}}}\n'.encode() for n in range(8)]), max_size=8)
+
+
+@given(shared=LINES, ours=LINES, theirs=LINES)
+def test_a_log_merge_is_the_same_whichever_side_merges_and_loses_no_line(
+    shared: list[bytes], ours: list[bytes], theirs: list[bytes]
+) -> None:
+    local, remote = b"".join(shared + ours), b"".join(shared + theirs)
+    united = merge_lines(local, remote)
+    assert united == merge_lines(remote, local)
+    lines = united.splitlines(keepends=True)
+    assert set(lines) == set(shared + ours + theirs)
+    assert merge_lines(united, united) == united
+    assert merge_lines(united, local) == united == merge_lines(united, remote)
+
+
+@settings(max_examples=60)
+@given(
+    count=st.sampled_from([2, 3]),
+    steps=st.lists(st.tuples(st.sampled_from(["append", "sync"]), st.integers(0, 2)), max_size=20),
+)
+def test_machines_exchanging_logs_converge_within_two_rounds_and_go_quiet(
+    count: int, steps: list[tuple[str, int]]
+) -> None:
+    """A model of sync for one log: each machine's file and what it last exported; a sync
+    merges the remote's file the way `core.sync.incoming` does and pushes when it changed."""
+    files = [b""] * count
+    exported = [b""] * count
+    remote = [b""]
+    pushes = [0]
+
+    def sync(who: int) -> None:
+        mine, theirs = files[who], remote[0]
+        changed_here = mine != exported[who]
+        if mine == theirs or not theirs:
+            merged = mine
+        elif not changed_here and set(mine.splitlines(True)) <= set(theirs.splitlines(True)):
+            merged = theirs
+        else:
+            merged = merge_lines(mine, theirs)
+        files[who] = exported[who] = merged
+        if merged != remote[0]:
+            remote[0] = merged
+            pushes[0] += 1
+
+    for n, (action, who) in enumerate(steps):
+        if action == "append":
+            files[who % count] += f'{{"machine":{who % count},"n":{n}}}\n'.encode()
+        else:
+            sync(who % count)
+    for _ in range(2):
+        for who in range(count):
+            sync(who)
+    assert len(set(files)) == 1
+    settled = pushes[0]
+    for who in range(count):
+        sync(who)
+    assert pushes[0] == settled

@@ -1,10 +1,8 @@
-"""Manifest compaction with two machines (and a third that joins after) over a bare git remote.
+"""Authenticated manifests with two machines (and a third that joins after) over a bare remote.
 
-The bound is lowered so a few syncs pass it. The laptop compacts and pushes while the desk,
-offline, writes records and compacts its own copy; when the desk comes back its merge meets
-the laptop's removals and folded manifest. Both must end with the same manifests (one folded
-file each, not one per sync), the same journal, and a machine that joins afterwards must read
-every path and know both machines' names.
+The desk goes offline and writes records while the laptop keeps syncing; when it comes back
+both must end with one manifest per machine (rewritten, never one per sync), the same journal,
+and a machine that joins afterwards must read every path and know both machines' names.
 """
 
 from __future__ import annotations
@@ -12,20 +10,15 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from core.sync import manifests
-from core.sync.crypto import AgeCodec
+from core.sync import authenticity, manifests
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE
 from core.sync.keystore import KeyLocation, load_key
-from core.sync.manifests import Manifest
 from core.sync.report import OFFLINE, SYNCED
+from core.sync.workcopy import WorkingCopy
 from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
 
-BOUND = 3
-ROUNDS = BOUND + 2
-"""Syncs that each name a new record: enough to pass the bound on each machine."""
+ROUNDS = 4
 
 
 def _engine(machine: Machine) -> SyncEngine:
@@ -40,28 +33,27 @@ def _join(machine: Machine, url: str, key_file: Path) -> None:
     _engine(machine).join(url, key=key, key_file=str(machine.key_file))
 
 
-def _manifests(machine: Machine) -> list[str]:
-    return manifests.listed(_engine(machine).files.working_copy)
-
-
-def _listed_paths(machine: Machine) -> set[str]:
+def _work(machine: Machine) -> WorkingCopy:
     engine = _engine(machine)
-    codec = engine.codec()
-    assert isinstance(codec, AgeCodec)
-    folder = engine.files.working_copy
-    return {
-        path
-        for name in _manifests(machine)
-        for path in Manifest.decode(codec.open((folder / name).read_bytes())).paths
-    }
+    return WorkingCopy(
+        root=engine.root,
+        working_copy=engine.files.working_copy,
+        codec=engine.codec(),
+        config=engine.config(),
+        index=engine.files.index(),
+        state=engine.files.state(),
+    )
+
+
+def _held(machine: Machine) -> dict[str, manifests.Manifest]:
+    return authenticity.held_manifests(_work(machine))
 
 
 def _ids(machine: Machine) -> set[str]:
     return {r.id for r in machine.store.list_with_issues().records}
 
 
-def _remote_manifests(remote: Path) -> list[str]:
-    """The manifests in the remote's branch, as the next machine to join would see them."""
+def _remote_names(remote: Path) -> list[str]:
     out = subprocess.run(
         ["git", "ls-tree", "-r", "--name-only", BRANCH],
         cwd=remote,
@@ -69,19 +61,14 @@ def _remote_manifests(remote: Path) -> list[str]:
         text=True,
         check=True,
     ).stdout
-    return sorted((n for n in out.split() if manifests.is_manifest(n)), key=manifests.listed_key)
+    return out.split()
 
 
 def _set_remote(machine: Machine, url: str) -> None:
     _engine(machine).repo.run("remote", "set-url", REMOTE, url)
 
 
-@pytest.fixture(autouse=True)
-def low_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(manifests, "BOUND", BOUND)
-
-
-def test_concurrent_compactions_converge_and_a_late_joiner_reads_every_path(
+def test_one_manifest_per_machine_lists_the_whole_tree_and_a_late_joiner_reads_it(
     tmp_path: Path,
 ) -> None:
     remote, url = bare_remote(tmp_path)
@@ -96,20 +83,24 @@ def test_concurrent_compactions_converge_and_a_late_joiner_reads_every_path(
         assert _engine(laptop).sync().result == SYNCED
         desk.put(f"decision-desk-{n}", f"Desk decision {n}")
         assert _engine(desk).sync().result == OFFLINE
-    # each compacted on its own: far fewer manifests than syncs that named new paths
-    assert len(_manifests(laptop)) <= BOUND
-    assert len(_manifests(desk)) <= BOUND
     _set_remote(desk, url)
     assert _engine(desk).sync().result == SYNCED
     assert _engine(laptop).sync().result == SYNCED
-    assert _manifests(laptop) == _manifests(desk) == _remote_manifests(remote)
-    assert len(_manifests(laptop)) <= BOUND
+    machines = {_engine(m).config().machine for m in (laptop, desk)}
+    on_remote = sorted(n for n in _remote_names(remote) if n.startswith("m/"))
+    assert on_remote == sorted(manifests.name_of(m) for m in machines)
+    assert sorted(_held(laptop)) == sorted(_held(desk)) == on_remote
+    # every commit's tree is one a key holder listed: some manifest's state is the whole tree
+    listing = authenticity.working_listing(_work(laptop))
+    assert manifests.state_digest(listing) in {m.state for m in _held(laptop).values()}
+    assert set(listing) == {n for n in _remote_names(remote) if not n.startswith("m/")}
     assert _ids(laptop) == _ids(desk)
     assert len(_ids(laptop)) == 1 + 2 * ROUNDS
     _join(late, url, laptop.key_file)
     assert _ids(late) == _ids(laptop)
     for machine in (laptop, desk, late):
         assert_kernforge_valid(machine)
-        assert {f"records/{i}.json" for i in _ids(machine)} <= _listed_paths(machine)
     names = _engine(late).files.state().machines
-    assert {_engine(laptop).config().machine, _engine(desk).config().machine} <= set(names)
+    assert machines <= set(names)
+    seen = _engine(late).files.state().seen
+    assert machines <= set(seen) and all(seq >= 1 for seq in seen.values())

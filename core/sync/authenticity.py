@@ -1,0 +1,326 @@
+"""Only a holder of the sync key can write what a machine accepts; nothing goes backwards.
+
+age gives secrecy, not authenticity: the recipient is on the remote, so anyone can encrypt a
+file to it. Each machine therefore lists every file of the tree it commits in its own manifest
+(`core.sync.manifests`) under an HMAC-SHA-256 with the journal's authentication key. A file
+that arrives is opened only when a valid manifest lists the SHA-256 of exactly its bytes; a
+manifest whose MAC fails, or that does not open, vouches for nothing. Each refusal names the
+file and does not stop the rest of the sync.
+
+Against rollback, each manifest carries its machine's sequence number, and this machine keeps
+the highest it verified from each writer (its own: the highest it pushed). A remote that shows
+an older manifest than one already seen (a force-push to an old commit, a `git revert`, a
+restored backup) is reported as rolled back; what it would take back is never applied
+(`core.sync.incoming` also never removes a record, revision, note or log line, nor lowers a
+revision), and the next sync pushes this machine's newer state again. A manifest also names
+the sequence numbers it saw from the other writers, so a machine learns of a rollback of a
+writer it has not heard from itself.
+
+A plain (unencrypted) remote has no key and authenticates nothing; its host is trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from core.errors import SyncKeyWrong, SyncManifestInvalid
+from core.store.safefs import TEMP_MARK
+from core.sync import manifests
+from core.sync.bounds import MANIFEST_MAX
+from core.sync.crypto import Codec
+from core.sync.manifests import Listed, Manifest
+from core.sync.paths import MARKER
+from core.sync.report import ROLLBACK, TAMPERED, UNDECRYPTABLE, Refusal, SyncReport
+
+if TYPE_CHECKING:
+    from core.sync.gitrepo import GitRepo
+    from core.sync.workcopy import WorkingCopy
+
+KEY_CHECK_TEXT = b"decision-journal sync key check\n"
+NO_KEY = "changed on the remote by someone without the key"
+ROLLED_BACK = "the remote was rolled back"
+
+
+def blob_digest(blob: bytes) -> str:
+    return hashlib.sha256(blob).hexdigest()
+
+
+def sign(manifest: Manifest, key: bytes) -> bytes:
+    """The manifest's plaintext with its MAC."""
+    body = manifest.body()
+    return manifests.encode(body, _mac(key, body))
+
+
+def verify(plain: bytes, key: bytes, name: str) -> Manifest:
+    """The manifest in `plain`, when its MAC is right and it belongs at `name`.
+
+    Raises:
+        SyncManifestInvalid: its shape, MAC or machine is wrong.
+    """
+    manifest, body, mac = manifests.decode(plain)
+    if not hmac.compare_digest(_mac(key, body), mac):
+        raise SyncManifestInvalid("its authentication does not match")
+    if manifests.machine_of(name) != manifest.machine:
+        raise SyncManifestInvalid(f"it names machine {manifest.machine} but is stored as {name}")
+    return manifest
+
+
+def _mac(key: bytes, body: dict[str, object]) -> str:
+    return hmac.new(key, manifests.canonical(body), hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Voucher:
+    """A valid manifest's word for one file: what it stands for and who listed it."""
+
+    listed: Listed
+    machine: str
+
+
+@dataclass(slots=True)
+class RemoteCheck:
+    """The manifests of one remote commit, checked, and what they vouch for."""
+
+    codec: Codec
+    seen: dict[str, int]
+    own: str
+    valid: dict[str, Manifest] = field(default_factory=dict)
+    """Manifest name → the manifest, for each one whose MAC is right."""
+    refused: set[str] = field(default_factory=set)
+    vouched: dict[str, dict[str, Voucher]] = field(default_factory=dict)
+    """Working-copy name → blob digest → voucher."""
+
+    @property
+    def strict(self) -> bool:
+        """Whether every file must be vouched for: always, once this machine or the remote
+        uses authenticated manifests (a format-1 remote is trusted once, at its migration)."""
+        return self.codec.encrypted and bool(self.valid or self.seen)
+
+    def read(self, repo: GitRepo, commit: str, report: SyncReport | None) -> RemoteCheck:
+        """Checks every manifest in `commit`; refusals go to `report`."""
+        names = [n for n in repo.names(commit) if manifests.is_manifest(n)]
+        for name, blob in repo.blobs(commit, names, limit=MANIFEST_MAX).items():
+            self.add(name, blob, report)
+        self._cross_check(report)
+        return self
+
+    def add(self, name: str, blob: bytes, report: SyncReport | None) -> None:
+        try:
+            manifest = verify(self.codec.open(blob), self.codec.auth_key, name)
+        except SyncKeyWrong:
+            self.refuse(report, name, UNDECRYPTABLE, "does not open with this journal's key")
+            return
+        except SyncManifestInvalid as exc:
+            self.refuse(report, name, TAMPERED, f"{NO_KEY} ({exc}); it vouches for nothing")
+            return
+        self.valid[name] = manifest
+        for file_name, listed in manifest.files.items():
+            voucher = Voucher(listed, manifest.machine)
+            self.vouched.setdefault(file_name, {}).setdefault(listed.digest, voucher)
+        before = self.seen.get(manifest.machine, 0)
+        if manifest.seq < before:
+            whose = "this machine" if manifest.machine == self.own else "machine"
+            self.refuse(
+                report,
+                name,
+                ROLLBACK,
+                f"{ROLLED_BACK}: it holds manifest {manifest.seq} of {whose} "
+                f"{manifest.machine}, older than manifest {before} already seen here; nothing "
+                "is taken back, and this sync pushes the newer state again",
+            )
+
+    def _cross_check(self, report: SyncReport | None) -> None:
+        """A writer whose manifest is older here than another writer says it saw."""
+        held = {m.machine: (n, m.seq) for n, m in self.valid.items()}
+        for manifest in list(self.valid.values()):
+            for machine, seq in manifest.seen.items():
+                name, have = held.get(machine, (manifests.name_of(machine), 0))
+                if have < seq and name not in self.refused:
+                    self.refuse(
+                        report,
+                        name,
+                        ROLLBACK,
+                        f"{ROLLED_BACK}: machine {manifest.machine} saw manifest {seq} of "
+                        f"machine {machine}, the remote holds "
+                        f"{'none' if have == 0 else have}; nothing is taken back",
+                    )
+
+    def refuse(
+        self, report: SyncReport | None, name: str, kind: str, message: str, path: str = ""
+    ) -> None:
+        self.refused.add(name)
+        if report is not None:
+            report.refuse(Refusal(path or name, kind, message, path))
+
+    def voucher(self, name: str, blob: bytes) -> Voucher | None:
+        return self.vouched.get(name, {}).get(blob_digest(blob))
+
+    def path_of(self, name: str) -> str:
+        """The journal path a valid manifest gives `name` ("" when none does)."""
+        found = self.vouched.get(name, {})
+        return next((v.listed.path for v in found.values() if v.listed.path), "")
+
+    def writers(self, name: str, blob: bytes) -> list[str]:
+        """The machines whose valid manifests list exactly this blob under `name`."""
+        digest = blob_digest(blob)
+        listing = ((m.machine, m.files.get(name)) for m in self.valid.values())
+        return sorted(machine for machine, e in listing if e is not None and e.digest == digest)
+
+    def open(
+        self, name: str, blob: bytes, report: SyncReport | None, path: str = ""
+    ) -> bytes | None:
+        """The plaintext of a remote file a key holder listed, cut at its listed length; None
+        (with the refusal in `report`) when no valid manifest lists exactly these bytes, or
+        when the file does not open."""
+        length: int | None = None
+        if self.strict:
+            voucher = self.voucher(name, blob)
+            if voucher is None:
+                self.refuse(report, name, TAMPERED, f"{NO_KEY}; not applied", path)
+                return None
+            length = voucher.listed.length if voucher.listed.length >= 0 else None
+        try:
+            return self.codec.open(blob, length)
+        except SyncKeyWrong:
+            self.refuse(report, name, UNDECRYPTABLE, "does not open with this journal's key", path)
+            return None
+
+
+# this machine's side ----------------------------------------------------------------------
+
+
+def working_listing(work: WorkingCopy) -> dict[str, Listed]:
+    """Every file of the working copy but the manifests, as a manifest lists it: blob digests
+    from the cache `write_blob` keeps (a file of another size is read again)."""
+    listing: dict[str, Listed] = {}
+    base = str(work.path)
+    for directory, folders, files in os.walk(base):
+        if directory == base:
+            folders[:] = [f for f in folders if f != ".git"]
+        for file_name in files:
+            full = os.path.join(directory, file_name)
+            name = os.path.relpath(full, base).replace(os.sep, "/")
+            if name.startswith(f"{manifests.FOLDER}/") or _left_by_a_writer(file_name):
+                continue
+            listing[name] = _listed(work, name, full)
+    return listing
+
+
+def _left_by_a_writer(file_name: str) -> bool:
+    """A temporary file of a write killed before its rename: never committed (the working
+    copy's git excludes the same pattern)."""
+    return file_name.startswith(".") and TEMP_MARK in file_name
+
+
+def _listed(work: WorkingCopy, name: str, full: str) -> Listed:
+    info = os.lstat(full)
+    key = [info.st_size, info.st_mtime_ns, info.st_ino]
+    cached = work.state.blobs.get(name)
+    path = work.state.known.get(name, "")
+    if cached is not None and cached[2:] == key:
+        return Listed(path, str(cached[0]), int(cached[1]))
+    with open(full, "rb") as handle:
+        blob = handle.read()
+    length = -1
+    if name != MARKER and work.codec.encrypted:
+        try:
+            length = len(work.codec.open(blob))
+        except SyncKeyWrong:
+            length = -1  # listed as it is; a reader refuses it as not opening
+    work.state.blobs[name] = [blob_digest(blob), length, *key]
+    return Listed(path, blob_digest(blob), length)
+
+
+def held_manifests(work: WorkingCopy) -> dict[str, Manifest]:
+    """The valid manifests in the working copy, by name (an invalid one is left out)."""
+    check = RemoteCheck(work.codec, {}, work.config.machine)
+    folder = work.path / manifests.FOLDER
+    for file_name in sorted(os.listdir(folder)) if folder.is_dir() else []:
+        name = f"{manifests.FOLDER}/{file_name}"
+        if manifests.is_manifest(name):
+            check.add(name, (folder / file_name).read_bytes(), None)
+    return check.valid
+
+
+def vouch(work: WorkingCopy) -> bool:
+    """Writes this machine's manifest when no valid manifest in the working copy lists its
+    files exactly as they are (so every commit's tree is one a key holder listed); returns
+    whether it wrote one. An unchanged tree writes nothing, so syncs go quiet."""
+    if not work.codec.encrypted:
+        return False
+    migrate(work)
+    listing = working_listing(work)
+    held = held_manifests(work)
+    state = manifests.state_digest(listing)
+    if any(m.state == state for m in held.values()) and not work.state.announce_name:
+        return False
+    work.state.announce_name = False  # a renamed machine's manifest carries its new name
+    own = manifests.name_of(work.config.machine)
+    seq = max(held[own].seq if own in held else 0, work.state.seen.get(work.config.machine, 0))
+    machines: dict[str, str] = dict(work.state.machines)
+    for manifest in held.values():
+        machines.update(manifest.names())
+    machines.pop(work.config.machine, None)
+    manifest = Manifest(
+        work.config.machine,
+        work.config.machine_name,
+        seq + 1,
+        listing,
+        {m.machine: m.seq for n, m in held.items() if n != own},
+        machines,
+    )
+    work.write_blob(own, work.codec.seal(sign(manifest, work.codec.auth_key)))
+    return True
+
+
+def pushed(work: WorkingCopy) -> None:
+    """After a push: the manifests this machine pushed are the oldest it accepts from now on."""
+    for manifest in held_manifests(work).values():
+        if manifest.seq > work.state.seen.get(manifest.machine, 0):
+            work.state.seen[manifest.machine] = manifest.seq
+
+
+def learn(work: WorkingCopy, check: RemoteCheck) -> None:
+    """Names and machine names from the remote's valid manifests."""
+    for manifest in check.valid.values():
+        work.state.machines.update(manifest.names())
+        for name, listed in manifest.files.items():
+            if listed.path and work.codec.name(listed.path) == name:
+                work.state.known[name] = listed.path
+        if manifest.seq > work.state.seen.get(manifest.machine, 0):
+            work.state.seen[manifest.machine] = manifest.seq
+
+
+# format 1 -----------------------------------------------------------------------------------
+
+
+def marker_text(encrypted: bool, recipient: str) -> bytes:
+    marker: dict[str, object] = {"format": manifests.FORMAT, "encrypted": encrypted}
+    if encrypted:
+        marker["recipient"] = recipient
+    return (json.dumps(marker, indent=2) + "\n").encode("utf-8")
+
+
+def migrate(work: WorkingCopy) -> bool:
+    """A format-1 working copy becomes format 2: its name manifests are removed (every path
+    they named is in the index and in the manifest written next) and the marker says format 2.
+    Returns whether anything changed."""
+    folder = work.path / manifests.FOLDER
+    found = os.listdir(folder) if folder.is_dir() else []
+    legacy = [n for n in found if manifests.is_legacy(f"{manifests.FOLDER}/{n}")]
+    marker = work.path / MARKER
+    try:
+        current = json.loads(marker.read_bytes())
+    except (FileNotFoundError, ValueError):
+        current = {}
+    if not legacy and current.get("format") == manifests.FORMAT:
+        return False
+    for name in legacy:
+        work.remove_blob(f"{manifests.FOLDER}/{name}")
+    work.write_blob(MARKER, marker_text(True, work.codec.recipient), -1)
+    return True
