@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.workers import WorkerPool
-from core.errors import REFUSED_ENTRY, JournalError, SyncNotConfigured
+from core.errors import JournalError, SyncNotConfigured
 from core.record.redaction import redact_text
 from core.sync.indicator import ERROR, OFFLINE, Diagnosis, SyncView, diagnose, view_of
 from core.sync.schedule import Outcome, SyncSchedule, SyncTiming
@@ -312,7 +312,7 @@ class SyncService(QObject):
                 f"the remote sent {len(report.refused)} file(s) that were refused (first: "
                 f"{first.kind} {first.name}: {first.message}); everything else was applied"
             )
-            self.error_started.emit(REFUSED_ENTRY, redact_text(message)[0])
+            self.error_started.emit(first.entry, redact_text(message)[0])
 
     def _failed_run(self, error: BaseException) -> None:
         diagnosis = diagnose(error)

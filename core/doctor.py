@@ -76,6 +76,34 @@ def write_findings(probes: list[WriteProbe]) -> list[Finding]:
     ]
 
 
+FREE_SPACE_MIN = 32 * 1024 * 1024
+"""Below this much free space on the journal's file system, doctor warns: a capture writes a
+few files of a few KiB, but a sync that receives many decisions, the index and the profile
+need room, and a disk that fills mid-write is refused, not half-written."""
+
+
+def free_space_findings(root: Path) -> list[Finding]:
+    """A finding when the journal's file system is full or nearly so (`FREE_SPACE_MIN`)."""
+    target = root
+    while not target.exists() and target != target.parent:
+        target = target.parent
+    try:
+        info = os.statvfs(target)
+    except OSError:
+        return []
+    free = info.f_bavail * info.f_frsize
+    if free >= FREE_SPACE_MIN:
+        return []
+    return [
+        Finding(
+            str(target),
+            f"the file system has {free:,} bytes free, below the {FREE_SPACE_MIN:,} a capture "
+            "and a sync need",
+            "disk-full",
+        )
+    ]
+
+
 def _probe(directory: Path) -> WriteProbe:
     target = directory
     while not os.path.lexists(target) and target != target.parent:

@@ -522,6 +522,20 @@ class SyncRemoteError(SyncError):
     runbook_anchor = REMOTE_ENTRY
 
 
+class SyncRemoteUnsafe(SyncRemoteError):
+    """The remote sent something sync refuses as a whole (an object git's fsck refuses, more
+    than a sync reads); nothing was received or written."""
+
+    runbook_anchor = UNSAFE_REMOTE_ENTRY
+
+
+class SyncFetchTooLarge(SyncRemoteUnsafe):
+    """The remote's changes add up to more than a sync reads (`core.sync.bounds.FETCH_MAX`);
+    nothing was read or written."""
+
+    runbook_anchor = UNSAFE_REMOTE_ENTRY
+
+
 class SyncRemoteTampered(SyncRemoteError):
     """The remote holds what no key holder wrote (a forged marker or manifest, a swapped
     recipient); refused before anything was written."""
@@ -534,13 +548,6 @@ class SyncManifestInvalid(SyncError):
     vouches for nothing, and the sync's report names it."""
 
     runbook_anchor = TAMPERED_ENTRY
-
-
-class SyncRemoteUnsafe(SyncRemoteError):
-    """The remote sent something sync refuses as a whole (an object git's fsck refuses, more
-    than a sync reads); nothing was received or written."""
-
-    runbook_anchor = UNSAFE_REMOTE_ENTRY
 
 
 class SyncConflictUnknown(SyncError, LookupError):

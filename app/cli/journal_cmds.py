@@ -277,7 +277,12 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
     from app.cli.redact_cmds import cmd_redact
     from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
-    from core.doctor import check_health, probe_capture_writes, write_findings
+    from core.doctor import (
+        check_health,
+        free_space_findings,
+        probe_capture_writes,
+        write_findings,
+    )
 
     if args.reindex or args.redact or args.repair:
         check_journal_root(journal.root)  # plain doctor reports it as a finding instead
@@ -287,14 +292,22 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
         return cmd_redact(journal, args)
     if args.repair:
         return cmd_repair(journal, args)
+    from core.sync.health import check_sync  # git and age: only for doctor
+
     health = check_health(journal.store)
     # A journal path that is a file has no folder to probe: its finding says everything.
     unusable = journal_root_problem(journal.root) is not None
     probes = [] if unusable else probe_capture_writes(journal.root)
+    sync = check_sync(journal.root) if not unusable else None
     findings = health.findings + write_findings(probes)
+    if sync is not None:
+        findings += free_space_findings(journal.root) + sync.findings
     if args.json:
         summary = {"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}
-        extra = {"unsealed_history_revisions": health.unsealed}
+        extra = {
+            "unsealed_history_revisions": health.unsealed,
+            "sync": sync.remote_line if sync is not None else "",
+        }
         print(json.dumps({**summary, "capture": [p.as_dict() for p in probes], **extra}))
         return DAMAGED if findings else OK
     print_findings(findings)
@@ -302,6 +315,8 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
         print(unsealed_line(health.unsealed))
     if probes:
         print(_capture_line(probes))
+    if sync is not None and sync.remote_line:
+        print(sync.remote_line)
     if not findings:
         print(f"Journal {journal.root} is healthy.")
     return DAMAGED if findings else OK

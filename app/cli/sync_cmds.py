@@ -49,7 +49,7 @@ from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
-from core.sync.report import OFFLINE, Refusal, SyncReport
+from core.sync.report import OFFLINE, Refusal, SyncReport, entries_of
 from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
 
@@ -63,6 +63,7 @@ SYNC_EXIT_CODES = (
     "that is not a sync remote, 4 conflicts wait (`sync status`), 6 the remote sent files "
     "that were refused (named; the rest was applied), 7 sync is not set up or already is"
 )
+NAME_HELP = "this machine's name in status and conflicts (default: its host name)"
 REFUSALS_SHOWN = 20
 """Refusals printed by `sync now`; `sync status --json` lists the first hundred."""
 
@@ -118,7 +119,7 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
         print(
             f"Synced with refusals: {_what_moved(report, set_up=set_up)}; "
             f"{report.applied} applied, {count(len(report.refused), 'file')} refused "
-            f"({runbook.see(REFUSED_ENTRY)}):"
+            f"({'; '.join(runbook.see(e) for e in entries_of(report.refused))}):"
         )
         _print_refusals(report.refused)
     else:
@@ -160,7 +161,10 @@ def _what_moved(report: SyncReport, *, set_up: bool = False) -> str:
 def cmd_init(journal: Journal, args: argparse.Namespace) -> int:
     def run() -> int:
         report = _engine(journal).init(
-            args.remote, encrypt=not args.no_encrypt, key_file=args.key_file or ""
+            args.remote,
+            encrypt=not args.no_encrypt,
+            key_file=args.key_file or "",
+            name=args.name or "",
         )
         if not args.no_encrypt:
             print(
@@ -188,7 +192,9 @@ def _read_pairing(args: argparse.Namespace) -> SyncKey | None:
 def cmd_join(journal: Journal, args: argparse.Namespace) -> int:
     def run() -> int:
         key = _read_pairing(args)
-        report = _engine(journal).join(args.remote, key=key, key_file=args.key_file or "")
+        report = _engine(journal).join(
+            args.remote, key=key, key_file=args.key_file or "", name=args.name or ""
+        )
         return _finish(journal, report, set_up=True)
 
     return _run(run)
@@ -196,6 +202,18 @@ def cmd_join(journal: Journal, args: argparse.Namespace) -> int:
 
 def cmd_now(journal: Journal, args: argparse.Namespace) -> int:
     return _run(lambda: _finish(journal, _engine(journal).sync()))
+
+
+def cmd_name(journal: Journal, args: argparse.Namespace) -> int:
+    def run() -> int:
+        engine = _engine(journal)
+        name = engine.rename(args.name)
+        shared = "; the next sync tells the other machines" if engine.config().encrypted else ""
+        print(f"This machine ({engine.config().machine}) is now named {name!r}{shared}.")
+        tell_app_records_changed(journal)
+        return OK
+
+    return _run(run)
 
 
 def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
@@ -218,21 +236,25 @@ def _status_lines(status: dict[str, object]) -> list[str]:
         f"Sync: {status['state']}",
         f"Remote: {status['remote']} ({'age-encrypted' if status['encrypted'] else 'plain'})",
         f"Key: {status['key_storage']}",
+        f"Machine: {status['machine_name']} ({status['machine']}; `sync name NAME` renames it)",
         f"Last sync: {_last_sync(str(status['last_sync_at']))} ({status['last_result'] or '-'})",
         f"Waiting to push: {count(int(status['pending_commits']), 'commit')}",  # type: ignore[call-overload]
     ]
+    here = status["machine"]
     if status["last_error"]:
         lines.append(f"Last error: {status['last_error']}")
     if status["refused_count"]:
+        kept = [Refusal.from_dict(raw) for raw in status["refusals"]]  # type: ignore[attr-defined]
+        see = "; ".join(runbook.see(e) for e in entries_of(kept) or [REFUSED_ENTRY])
         lines.append(
             f"Refused: {count(int(status['refused_count']), 'file')} the remote sent, at "  # type: ignore[call-overload]
-            f"{_last_sync(str(status['refused_at']))} ({runbook.see(REFUSED_ENTRY)})"
+            f"{_last_sync(str(status['refused_at']))} ({see})"
         )
-        for raw in status["refusals"][:REFUSALS_SHOWN]:  # type: ignore[index]
-            lines.append(f"  {Refusal.from_dict(raw).line()}")
+        lines += [f"  {refusal.line()}" for refusal in kept[:REFUSALS_SHOWN]]
     for item in status["conflicts"]:  # type: ignore[attr-defined]
         versions = ", ".join(
-            f"{info['name'] or machine} ({machine}) revisions {info['revisions']}"
+            f"{info['name'] or machine} ({machine}{', this machine' if machine == here else ''})"
+            f" revisions {info['revisions']}"
             for machine, info in item["versions"].items()
         )
         lines.append(f"Conflict {item['id']} from revision {item['fork_revision']}: {versions}")
@@ -315,6 +337,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument(
         "--key-file", metavar="PATH", help="keep the key in PATH (0600), not the keyring"
     )
+    q.add_argument("--name", metavar="NAME", help=NAME_HELP)
     q.set_defaults(handler=cmd_init)
 
     q = words.add_parser("join", help="another machine: sync with a remote `sync init` made")
@@ -322,7 +345,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument(
         "--key-file", metavar="PATH", help="read the key from PATH (0600) and keep it there"
     )
+    q.add_argument("--name", metavar="NAME", help=NAME_HELP)
     q.set_defaults(handler=cmd_join)
+
+    q = words.add_parser("name", help="name this machine (shown in status and conflicts)")
+    q.add_argument("name", metavar="NAME", help="1 to 40 printable characters")
+    q.set_defaults(handler=cmd_name)
 
     q = words.add_parser("now", help="sync once now")
     q.set_defaults(handler=cmd_now)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from core import limits
 from core.errors import InvalidDecision, JournalDamaged
-from core.record.codec import compact_record, decode_stored_record
+from core.record.codec import decode_stored_record
 from core.record.redact_record import redact_record
 from core.store.correction_notes import NOTE_MAX
 from core.sync.paths import CONFLICTS, HISTORY, RECORDS, history_path, unit_of
@@ -91,7 +91,7 @@ def _record_problem(path: str, data: bytes, record_id: str, revision: int | None
         return f"the store would not write it: {exc}"
     if revision is not None and record.revision != revision:
         return f"it holds revision {record.revision}, not the {revision} its name says"
-    if compact_record(redact_record(record)) != compact_record(record):
+    if redact_record(record) != record:  # model equality: field by field, no encoding
         return "it holds text the redaction rules remove (a secret), which no machine writes"
     return None
 

@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING
 from core.errors import SyncKeyWrong, SyncManifestInvalid
 from core.store.safefs import TEMP_MARK
 from core.sync import manifests
+from core.sync.bounds import MANIFEST_MAX
 from core.sync.crypto import Codec
 from core.sync.manifests import Listed, Manifest
-from core.sync.paths import FILE_MODE, KEY_CHECK, MARKER
+from core.sync.paths import FILE_MODE, MARKER
 from core.sync.report import (
     ROLLBACK,
     TAMPERED,
@@ -48,8 +49,6 @@ if TYPE_CHECKING:
     from core.sync.workcopy import WorkingCopy
 
 KEY_CHECK_TEXT = b"decision-journal sync key check\n"
-REMOTE_FILES = (MARKER, KEY_CHECK)
-"""The remote's own files beside the journal's: listed in every manifest like the rest."""
 NO_KEY = "changed on the remote by someone without the key"
 ROLLED_BACK = "the remote was rolled back"
 UNOPENED = "does not open with this journal's key (not an age file, or encrypted to another key)"
@@ -117,7 +116,7 @@ class RemoteCheck:
             for e in repo.entries(commit)
             if e.text is not None and manifests.is_manifest(e.text) and e.mode == FILE_MODE
         ]
-        found = repo.blobs(commit, names, limit=manifests.MANIFEST_BLOB_MAX)
+        found = repo.blobs(commit, names, limit=MANIFEST_MAX)
         for name in names:
             if name in found:
                 self.add(name, found[name], report)
@@ -279,8 +278,9 @@ def vouch(work: WorkingCopy) -> bool:
     listing = working_listing(work)
     held = held_manifests(work)
     state = manifests.state_digest(listing)
-    if any(m.state == state for m in held.values()):
+    if any(m.state == state for m in held.values()) and not work.state.announce_name:
         return False
+    work.state.announce_name = False  # a renamed machine's manifest carries its new name
     own = manifests.name_of(work.config.machine)
     seq = max(held[own].seq if own in held else 0, work.state.seen.get(work.config.machine, 0))
     machines: dict[str, str] = dict(work.state.machines)

@@ -21,6 +21,7 @@ from pathlib import Path
 from core.errors import (
     JournalError,
     LockCancelled,
+    StorageFailure,
     SyncAlreadyConfigured,
     SyncCancelled,
     SyncKeyWrong,
@@ -37,6 +38,7 @@ from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
 from core.sync import authenticity, manifests
 from core.sync.authenticity import KEY_CHECK_TEXT, RemoteCheck
+from core.sync.bounds import MARKER_MAX
 from core.sync.crypto import AgeCodec, Codec, SyncKey
 from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
@@ -59,6 +61,7 @@ from core.sync.state import (
     ResultSlot,
     StateFiles,
     SyncConfig,
+    checked_machine_name,
     machine_name,
     new_journal_id,
     new_machine_id,
@@ -67,8 +70,6 @@ from core.sync.state import (
 from core.sync.workcopy import WorkingCopy
 
 PUSH_ATTEMPTS = 5
-MARKER_MAX = 64 * 1024
-"""The most `join` reads of the remote's marker and key check before the key is proven."""
 STAGING_PREFIX = ".sync-setup.tmp-"
 
 
@@ -112,11 +113,12 @@ class SyncEngine:
 
     # setting up ---------------------------------------------------------------------------
 
-    def init(self, remote: str, *, encrypt: bool, key_file: str = "") -> SyncReport:
-        """First machine: a new working copy whose first commit is pushed to an empty remote."""
+    def init(self, remote: str, *, encrypt: bool, key_file: str = "", name: str = "") -> SyncReport:
+        """First machine: a new working copy whose first commit is pushed to an empty remote;
+        `name` names this machine (default: its host name)."""
         self._refuse_if_configured()
         key = SyncKey.generate() if encrypt else None
-        config = _new_config(encrypt, key_file)
+        config = _new_config(encrypt, key_file, name)
         with self._setting_up(remote) as repo:
             if _fetch(repo):
                 raise SyncRemoteError(
@@ -129,7 +131,9 @@ class SyncEngine:
             self._install(repo.path, config)
         return self.sync()
 
-    def join(self, remote: str, *, key: SyncKey | None, key_file: str = "") -> SyncReport:
+    def join(
+        self, remote: str, *, key: SyncKey | None, key_file: str = "", name: str = ""
+    ) -> SyncReport:
         """Another machine: checks the remote and the key before anything is written."""
         self._refuse_if_configured()
         with self._setting_up(remote) as repo:
@@ -139,7 +143,7 @@ class SyncEngine:
                     f"`sync init --remote {remote}` on the machine whose journal comes first"
                 )
             encrypted = _check_remote(repo, key)
-            config = _new_config(encrypted, key_file)
+            config = _new_config(encrypted, key_file, name)
             if encrypted and key is not None:
                 store_key(config.key_location, key)
             self._install(repo.path, config)
@@ -179,6 +183,18 @@ class SyncEngine:
         os.chmod(staging, 0o700)
         os.rename(staging, self.files.working_copy)
 
+    def rename(self, name: str) -> str:
+        """Names this machine (in `sync status`, conflicts and the other machines' listings);
+        the next sync tells the other machines. Returns the name as kept."""
+        config = self.config()
+        config.machine_name = checked_machine_name(name)
+        with self._lock():
+            self.files.save_config(config)
+            state = self.files.state()
+            state.announce_name = True
+            self.files.save_state(state)
+        return config.machine_name
+
     def off(self, *, forget_key: bool) -> None:
         """Removes the working copy; the journal and the remote are left as they are."""
         config = self.config()
@@ -196,10 +212,18 @@ class SyncEngine:
     def sync(self) -> SyncReport:
         """One whole sync; returns `offline` instead of raising when the remote is out of reach."""
         config = self.config()
+        before = self.files.slot()
+        self.files.mark(RUNNING)  # first: a sync cut short from here on never reads "synced"
         codec = self.codec()
         with self._lock():
             self.repo.make_private()
             state = self.files.state()
+            if before is not None and before.interrupted:
+                # a sync killed between writing blobs and saving the state: a rewritten blob
+                # can have the stat its cached digest was taken for (same size, a reused
+                # inode, a timestamp within the file system's tick), so every blob is read
+                # again once rather than listed with a stale digest
+                state.blobs.clear()
             work = WorkingCopy(
                 root=self.root,
                 working_copy=self.files.working_copy,
@@ -209,7 +233,6 @@ class SyncEngine:
                 state=state,
             )
             report = SyncReport(SYNCED)
-            self.files.mark(RUNNING)
             try:
                 self._run(work, report)
             except GitFailed as exc:
@@ -246,6 +269,13 @@ class SyncEngine:
         lets it: the result slot is written in place, so a full disk still shows the failure.
         The error carries the report (`error.report`) for the one who shows it."""
         report.result = FAILED
+        if work.state.merging and isinstance(error, StorageFailure):
+            # the write that failed changed nothing, but the files applied before it stand
+            error.message = error.message.replace(
+                "; nothing was changed",
+                "; the sync stopped part-way (every file it applied is whole) and the next "
+                "sync, once there is room, applies the rest",
+            )
         message = describe_failure(error)
         work.state.last_error = message
         if report.refused:
@@ -389,11 +419,11 @@ def describe_failure(error: BaseException) -> str:
     return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
-def _new_config(encrypted: bool, key_file: str) -> SyncConfig:
+def _new_config(encrypted: bool, key_file: str, name: str = "") -> SyncConfig:
     return SyncConfig(
         journal_id=new_journal_id(),
         machine=new_machine_id(),
-        machine_name=machine_name(),
+        machine_name=checked_machine_name(name) if name else machine_name(),
         encrypted=encrypted,
         key_kind="file" if key_file else "keyring",
         key_file=os.path.abspath(key_file) if key_file else "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
+import shlex
 import shutil
 import signal
 import stat
@@ -25,10 +26,12 @@ from core.errors import (
     AUTH_ENTRY,
     OFFLINE_ENTRY,
     REMOTE_ENTRY,
+    JournalError,
     SyncCancelled,
     SyncGitMissing,
     SyncRemoteError,
 )
+from core.store.safefs import atomic_write
 
 AUTHOR = ("decision-journal", "sync@localhost")
 BRANCH = "main"
@@ -160,17 +163,64 @@ class TreeEntry:
             return None
 
 
-def default_ssh_command(*, interactive: bool) -> str:
-    """The ssh git runs when the user chose none: bounded connects and keep-alives, and no
-    password or passphrase prompt unless a terminal can answer it."""
+def _ssh_defaults(*, interactive: bool) -> list[tuple[str, str]]:
     options = [
-        f"ConnectTimeout={SSH_CONNECT_TIMEOUT}",
-        f"ServerAliveInterval={SSH_ALIVE_INTERVAL}",
-        f"ServerAliveCountMax={SSH_ALIVE_COUNT}",
+        ("ConnectTimeout", str(SSH_CONNECT_TIMEOUT)),
+        ("ServerAliveInterval", str(SSH_ALIVE_INTERVAL)),
+        ("ServerAliveCountMax", str(SSH_ALIVE_COUNT)),
     ]
     if not interactive:
-        options.insert(0, "BatchMode=yes")
-    return " ".join(["ssh", *(f"-o {option}" for option in options)])
+        options.insert(0, ("BatchMode", "yes"))
+    return options
+
+
+def default_ssh_command(*, interactive: bool, config: Path | None = None) -> str:
+    """The ssh git runs when the user chose none: bounded connects and keep-alives, and no
+    password or passphrase prompt unless a terminal can answer it.
+
+    Why a config file and not `-o`: ssh takes the first value it obtains for each option,
+    and command-line options come before every config file, so `-o ConnectTimeout=8` would
+    override the user's own `~/.ssh/config`. With `config` (written by `ssh_defaults_file`),
+    ssh reads the user's file, then the system's, then ours: ours only fill in what neither
+    sets. Without it (no working copy yet to keep the file in) the options go on the command
+    line."""
+    if config is not None:
+        return f"ssh -F {shlex.quote(str(config))}"
+    options = _ssh_defaults(interactive=interactive)
+    return " ".join(["ssh", *(f"-o {key}={value}" for key, value in options)])
+
+
+SSH_SYSTEM_CONFIG = "/etc/ssh/ssh_config"
+
+
+def ssh_defaults_text(*, interactive: bool) -> str:
+    """The config `default_ssh_command` points ssh at: the user's and the system's own files
+    first (`-F` replaces both, so they are included), then our defaults for every host."""
+    user = os.path.expanduser("~/.ssh/config")
+    lines = [
+        "# Written by decision-journal for its sync: your own ssh settings come first and win.",
+        f'Include "{user}"',
+        f'Include "{SSH_SYSTEM_CONFIG}"',
+        "Host *",
+        *(f"    {key} {value}" for key, value in _ssh_defaults(interactive=interactive)),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def ssh_defaults_file(git_dir: Path, *, interactive: bool) -> Path | None:
+    """Writes (when it changed) the ssh config of `default_ssh_command` inside git_dir;
+    None when there is no git_dir yet or it cannot be written."""
+    if not git_dir.is_dir():
+        return None
+    name = "ssh-defaults-interactive" if interactive else "ssh-defaults"
+    target = git_dir / name
+    text = ssh_defaults_text(interactive=interactive).encode("utf-8")
+    try:
+        if not target.is_file() or target.is_symlink() or target.read_bytes() != text:
+            atomic_write(git_dir, target, text)
+    except (OSError, JournalError):
+        return None
+    return target
 
 
 class GitRepo:
@@ -203,7 +253,10 @@ class GitRepo:
         if not self.interactive:
             env["GIT_TERMINAL_PROMPT"] = "0"
         if not self.user_chose_ssh():
-            env["GIT_SSH_COMMAND"] = default_ssh_command(interactive=self.interactive)
+            config = ssh_defaults_file(self.path / ".git", interactive=self.interactive)
+            env["GIT_SSH_COMMAND"] = default_ssh_command(
+                interactive=self.interactive, config=config
+            )
         return env
 
     def user_chose_ssh(self) -> bool:

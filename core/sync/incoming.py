@@ -21,16 +21,18 @@ import json
 import os
 from dataclasses import dataclass, field
 
+from core.errors import TAMPERED_ENTRY, SyncError
 from core.store.correction_notes import FOLDER as NOTES_FOLDER
 from core.store.correction_notes import note_path
 from core.sync import authenticity, conflicts, manifests
-from core.sync.authenticity import NO_KEY, REMOTE_FILES, ROLLED_BACK, UNOPENED, RemoteCheck
+from core.sync.authenticity import NO_KEY, ROLLED_BACK, RemoteCheck
+from core.sync.bounds import BLOB_MAX
 from core.sync.gitrepo import GitRepo
 from core.sync.merge import CONFLICT, LOCAL, RecordSide, merge_lines, merge_record
 from core.sync.merge import REMOTE as TAKE_REMOTE
-from core.sync.paths import CONFLICTS, Unit, history_path, record_path, unit_of
+from core.sync.paths import CONFLICTS, REMOTE_FILES, Unit, history_path, record_path, unit_of
 from core.sync.report import ROLLBACK, TAMPERED, SyncReport
-from core.sync.screening import BLOB_MAX, Screen
+from core.sync.screening import Screen
 from core.sync.workcopy import WorkingCopy
 
 UNKNOWN_MACHINE = "00000000"
@@ -48,6 +50,12 @@ Change = tuple[bytes | None, bytes | None]
 """A journal file's new plaintext and its blob; (None, None) removes the file."""
 
 
+class _Refused(SyncError):
+    """A file of the unit was refused (and reported): the unit is left as it is here."""
+
+    runbook_anchor = TAMPERED_ENTRY
+
+
 @dataclass(slots=True)
 class MergeResult:
     received: int = 0
@@ -63,25 +71,24 @@ class Incoming:
         work: WorkingCopy,
         remote: str,
         head: str | None,
-        report: SyncReport,
+        report: SyncReport | None = None,
     ) -> None:
         self.repo = repo
         self.work = work
         self.remote = remote
         self.report = report
         base = repo.merge_base(head, remote) if head else None
-        # the manifests first: they say which bytes a key holder wrote, and which paths
+        # names, modes and sizes first (`core.sync.screening`): nothing else is read before
+        self.screen = Screen(repo, work, remote, report or SyncReport(""))
+        screened = self.screen.changes(base)
+        self.theirs, self.blobs = screened.theirs, screened.blobs
+        self.ours = set(repo.changed(base, head)) if head else set()
         self.check = RemoteCheck(work.codec, dict(work.state.seen), work.config.machine)
         if work.codec.encrypted:
             self.check.read(repo, remote, report)
-        if self.check.strict:
-            authenticity.learn(work, self.check)
-        self.screen = Screen(repo, work, remote, report, self.check)
-        screened = self.screen.changes(base)  # names, modes, sizes, the key, the store's rules
-        self.theirs = screened.theirs
-        self.blobs = screened.blobs
-        self.plain = screened.plain
-        self.ours = set(repo.changed(base, head)) if head else set()
+        self._learn()
+        # then each file opened as a key holder listed it, and checked by the store's rules
+        self.plain = self.screen.admit(screened, self._opener)
         self.result = MergeResult()
         self.diverged: dict[str, int] = {}
         """Record id → the first revision both sides wrote, for records this merge conflicted:
@@ -111,15 +118,39 @@ class Incoming:
         # records first: a record's conflict decides where the notes of its revisions go
         for unit, names in sorted(units.items(), key=lambda item: item[0].kind != "record"):
             self.result.received += len(names)
-            if unit.kind == "record":
-                self._record(unit.key, names, unit in local_units)
-            elif unit.kind == "log":
-                self._log(unit.key, names[0])
-            else:
-                self._file(unit.key, names[0])
+            try:
+                if unit.kind == "record":
+                    self._record(unit.key, names, unit in local_units)
+                elif unit.kind == "log":
+                    self._log(unit.key, names[0])
+                else:
+                    self._file(unit.key, names[0])
+            except _Refused:
+                continue
         return self.result
 
+    def _learn(self) -> None:
+        """Names from the remote's manifests: the valid ones, or on a format-1 remote (trusted
+        once, while it migrates) its name manifests."""
+        if self.check.strict:
+            authenticity.learn(self.work, self.check)
+        elif self.work.codec.encrypted:
+            for name, blob in self.blobs.items():
+                if manifests.is_legacy(name):
+                    self.work.learn_legacy_manifest(blob)
+
     # checks -------------------------------------------------------------------------------
+
+    def _opener(self, name: str, blob: bytes, path: str) -> bytes | None:
+        return self.check.open(name, blob, self.report, path)
+
+    def _open(self, name: str, blob: bytes, path: str) -> bytes:
+        """The plaintext of a remote file a key holder wrote and the store's rules admit
+        (opened and checked once, by the screen); raises `_Refused` otherwise."""
+        data = self.plain.get(name)
+        if data is None:
+            raise _Refused(name)
+        return data
 
     def _refuse(self, name: str, kind: str, message: str, path: str = "") -> None:
         self.check.refuse(self.report, name, kind, message, path)
@@ -127,7 +158,8 @@ class Incoming:
     def _change(self, name: str) -> Change:
         if self.theirs[name] == "D":
             return None, None
-        return self.plain[name], self.blobs[name]
+        blob = self.blobs[name]
+        return self._open(name, blob, self.work.path_of(name) or ""), blob
 
     def _remote_file(self, name: str) -> None:
         """A remote name that is no journal file: a manifest, the marker or key check, or a
@@ -142,15 +174,13 @@ class Incoming:
                 work.remove_blob(name)  # folded by a migration elsewhere
             elif not check.strict:
                 work.write_blob(name, blob)
-            elif (kind := check.kind_of_unlisted(blob)) == TAMPERED:
+            else:
                 self._refuse(
                     name,
                     TAMPERED,
                     "a format-1 manifest, without authentication (from a machine on an older "
                     "version, or from someone without the key); not used",
                 )
-            else:
-                self._refuse(name, kind, UNOPENED)
         elif removed:
             if name in REMOTE_FILES and (work.path / name).exists():
                 self._refuse(name, TAMPERED, REMOVED)
@@ -183,7 +213,7 @@ class Incoming:
                 if self.theirs[name] == "D":
                     self._refuse(name, TAMPERED, REMOVED, path)
                     continue
-                changes[path] = (self.plain[name], self.blobs[name])
+                changes[path] = (self._open(name, self.blobs[name], path), self.blobs[name])
             here = _revision(work.read(current))
             if current in changes and _revision(changes[current][0]) < here:
                 self._rolled_back(record_id, _revision(changes[current][0]), here)
@@ -245,27 +275,31 @@ class Incoming:
         files: dict[str, tuple[bytes, bytes]] = {}
         found = self._remote_blobs([current])
         if current in found:
-            side.current = found[current][1]
-            files[current] = (side.current, found[current][0])
+            side.current = self._open_path(current, found[current])
+            files[current] = (side.current, found[current])
         paths = [
             history_path(record_id, n, digest=d)
             for n in range(1, side.revision)
             for d in (False, True)
         ]
-        for path, (blob, plain) in self._remote_blobs(paths).items():
-            files[path] = (plain, blob)
+        for path, blob in self._remote_blobs(paths).items():
+            files[path] = (self._open_path(path, blob), blob)
         for n in range(1, side.revision):
             if (path := history_path(record_id, n)) in files:
                 side.history[n] = files[path][0]
         return side, files
 
-    def _remote_blobs(self, paths: list[str]) -> dict[str, tuple[bytes, bytes]]:
-        """path → (blob, plaintext) in the remote commit, from the prefetch where it changed;
-        the rest is read through the same checks (`Screen.fetch`)."""
+    def _open_path(self, path: str, blob: bytes) -> bytes:
+        return self._open(self.work.codec.name(path), blob, path)
+
+    def _remote_blobs(self, paths: list[str]) -> dict[str, bytes]:
+        """path → blob in the remote commit, from the prefetch where it changed."""
         names = {self.work.codec.name(p): p for p in paths}
-        found = {names[n]: (self.blobs[n], self.plain[n]) for n in names if n in self.blobs}
+        found = {names[n]: self.blobs[n] for n in names if n in self.blobs}
         missing = [n for n in names if n not in self.blobs and self.theirs.get(n) != "D"]
-        found.update({names[n]: pair for n, pair in self.screen.fetch(missing).items()})
+        for name, (blob, plain) in self.screen.fetch(missing, self._opener).items():
+            self.plain[name] = plain  # read through the same checks as the changed files
+            found[names[name]] = blob
         return found
 
     def _local_record(self, record_id: str) -> tuple[RecordSide, dict[str, bytes]]:
@@ -294,8 +328,13 @@ class Incoming:
         """The remote's correction notes of those revisions, by revision (a refused one is
         left out: it is reported, and a note never blocks a conflict)."""
         paths = {note_path(record_id, n): n for n in revisions}
-        found = self._remote_blobs(list(paths))
-        return {paths[p]: plain for p, (_, plain) in found.items()}
+        notes: dict[int, bytes] = {}
+        for path, blob in self._remote_blobs(list(paths)).items():
+            try:
+                notes[paths[path]] = self._open_path(path, blob)
+            except _Refused:
+                continue
+        return notes
 
     def _set_aside(self, path: str) -> bool:
         """Whether `path` is the remote's note of a revision this merge set aside in a
@@ -386,8 +425,11 @@ class Incoming:
         if parts[0] != CONFLICTS or parts[1] not in self.revisions_before:
             return False
         current = record_path(parts[1])
-        found = self._remote_blobs([current]).get(current)
-        there = _revision(found[1]) if found is not None else 0
+        blob = self._remote_blobs([current]).get(current)
+        try:
+            there = _revision(self._open_path(current, blob)) if blob is not None else 0
+        except _Refused:
+            return False
         return there > self.revisions_before[parts[1]]
 
 

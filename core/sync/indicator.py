@@ -16,7 +16,6 @@ from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
-    REFUSED_ENTRY,
     JournalError,
     LockCancelled,
     is_storage_failure,
@@ -24,6 +23,7 @@ from core.errors import (
 )
 from core.gocompat.gotime import GoTime
 from core.messages.wording import count
+from core.sync.report import entry_of
 from core.sync.schedule import Outcome
 
 OFF = "off"
@@ -149,7 +149,8 @@ def _state(
     if status.get("state") == ERROR:  # a failure this process did not see (a terminal's sync)
         return ERROR, INTERRUPTED_ENTRY, str(status.get("last_error") or "the last sync failed")
     if status.get("last_result") == REFUSED:
-        return REFUSED, REFUSED_ENTRY, _refusal_detail(status)
+        first = (status.get("refusals") or [{}])[0]
+        return REFUSED, entry_of(str(first.get("kind", ""))), _refusal_detail(status)
     if conflicts:
         return CONFLICT, CONFLICT_ENTRY, ""
     if status.get("last_result") == OFFLINE:

@@ -32,6 +32,8 @@ MARKER = "decision-journal-sync.json"
 """The remote's marker: a sync remote, its format, whether it is encrypted (and to whom)."""
 KEY_CHECK = "key-check.age"
 """A known text encrypted to the key: `sync join` checks the key opens it before writing."""
+REMOTE_FILES = (MARKER, KEY_CHECK)
+"""The remote's own files beside the journal's."""
 FILE_MODE = "100644"
 """The only tree mode sync writes (and accepts): a plain file. Links (120000), submodules
 (160000), executables and anything else never come from an honest machine."""
@@ -44,9 +46,9 @@ _ENCRYPTED_LAYOUT = (
     re.compile(r"m/[0-9a-f]{8}\.age"),
     re.compile(r"m/[0-9a-f]{8}-\d{6,}\.age"),
 )
-"""An encrypted remote's files: keyed names of journal files (`core.sync.crypto.AgeCodec.name`),
-each machine's authenticated manifest and format 1's name manifests (`core.sync.manifests`),
-beside `MARKER` and `KEY_CHECK`."""
+"""An encrypted remote's files: keyed names of journal files (`core.sync.crypto.AgeCodec.name`)
+and each machine's authenticated manifest `m/<machine>.age` (`core.sync.manifests`; the
+numbered name manifests of format 1 until a remote migrates), beside `MARKER` and `KEY_CHECK`."""
 
 
 @dataclass(frozen=True, slots=True)

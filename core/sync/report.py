@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from core.errors import REFUSED_ENTRY, ROLLBACK_ENTRY, TAMPERED_ENTRY
+
 SYNCED = "synced"
 OFFLINE = "offline"
 REFUSED = "refused"
@@ -68,6 +70,11 @@ class Refusal:
             str(raw.get("path", "")),
         )
 
+    @property
+    def entry(self) -> str:
+        """The runbook entry that explains this kind of refusal."""
+        return entry_of(self.kind)
+
     def line(self) -> str:
         """One line for a terminal or a log: kind, name, message."""
         return f"{self.kind}: {self.name}: {self.message}"
@@ -95,6 +102,17 @@ class SyncReport:
         """A sync that reached its end: `refused` when it refused anything."""
         if self.refused and self.result == SYNCED:
             self.result = REFUSED
+
+
+def entry_of(kind: str) -> str:
+    """The runbook entry of a refusal kind: tampered and rollback have their own, the checks
+    of names, sizes and the store's rules share `sync-files-refused`."""
+    return {TAMPERED: TAMPERED_ENTRY, ROLLBACK: ROLLBACK_ENTRY}.get(kind, REFUSED_ENTRY)
+
+
+def entries_of(refusals: list[Refusal]) -> list[str]:
+    """The runbook entries of some refusals, each once, in the order first seen."""
+    return list(dict.fromkeys(r.entry for r in refusals))
 
 
 def printable_name(raw: bytes) -> str:

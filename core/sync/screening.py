@@ -10,11 +10,9 @@ Why each step reads only what passed the one before: the remote is hostile until
 2. Sizes from git's object headers (`cat-file --batch-check`): a blob over `BLOB_MAX` is refused
    without reading a byte of it; a fetch whose accepted blobs add up to more than `FETCH_MAX`
    stops the merge before any content is read.
-3. Contents of the accepted blobs; on an encrypted remote every file must be listed, by the
-   digest of its exact bytes, in a valid authenticated manifest (`core.sync.authenticity`:
-   `tampered` otherwise, and a record with such a file is held back whole) and open with the
-   key (`undecryptable` otherwise), and the journal path a manifest names must itself be one
-   sync writes.
+3. Contents of the accepted blobs; on an encrypted remote the manifests are learned first and
+   every file must open with the key (`undecryptable` otherwise), and the journal path a
+   manifest names must itself be one sync writes.
 4. Each journal file against the store's rules (`core.sync.admission`); a record whose file,
    a revision or its history chain fails is refused whole, its bytes kept in quarantine.
 """
@@ -22,27 +20,23 @@ Why each step reads only what passed the one before: the remote is hostile until
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core import limits
-from core.errors import JournalError, SyncRemoteUnsafe
+from core.errors import JournalError, SyncFetchTooLarge
 from core.store.quarantine import keep_aside
 from core.sync import admission
-from core.sync.authenticity import RemoteCheck
+from core.sync.bounds import BLOB_MAX, FETCH_MAX
 from core.sync.gitrepo import GitRepo, TreeEntry
-from core.sync.manifests import is_legacy, is_manifest
 from core.sync.paths import (
-    KEY_CHECK,
-    MARKER,
+    REMOTE_FILES,
     journal_path_problem,
     remote_name_problem,
     unit_of,
 )
 from core.sync.report import (
     INVALID_RECORD,
-    TAMPERED,
     TOO_LARGE,
-    UNDECRYPTABLE,
     UNSAFE_PATH,
     Refusal,
     SyncReport,
@@ -50,17 +44,9 @@ from core.sync.report import (
 )
 from core.sync.workcopy import WorkingCopy
 
-BLOB_MAX = 8 * limits.RECORD_FILE_MAX
-"""The largest remote file read: a record is at most `RECORD_FILE_MAX`, its age envelope adds
-a few hundred bytes, and a log of tens of thousands of lines fits; anything larger is refused
-from its header, unread."""
-FETCH_MAX = 1024 * limits.MIB
-"""The most one sync reads from the remote: far above a join of a hundred thousand records,
-far below what would exhaust memory."""
-
-
-class SyncFetchTooLarge(SyncRemoteUnsafe):
-    """The remote's changes add up to more than `FETCH_MAX`; nothing was read or written."""
+Opener = Callable[[str, bytes, str], bytes | None]
+"""(remote name, blob, journal path) → the plaintext a key holder wrote, or None when it is
+refused (the opener reports why: `core.sync.authenticity.RemoteCheck.open`)."""
 
 
 @dataclass(slots=True)
@@ -75,20 +61,18 @@ class Screened:
 class Screen:
     """The checks of one merge's remote commit; refusals go into `report`."""
 
-    def __init__(
-        self, repo: GitRepo, work: WorkingCopy, remote: str, report: SyncReport, check: RemoteCheck
-    ) -> None:
+    def __init__(self, repo: GitRepo, work: WorkingCopy, remote: str, report: SyncReport) -> None:
         self.repo = repo
         self.work = work
         self.remote = remote
         self.report = report
-        self.check = check
         self.quarantined: list[str] = []
-        self.refused: set[str] = set()
-        """Names refused once: a later `fetch` of the same name leaves it out unread."""
+        self.refused_names: set[str] = set()
+        """Remote names refused in this merge: never read or reported twice."""
 
     def changes(self, base: str | None) -> Screened:
-        """The remote's changes since base that passed every check."""
+        """The remote's changes since base whose names, modes and sizes passed, with their
+        blobs (read, not opened: `admit` opens them once the manifests are known)."""
         entries = self.repo.changed_entries(base, self.remote)
         out = Screened()
         kept: dict[str, TreeEntry] = {}
@@ -108,17 +92,37 @@ class Screen:
             if name in blobs:
                 out.theirs[name] = entry.status
                 out.blobs[name] = blobs[name]
-        self._open(out)
         return out
 
-    def fetch(self, names: list[str]) -> dict[str, tuple[bytes, bytes]]:
+    def admit(self, out: Screened, opener: Opener) -> dict[str, bytes]:
+        """Opens every journal file of `out` with `opener` (None: refused, and reported by
+        it) and checks it by the store's rules; what fails leaves `out`, holding back the rest
+        of its record. Returns name → plaintext of what passed."""
+        paths: dict[str, str] = {}
+        for name in list(out.blobs):
+            path = self.work.path_of(name)
+            if path is None or name in REMOTE_FILES:
+                continue  # the remote's own files and manifests: `Incoming` checks those
+            if (problem := journal_path_problem(path)) is not None:
+                self._drop(out, name, UNSAFE_PATH, f"it stands for {path!r}: {problem}")
+                continue
+            paths[name] = path
+            data = opener(name, out.blobs[name], path)
+            if data is None:
+                self.refused_names.add(name)
+                continue
+            out.plain[name] = data
+        self._admit(out, paths)
+        return out.plain
+
+    def fetch(self, names: list[str], opener: Opener) -> dict[str, tuple[bytes, bytes]]:
         """More of the remote commit (a record's whole copy, for a three-way merge): name →
         (blob, plaintext) for those that pass the same checks; the rest are left out."""
-        refused = self.refused | self.check.refused
-        objects = {name: f"{self.remote}:{name}" for name in names if name not in refused}
+        wanted = [n for n in names if n not in self.refused_names]
+        objects = {name: f"{self.remote}:{name}" for name in wanted}
         blobs = self._read(objects, missing_ok=True)
         out = Screened(theirs=dict.fromkeys(blobs, "A"), blobs=blobs)
-        self._open(out)
+        self.admit(out, opener)
         return {name: (out.blobs[name], out.plain[name]) for name in out.plain}
 
     @property
@@ -126,7 +130,6 @@ class Screen:
         return self.work.codec.encrypted
 
     def _refuse(self, name: str, kind: str, message: str, path: str = "") -> None:
-        self.refused.add(name)
         self.report.refuse(Refusal(name, kind, message, path))
 
     # sizes and contents -------------------------------------------------------------------
@@ -164,71 +167,32 @@ class Screen:
 
     # opening and the store's rules --------------------------------------------------------
 
-    def _open(self, out: Screened) -> None:
-        """Learns the manifests, opens every file, checks the journal files; what fails
-        leaves `out`."""
-        work = self.work
-        if self._encrypted and not self.check.strict:  # format 1, trusted once (migration)
-            for name in [n for n in out.blobs if is_legacy(n)]:
-                try:
-                    work.learn_legacy_manifest(out.blobs[name])
-                except (JournalError, ValueError, KeyError, TypeError, AttributeError) as exc:
-                    self._drop(out, name, UNDECRYPTABLE, f"the manifest does not open: {exc}")
-        paths: dict[str, str] = {}
-        forged: set[str] = set()
-        for name in list(out.blobs):
-            listing = is_manifest(name) or is_legacy(name)
-            path = work.path_of(name) if not listing else None
-            if path is not None and (problem := journal_path_problem(path)) is not None:
-                self._drop(out, name, UNSAFE_PATH, f"it stands for {path!r}: {problem}")
-                continue
-            if listing or name in (MARKER, KEY_CHECK):
-                # the manifests are checked by `RemoteCheck`, the remote's own files by
-                # `Incoming` against them
-                out.plain[name] = out.blobs[name]
-                continue
-            plain = self.check.open(name, out.blobs[name], self.report, path or "")
-            if plain is None:  # refused (and reported) by the check
-                for table in (out.theirs, out.blobs, out.plain):
-                    table.pop(name, None)
-                if path is not None and (unit := unit_of(path)) and unit.kind == "record":
-                    forged.add(unit.key)
-                continue
-            out.plain[name] = plain
-            if path is not None:
-                paths[name] = path
-        for name, path in list(paths.items()):
-            unit = unit_of(path)
-            if unit is not None and unit.kind == "record" and unit.key in forged:
-                del paths[name]
-                message = (
-                    f"held back with the rest of decision {unit.key}, of which a file was "
-                    "changed on the remote by someone without the key"
-                )
-                self._drop(out, name, TAMPERED, message, path)
-        self._admit(out, paths)
-
     def _admit(self, out: Screened, paths: dict[str, str]) -> None:
         """The store's rules per file, then per record (a failing file holds back its whole
         record, so a chain is never half applied)."""
         failed: dict[str, str] = {}
+        unopened = {name for name in paths if name not in out.plain}
         for name, path in paths.items():
+            if name in unopened:
+                continue
             problem = admission.file_problem(path, out.plain[name])
             if problem is not None:
                 failed[name] = problem
         by_path = {path: name for name, path in paths.items()}
         for name, path in paths.items():
-            if name in failed or not path.endswith(".sha256"):
+            if name in failed or name in unopened or not path.endswith(".sha256"):
                 continue
             revision = path.removesuffix(".sha256")
             theirs = out.plain.get(by_path.get(revision, ""))
             if admission.digest_mismatch(out.plain[name], theirs or self.work.read(revision)):
                 failed[name] = "it is not the digest of the revision it names"
-        self._check_chains(out, paths, by_path, failed)
-        units = {unit_of(paths[name]) for name in failed}
+        self._check_chains(out, paths, by_path, failed, unopened)
+        units = {unit_of(paths[name]) for name in [*failed, *unopened]}
         for name, path in paths.items():
             unit = unit_of(path)
-            if name in failed:
+            if name in unopened:
+                self._drop(out, name, "", "", path)  # the opener reported it already
+            elif name in failed:
                 self._quarantine(out, name, path, failed[name])
             elif unit in units and unit is not None and unit.kind == "record":
                 held = (
@@ -237,17 +201,25 @@ class Screen:
                 self._quarantine(out, name, path, held)
 
     def _check_chains(
-        self, out: Screened, paths: dict[str, str], by_path: dict[str, str], failed: dict[str, str]
+        self,
+        out: Screened,
+        paths: dict[str, str],
+        by_path: dict[str, str],
+        failed: dict[str, str],
+        unopened: set[str],
     ) -> None:
+        """Adds to `failed` each arriving record whose history chain would be broken."""
         for name, path in paths.items():
             unit = unit_of(path)
-            if name in failed or unit is None or unit.kind != "record" or path.count("/") != 1:
+            if name in failed or name in unopened or unit is None or unit.kind != "record":
+                continue
+            if path.count("/") != 1:
                 continue
 
             def present(wanted: str) -> bool:
                 arriving = by_path.get(wanted)
                 if arriving is not None:
-                    return arriving not in failed
+                    return arriving not in failed and arriving not in unopened
                 return self.work.read(wanted) is not None or self._remote_has(wanted)
 
             problem = admission.chain_problem(unit.key, out.plain[name], present)
@@ -269,6 +241,13 @@ class Screen:
         self._drop(out, name, INVALID_RECORD, f"{reason}{where}", path)
 
     def _drop(self, out: Screened, name: str, kind: str, message: str, path: str = "") -> None:
+        """Takes name out of what is applied; reported unless `kind` is "" (already was)."""
         for table in (out.theirs, out.blobs, out.plain):
             table.pop(name, None)
-        self._refuse(name, kind, message, path)
+        self.refused_names.add(name)
+        if kind:
+            self._refuse(path or name, kind, message, path)
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0] if text else "it does not open"

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from core.errors import InvalidDecision
 from core.store.safefs import atomic_write, ensure_private_dir
 from core.sync.keystore import KeyLocation
 
@@ -57,6 +58,8 @@ class SyncState:
     segment: int = 0
     known: dict[str, str] = field(default_factory=dict)
     machines: dict[str, str] = field(default_factory=dict)
+    announce_name: bool = False
+    """This machine was renamed: the next export tells the others (a manifest of no paths)."""
     seen: dict[str, int] = field(default_factory=dict)
     """Machine id → the highest manifest sequence number verified from it (this machine's own:
     the highest it pushed); an older one on the remote is a rollback."""
@@ -69,6 +72,27 @@ class SyncState:
     refused_count: int = 0
     refusals: list[dict[str, str]] = field(default_factory=list)
     """That sync's refusals (`core.sync.report.Refusal.to_dict`), the first `KEPT_REFUSALS`."""
+
+
+MACHINE_NAME_MAX = 40
+
+
+def checked_machine_name(name: str) -> str:
+    """A name the user gave this machine, trimmed; refuses an empty, over-long or unprintable
+    one (it is shown in listings and terminals on every machine).
+
+    Raises:
+        InvalidDecision: naming the field `name` and the limit.
+    """
+    trimmed = name.strip()
+    if not trimmed or len(trimmed) > MACHINE_NAME_MAX or not trimmed.isprintable():
+        raise InvalidDecision(
+            f"a machine name must be 1 to {MACHINE_NAME_MAX} printable characters "
+            f"(got {len(trimmed)})",
+            field="name",
+            limit=MACHINE_NAME_MAX,
+        )
+    return trimmed
 
 
 def machine_name() -> str:

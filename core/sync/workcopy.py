@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,7 +29,7 @@ from core.store.safefs import (
 from core.sync import manifests
 from core.sync.crypto import Codec
 from core.sync.manifests import LegacyManifest
-from core.sync.paths import CONFLICTS, record_path, scan_journal, unit_of
+from core.sync.paths import CONFLICTS, history_path, record_path, scan_journal, unit_of
 from core.sync.state import IndexEntry, SyncConfig, SyncState
 
 FILE_MAX = 256 * 1024 * 1024
@@ -166,8 +168,26 @@ class WorkingCopy:
         ensure_private_dir(self.root, lock_path.parent)
         with locked(self.root, lock_path):
             ordered = sorted(files, key=lambda p: (p.startswith("records/"), p))
+            current = record_path(key) if kind == "record" else ""
             for path in ordered:
+                if current in files and (revision := _history_revision(path)) is not None:
+                    self._step_current(current, revision, files)
                 self.apply(path, *files[path])
+
+    def _step_current(
+        self, current: str, revision: int, files: dict[str, tuple[bytes | None, bytes | None]]
+    ) -> None:
+        """Before history revision N is written, the current record becomes revision N (the
+        history file's own bytes), so the journal is whole at every step of a unit cut short:
+        history is always 1..current-1 (the store refuses history ahead of its record, and a
+        history folder with no record)."""
+        data = files[history_path_of(current, revision)][0]
+        if data is None or _revision_of(self.read(current)) >= revision:
+            return
+        target = self.root / current
+        ensure_private_dir(self.root, target.parent)
+        atomic_write(self.root, target, data, durable=not DEFERRED_FLUSH)
+        self.unflushed = True
 
     def flush(self) -> None:
         if self.unflushed:
@@ -179,6 +199,30 @@ class WorkingCopy:
         is the same on both sides."""
         for name, blob, length in blobs:
             self.write_blob(name, blob, length)
+
+
+_HISTORY_REVISION = re.compile(r"history/[^/]+/revision-(\d{6,})\.json")
+
+
+def _history_revision(path: str) -> int | None:
+    """N for a history revision file (not its digest), None for anything else."""
+    match = _HISTORY_REVISION.fullmatch(path)
+    return int(match.group(1)) if match else None
+
+
+def history_path_of(current: str, revision: int) -> str:
+    record_id = current.removeprefix("records/").removesuffix(".json")
+    return history_path(record_id, revision)
+
+
+def _revision_of(data: bytes | None) -> int:
+    if data is None:
+        return 0
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return 0
+    return int(value.get("revision", 0)) if isinstance(value, dict) else 0
 
 
 def _lock_target(key: str, kind: str) -> str:

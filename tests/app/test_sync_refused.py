@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from app.gui.journal.sync_status import SyncStatusButton
 from app.sync_service import SyncService
-from core.errors import REFUSED_ENTRY
+from core.errors import TAMPERED_ENTRY
 from core.sync.crypto import AgeCodec, SyncKey
 from core.sync.indicator import REFUSED, headline
 from tests.app.support.sync_support import WAIT_MS, make_pair, service_for, stop_services
@@ -36,14 +36,14 @@ def test_refused_files_show_remote_tampered_with_the_runbook_entry(
     try:
         service.start()
         qtbot.waitUntil(lambda: service.view.state == REFUSED, timeout=WAIT_MS)
-        assert told and told[0][0] == REFUSED_ENTRY
-        assert "undecryptable" in told[0][1] and "d/ab/" in told[0][1]
+        assert told and told[0][0] == TAMPERED_ENTRY  # no manifest a key holder wrote lists it
+        assert "tampered" in told[0][1] and "d/ab/" in told[0][1]
         assert headline(service.view) == "Sync: remote tampered, files refused"
         assert button.text() == "Sync: remote tampered, files refused"
         assert "Synced" not in button.text()
         with qtbot.waitSignal(button.help_requested, timeout=WAIT_MS) as asked:
             button.click()
-        assert asked.args == [REFUSED_ENTRY]
+        assert asked.args == [TAMPERED_ENTRY]
     finally:
         stop_services(qtbot, made)
         button.deleteLater()

@@ -19,10 +19,11 @@ from pyrage import x25519
 
 from core.errors import SyncRemoteError
 from core.sync import manifests
-from core.sync.authenticity import KEY_CHECK, KEY_CHECK_TEXT, MARKER
+from core.sync.authenticity import KEY_CHECK_TEXT
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.paths import KEY_CHECK, MARKER
 from core.sync.report import SYNCED, TAMPERED
 from tests.integration.hostile_remote import Attacker, engine_sync, remote_tree
 from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote

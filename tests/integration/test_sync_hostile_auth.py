@@ -18,10 +18,9 @@ import pytest
 from core.errors import SyncRemoteTampered
 from core.outcomes.signals import OutcomeLog, make_signal
 from core.record.codec import encode_record
-from core.sync.authenticity import KEY_CHECK, MARKER
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
-from core.sync.paths import history_path, record_path
+from core.sync.paths import KEY_CHECK, MARKER, history_path, record_path
 from core.sync.report import REFUSED, ROLLBACK, SYNCED, TAMPERED, SyncReport
 from tests.factories import make_record
 from tests.integration.hostile_remote import (

@@ -7,8 +7,11 @@ another machine pushed, so "the rest proceeds" is checked too: the honest decisi
 
 from __future__ import annotations
 
+import json
 import os
 import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -17,7 +20,7 @@ import pytest
 from core.errors import SyncRemoteUnsafe
 from core.record.filters import ListFilter
 from core.store.decisions import DecisionStore
-from core.sync import screening
+from core.sync import bounds
 from core.sync.crypto import AgeCodec, SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
@@ -25,15 +28,15 @@ from core.sync.report import (
     INVALID_RECORD,
     REFUSED,
     SYNCED,
+    TAMPERED,
     TOO_LARGE,
-    UNDECRYPTABLE,
     UNSAFE_PATH,
     SyncReport,
 )
 from core.sync.status import sync_status
 from tests.factories import make_record
 from tests.integration import hostile_remote as hostile
-from tests.integration.sync_machines import bare_remote
+from tests.integration.sync_machines import ROOT, bare_remote, cli_env
 
 
 class Side:
@@ -104,6 +107,19 @@ def _next_sync_works(pair) -> None:
     assert report.result == SYNCED, report
     assert "decision-honest-2" in victim.revisions()
     assert sync_status(victim.engine)["state"] == "synced"
+
+
+def _doctor(side: Side) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "--journal", str(side.root), "doctor", "--json"],
+        cwd=ROOT,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 6, (done.stdout, done.stderr)
+    return json.loads(done.stdout)
 
 
 def _data_name(pair, path: str) -> str:
@@ -198,7 +214,7 @@ def test_a_200_mb_blob_is_refused_from_its_header_in_seconds_with_flat_memory(
     elapsed = time.monotonic() - started
     grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) / 1024
     assert [(r.name, r.kind) for r in report.refused] == [(name, TOO_LARGE)]
-    assert f"{screening.BLOB_MAX:,}" in report.refused[0].message
+    assert f"{bounds.BLOB_MAX:,}" in report.refused[0].message
     assert elapsed < 30, elapsed
     assert grown_mib < 64, grown_mib
     sync_dir = victim.root / "sync"
@@ -222,7 +238,8 @@ def test_garbage_and_other_key_ciphertext_are_refused_and_the_rest_applied(pair)
     }
     before_home, before, _ = _attack(pair, files)
     report = victim.sync()
-    assert {(r.name, r.kind) for r in report.refused} == {(n, UNDECRYPTABLE) for n in files}
+    # no manifest a key holder wrote lists them: refused before they are even opened
+    assert {(r.name, r.kind) for r in report.refused} == {(n, TAMPERED) for n in files}
     assert "decision-honest-1" in victim.revisions()
     _after(pair, before_home, before)
     _next_sync_works(pair)
@@ -255,5 +272,37 @@ def test_a_record_the_store_would_not_write_is_quarantined_and_named(pair, tmp_p
     assert not any((victim.root / name).exists() for name in files)
     kept = list((victim.root / "quarantine").rglob("decision-broken.json"))
     assert kept and kept[0].read_bytes() == b"{not json"
+    doctor = _doctor(victim)
+    entries = {f["runbook"] for f in doctor["findings"]}
+    assert "sync-files-refused" in entries, doctor
+    assert doctor["sync"] == "Sync: the remote answers."
+    _after(pair, before_home, before)
+    _next_sync_works(pair)
+
+
+def _cli(side: Side, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "--journal", str(side.root), *args],
+        cwd=ROOT,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_sync_now_and_status_name_each_refused_file_and_never_say_synced(pair) -> None:
+    victim, *_ = pair
+    name = _data_name(pair, "records/decision-link.json")
+    before_home, before, _ = _attack(pair, {name: hostile.Entry(b"../../.bashrc", hostile.LINK)})
+    done = _cli(victim, "sync", "now")
+    assert done.returncode == 6, (done.stdout, done.stderr)
+    assert done.stdout.startswith("Synced with refusals: ")
+    assert "1 file refused (see: decision-journal help runbook sync-files-refused" in done.stdout
+    assert f"refused unsafe-path: {name}: refused unread: it is a symbolic link" in done.stdout
+    status = _cli(victim, "sync", "status")
+    assert "Sync: refused" in status.stdout
+    assert f"  unsafe-path: {name}: " in status.stdout
+    assert "Sync: synced" not in status.stdout
     _after(pair, before_home, before)
     _next_sync_works(pair)

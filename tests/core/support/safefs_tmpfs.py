@@ -16,12 +16,13 @@ SIZE = "512k"
 
 
 @contextlib.contextmanager
-def mounted_tmpfs(parent: Path) -> Iterator[Path]:
-    """A fresh tmpfs under parent, unmounted afterwards; skips the test where mount fails."""
+def mounted_tmpfs(parent: Path, size: str = SIZE) -> Iterator[Path]:
+    """A fresh tmpfs of `size` under parent, unmounted afterwards; skips the test where mount
+    fails."""
     mount_point = parent / f"tmpfs-{uuid.uuid4().hex[:8]}"
     mount_point.mkdir()
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={SIZE},mode=0700", "tmpfs", str(mount_point)],
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(mount_point)],
         capture_output=True,
         check=False,
     )
@@ -31,6 +32,11 @@ def mounted_tmpfs(parent: Path) -> Iterator[Path]:
         yield mount_point
     finally:
         subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+def resize(mount_point: Path, size: str) -> None:
+    """Grows (or shrinks) a mounted tmpfs: room again after a disk-full test."""
+    subprocess.run(["mount", "-o", f"remount,size={size}", str(mount_point)], check=True)
 
 
 def fill(directory: Path) -> None:

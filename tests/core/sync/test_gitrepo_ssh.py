@@ -9,6 +9,7 @@ the tests see which command git actually ran.
 
 from __future__ import annotations
 
+import shutil
 import socket
 import stat
 import subprocess
@@ -167,3 +168,38 @@ def test_without_a_users_choice_git_runs_the_default(
     interactive = GitRepo(tmp_path / "not-created-yet", interactive=True)
     assert interactive._env()["GIT_SSH_COMMAND"] == default_ssh_command(interactive=True)
     assert "GIT_TERMINAL_PROMPT" not in interactive._env()
+
+
+def _effective(config: Path, host: str) -> dict[str, str]:
+    """What ssh itself makes of a config for one host (`ssh -G`: no connection is made)."""
+    out = subprocess.run(
+        ["ssh", "-G", "-F", str(config), host], capture_output=True, text=True, check=True
+    ).stdout
+    return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs OpenSSH's ssh for `ssh -G`")
+def test_the_users_own_ssh_config_wins_over_our_defaults(tmp_path: Path, home: Path) -> None:
+    (home / ".ssh").mkdir(mode=0o700)
+    (home / ".ssh" / "config").write_text(
+        "Host work\n    ConnectTimeout 30\n    ServerAliveInterval 60\n"
+    )
+    repo = _repo(tmp_path)
+    command = repo._env()["GIT_SSH_COMMAND"]
+    config = repo.path / ".git" / "ssh-defaults"
+    assert command == f"ssh -F {config}"
+    work = _effective(config, "work")
+    assert (work["connecttimeout"], work["serveraliveinterval"]) == ("30", "60")
+    assert (work["batchmode"], work["serveralivecountmax"]) == ("yes", "2")
+    elsewhere = _effective(config, "elsewhere")
+    assert elsewhere["connecttimeout"] == str(gitrepo.SSH_CONNECT_TIMEOUT)
+    assert elsewhere["serveraliveinterval"] == str(gitrepo.SSH_ALIVE_INTERVAL)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs OpenSSH's ssh for `ssh -G`")
+def test_our_defaults_apply_when_the_user_has_no_ssh_config(tmp_path: Path) -> None:
+    repo = GitRepo(_repo(tmp_path).path, interactive=True)
+    repo._env()
+    effective = _effective(repo.path / ".git" / "ssh-defaults-interactive", "host")
+    assert effective["connecttimeout"] == str(gitrepo.SSH_CONNECT_TIMEOUT)
+    assert effective["batchmode"] == "no"  # a terminal can answer a prompt
