@@ -259,14 +259,33 @@ def _listed(work: WorkingCopy, name: str, full: str) -> Listed:
 
 
 def held_manifests(work: WorkingCopy) -> dict[str, Manifest]:
-    """The valid manifests in the working copy, by name (an invalid one is left out)."""
-    check = RemoteCheck(work.codec, {}, work.config.machine)
+    """The valid manifests in the working copy, by name (an invalid one is left out).
+
+    A manifest file whose stat (size, mtime, inode) and key are those of one already checked
+    in this process is not decrypted and checked again: a sync asks several times, and a
+    manifest of a large journal is a few megabytes of JSON."""
     folder = work.path / manifests.FOLDER
+    found: dict[str, Manifest] = {}
     for file_name in sorted(os.listdir(folder)) if folder.is_dir() else []:
         name = f"{manifests.FOLDER}/{file_name}"
-        if manifests.is_manifest(name):
-            check.add(name, (folder / file_name).read_bytes(), None)
-    return check.valid
+        if not manifests.is_manifest(name):
+            continue
+        path = folder / file_name
+        info = os.lstat(path)
+        key = (str(path), info.st_size, info.st_mtime_ns, info.st_ino, work.codec.auth_key)
+        if key not in _HELD:
+            check = RemoteCheck(work.codec, {}, work.config.machine)
+            check.add(name, path.read_bytes(), None)
+            if len(_HELD) >= _HELD_MAX:
+                _HELD.clear()
+            _HELD[key] = check.valid.get(name)
+        if (manifest := _HELD[key]) is not None:
+            found[name] = manifest
+    return found
+
+
+_HELD: dict[tuple[str, int, int, int, bytes], Manifest | None] = {}
+_HELD_MAX = 256
 
 
 def vouch(work: WorkingCopy) -> bool:
