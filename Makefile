@@ -11,7 +11,7 @@ APT_PACKAGES := xvfb xauth trayer xdotool libegl1 libgl1 libxkbcommon-x11-0 libx
 	openbox x11-utils libgtk-3-0 gnome-themes-extra libglib2.0-bin dbus-daemon git \
 	age gnome-keyring openssh-server
 
-.PHONY: help run test test-core lint typecheck pytest system-deps venv bench clean package
+.PHONY: help run demo test test-core lint typecheck pytest system-deps venv bench clean package
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 24
@@ -34,8 +34,9 @@ system-deps:
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@# The real-client tests run Claude Code, Codex, Gemini CLI and log4brains from npm; they
-	@# are installed on first use into ~/.cache/decision-journal-test-clients (DJ_CLIENTS_CACHE).
+	@# The real-client tests run Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode
+	@# and log4brains from npm; they are installed on first use into
+	@# ~/.cache/decision-journal-test-clients (DJ_CLIENTS_CACHE).
 	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 		echo "Installing Debian packages: nodejs npm"; \
 		SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
@@ -44,6 +45,13 @@ system-deps:
 
 run: system-deps $(STAMP) ## Set up and run the tray app
 	$(BIN)/decision-journal app
+
+DEMO_JOURNAL := build/demo-journal
+
+demo: system-deps $(STAMP) ## Write a journal of demo decisions to build/demo-journal and open it in the app
+	rm -rf $(DEMO_JOURNAL)
+	$(BIN)/python -m bench.demo_journal --write $(DEMO_JOURNAL)
+	$(BIN)/decision-journal --journal $(DEMO_JOURNAL) app --show
 
 lint: $(STAMP) ## ruff (check, format) and import-linter contracts
 	$(BIN)/ruff check .
@@ -61,7 +69,9 @@ pytest: system-deps $(STAMP) ## every test (installs Debian packages and Node wh
 	$(CORE_PYTEST)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not packaging" --ignore=tests/core tests
 
-test: lint typecheck pytest ## lint, typecheck and every test: what CI runs
+# `package` is part of `test`, so CI builds the installers and runs their smoke tests on every
+# change: an installer nobody builds breaks without anyone noticing.
+test: lint typecheck pytest package ## lint, typecheck, every test, and the packages with their smoke tests: what CI runs
 
 # The Qt-free core tests alone: no apt packages, no display, no Node.
 test-core: $(STAMP) ## only the Qt-free core tests (no apt, no display)

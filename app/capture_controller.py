@@ -29,6 +29,7 @@ from app.ipc.server import Connection
 from app.workers import WorkerPool
 from core.capture.drafts import Draft
 from core.capture.machine import (
+    APP_CLOSED,
     CaptureService,
     CaptureTicket,
     NeedsHuman,
@@ -48,6 +49,7 @@ from core.ipc.protocol import (
     RequestIdType,
     error_from_exception,
     parse_params,
+    shutting_down_error,
 )
 from core.ipc.questions import (
     QUESTIONS_ASK,
@@ -121,6 +123,7 @@ class CaptureController(QObject):
         self._open: dict[str, _OpenCapture] = {}
         self._asked: list[_OpenQuestions] = []
         self._waiting_turn: list[_Window] = []
+        self._quitting = False
         self._changed_later = QTimer(self)
         self._changed_later.setSingleShot(True)
         self._changed_later.setInterval(JOURNAL_CHANGED_COALESCE_MS)
@@ -137,6 +140,9 @@ class CaptureController(QObject):
             QUESTIONS_ASK: self._ask_questions,
         }
         handler = handlers.get(request.method)
+        if self._quitting:
+            connection.reply_error(request.id, shutting_down_error())
+            return
         if handler is None:
             connection.reply_error(
                 request.id,
@@ -251,6 +257,21 @@ class CaptureController(QObject):
         self._next_turn_soon()
         return True
 
+    def release_on_quit(self) -> None:
+        """The app quits: every agent waiting for a decision gets it back now, recorded or
+        pending at the stage the person reached, with the call that resumes it, as a client
+        reads it from the journal after a crash. Nothing is asked any more.
+
+        Call once the workers are idle, so each ticket holds what reached the disk.
+        """
+        self._quitting = True
+        for capture in list(self._open.values()):
+            ticket = capture.ticket
+            result = outcome_to_result(ticket.recorded or ticket.defer(APP_CLOSED))
+            for waiter in capture.waiters:
+                self._reply(waiter, result)
+            capture.waiters.clear()
+
     # --- windows -------------------------------------------------------------------------------
 
     def open_pending(self, decision_id: str) -> None:
@@ -290,6 +311,10 @@ class CaptureController(QObject):
             return
         assert isinstance(outcome, NeedsHuman)
         ticket = outcome.ticket
+        if self._quitting:
+            if waiter is not None:
+                self._reply(waiter, outcome_to_result(ticket.defer(APP_CLOSED)))
+            return
         current = self._open.get(ticket.decision_id)
         opened = current is None
         if current is None:
@@ -455,6 +480,7 @@ def capture_request(
         decision_kind=proposal.decision_kind,
         risk_level=proposal.risk_level,
         domains=list(proposal.domains),
+        languages=list(proposal.languages),
         detector_confidence=proposal.detector_confidence,
         project_alias=proposal.project_alias,
         session_id=proposal.session_id,

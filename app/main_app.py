@@ -20,12 +20,14 @@ from app.capture_controller import CaptureController
 from app.frozen import report_startup
 from app.gui.widgets.icons import app_icon
 from app.ipc.server import IpcServer
+from app.records_watch import RecordsWatch
 from app.sync_service import SyncService
 from app.transcript_watch import TranscriptWatcher
 from app.tray import TrayController, WaitingItem, plural
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
+from core.decider.service import decider_for
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
@@ -107,7 +109,8 @@ class TrayApp(QObject):
         self.journal = journal
         self.pending = PendingStore(journal.root)
         self.workers = WorkerPool(self)
-        self.capture = CaptureService(journal.store, self.pending)
+        self.decider = decider_for(journal)
+        self.capture = CaptureService(journal.store, self.pending, decider=self.decider)
         self.controller = CaptureController(self.capture, self.pending, self.workers, self)
         self.server = IpcServer(journal.root, self.controller, self)
         self.tray: TrayController | None = None
@@ -126,6 +129,10 @@ class TrayApp(QObject):
         journal.store.add_listener(self.sync.listener)
         self.controller.journal_changed.connect(self.sync.note_external_change)
         self.sync.records_arrived.connect(self.catch_up)
+        self.records_watch = RecordsWatch(journal.root, self)
+        self.records_watch.changed.connect(self.catch_up)  # writers that tell nobody
+        # a fresh journal's folder appears with its first waiting decision: watch it from then
+        self.controller.pending_changed.connect(self.records_watch.start)
         self.sync.conflicts_found.connect(self._notify_conflicts)
         self.sync.error_started.connect(self._notify_sync_error)
 
@@ -135,6 +142,7 @@ class TrayApp(QObject):
             return False
         self._attach_tray()
         self.refresh_waiting()
+        self.records_watch.start()
         QTimer.singleShot(JOURNAL_WARM_MS, self._warm_up)
         self.sync.start()
         return True
@@ -242,8 +250,9 @@ class TrayApp(QObject):
 
     @Slot()
     def catch_up(self) -> None:
-        """Another process changed records: the index and the profile catch up in a worker,
-        and an open window reloads what changed."""
+        """Another process changed records (it said so, a sync brought them, or the records
+        folder changed): the index and the profile catch up in a worker, and an open window
+        reloads what changed."""
         if self.journal_window is not None:
             self.journal_window.bridge.reconcile()
         else:
@@ -304,8 +313,12 @@ class TrayApp(QObject):
 
     @Slot()
     def quit(self) -> None:
-        """Pending decisions are already on disk; quitting loses nothing."""
+        """Pending decisions are already on disk; quitting loses nothing. What the person
+        answered reaches the disk first, then every waiting agent gets its decision back."""
+        self.workers.wait_idle()
+        self.controller.release_on_quit()
         self.server.close()
+        self.records_watch.stop()
         self.sync.stop()
         if self.journal_window is not None:
             self.journal_window.shutdown()
@@ -318,6 +331,26 @@ class TrayApp(QObject):
 def forward_show(journal_root: Path) -> None:
     with IpcClient(socket_path(journal_root), timeout=5.0) as client:
         client.call("app.show", {"view": "journal"})
+
+
+def startup_error_box(message: str) -> QMessageBox:
+    """The window a tray app that cannot start shows instead of a tray icon over nothing: the
+    error as the CLI prints it (with its runbook entry), so a start from the desktop's menu,
+    where nobody reads stderr, still says what is wrong."""
+    box = QMessageBox(QMessageBox.Icon.Critical, "Decision Journal", message)
+    box.setInformativeText("Decision Journal did not start. Nothing was read or written.")
+    box.setStandardButtons(QMessageBox.StandardButton.Close)
+    return box
+
+
+def show_startup_error(message: str) -> None:
+    """Shows `startup_error_box` and waits until it is closed."""
+    app = QApplication.instance() or QApplication([APP_ID])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_ID)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+    startup_error_box(message).exec()
 
 
 def run_app(journal: Journal, *, show: bool = False) -> int:

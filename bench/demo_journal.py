@@ -3,6 +3,7 @@
 Used for screenshots and manual checks, never by the app:
 
     python -m bench.demo_journal [--dark] [--view journal|profile|waiting|history|edit|export]
+    python -m bench.demo_journal --write DIR   # only write the demo journal (`make demo`)
 
 The journal has a few dozen decisions across three projects, corrected ones with history,
 soft-deleted ones, a custom "Other" answer, a redacted rationale, one pending decision, agent
@@ -539,12 +540,29 @@ def main(argv: list[str] | None = None) -> int:
         choices=["journal", "profile", "waiting", "history", "edit", "export", "deleted", "custom"],
     )
     parser.add_argument("--journal", help="existing demo journal directory to reuse")
+    parser.add_argument(
+        "--write", metavar="DIR", help="write the demo journal into DIR (new or empty) and stop"
+    )
     args = parser.parse_args(argv)
+    if args.write:
+        return _write_only(Path(args.write))
     from bench.demo_window import open_demo
 
     root = Path(args.journal) if args.journal else Path(tempfile.mkdtemp(prefix="dj-demo-"))
     journal = Journal(root) if args.journal else write_demo_journal(root)
     return open_demo(journal, dark=args.dark, view=args.view)
+
+
+def _write_only(root: Path) -> int:
+    """Writes the demo journal where a user asked for it; an existing journal is never touched."""
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        print(f"{root} exists and is not an empty folder; choose another", file=sys.stderr)
+        return 2
+    journal = write_demo_journal(root)
+    count = len(journal.store.list_with_issues().records)
+    print(f"Wrote a demo journal of {count} decisions to {root}")
+    print(f"Open it: decision-journal --journal {root} app --show")
+    return 0
 
 
 if __name__ == "__main__":

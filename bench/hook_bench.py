@@ -1,16 +1,18 @@
 """What the pre-tool hook costs an agent per tool call, beside an empty Python start.
 
-Usage: python bench/hook_bench.py [--runs 30] [--client claude-code]
+Usage: python bench/hook_bench.py [--runs 30] [--client claude-code|codex|gemini|copilot|cursor|
+qwen|opencode]
 
 Each case runs the real hook process as the client does (`.venv/bin/decision-journal hook
-<client>` with a PreToolUse event for `Edit` on stdin) in a fresh temporary journal and HOME:
+<client>` with that client's pre-tool event for an edit or shell tool on stdin) in a fresh
+temporary journal and HOME:
 
 * python -c pass: the interpreter alone, the floor every hook pays;
 * nothing pending: no pending directory at all;
 * pending elsewhere: decisions pending for another session in another workspace (the case
   that loaded the whole journal before the pending index, about a quarter of a second);
-* pending for the caller: a decision pending in the caller's workspace, so the hook loads
-  the journal and prints its deny answer (the full path).
+* pending for the caller: a decision pending in the caller's workspace, so the hook prints
+  its deny answer (the deny path: from the pending index, without the journal's code).
 
 The cases take turns, so drift on a shared machine reaches all alike; each prints its median
 wall time with the range, and its median CPU time (user and system), which a busy machine
@@ -53,13 +55,27 @@ def pend(journal: Path, workspace: Path, session: str, problem: str) -> str:
     return outcome.ticket.decision_id
 
 
-def edit_event(workspace: Path) -> str:
+def edit_event(workspace: Path, client: str) -> str:
+    """An edit (or shell) call as `client` sends it to its hook."""
+    if client == "copilot":
+        args = {"path": str(workspace / "a.py"), "file_text": "a"}
+        event = {"sessionId": EVENT_SESSION, "timestamp": 0, "cwd": str(workspace)}
+        return json.dumps(event | {"toolName": "create", "toolArgs": args})
+    if client == "cursor":
+        event = {"hook_event_name": "beforeShellExecution", "conversation_id": EVENT_SESSION}
+        return json.dumps(event | {"workspace_roots": [str(workspace)], "command": "touch a"})
+    shapes = {
+        "gemini": ("write_file", "BeforeTool"),
+        "qwen": ("write_file", "PreToolUse"),
+        "opencode": ("write", "tool.execute.before"),
+    }
+    tool, name = shapes.get(client, ("Edit", "PreToolUse"))
     return json.dumps(
         {
             "session_id": EVENT_SESSION,
             "cwd": str(workspace),
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Edit",
+            "hook_event_name": name,
+            "tool_name": tool,
             "tool_input": {"file_path": str(workspace / "a.py"), "old_string": "a"},
             "tool_use_id": "toolu_bench",
         }
@@ -97,13 +113,14 @@ def hook_case(base: Path, name: str, client: str) -> tuple[list[str], str, dict[
         "XDG_RUNTIME_DIR": str(home / "run"),
     }
     command = [str(VENV_BIN / "decision-journal"), "--journal", str(journal), "hook", client]
-    return command, edit_event(workspace), env, workspace
+    return command, edit_event(workspace, client), env, workspace
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--client", default="claude-code", choices=("claude-code", "codex"))
+    clients = ("claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "opencode")
+    parser.add_argument("--client", default="claude-code", choices=clients)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hook-bench-") as tmp:
         base = Path(tmp)

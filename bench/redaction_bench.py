@@ -1,14 +1,25 @@
-"""Measures redaction recall, false positives and speed on both labelled sets.
+"""Measures redaction recall, false positives and speed on every labelled set, beside peers.
 
-The tuning set (positives.jsonl, negatives.jsonl from generate.py) and the held-out set
-(heldout_*.jsonl from generate_heldout.py, a different generator never tuned against) are each
-scored for our redactor, the reference's six patterns alone, detect-secrets 1.5 and gitleaks'
-default rule set (tests/data/redaction/gitleaks.toml, MIT, run with the `regex` module) when
-those are installed. Recall counts a positive line as caught only when every planted secret is
-gone from the output; the false-positive rate counts negative lines that changed at all.
+Sets, each scored for our redactor, the reference's six patterns alone, detect-secrets 1.5 and
+gitleaks' default rule set (tests/data/redaction/gitleaks.toml, MIT, run with the `regex`
+module) when those are installed:
+
+* the project's tuning set and its held-out set (tests/data/redaction/generate*.py);
+* the world sets, written by an independent author from public knowledge of credential
+  formats who never saw our rules (tests/data/redaction/world/README.md): world-a and
+  world-b are for tuning; **world-holdout is never tuned against**, and for it this bench
+  prints figures only, never a line of its text.
+
+Recall counts secrets: one is caught only when no piece an attacker needs survives (no run of
+6 of its characters, or 40 % of it when shorter, left in the output; bench/redaction_scoring.py).
+A line is a false positive when it holds no secret and changed at all, or when a `public`
+substring it names was altered; the rate divides those lines by the negative lines plus the
+positive lines that name public substrings. Lines per second are the best of three runs over
+at least --lines lines. The per-family table counts sentences (6 per family in the world
+sets) in which every secret was caught.
 
 Usage:
-    python bench/redaction_bench.py [--lines N] [--no-peers] [--families]
+    python bench/redaction_bench.py [--lines N] [--no-peers] [--families] [--sets a,b,...]
 
 The peers are bench-only dependencies: `pip install detect-secrets==1.5.0 regex`.
 """
@@ -27,8 +38,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "redaction"
+WORLD = DATA / "world"
 sys.path.insert(0, str(ROOT))
 
+from bench.redaction_scoring import any_leaked, only_public
+from bench.redaction_scoring import public_altered as public_altered_in
 from core.record.redaction import _REFERENCE_RULES, _redact, redact_text
 
 Redactor = Callable[[str], str]
@@ -36,48 +50,100 @@ _KEEP_OPEN = contextlib.ExitStack()
 
 
 @dataclass
+class Row:
+    """One labelled line: its text, the secrets that must go, the substrings that must stay."""
+
+    text: str
+    family: str
+    secrets: list[str]
+    public: list[str]
+
+
+@dataclass
 class Scores:
-    """Quality figures of one redactor on the labelled set."""
+    """Quality figures of one redactor on one set."""
 
     recall: float
+    secrets: int
     per_family: dict[str, tuple[int, int]]
     false_positive_rate: float
     false_positives: list[str]
+    public_altered: int
+    missed: list[tuple[str, str]]
 
 
-TARGETS = {"recall": 0.98, "false_positive_rate": 0.005, "lines_per_second": 5_000}
+TARGETS = {"recall": 0.97, "false_positive_rate": 0.01, "lines_per_second": 5_000}
+ISSUE_FAMILIES = (
+    "prose-password-ko", "prose-password-en", "sshpass", "flag-mysql-p", "redis-auth",
+    "framework-secret-key", "npmrc-auth", "docker-config-json", "k8s-secret-data",
+    "kubeconfig-client-key-data", "gcp-service-account-json", "twilio-auth-token",
+    "twilio-api-key-secret", "aws-sts-session-credentials", "url-userinfo-git-https",
+    "url-userinfo-postgres", "url-userinfo-redis", "firebase-fcm-server-key",
+    "docker-hub-org-token", "google-oauth-access-token", "google-oauth-refresh-token",
+    "vercel-token", "cloudflare-global-api-key", "azure-devops-pat", "newrelic-insert-key",
+    "braintree-access-token", "snyk-token", "heroku-api-key",
+)  # fmt: skip
+"""World families for the leaks listed when structural detection was built (docs/decisions.md)."""
 
 
-def load(name: str) -> list[dict[str, object]]:
-    """One set's rows, in the tuning set's shape: held-out rows name their family and values."""
+def load_project(name: str, negatives: bool) -> list[Row]:
+    """One of the project's own sets; Twilio SIDs are public by design and left out."""
+    rows = []
     with (DATA / name).open(encoding="utf-8") as lines:
-        rows = [json.loads(line) for line in lines if line.strip()]
-    for row in rows:
-        if "secrets" in row and row["secrets"] and isinstance(row["secrets"][0], str):
-            row["secrets"] = [{"family": row["family"], "value": v} for v in row["secrets"]]
+        for line in lines:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if negatives:
+                rows.append(Row(row["text"], "negative", [], []))
+                continue
+            secrets = row["secrets"]
+            if secrets and isinstance(secrets[0], dict):  # the tuning set names each value
+                families = [s["family"] for s in secrets]
+                values = [s["value"] for s in secrets]
+            else:
+                families, values = [row["family"]], list(secrets)
+            if not only_public(families):
+                rows.append(Row(row["text"], families[0], values, []))
     return rows
 
 
-def score(
-    redact: Redactor, positives: list[dict[str, object]], negatives: list[dict[str, object]]
-) -> Scores:
-    caught = 0
+def load_world(name: str) -> list[Row]:
+    with (WORLD / f"{name}.jsonl").open(encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    return [Row(r["text"], r["family"], list(r["secrets"]), list(r["public"])) for r in rows]
+
+
+def score(redact: Redactor, rows: list[Row]) -> Scores:
+    caught = total = 0
     per_family: dict[str, tuple[int, int]] = {}
-    for row in positives:
-        out = redact(str(row["text"]))
-        secrets = row["secrets"]
-        assert isinstance(secrets, list)
-        left = {s["family"] for s in secrets if s["value"] in out}
-        caught += not left
-        for family in {s["family"] for s in secrets}:
-            hit, total = per_family.get(family, (0, 0))
-            per_family[family] = (hit + (family not in left), total + 1)
-    changed = [str(row["text"]) for row in negatives if redact(str(row["text"])) != row["text"]]
+    false_positives: list[str] = []
+    public_altered = public_lines = 0
+    missed: list[tuple[str, str]] = []
+    for row in rows:
+        out = redact(row.text)
+        if row.secrets:
+            left = any_leaked(row.secrets, row.text, out)
+            total += len(row.secrets)
+            caught += len(row.secrets) - len(left)
+            hit, seen = per_family.get(row.family, (0, 0))
+            per_family[row.family] = (hit + (not left), seen + 1)
+            if left:
+                missed.append((row.family, row.text))
+        altered = public_altered_in(row.public, out)
+        public_lines += bool(row.secrets and row.public)
+        public_altered += bool(altered)
+        if (not row.secrets and out != row.text) or altered:
+            false_positives.append(row.text)
+    negatives = sum(not row.secrets for row in rows)
     return Scores(
-        recall=caught / len(positives),
+        recall=caught / max(total, 1),
+        secrets=total,
         per_family=dict(sorted(per_family.items())),
-        false_positive_rate=len(changed) / len(negatives),
-        false_positives=changed,
+        false_positive_rate=len(false_positives) / max(negatives + public_lines, 1),
+        false_positives=false_positives,
+        public_altered=public_altered,
+        missed=missed,
     )
 
 
@@ -94,20 +160,6 @@ def throughput(redact: Redactor, texts: list[str], minimum: int) -> tuple[int, f
             redact(text)
         best = min(best, time.perf_counter() - start)
     return len(lines), len(lines) / best
-
-
-def report(title: str, scores: Scores, speeds: list[tuple[str, int, float]]) -> None:
-    print(f"== {title}")
-    print(f"recall                {scores.recall:.4f}")
-    fpr, count = scores.false_positive_rate, len(scores.false_positives)
-    print(f"false-positive rate   {fpr:.4f} ({count})")
-    for label, lines, rate in speeds:
-        print(f"throughput            {rate:,.0f} lines/s over {lines:,} lines ({label})")
-    print("per-family recall")
-    for family, (hit, total) in scores.per_family.items():
-        print(f"  {family:28s} {hit / total:.3f}  ({hit}/{total})")
-    for text in scores.false_positives:
-        print(f"  false positive: {text[:110]}")
 
 
 def ours(text: str) -> str:
@@ -246,34 +298,69 @@ def peers(enabled: bool) -> list[tuple[str, Redactor, int]]:
 
 def measure_set(
     name: str,
-    positives: list[dict[str, object]],
-    negatives: list[dict[str, object]],
+    rows: list[Row],
     redactors: list[tuple[str, Redactor, int]],
     *,
     families: bool,
+    show_lines: bool,
 ) -> None:
-    families_in = {s["family"] for row in positives for s in row["secrets"]}  # type: ignore[union-attr]
-    print(f"\n##### {name}: {len(positives)} positive lines over {len(families_in)} families, "
-          f"{len(negatives)} negative lines")  # fmt: skip
-    texts = [str(row["text"]) for row in positives + negatives]
+    """Prints one set's figures; ``show_lines`` False keeps the set's text off the output."""
+    positives = [row for row in rows if row.secrets]
+    print(f"\n##### {name}: {len(positives)} positive lines over "
+          f"{len({r.family for r in positives})} families, {len(rows) - len(positives)} "
+          "negative lines")  # fmt: skip
+    texts = [row.text for row in rows]
     for title, redact, minimum in redactors:
-        scores = score(redact, positives, negatives)
+        scores = score(redact, rows)
         lines, rate = throughput(redact, texts, minimum)
-        flag = "" if title.startswith("Decision Journal") else "  "
+        ours_ = title.startswith("Decision Journal")
+        flag = "" if ours_ else "  "
         print(f"== {title}")
-        print(f"{flag}recall                {scores.recall:.4f}   (target >= {TARGETS['recall']})")
+        print(f"{flag}recall                {scores.recall:.4f} of {scores.secrets} secrets   "
+              f"(target >= {TARGETS['recall']})")  # fmt: skip
         fpr, count = scores.false_positive_rate, len(scores.false_positives)
         limit = TARGETS["false_positive_rate"]
-        print(f"{flag}false-positive rate   {fpr:.4f} ({count})   (target <= {limit})")
+        print(f"{flag}false-positive rate   {fpr:.4f} ({count} lines, {scores.public_altered} "
+              f"with a public substring altered)   (target <= {limit})")  # fmt: skip
         print(f"{flag}throughput            {rate:,.0f} lines/s over {lines:,} lines   "
               f"(target >= {TARGETS['lines_per_second']:,})")  # fmt: skip
+        if not ours_:
+            continue
+        issue = {f: v for f, v in scores.per_family.items() if f in ISSUE_FAMILIES}
+        if issue:
+            print("  families of the leaks structural detection was built for (caught/sentences)")
+            for family, (hit, total) in issue.items():
+                mark = "" if hit >= total - 1 else "   < 5 of 6"
+                print(f"    {family:32s} {hit}/{total}{mark}")
         missed = {f: (h, t) for f, (h, t) in scores.per_family.items() if h < t}
         shown = scores.per_family if families else missed
+        print("  families with a sentence missed" if not families else "  every family")
         for family, (hit, total) in shown.items():
-            print(f"  {family:28s} {hit / total:.3f}  ({hit}/{total})")
-        if title.startswith("Decision Journal"):
+            print(f"    {family:32s} {hit}/{total}")
+        if show_lines:
+            for family, text in scores.missed:
+                print(f"  missed [{family}]: {text[:160]!r}")
             for text in scores.false_positives:
-                print(f"  false positive: {text[:110]}")
+                print(f"  false positive: {text[:160]!r}")
+
+
+SETS = {
+    "tuning": "project tuning set",
+    "heldout": "project held-out set (never tuned against)",
+    "world-a": "world-a (independent author, tuning)",
+    "world-b": "world-b (independent author, tuning)",
+    "world-holdout": "world-holdout (independent author, NEVER tuned against: figures only)",
+}
+
+
+def rows_of(key: str) -> list[Row]:
+    if key == "tuning":
+        return load_project("positives.jsonl", False) + load_project("negatives.jsonl", True)
+    if key == "heldout":
+        return load_project("heldout_positives.jsonl", False) + load_project(
+            "heldout_negatives.jsonl", True
+        )
+    return load_world(key)
 
 
 def main() -> None:
@@ -281,23 +368,28 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=20_000)
     parser.add_argument("--no-peers", action="store_true", help="skip detect-secrets and gitleaks")
     parser.add_argument("--families", action="store_true", help="print every family's recall")
+    parser.add_argument(
+        "--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS)}"
+    )
+    parser.add_argument(
+        "--show-lines", action="store_true", help="print missed and wrongly changed lines "
+        "(never for world-holdout)"
+    )  # fmt: skip
     args = parser.parse_args()
     redactors: list[tuple[str, Redactor, int]] = [
         ("Decision Journal (reference patterns + extra families)", ours, args.lines),
         ("baseline: the reference's six patterns alone", reference_only, args.lines),
         *peers(not args.no_peers),
     ]
-    sets = [
-        ("tuning set", "positives.jsonl", "negatives.jsonl"),
-        (
-            "held-out set (never tuned against)",
-            "heldout_positives.jsonl",
-            "heldout_negatives.jsonl",
-        ),
-    ]
     try:
-        for name, pos, neg in sets:
-            measure_set(name, load(pos), load(neg), redactors, families=args.families)
+        for key in args.sets.split(","):
+            measure_set(
+                SETS[key],
+                rows_of(key),
+                redactors,
+                families=args.families,
+                show_lines=args.show_lines and key != "world-holdout",
+            )
     finally:
         _KEEP_OPEN.close()
 

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from core.bulk.parallel_read import read_every_record
-from core.errors import JournalError, UnsafePath
+from core.errors import JournalError, JournalNotAFolder, UnsafePath
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore
+from core.store.location import journal_root_problem
 from core.store.safefs import DIR_MODE, FILE_MODE
 from core.store.temp_sweep import SweepReport, sweep_tree, temp_target
 
@@ -130,6 +131,10 @@ def check_journal(store: DecisionStore) -> list[Finding]:
 def check_health(store: DecisionStore, *, seal: bool = False) -> JournalHealth:
     """Every problem, and how many history revisions had no digest (`seal` writes them)."""
     health = JournalHealth()
+    unusable = journal_root_problem(store.root)
+    if unusable is not None:
+        health.findings.append(Finding(str(store.root), unusable, JournalNotAFolder.runbook_anchor))
+        return health
     if not store.root.exists():
         return health
     health.findings.extend(_check_tree(store.root))

@@ -160,6 +160,11 @@ class PendingConflict(JournalError, RuntimeError):
         self.pending_id = pending_id
 
 
+class ModeRefused(JournalError, RuntimeError):
+    """A decision kind's mode cannot change that way now (auto that is not recommended), or a
+    decision is not one the profile answered; nothing was changed."""
+
+
 class LockCancelled(JournalError, RuntimeError):
     """The wait for a lock was cancelled (shutdown) or timed out."""
 
@@ -191,6 +196,13 @@ class JournalDamaged(JournalError, RuntimeError):
         self.path = path
         if anchor is not None:
             self.runbook_anchor = anchor
+
+
+class JournalNotAFolder(JournalDamaged):
+    """The journal path (`--journal`, DECISION_JOURNAL_HOME or the default) is a file, or lies
+    inside one; nothing was read or written."""
+
+    runbook_anchor = "journal-not-a-folder"
 
 
 class UnsafePath(JournalDamaged):

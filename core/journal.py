@@ -3,37 +3,70 @@
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.capture.pending import PendingStore
-from core.index.journal_index import JournalIndex, Progress
-from core.index.rows import ReconcileReport
-from core.profile.store import ProfileStore
-from core.profile.worker import ProfileRebuildWorker
-from core.store.decisions import DecisionStore
 from core.store.location import resolve_journal_dir
+
+if TYPE_CHECKING:  # each service loads with its first use: a command pays only for its own
+    from core.capture.pending import PendingStore
+    from core.index.journal_index import JournalIndex, Progress
+    from core.index.rows import ReconcileReport
+    from core.profile.store import ProfileStore
+    from core.profile.worker import ProfileRebuildWorker
+    from core.store.decisions import DecisionStore
 
 
 class Journal:
-    """Owns the store for one journal root; other services attach here as they are added."""
+    """One journal root and its services, each made (and its code loaded) on first use.
+
+    Why lazily: every command opens the journal, and most use one service; `status` reads only
+    `pending/`, `show` only the store. The index listens to the store's commits from the
+    moment both exist; one made later reconciles on its first query, as after any other
+    process's change.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.store = DecisionStore(root)
-        self.profile = ProfileStore(
-            self.store.root, self.store, lock_timeout=self.store.lock_timeout
-        )
-        self.pending = PendingStore(root)
-        # Opened on first query, so commands that never browse do not pay for it.
-        self.index = JournalIndex(self.store.root, self.store)
-        self.store.add_listener(self.index)
+
+    @cached_property
+    def store(self) -> DecisionStore:
+        from core.store.decisions import DecisionStore  # noqa: PLC0415
+
+        return DecisionStore(self.root)
+
+    @cached_property
+    def profile(self) -> ProfileStore:
+        from core.profile.store import ProfileStore  # noqa: PLC0415
+
+        return ProfileStore(self.store.root, self.store, lock_timeout=self.store.lock_timeout)
+
+    @cached_property
+    def pending(self) -> PendingStore:
+        from core.capture.pending import PendingStore  # noqa: PLC0415
+
+        return PendingStore(self.root)
+
+    @cached_property
+    def index(self) -> JournalIndex:
+        """Opened on first query, so commands that never browse do not pay for it."""
+        from core.index.journal_index import JournalIndex  # noqa: PLC0415
+
+        index = JournalIndex(self.store.root, self.store)
+        self.store.add_listener(index)
+        return index
 
     @classmethod
     def open(cls, explicit: str | os.PathLike[str] | None = None) -> Journal:
         return cls(resolve_journal_dir(explicit))
 
     def start_profile_worker(self) -> ProfileRebuildWorker:
-        """A worker for this journal's profile, registered to hear every committed revision."""
+        """A worker for this journal's profile, registered to hear every committed revision
+        (after the index, which then hears each first)."""
+        from core.profile.worker import ProfileRebuildWorker  # noqa: PLC0415
+
+        _ = self.index
         worker = ProfileRebuildWorker(self.profile)
         self.store.add_listener(worker)
         return worker

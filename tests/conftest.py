@@ -31,6 +31,11 @@ XDG_HOMES = {
 os.environ.setdefault(
     CLIENTS_CACHE_ENV, str(Path.home() / ".cache" / "decision-journal-test-clients")
 )
+# Likewise the pip and uv caches of the tests that install the project with pipx and uv.
+PYTHON_TOOLS_CACHE_ENV = "DJ_PYTHON_TOOLS_CACHE"
+os.environ.setdefault(
+    PYTHON_TOOLS_CACHE_ENV, str(Path.home() / ".cache" / "decision-journal-test-python")
+)
 
 
 @pytest.fixture

@@ -158,3 +158,33 @@ def decision(
     }
     fields.update(overrides)
     return normalize_record(make_record(**fields))
+
+
+SYNC_SIDES = (("0a0a0a0a", "laptop"), ("0d0d0d0d", "desk"))
+"""The two machines of `conflicted_journal`: (sync id, name), this machine's first."""
+
+
+def conflicted_journal(root: Path, record_id: str = "decision-test-1") -> Path:
+    """A journal whose record_id waits for a choice of version after a sync: revision 2 was
+    written here ("mine") and another revision 2 on the desk ("theirs")."""
+    DecisionStore(root).put(make_record(id=record_id))
+    add_sync_conflict(root, record_id)
+    return root
+
+
+def add_sync_conflict(root: Path, record_id: str) -> None:
+    """The next revision of record_id written here ("mine") and another on the desk
+    ("theirs"), as a sync that found both leaves them."""
+    from core.record.codec import encode_record
+    from core.sync import conflicts
+    from core.sync.merge import CONFLICT, RecordMerge
+
+    store = DecisionStore(root)
+    current = store.get(record_id)
+    mine = store.revise(
+        record_id, current.revision, lambda r: setattr(r, "selection_reason_raw", "mine")
+    )
+    theirs = mine.model_copy(update={"selection_reason_raw": "theirs"})
+    fork = mine.revision
+    merge = RecordMerge(CONFLICT, fork, {fork: encode_record(mine)}, {fork: encode_record(theirs)})
+    conflicts.write_files(root, conflicts.conflict_files(record_id, merge, SYNC_SIDES))

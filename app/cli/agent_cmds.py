@@ -18,22 +18,24 @@ from core.messages.wording import count
 if TYPE_CHECKING:  # loading the journal's code is what the hook's quick check avoids
     from core.journal import Journal
 
-HOOK_CLIENTS = ("claude-code", "codex", "gemini")
-SETUP_CLIENTS = ("claude-code", "codex", "cursor", "gemini", "vscode")
+HOOK_CLIENTS = ("claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "opencode")
+SETUP_CLIENTS = (
+    "claude-code",
+    "codex",
+    "cursor",
+    "gemini",
+    "vscode",
+    "copilot",
+    "qwen",
+    "opencode",
+)
 
 
-def cmd_mcp(journal: Journal, args: argparse.Namespace) -> int:
-    """Serves MCP on stdio; a stop signal before the server listens still exits cleanly."""
-    import signal
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Serves MCP on stdio (`app.mcp.front` answers the listing before the journal loads)."""
+    from app.mcp.front import Options, serve
 
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    workspace = os.path.abspath(args.workspace) if args.workspace else None
-    try:
-        from app.mcp.server import run
-
-        return run(journal, workspace=workspace)
-    except KeyboardInterrupt:
-        return 0
+    return serve(Options(args.journal, args.workspace))
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
@@ -85,7 +87,7 @@ def cmd_notes(journal: Journal, args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("mcp", help="serve the MCP tools on stdio (clients start this)")
     p.add_argument("--workspace", help="project root (default: CLAUDE_PROJECT_DIR or cwd)")
-    p.set_defaults(handler=cmd_mcp)
+    p.set_defaults(handler=cmd_mcp, opens_journal=False)
 
     p = sub.add_parser("hook", help="a client's PreToolUse hook (reads JSON on stdin)")
     p.add_argument("client", choices=HOOK_CLIENTS)

@@ -6,10 +6,12 @@ import argparse
 import os
 import sys
 
-from app.cli.exit_codes import INVALID
+from app.cli.exit_codes import DAMAGED, INVALID, report_error
 from app.launch import display_available
+from core.errors import JournalNotAFolder, describe
 from core.journal import Journal
 from core.messages import runbook
+from core.store.location import journal_root_problem
 
 NO_DISPLAY = (
     "decision-journal: error: no display to show the tray app on (DISPLAY and WAYLAND_DISPLAY "
@@ -19,7 +21,17 @@ NO_DISPLAY = (
 
 
 def cmd_app(journal: Journal, args: argparse.Namespace) -> int:
-    if not display_available() and not os.environ.get("QT_QPA_PLATFORM"):
+    shown = display_available() or bool(os.environ.get("QT_QPA_PLATFORM"))
+    problem = journal_root_problem(journal.root)
+    if problem is not None:  # in a window too: started from a menu, nobody reads stderr
+        error = JournalNotAFolder(problem, path=str(journal.root))
+        report_error(error)
+        if shown:
+            from app.main_app import show_startup_error
+
+            show_startup_error(str(describe(error)))
+        return DAMAGED
+    if not shown:
         print(NO_DISPLAY, file=sys.stderr)
         return INVALID
     from app.main_app import run_app
@@ -33,4 +45,4 @@ def cmd_app(journal: Journal, args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("app", help="start the tray app (or bring the running one forward)")
     p.add_argument("--show", action="store_true", help="open the journal window")
-    p.set_defaults(handler=cmd_app)
+    p.set_defaults(handler=cmd_app, checks_journal_itself=True)

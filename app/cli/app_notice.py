@@ -9,18 +9,23 @@ nothing for the command, whose work is already committed.
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 from core.errors import JournalError
-from core.ipc.client import IpcClient
-from core.ipc.protocol import JOURNAL_CHANGED
-from core.ipc.runtime_paths import socket_path
-from core.journal import Journal
+
+if TYPE_CHECKING:
+    from core.journal import Journal
 
 NOTICE_TIMEOUT = 1.0
 """Seconds the command may spend on the notice; the app replies at once when it is there."""
 
 
 def tell_app_records_changed(journal: Journal) -> None:
+    """Loads the socket client only here: the commands that change records are its callers."""
+    from core.ipc.client import IpcClient
+    from core.ipc.protocol import JOURNAL_CHANGED
+    from core.ipc.runtime_paths import socket_path
+
     with (
         contextlib.suppress(JournalError, OSError),
         IpcClient(socket_path(journal.root), timeout=NOTICE_TIMEOUT) as client,

@@ -10,6 +10,7 @@ from core.errors import (
     InvalidDecision,
     JournalDamaged,
     JournalError,
+    ModeRefused,
     NotFound,
     PendingConflict,
     RevisionConflict,
@@ -35,23 +36,24 @@ EXIT_CODES_HELP = (
     "damaged record or history, a full disk, a read-only file system, permission denied; "
     "see `decision-journal help runbook`), 7 the decision is not in the state the command "
     "needs (restore of one that is not deleted, delete of one that already is, or a change "
-    "to a decision waiting for a choice of version after a sync), 141 the output was closed "
-    "(| head)"
+    "to a decision waiting for a choice of version after a sync, auto for a kind it is not "
+    "recommended for, or an overrule of a decision the profile did not answer), 141 the "
+    "output was closed (| head)"
+)
+
+
+_CODES: tuple[tuple[type[BaseException], int], ...] = (
+    (InvalidDecision, INVALID),
+    (PendingConflict, PENDING),
+    (ModeRefused, WRONG_STATE),
+    (RevisionConflict, CONFLICT),
+    (NotFound, NOT_FOUND),
+    (JournalDamaged, DAMAGED),  # a StorageFailure too: full, read-only, denied
 )
 
 
 def exit_code_for(error: BaseException) -> int:
-    if isinstance(error, InvalidDecision):
-        return INVALID
-    if isinstance(error, PendingConflict):
-        return PENDING
-    if isinstance(error, RevisionConflict):
-        return CONFLICT
-    if isinstance(error, NotFound):
-        return NOT_FOUND
-    if isinstance(error, JournalDamaged):  # a StorageFailure too: full, read-only, denied
-        return DAMAGED
-    return UNEXPECTED
+    return next((code for kind, code in _CODES if isinstance(error, kind)), UNEXPECTED)
 
 
 def report_error(error: BaseException, stream: TextIO | None = None) -> int:

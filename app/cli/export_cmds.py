@@ -14,29 +14,42 @@ import sys
 from pathlib import Path
 
 from app.cli.exit_codes import INVALID, OK, UNEXPECTED
-from app.cli.filter_args import add_filters, filter_from
+from app.cli.filter_args import add_filters, add_limit, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
 from core.journal import Journal
+from core.messages.language import summary_language
 from core.messages.wording import count
 from core.record.models import DecisionRecord
 
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
     records = journal.index.list_records(filter_from(journal, args))
+    if args.limit:
+        records = records[: args.limit]  # newest first, as list shows them
     if args.format == "madr":
         return _export_folder(records, args)
     if args.output in (None, "-"):
-        sys.stdout.buffer.write(render_single(args.format, records, include_private=args.private))
+        data = render_single(
+            args.format, records, include_private=args.private, language=summary_language()
+        )
+        sys.stdout.buffer.write(data)
         return OK
     target = Path(args.output)
     if target.is_dir() or args.output.endswith(_SEPARATORS):
         target = target / export_name(args.format, private=args.private)
+    elif _missing_folder(target):
+        return INVALID
     if _refuse_existing(target, args.force, "file"):
         return INVALID
     try:
         written = export(
-            args.format, records, target.parent, file_name=target.name, include_private=args.private
+            args.format,
+            records,
+            target.parent,
+            file_name=target.name,
+            include_private=args.private,
+            language=summary_language(),
         )
     except OSError as exc:
         return _cannot_write(target, exc)
@@ -46,6 +59,22 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
 
 _SEPARATORS = tuple({"/", os.sep})
 """A path ending in one names a folder (created when missing), never a file of that name."""
+
+
+def _missing_folder(target: Path) -> bool:
+    """True (after saying so) when the folder target goes in does not exist: a mistyped path
+    fails rather than creating folders nobody asked for; a trailing / asks for them."""
+    folder = target.parent
+    if folder.is_dir() or not target.name:
+        return False
+    blocker = next((p for p in target.parents if os.path.lexists(p)), None)
+    if blocker is not None and not blocker.is_dir():
+        return False  # _cannot_write names the file in the way
+    _error(
+        f"cannot write {target}: the folder {folder} does not exist "
+        "(end the path with / to create a folder and write into it)"
+    )
+    return True
 
 
 def _cannot_write(target: Path, exc: OSError) -> int:
@@ -68,6 +97,8 @@ def _export_folder(records: list[DecisionRecord], args: argparse.Namespace) -> i
     target = Path(args.output)
     if target.exists() and not target.is_dir():
         _error(f"{target} is a file; madr writes a folder")
+        return INVALID
+    if not args.output.endswith(_SEPARATORS) and _missing_folder(target):
         return INVALID
     if target.is_dir() and any(target.iterdir()) and _refuse_existing(target, args.force, "folder"):
         return INVALID
@@ -111,13 +142,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "csv: one row per decision",
     )
     add_filters(p)
+    add_limit(p, "export")
     p.add_argument(
         "-o",
         "--output",
         metavar="PATH",
-        help="file to write ('-' or none: standard output), or a folder (an existing one, or "
-        "a path ending in /) to write decision-journal-<format>-<stamp>.<ext> into; for madr, "
-        "the folder to write",
+        help="file to write, in a folder that exists ('-' or none: standard output), or a "
+        "folder (an existing one, or a path ending in /, created) to write "
+        "decision-journal-<format>-<stamp>.<ext> into; for madr, the folder to write",
     )
     p.add_argument(
         "--force", action="store_true", help="replace an existing file (or a madr folder's files)"

@@ -1,4 +1,4 @@
-"""The record filters `list` and `export` share, and the `--limit` bound, as argparse options.
+"""The record filters `list` and `export` share, and their `--limit`, as argparse options.
 
 Why here: both commands select records the same way, and a project is named as the list
 shows it (its alias) or by its id; `core.record.filters.resolve_project` decides which.
@@ -7,10 +7,11 @@ shows it (its alias) or by its id; `core.record.filters.resolve_project` decides
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from core.index.query import IndexFilter
-from core.journal import Journal
-from core.record.filters import resolve_project
+if TYPE_CHECKING:  # loaded by the command that filters, not by every one that parses
+    from core.index.query import IndexFilter
+    from core.journal import Journal
 
 LIMIT_MAX = 1_000_000
 """The largest `--limit`; without one, every matching decision is listed."""
@@ -22,14 +23,27 @@ def add_filters(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--domain", default="")
     parser.add_argument("--kind", default="", help="decision kind")
-    parser.add_argument("--status", default="", choices=["", "completed", "corrected", "deleted"])
+    # No "" among the choices: the default (any status) needs none, and usage would show {,…}.
+    parser.add_argument("--status", default="", choices=["completed", "corrected", "deleted"])
     parser.add_argument(
         "--query",
         default="",
-        help="words in the problem, options, reasons, summary, tags or domains; all must match, "
-        "the last one as a prefix",
+        metavar="TEXT",
+        help="words in the problem, options, reasons, summary, tags, domains or kind, in any "
+        "form (caching finds cache); all must match, the last one as a prefix",
     )
     parser.add_argument("--include-deleted", action="store_true")
+
+
+def add_limit(parser: argparse.ArgumentParser, verb: str) -> None:
+    """`--limit N`: at most N of the matching decisions, newest first."""
+    parser.add_argument(
+        "--limit",
+        type=limit,
+        default=0,
+        metavar="N",
+        help=f"{verb} at most N decisions, newest first (1 to {LIMIT_MAX:,}; default: all)",
+    )
 
 
 def limit(text: str) -> int:
@@ -53,6 +67,9 @@ def filter_from(journal: Journal, args: argparse.Namespace, count: int = 0) -> I
         NotFound: no project has that name or id.
         InvalidDecision: the name is shown for several projects.
     """
+    from core.index.query import IndexFilter
+    from core.record.filters import resolve_project
+
     project_id = ""
     if args.project.strip():
         aliases = {p.project_id: p.alias for p in journal.index.projects()}

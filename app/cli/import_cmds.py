@@ -7,6 +7,7 @@ import json
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -16,7 +17,7 @@ from core.errors import InvalidDecision
 from core.gocompat.gotime import GoTime
 from core.importers import KINDS, make_importer
 from core.importers.base import ImportOptions, ImportProgress, ImportReport
-from core.importers.confirm import confirm_batch, unconfirmed_imports
+from core.importers.confirm import Reviser, confirm_batch, unconfirmed_imports
 from core.importers.detect import detect_kind
 from core.importers.engine import run_import
 from core.importers.sources.claude_code import default_source
@@ -24,6 +25,7 @@ from core.importers.sources.decider_policy import ExclusionPolicy
 from core.importers.watch import DEFAULT_INTERVAL, watch
 from core.journal import Journal
 from core.messages.wording import number
+from core.record.models import DecisionRecord
 
 _BAR = 24
 _SHOWN = 10
@@ -190,6 +192,22 @@ def _watch(
     return total
 
 
+def _through_conflict_rule(journal: Journal) -> Reviser:
+    """A confirmation is a correction: one of a decision that waits for a choice of version
+    after a sync is refused (`sync resolve` first), as `edit` without --settle-conflict is."""
+    from core.sync.resolution import revise, this_machine  # loaded only to confirm
+
+    store = journal.store
+    here = this_machine(store)
+
+    def write(
+        record_id: str, expected: int, change: Callable[[DecisionRecord], None]
+    ) -> DecisionRecord:
+        return revise(store, record_id, expected, change, here=here).record
+
+    return write
+
+
 def cmd_confirm(journal: Journal, args: argparse.Namespace) -> int:
     ids = list(args.ids)
     if args.all:
@@ -197,7 +215,8 @@ def cmd_confirm(journal: Journal, args: argparse.Namespace) -> int:
     if not ids:
         print("Nothing to confirm.")
         return OK
-    report = confirm_batch(journal.store, dict.fromkeys(ids))
+    revise = _through_conflict_rule(journal)
+    report = confirm_batch(journal.store, dict.fromkeys(ids), revise=revise)
     if report.confirmed:
         tell_app_records_changed(journal)
     if args.json:

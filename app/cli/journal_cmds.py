@@ -8,30 +8,27 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli import render
-from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
-from app.cli.filter_args import LIMIT_MAX, add_filters, filter_from, limit
+from app.cli.filter_args import add_filters, add_limit, filter_from
 from app.cli.redact_cmds import add_arguments as add_redact_arguments
-from app.cli.redact_cmds import cmd_redact
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
-from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
-from core.doctor import WriteProbe, check_health, probe_capture_writes, write_findings
 from core.errors import SyncConflictPending
-from core.gocompat.gojson import dumps_indented
-from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count, join_words, number
-from core.record.corrections import Correction, apply_correction, precheck
-from core.record.models import DecisionRecord
-from core.store.correction_notes import CorrectionNote, CorrectionNotes
-from core.store.decisions import mark_deleted, mark_restored
+from core.store.location import check_journal_root, journal_root_problem
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the rest loads in the commands that use it: list and show stay light
+    from core.doctor import WriteProbe
+    from core.journal import Journal
+    from core.record.models import DecisionRecord
+    from core.record.shape import RecordShape
+    from core.store.correction_notes import CorrectionNote
+    from core.sync.conflicts import Conflict
     from core.sync.resolution import Revision
 
 SETTLE_HINT = (
@@ -47,24 +44,43 @@ SETTLE_HELP = (
 
 
 def _print_json(value: object) -> None:
+    from core.gocompat.gojson import dumps_indented
+
     sys.stdout.write(dumps_indented(value))
+
+
+def _sync_conflicts(journal: Journal) -> dict[str, Conflict]:
+    """The decisions that wait for a choice of version after a sync, by id. core.sync loads
+    only for a journal that has any (the folder exists once a sync found one)."""
+    if not (journal.root / CONFLICTS_FOLDER).is_dir():
+        return {}
+    from core.sync.conflicts import list_conflicts
+
+    return {c.record_id: c for c in list_conflicts(journal.root)}
+
+
+CONFLICTS_FOLDER = "sync-conflicts"
+"""`core.sync.paths.CONFLICTS`, named here so that `list` and `show` need not load core.sync."""
 
 
 def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
     ids = index.query_ids(filter_from(journal, args))
     shown = ids[: args.limit] if args.limit else ids
-    records = index.records(shown)
+    # The table reads a plain view of each row; only --json builds the full records.
+    full = index.records(shown) if args.json else None
+    records: Sequence[RecordShape] = index.shapes(shown) if full is None else full
     for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
             f"({runbook.see('unreadable-record')})",
             file=sys.stderr,
         )
-    if args.json:
-        _print_json([r.to_go_dict() for r in records])
+    if full is not None:
+        _print_json([r.to_go_dict() for r in full])
     elif records:
-        print(render.table(render.LIST_HEADERS, render.list_rows(records)))
+        rows = render.list_rows(records, _sync_conflicts(journal))
+        print(render.table(render.LIST_HEADERS, rows))
         if len(shown) < len(ids):
             print(f"\n{number(len(shown))} of {count(len(ids), 'decision')}, newest first.")
     else:
@@ -77,7 +93,7 @@ def cmd_show(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json(record.to_go_dict())
     else:
-        print(render.details(record))
+        print(render.details(record, _sync_conflicts(journal).get(record.id)))
     return OK
 
 
@@ -88,6 +104,8 @@ def cmd_history(journal: Journal, args: argparse.Namespace) -> int:
     if args.json:
         _print_json([r.to_go_dict() for r in revisions])
         return OK
+    from core.store.correction_notes import CorrectionNotes
+
     notes = CorrectionNotes(journal.root).read(args.id)
     rows = [
         [str(r.revision), render.when(r), r.status, r.selected_label(), _note(notes, r.revision)]
@@ -128,6 +146,8 @@ def _rejections(pairs: list[tuple[str, str]]) -> dict[str, str] | None:
 
 
 def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
+    from core.record.corrections import Correction, apply_correction, precheck
+
     correction = Correction(
         selected_option_id=args.select,
         custom_selection=args.custom,
@@ -152,6 +172,8 @@ def cmd_edit(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_delete(journal: Journal, args: argparse.Namespace) -> int:
+    from core.store.decisions import mark_deleted
+
     if journal.store.get(args.id).is_deleted:
         return _wrong_state(f"decision {args.id} is already deleted; nothing to delete")
     done = _revise(journal, args, mark_deleted, "soft-deleting")
@@ -169,6 +191,8 @@ def cmd_restore(journal: Journal, args: argparse.Namespace) -> int:
             f"decision {args.id} is not deleted ({current.status}, revision "
             f"{current.revision}); only a deleted decision can be restored"
         )
+    from core.store.decisions import mark_restored
+
     done = _revise(journal, args, mark_restored, "restoring")
     if done is None:
         return WRONG_STATE
@@ -224,6 +248,8 @@ def _after(journal: Journal, done: Revision) -> int:
             )
     if done.note_warning:
         print(f"decision-journal: warning: {done.note_warning}", file=sys.stderr)
+    from app.cli.app_notice import tell_app_records_changed
+
     tell_app_records_changed(journal)
     return OK
 
@@ -249,14 +275,22 @@ def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
+    from app.cli.redact_cmds import cmd_redact
+    from app.cli.repair_cmds import cmd_repair, print_findings, unsealed_line
+    from core.doctor import check_health, probe_capture_writes, write_findings
+
+    if args.reindex or args.redact or args.repair:
+        check_journal_root(journal.root)  # plain doctor reports it as a finding instead
     if args.reindex:
         return cmd_reindex(journal, args)
     if args.redact:
         return cmd_redact(journal, args)
     if args.repair:
         return cmd_repair(journal, args)
-    probes = probe_capture_writes(journal.root)
     health = check_health(journal.store)
+    # A journal path that is a file has no folder to probe: its finding says everything.
+    unusable = journal_root_problem(journal.root) is not None
+    probes = [] if unusable else probe_capture_writes(journal.root)
     findings = health.findings + write_findings(probes)
     if args.json:
         summary = {"journal": str(journal.root), "findings": [f.as_dict() for f in findings]}
@@ -266,7 +300,8 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
     print_findings(findings)
     if health.unsealed:
         print(unsealed_line(health.unsealed))
-    print(_capture_line(probes))
+    if probes:
+        print(_capture_line(probes))
     if not findings:
         print(f"Journal {journal.root} is healthy.")
     return DAMAGED if findings else OK
@@ -293,13 +328,7 @@ def _capture_line(probes: list[WriteProbe]) -> str:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list decisions, newest first")
     add_filters(p)
-    p.add_argument(
-        "--limit",
-        type=limit,
-        default=0,
-        metavar="N",
-        help=f"list at most N decisions (1 to {LIMIT_MAX:,}; default: all)",
-    )
+    add_limit(p, "list")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_list)
 
@@ -373,4 +402,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_redact_arguments(p)
     add_repair_arguments(p)
-    p.set_defaults(handler=cmd_doctor)
+    p.set_defaults(handler=cmd_doctor, checks_journal_itself=True)

@@ -28,6 +28,7 @@ COMMANDS = {
     "outcome_cmds": ("outcome", "outcome-stats", "recall"),
     "help_cmds": ("help",),
     "sync_cmds": ("sync",),
+    "decider_cmds": ("modes", "overrule", "principles"),
 }
 """The commands each module registers (a test holds this equal to what they register).
 
@@ -76,15 +77,31 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if _command_word(arguments) == "hook":  # before every tool call: no parser (app.hooks.entry)
+    if arguments == ["--version"]:  # what argparse's version action prints, without the parser
+        from core import __version__
+
+        print(f"decision-journal {__version__}")
+        return 0
+    word = _command_word(arguments)
+    if word == "hook":  # before every tool call: no parser (app.hooks.entry)
         from app.hooks.entry import parse_argv
 
         hook = parse_argv(arguments)
         if hook is not None:
             return _run_hook(*hook)
-    from app.cli.exit_codes import INVALID, guarded
+    if word == "mcp":  # a client waits for the tool list: no parser, no journal before it
+        from app.mcp.front import parse_argv as mcp_options
+        from app.mcp.front import serve
 
-    module = _MODULE_OF.get(_command_word(arguments))
+        options = mcp_options(arguments)
+        if options is not None:
+            return serve(options)
+    from app.cli.exit_codes import INVALID, guarded
+    from app.cli.redacted_output import redact_stderr
+
+    redact_stderr()  # usage errors and tracebacks may quote what the user typed
+
+    module = _MODULE_OF.get(word)
     parser = build_parser((module,) if module else COMMAND_MODULES)
     args = parser.parse_args(arguments)
     if not getattr(args, "opens_journal", True):
@@ -97,7 +114,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nJournal: {Journal.open(args.journal).root}")
         return INVALID if args.command else 0
     journal = Journal.open(args.journal)
-    return guarded(_quiet_on_closed_pipe(lambda: int(args.handler(journal, args))))
+
+    def run() -> int:
+        if not getattr(args, "checks_journal_itself", False):  # doctor and app report it
+            from core.store.location import check_journal_root
+
+            check_journal_root(journal.root)  # a file there: one line and exit 6, not ENOTDIR
+        return int(args.handler(journal, args))
+
+    return guarded(_quiet_on_closed_pipe(run))
 
 
 CLOSED_PIPE = 141

@@ -10,37 +10,46 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import CONFLICT, INVALID, OK
-from core.errors import RevisionConflict
-from core.index.scrub import scrub_index
-from core.journal import Journal
+from core.errors import JournalError, RevisionConflict
 from core.messages import runbook
 from core.messages.wording import count
-from core.store.redaction_sweep import (
-    Survey,
-    Unredacted,
-    find_unredacted,
-    purge_history,
-    redact_current,
-)
+
+if TYPE_CHECKING:  # loaded by the command, not by every `doctor`, `list` or `show` that parses
+    from core.journal import Journal
+    from core.store.redaction_sweep import Survey, Unredacted
 
 
 def cmd_redact(journal: Journal, args: argparse.Namespace) -> int:
+    from core.store.redaction_sweep import find_unredacted, rewritable
+
     survey = find_unredacted(journal.store)
     if not args.json:
         _print_survey(survey, purge=args.purge_history)
-    if not survey.current and not (args.purge_history and survey.history):
+    rewritable_others = [o for o in survey.others if rewritable(journal.root, o)]
+    if not survey.current and not rewritable_others and not (args.purge_history and survey.history):
         if args.json:
             print(json.dumps(_summary(journal, survey, [], [], rebuilt=False)))
         return OK
-    if not args.yes and not _confirmed(survey, args):
+    if not args.yes and not _confirmed(survey, args, len(rewritable_others)):
         return INVALID if not sys.stdin.isatty() or args.json else OK
     return _rewrite(journal, survey, args)
 
 
 def _rewrite(journal: Journal, survey: Survey, args: argparse.Namespace) -> int:
+    from app.cli.app_notice import tell_app_records_changed
+    from core.index.scrub import scrub_index
+    from core.store.redaction_sweep import (
+        find_unredacted,
+        purge_history,
+        redact_current,
+        redact_other_file,
+        rewritable,
+    )
+
     rewritten: list[dict[str, object]] = []
     conflicts = 0
     for item in survey.current:
@@ -51,6 +60,15 @@ def _rewrite(journal: Journal, survey: Survey, args: argparse.Namespace) -> int:
             print(f"decision-journal: warning: {exc}; run doctor --redact again", file=sys.stderr)
             continue
         rewritten.append({"id": record.id, "revision": record.revision})
+    others: list[str] = []
+    for other in survey.others:
+        if not rewritable(journal.root, other):
+            continue
+        try:
+            if redact_other_file(journal.root, Path(other.path)):
+                others.append(other.path)
+        except (JournalError, OSError) as exc:
+            print(f"decision-journal: warning: {other.path}: {exc}", file=sys.stderr)
     purged: list[dict[str, object]] = []
     if args.purge_history:
         # After the rewrites: each moved the old current revision, secret included, to history.
@@ -61,9 +79,13 @@ def _rewrite(journal: Journal, survey: Survey, args: argparse.Namespace) -> int:
     report = scrub_index(journal.index)
     tell_app_records_changed(journal)
     if args.json:
-        print(json.dumps(_summary(journal, survey, rewritten, purged, rebuilt=True)))
+        summary = _summary(journal, survey, rewritten, purged, rebuilt=True)
+        summary["other_files_rewritten"] = others
+        print(json.dumps(summary))
     else:
         _print_outcome(journal, rewritten, purged, report.added + report.changed)
+        for path in others:
+            print(f"Rewrote {path} with its secrets redacted.")
     return CONFLICT if conflicts else OK
 
 
@@ -73,10 +95,7 @@ def _print_survey(survey: Survey, *, purge: bool) -> None:
     for item in survey.found:
         print(_line(item))
     for other in survey.others:
-        print(
-            f"{other.path}: {', '.join(other.patterns)} (not rewritten by doctor --redact; "
-            "delete or edit it by hand if the secret must go)"
-        )
+        print(f"{other.path}: {', '.join(other.patterns)}")
     if not survey.found:
         print("No record or history revision holds text the current patterns redact.")
         return
@@ -93,8 +112,10 @@ def _line(item: Unredacted) -> str:
     return f"{item.record_id} {where} {item.revision}: {names}"
 
 
-def _confirmed(survey: Survey, args: argparse.Namespace) -> bool:
+def _confirmed(survey: Survey, args: argparse.Namespace, others: int) -> bool:
     plan = f"rewrite {count(len(survey.current), 'record')} as a new revision"
+    if others:
+        plan += f" and redact {count(others, 'other file')} in place"
     if args.purge_history:
         plan += " and rewrite history revisions in place"
     if args.json or not sys.stdin.isatty():

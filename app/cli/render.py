@@ -3,11 +3,19 @@ user's clock (`--json` keeps the stored UTC text)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
-from core.gocompat.gotime import GoTime
-from core.record.models import DecisionRecord
-from core.record.summary import english_summary
+from core.messages.language import ENGLISH, KOREAN, summary_language
+
+if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
+    from core.gocompat.gotime import GoTime
+    from core.record.models import DecisionRecord
+    from core.record.shape import RecordShape
+    from core.sync.conflicts import Conflict
+
+IN_CONFLICT = "sync conflict"
+"""Beside the status of a decision that waits for a choice of version after a sync."""
 
 
 def ellipsize(text: str, width: int) -> str:
@@ -26,7 +34,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def when(record: DecisionRecord) -> str:
+def when(record: RecordShape) -> str:
     """The last update to the minute, on the user's clock (as the journal window shows it)."""
     if record.updated_at is None:
         return ""
@@ -40,14 +48,19 @@ def local_time(value: GoTime | None, pattern: str = "%Y-%m-%d %H:%M:%S %Z") -> s
     return value.to_datetime().astimezone().strftime(pattern)
 
 
-def list_rows(records: Sequence[DecisionRecord]) -> list[list[str]]:
+def status(record: RecordShape, conflicted: Collection[str] = ()) -> str:
+    """The record's status, with `IN_CONFLICT` when it waits for a choice of version."""
+    return f"{record.status}, {IN_CONFLICT}" if record.id in conflicted else record.status
+
+
+def list_rows(records: Sequence[RecordShape], conflicted: Collection[str] = ()) -> list[list[str]]:
     return [
         [
             r.id,
             when(r),
             r.project_alias or r.project_id,
             r.decision_kind,
-            r.status,
+            status(r, conflicted),
             ellipsize(r.selected_label(), 28),
             ellipsize(r.problem, 48),
         ]
@@ -58,14 +71,43 @@ def list_rows(records: Sequence[DecisionRecord]) -> list[list[str]]:
 LIST_HEADERS = ("ID", "UPDATED", "PROJECT", "KIND", "STATUS", "SELECTED", "PROBLEM")
 
 
-def details(record: DecisionRecord) -> str:
+def conflict_line(record_id: str, conflict: Conflict) -> str:
+    """Which machines wrote which version, the one the record shows now, and how to settle."""
+    sides = ", ".join(
+        f"{info.get('name') or machine} ({machine}"
+        f"{', shown here' if machine == conflict.current else ''})"
+        for machine, info in conflict.versions.items()
+    )
+    return (
+        f"Conflict:   two versions of revision {conflict.fork} after a sync: {sides}; keep one "
+        f"with `decision-journal sync resolve {record_id} --keep local|remote|MACHINE`"
+    )
+
+
+def summary_lines(record: DecisionRecord, language: str) -> list[str]:
+    """The summary in the reader's language, then in the other (the Korean one is the sentence
+    KernForge stores); a record without a choice yet has none."""
+    from core.record.summary import summary_in  # only details show a summary
+
+    other = ENGLISH if language == KOREAN else KOREAN
+    first, second = summary_in(record, language), summary_in(record, other)
+    if not first:
+        return []
+    label = "In English: " if other == ENGLISH else "In Korean:  "
+    return [f"Summary:    {first}", f"{label}{second}"]
+
+
+def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
+    conflicted = () if conflict is None else (record.id,)
     lines = [
-        f"{record.id}  (revision {record.revision}, {record.status})",
+        f"{record.id}  (revision {record.revision}, {status(record, conflicted)})",
         f"Problem:    {record.problem}",
         f"Project:    {record.project_alias or '-'} ({record.project_id or 'no project id'})",
         f"Kind:       {record.decision_kind}    Risk: {record.risk_level or '-'}    "
         f"Confidence: {record.detector_confidence:.2f}",
     ]
+    if conflict is not None:
+        lines.insert(1, conflict_line(record.id, conflict))
     if record.domains:
         lines.append(f"Domains:    {', '.join(record.domains)}")
     if record.tags:
@@ -87,8 +129,7 @@ def details(record: DecisionRecord) -> str:
     for rejection in record.rejected_reasons:
         label = record.option_label(rejection.option_id) or rejection.option_id
         lines.append(f"Why not {label}: {rejection.reason}")
-    lines.append(f"Summary:    {record.summary_sentence}")
-    lines.append(f"            {english_summary(record)}")
+    lines.extend(summary_lines(record, summary_language()))
     created, updated = local_time(record.created_at), local_time(record.updated_at)
     lines.append(f"Created:    {created}    Updated: {updated}")
     if record.deleted_at:

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from app.cli.exit_codes import DAMAGED, OK
-from core.doctor import Finding, repair_journal
-from core.journal import Journal
 from core.messages import runbook
 from core.messages.wording import count
 
+if TYPE_CHECKING:  # loaded by the command, not by every `list` or `show` that parses
+    from core.doctor import Finding
+    from core.journal import Journal
+
 
 def cmd_repair(journal: Journal, args: argparse.Namespace) -> int:
+    from core.doctor import repair_journal
+
     report = repair_journal(journal.store)
     findings = report.health.findings
     if args.json:

@@ -12,6 +12,7 @@ from core.capture.machine import CaptureTicket, Pending, Recorded
 from core.errors import InvalidDecision
 from core.gocompat.text import utf8_len
 from core.limits import CUSTOM_SELECTION_MAX, REASON_MAX
+from core.record.redaction import redact_text
 
 
 class _Cancelled(Exception):
@@ -36,10 +37,11 @@ class TerminalAsker:
             return ticket.cancel(stage)
 
     def _say(self, text: str) -> None:
-        print(text, file=self._out, flush=True)
+        """Prints a line, redacted: the proposal and the errors quote the agent's raw text."""
+        print(redact_text(text)[0], file=self._out, flush=True)
 
     def _read(self, prompt: str) -> str:
-        self._out.write(prompt)
+        self._out.write(redact_text(prompt)[0])  # prompts quote option labels
         self._out.flush()
         try:
             line = self._in.readline()

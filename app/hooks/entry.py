@@ -74,6 +74,9 @@ def run(journal: str | None, client: str) -> int:
     root = journal_dir(journal)
     verdict = decide(root, event, hook)
     if verdict.done:
+        if verdict.answer:
+            sys.stdout.write(verdict.answer + "\n")
+            sys.stdout.flush()
         return 0
     try:
         code = _full(root, client, event)
@@ -123,10 +126,20 @@ def _stdin_text() -> str:
 
 def _full(root: Path, client: str, event: str) -> int:
     """The full, fail-closed path: the journal's code decides (`app.hooks.pretool`)."""
-    from app.hooks import claude_code, codex, gemini  # noqa: PLC0415
+    from app.hooks import (  # noqa: PLC0415
+        claude_code,
+        codex,
+        copilot,
+        cursor,
+        gemini,
+        opencode,
+        qwen,
+    )
     from app.hooks.pretool import main_stdio  # noqa: PLC0415
     from core.journal import Journal  # noqa: PLC0415
 
-    module = {"claude-code": claude_code, "codex": codex, "gemini": gemini}[client]
+    modules = {"claude-code": claude_code, "codex": codex, "gemini": gemini}
+    modules |= {"copilot": copilot, "cursor": cursor, "qwen": qwen, "opencode": opencode}
+    module = modules[client]
     journal = Journal(root)
     return main_stdio(lambda _i, o, e: module.run(journal, io.StringIO(event), o, e))

@@ -50,7 +50,8 @@ class HookEvent(LightTuple):
 def parse_event(text: str, hook: ClientHook) -> HookEvent | None:
     """The pre-tool event, or None for an event this hook does not answer.
 
-    An event without `hook_event_name` counts as the pre-tool event (fail closed).
+    An event without `hook_event_name` counts as the pre-tool event (fail closed); GitHub
+    Copilot CLI sends none at all.
 
     Raises:
         ValueError: not a JSON object, or a pre-tool event without a tool name.
@@ -58,24 +59,78 @@ def parse_event(text: str, hook: ClientHook) -> HookEvent | None:
     value = json.loads(text)
     if not isinstance(value, dict):
         raise ValueError("hook input is not a JSON object")
+    if hook.shape == "copilot":
+        return _copilot(value, hook)
+    if hook.shape == "cursor":
+        return _cursor(value)
     name = value.get("hook_event_name", hook.event)
     if name != hook.event:
         return None
-    tool_name = value.get("tool_name")
-    if not isinstance(tool_name, str) or not tool_name:
-        raise ValueError("hook input has no tool_name")
     tool_input = value.get("tool_input")
     context = value.get("mcp_context")
     context = context if isinstance(context, dict) else {}
     return HookEvent(
         session_id=_text(value.get("session_id")),
         cwd=_text(value.get("cwd")),
-        tool_name=tool_name,
+        tool_name=_tool_name(value.get("tool_name")),
         tool_input=tool_input if isinstance(tool_input, dict) else {},
         tool_use_id=_text(value.get("tool_use_id")),
         mcp_server=_text(context.get("server_name")),
         mcp_tool=_text(context.get("tool_name")),
     )
+
+
+def _copilot(value: dict[str, Any], hook: ClientHook) -> HookEvent | None:
+    """Copilot CLI's `preToolUse` input: `sessionId`, `cwd`, `toolName` and `toolArgs` (an
+    object in 1.0.102; a JSON text is read as well), with no event name."""
+    name = value.get("hook_event_name", hook.event)
+    if name not in (hook.event, "PreToolUse"):
+        return None
+    args = value.get("toolArgs")
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            args = {}
+    return HookEvent(
+        session_id=_text(value.get("sessionId")),
+        cwd=_text(value.get("cwd")),
+        tool_name=_tool_name(value.get("toolName")),
+        tool_input=args if isinstance(args, dict) else {},
+    )
+
+
+CURSOR_SHELL = "Shell"
+"""The name a Cursor `beforeShellExecution` event is judged under (its agent's terminal tool)."""
+
+
+def _cursor(value: dict[str, Any]) -> HookEvent | None:
+    """One of Cursor's gated events: a terminal command, an MCP call or a tool call (its
+    file edits); every other event (reads, prompts, after-the-fact events) gets no answer. An
+    event without a name counts as a tool call (fail closed)."""
+    name = value.get("hook_event_name", "preToolUse")
+    if name == "beforeShellExecution":
+        tool, tool_input = CURSOR_SHELL, {"command": _text(value.get("command"))}
+    elif name in ("beforeMCPExecution", "preToolUse"):
+        tool, raw = _tool_name(value.get("tool_name")), value.get("tool_input")
+        tool_input = raw if isinstance(raw, dict) else {}
+    else:
+        return None
+    roots = value.get("workspace_roots")
+    root = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else ""
+    return HookEvent(
+        session_id=_text(value.get("conversation_id")),
+        cwd=_text(value.get("cwd")) or root,
+        tool_name=tool,
+        tool_input=tool_input,
+        tool_use_id=_text(value.get("tool_use_id")),
+    )
+
+
+def _tool_name(value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError("hook input has no tool name")
+    return value
 
 
 def _text(value: object) -> str:

@@ -26,6 +26,8 @@ from core.ipc.protocol import (
     notification_message,
     result_message,
 )
+from core.record.redact_record import redact_json
+from core.record.redaction import redact_text
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +139,9 @@ class Connection:
         if not self._take(request_id):
             return
         try:
+            # Results are built from stored, redacted records (core.capture); errors quote the
+            # request and are redacted below. Redacting results here would parse every large
+            # reply again on the GUI thread.
             frame = encode_frame(result_message(request_id, result))
         except (ValueError, TypeError) as exc:
             log.exception("reply to %r cannot be encoded", request_id)
@@ -152,7 +157,7 @@ class Connection:
         if not self._take(request_id):
             return
         try:
-            frame = encode_error_frame(request_id, error)
+            frame = encode_error_frame(request_id, _redacted_error(error))
         except Exception:
             log.exception("error reply to %r cannot be encoded; disconnecting", request_id)
             self.close()
@@ -232,3 +237,14 @@ def _unsendable(exc: Exception) -> ProtocolError:
     if isinstance(exc, FrameTooLarge):
         return ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"the reply is too large: {exc}")
     return ProtocolError(ErrorCode.INTERNAL_ERROR, "the reply could not be encoded")
+
+
+def _redacted_error(error: ProtocolError) -> ProtocolError:
+    """The same error with its message and data redacted: messages quote the request."""
+    return ProtocolError(
+        error.code,
+        redact_text(error.message)[0],
+        error.field,
+        data=redact_json(error.data),
+        request_id=error.request_id,
+    )

@@ -33,8 +33,13 @@ from app.ipc.io_loop import CredentialsReader, IoLoop
 from app.ipc.listener import bind_listener
 from app.ipc.peercred import peer_credentials
 from app.ipc.policy import MAX_CLIENTS, MAX_IN_FLIGHT, Limits
-from core.errors import ErrorCode, JournalError, ProtocolError
-from core.ipc.protocol import PROTOCOL_VERSION, Request, error_from_exception
+from core.errors import JournalError
+from core.ipc.protocol import (
+    PROTOCOL_VERSION,
+    Request,
+    error_from_exception,
+    shutting_down_error,
+)
 from core.ipc.runtime_paths import (
     canonical_journal_path,
     ensure_runtime_dir,
@@ -200,7 +205,7 @@ class IpcServer(QObject):
         """Stops listening, tells waiting clients the app is going away, frees the lock."""
         loop, self._loop = self._loop, None
         if loop is not None:
-            gone = ProtocolError(ErrorCode.BUSY, "the app is shutting down")
+            gone = shutting_down_error()
             for connection in list(self._connections.values()):
                 for request_id in sorted(connection.in_flight, key=str):
                     connection.reply_error(request_id, gone)

@@ -29,7 +29,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from app.launch import display_available, start_app
 from app.mcp.results import (
-    APP_GONE_REASON,
     NO_APP_REASON,
     pending_outcome,
     record_outcome,
@@ -37,9 +36,10 @@ from app.mcp.results import (
     tool_error_for,
 )
 from app.mcp.schemas import DecisionOutcome
-from core.capture.machine import CaptureService, Recorded
+from core.capture.machine import APP_CLOSED, CaptureService, Recorded
 from core.capture.proposal import is_resume_request, parse_proposal, parse_resume
 from core.capture.workspace_pending import other_pending_here
+from core.decider.service import decider_for
 from core.errors import (
     AppNotRunning,
     ConnectionLost,
@@ -49,7 +49,7 @@ from core.errors import (
     RemoteError,
 )
 from core.ipc.client import IpcClient, app_is_running
-from core.ipc.protocol import DECISION_PRESENT
+from core.ipc.protocol import DECISION_PRESENT, is_shutting_down
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
 
@@ -190,32 +190,37 @@ class Presenter:
             raise tool_error_for(exc) from exc
         finally:
             client.close()  # on cancellation the app keeps the window and the decision pending
-        return self._app_outcome(box, decision_id)
+        return await self._app_outcome(box, raw, caller)
 
-    def _app_outcome(self, box: dict[str, Any], decision_id: str) -> DecisionOutcome:
+    async def _app_outcome(
+        self, box: dict[str, Any], raw: dict[str, Any], caller: Caller
+    ) -> DecisionOutcome:
         error = box.get("error")
         if error is None:
             return remote_outcome(box["result"], self.journal)
         if isinstance(error, AppNotRunning):
             raise error
-        if isinstance(error, RemoteError):
+        if isinstance(error, RemoteError) and not is_shutting_down(error):
             raise tool_error_for(error) from error
-        if isinstance(error, ConnectionLost | IpcTimeout):
-            return self._after_app_gone(decision_id)
+        if isinstance(error, RemoteError | ConnectionLost | IpcTimeout):
+            return await anyio.to_thread.run_sync(self._after_app_gone, raw, caller)
         if isinstance(error, IpcError | JournalError | OSError):
             raise tool_error_for(error) from error
         raise error
 
-    def _after_app_gone(self, decision_id: str) -> DecisionOutcome:
-        """The app quit mid-question: the journal says whether the human finished."""
-        if self.journal.store.exists(decision_id):
-            return record_outcome(self.journal.store.get(decision_id))
-        return pending_outcome(decision_id, "", APP_GONE_REASON)
+    def _after_app_gone(self, raw: dict[str, Any], caller: Caller) -> DecisionOutcome:
+        """The app quit or died mid-question: the journal says whether the human finished,
+        and at which stage they stopped; a proposal the app never saved is saved pending."""
+        return self._defer_locally(raw, caller, APP_CLOSED)
 
     # --- no app -----------------------------------------------------------------------------
 
-    def _defer_locally(self, raw: dict[str, Any], caller: Caller) -> DecisionOutcome:
-        service = CaptureService(self.journal.store, self.journal.pending)
+    def _defer_locally(
+        self, raw: dict[str, Any], caller: Caller, reason: str = NO_APP_REASON
+    ) -> DecisionOutcome:
+        service = CaptureService(
+            self.journal.store, self.journal.pending, decider=decider_for(self.journal)
+        )
         try:
             outcome = service.begin(
                 raw,
@@ -226,9 +231,8 @@ class Presenter:
         except (JournalError, OSError) as exc:
             raise tool_error_for(exc) from exc
         if isinstance(outcome, Recorded):
-            return record_outcome(outcome.record, outcome.profile_warning)
-        deferred = outcome.ticket.defer(NO_APP_REASON)
-        return pending_outcome(deferred.decision_id, deferred.stage, deferred.reason)
+            return record_outcome(outcome.record, outcome.profile_warning, outcome.rule_id)
+        return pending_outcome(outcome.ticket.defer(reason))
 
 
 class _OneShotClient(IpcClient):

@@ -17,7 +17,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from app.mcp.arguments import violations_text
 from app.mcp.schemas import DecisionOutcome, RationalesOut, RejectionOut, SelectionOut
-from core.capture.machine import pending_result_message
+from core.capture.machine import (
+    Pending,
+    is_automatic,
+    outcome_to_result,
+    pending_result_message,
+)
 from core.errors import (
     ErrorCode,
     IpcError,
@@ -36,15 +41,24 @@ NO_APP_REASON = (
     "no Decision Journal window can be shown here (no running app and no display); the human "
     "must answer it in the tray app or with `decision-journal ask` in a terminal"
 )
-APP_GONE_REASON = "the Decision Journal app closed before the human finished answering"
 STOP_HINT = (
     " Tell the user that this decision waits for their answer, then stop: do not guess the "
     "choice, and do not edit files until it is answered."
 )
 
 
-def record_outcome(record: DecisionRecord, profile_warning: str = "") -> DecisionOutcome:
+def record_outcome(
+    record: DecisionRecord, profile_warning: str = "", rule_id: str = ""
+) -> DecisionOutcome:
     """The recorded answer, from the canonical record (never from a reconstructed copy)."""
+    automatic = is_automatic(record)
+    instruction = recorded_instruction(record, profile_warning)
+    if automatic:
+        instruction = (
+            "Answered from the user's preference profile without asking "
+            f"(rule {rule_id or 'unknown'}): this kind of decision is set to automatic "
+            "answers. The user is told and may overrule it. " + instruction
+        )
     return DecisionOutcome(
         status="recorded",
         decision_id=record.id,
@@ -66,18 +80,16 @@ def record_outcome(record: DecisionRecord, profile_warning: str = "") -> Decisio
         ),
         summary=english_summary(record),
         summary_ko=record.summary_sentence,
-        instruction=recorded_instruction(record, profile_warning),
+        instruction=instruction,
         profile_warning=profile_warning,
+        decided_by="profile" if automatic else "person",
+        rule_id=rule_id if automatic else "",
     )
 
 
-def pending_outcome(decision_id: str, stage: str, reason: str) -> DecisionOutcome:
-    return DecisionOutcome(
-        status="pending",
-        decision_id=decision_id,
-        stage=stage,
-        instruction=pending_result_message(decision_id, reason) + STOP_HINT,
-    )
+def pending_outcome(pending: Pending) -> DecisionOutcome:
+    """A decision left pending here, in the shape of the app's pending reply."""
+    return _pending_from_reply(outcome_to_result(pending))
 
 
 def remote_outcome(result: dict[str, Any], journal: Journal) -> DecisionOutcome:
@@ -88,7 +100,14 @@ def remote_outcome(result: dict[str, Any], journal: Journal) -> DecisionOutcome:
             record = journal.store.get(decision_id)
         except (JournalError, OSError):
             return _recorded_from_reply(result)
-        return record_outcome(record, str(result.get("profile_warning", "")))
+        return record_outcome(
+            record, str(result.get("profile_warning", "")), str(result.get("rule_id", ""))
+        )
+    return _pending_from_reply(result)
+
+
+def _pending_from_reply(result: dict[str, Any]) -> DecisionOutcome:
+    decision_id = str(result.get("decision_id", ""))
     message = str(result.get("message", "")) or pending_result_message(decision_id, "pending")
     return DecisionOutcome(
         status="pending",
@@ -128,6 +147,8 @@ def _recorded_from_reply(result: dict[str, Any]) -> DecisionOutcome:
         summary_ko=str(result.get("summary_sentence", "")),
         instruction=_reply_instruction(result),
         profile_warning=str(result.get("profile_warning", "")),
+        decided_by="profile" if result.get("decided_by") == "profile" else "person",
+        rule_id=str(result.get("rule_id", "")),
     )
 
 

@@ -272,6 +272,14 @@ class DecisionOutcome(BaseModel):
         description="What to do next; for pending, how to resume. Follow it.",
     )
     profile_warning: str = ""
+    decided_by: Literal["person", "profile"] = Field(
+        default="person",
+        description=(
+            "'profile' when the user's preference profile answered without asking (this kind "
+            "is set to auto; the user sees it and may overrule it), else 'person'."
+        ),
+    )
+    rule_id: str = Field(default="", description="The preference rule that answered, if any.")
 
 
 class NoteOutcome(BaseModel):

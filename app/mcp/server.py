@@ -5,6 +5,10 @@ the window lives in the tray app; this module names the tools, documents them th
 hand-written schemas, and maps results and errors. It never imports Qt and logs only to stderr,
 because stdout is the protocol stream.
 
+The process starts in `app.mcp.front`, which answers `initialize` and `tools/list` from data
+before this module (the SDK, the journal) has loaded, and hands the connection over here at
+the first other message (`run_handed_over`).
+
 Arguments are checked against the advertised schema before the SDK sees them
 (`SchemaTool`), so a client gets the errors of the schema it was shown, in plain words.
 SIGINT and SIGTERM end the server at once with exit 0: a client stopping its agent must not
@@ -21,24 +25,26 @@ also checked per workspace.
 
 from __future__ import annotations
 
-import contextlib
+import io
+import json
 import logging
 import os
 import secrets
 import signal
-import sys
-from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import IO, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.stdio import stdio_server
 from mcp_types import ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from app.mcp import schemas
 from app.mcp.arguments import argument_violations, violations_text
+from app.mcp.front import Handover, exit_now
 from app.mcp.present import Caller, Presenter
 from app.mcp.results import tool_error_for, violations_message
 from app.mcp.schemas import DecisionOutcome, NoteOutcome
@@ -55,11 +61,14 @@ from core.agents.tools import (
     SERVER_NAME,
 )
 from core.capture.proposal import PROPOSAL_FIELDS, is_resume_request, parse_proposal
+from core.decider.service import decider_for, with_modes
 from core.errors import JournalError, NoteInvalid, ProposalInvalid, Violation
 from core.journal import Journal
 from core.outcomes.signals import report_outcome
 from core.profile.query import query_evidence
 from core.record.identity import project_identity
+from core.record.redact_record import redact_json
+from core.record.redaction import redact_text
 
 log = logging.getLogger(__name__)
 
@@ -136,8 +145,25 @@ class SchemaTool(Tool):
             found += self.more(arguments, found)
         if found:
             message = violations_text(f"the {self.name} call", found)
-            raise ToolError(f"Error executing tool {self.name}: {message}")
-        return await super().run(arguments, context, convert_result)
+            raise ToolError(redact_text(f"Error executing tool {self.name}: {message}")[0])
+        try:
+            result = await super().run(arguments, context, convert_result=False)
+        except ToolError as exc:  # errors quote the arguments that caused them
+            raise ToolError(redact_text(str(exc))[0]) from None
+        result = _redacted(result)  # results echo queries and notes as the agent sent them
+        return self.fn_metadata.convert_result(result) if convert_result else result
+
+
+def _redacted(result: Any) -> Any:
+    """A tool's return value with every string redacted, pydantic models field by field."""
+    if isinstance(result, BaseModel):
+        fields = type(result).model_fields
+        return result.model_copy(update={k: _redacted(getattr(result, k)) for k in fields})
+    if isinstance(result, dict):
+        return {redact_json(k): _redacted(v) for k, v in result.items()}
+    if isinstance(result, list | tuple):
+        return type(result)(_redacted(v) for v in result)
+    return redact_json(result)
 
 
 class JournalTools:
@@ -336,16 +362,16 @@ class JournalTools:
         try:
             profile = self.journal.profile.load()
             status = self.journal.profile.status()
+            result = query_evidence(
+                profile,
+                kind=decision_kind,
+                project_id=project_identity(caller.workspace).project_id,
+                domains=list(domains or []),
+                state=status.state,
+            )
+            return with_modes(result, decider_for(self.journal))
         except (JournalError, OSError) as exc:
             raise tool_error_for(exc) from exc
-        result = query_evidence(
-            profile,
-            kind=decision_kind,
-            project_id=project_identity(caller.workspace).project_id,
-            domains=list(domains or []),
-            state=status.state,
-        )
-        return result.to_dict()
 
 
 def _uncovered(more: Sequence[Violation], found: list[Violation]) -> list[Violation]:
@@ -451,19 +477,37 @@ def build_server(journal: Journal, *, workspace: str | None = None) -> MCPServer
     )
 
 
-def run(journal: Journal, *, workspace: str | None = None) -> int:
-    """Serves on stdio until the client closes the stream or sends SIGINT or SIGTERM."""
-    anyio.run(_serve, build_server(journal, workspace=workspace))
+def run_handed_over(journal_dir: str | None, workspace: str | None, handover: Handover) -> int:
+    """Serves the connection `app.mcp.front` answered so far, until the client closes it or
+    sends SIGINT or SIGTERM."""
+    place = os.path.abspath(workspace) if workspace else None
+    server = build_server(Journal.open(journal_dir), workspace=place)
+    wire = handover.wire
+    stdin = _Replayed(handover.held, anyio.wrap_file(_text(wire.input, errors="replace")))
+    stdout = _Answered(anyio.wrap_file(_text(wire.output)), handover.answered_id)
+    anyio.run(_serve, server, stdin, stdout)
     return 0
 
 
-async def _serve(server: MCPServer) -> None:
+async def serve_on(server: MCPServer, stdin: Any, stdout: Any) -> None:
+    """Serves one connection over `stdin` (async lines) and `stdout` (async `write` and
+    `flush`), as `MCPServer.run_stdio_async` serves the process's own, until stdin ends.
+
+    `run_stdio_async` takes no streams, so this runs its two steps: the SDK's stdio transport
+    over the given streams, and its low-level server on them.
+    """
+    async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+        lowlevel = server._lowlevel_server  # what run_stdio_async runs
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+async def _serve(server: MCPServer, stdin: Any, stdout: Any) -> None:
     """Serves until stdin ends or a stop signal arrives; either way the process ends here."""
     async with anyio.create_task_group() as group:
         group.start_soon(_stop_on_signal, group.cancel_scope)
-        await server.run_stdio_async()
+        await serve_on(server, stdin, stdout)
         group.cancel_scope.cancel()
-    _exit_now()
+    exit_now()
 
 
 async def _stop_on_signal(scope: anyio.CancelScope) -> None:
@@ -473,22 +517,53 @@ async def _stop_on_signal(scope: anyio.CancelScope) -> None:
             scope.cancel()
             with anyio.CancelScope(shield=True):
                 await anyio.sleep(STOP_GRACE_SECONDS)
-            _exit_now()
+            exit_now()
 
 
-def _exit_now() -> None:
-    """Ends the process with 0 once the cancelled tasks have unwound.
+def _text(stream: IO[bytes], errors: str = "strict") -> io.TextIOWrapper:
+    """UTF-8 text over the wire's bytes, as the SDK's stdio transport reads and writes."""
+    return io.TextIOWrapper(stream, encoding="utf-8", errors=errors, write_through=True)
 
-    The SDK reads stdin in a worker thread that no cancellation can interrupt, so the event
-    loop would otherwise wait for the client's next line; Claude Code sends SIGTERM 100 ms
-    after SIGINT. The rest (a present call closing its socket, which leaves the decision
-    pending in the app) unwinds within the grace. A second stop signal while it ends is
-    ignored, so it can neither interrupt the flush nor turn exit 0 into death by signal.
-    """
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)
-    logging.shutdown()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(0)
+
+class _Replayed:
+    """The client's lines as the server reads them: those the front held, then the wire."""
+
+    def __init__(self, held: list[str], wire: anyio.AsyncFile[str]) -> None:
+        self._held = held
+        self._wire = wire
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        for line in self._held:
+            yield line
+        async for line in self._wire:
+            yield line
+
+
+class _Answered:
+    """The server's messages to the client, but for its second answer to the `initialize`
+    the front already answered."""
+
+    def __init__(self, wire: anyio.AsyncFile[str], answered_id: Any) -> None:
+        self._wire = wire
+        self._answered_id = answered_id
+
+    async def write(self, text: str) -> None:
+        if self._answered_id is not None and _answers(text, self._answered_id):
+            self._answered_id = None
+            return
+        await self._wire.write(text)
+
+    async def flush(self) -> None:
+        await self._wire.flush()
+
+
+def _answers(text: str, request_id: Any) -> bool:
+    """Whether `text` is a response (result or error) to the request with `request_id`."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and "method" not in message and message.get("id") == request_id

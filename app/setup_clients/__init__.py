@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
-from app.setup_clients import claude_code, codex, cursor, gemini, vscode
+from app.setup_clients import claude_code, codex, copilot, cursor, gemini, opencode, qwen, vscode
 from app.setup_clients.command import on_path
 from app.setup_clients.context import SetupContext
 from app.setup_clients.files import FileEdit
@@ -13,8 +13,11 @@ from app.setup_clients.files import FileEdit
 CLIENTS: dict[str, ModuleType] = {
     "claude-code": claude_code,
     "codex": codex,
+    "copilot": copilot,
     "cursor": cursor,
     "gemini": gemini,
+    "opencode": opencode,
+    "qwen": qwen,
     "vscode": vscode,
 }
 
@@ -35,11 +38,13 @@ PINNED_JOURNAL_NOTE = (
 
 
 def plan(client: str, ctx: SetupContext) -> tuple[list[FileEdit], tuple[str, ...]]:
-    """The files to merge and the notes to print for one client."""
+    """The files to merge and the notes to print for one client: its `NOTES`, and in project
+    scope only, its `PROJECT_NOTES` and ours."""
     module = CLIENTS[client]
     edits: Callable[[SetupContext], list[FileEdit]] = module.edits
     notes = tuple(module.NOTES)
     if ctx.scope == "project":
+        notes += tuple(getattr(module, "PROJECT_NOTES", ()))
         notes += (PROJECT_NOTE,) if on_path() else (PROJECT_NOTE, NOT_ON_PATH_NOTE)
         if ctx.journal:
             notes += (PINNED_JOURNAL_NOTE.format(journal=ctx.journal),)

@@ -27,6 +27,8 @@ NOTES = (
     "(CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS, default 120000); the hook keeps edits blocked while "
     'the decision is pending either way. Set it to 0 in settings.json "env" to keep the agent '
     "waiting in the foreground.",
+)
+PROJECT_NOTES = (
     "Project scope: Claude Code starts a server from .mcp.json only once each user approved it "
     "(`claude mcp list` shows it as 'Pending approval' until then, and the agent gets none of "
     'its tools): approve it when `claude` asks, or add "enabledMcpjsonServers": '

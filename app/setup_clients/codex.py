@@ -40,8 +40,10 @@ PASSED_ENV = (
 variables only (HOME, PATH, SHELL, USER, LANG, TERM): without these the server looks for the
 app's socket and the journal somewhere else than the app and the hook, and cannot start the
 app on the user's display. A user's own `env_vars` entries stay."""
-NOTES = (
-    HOW_TO_TRUST,
+NOTES: tuple[str, ...] = ()
+TRUST_NOTE = HOW_TO_TRUST
+"""Printed unless Codex itself just confirmed it runs the hook (`--write --trust-hook`)."""
+PROJECT_NOTES = (
     "Project scope (.codex/config.toml, .codex/hooks.json) is read only in folders you trusted "
     "in Codex.",
 )

@@ -156,3 +156,87 @@ def ensure_hook(
         return [f"added hooks.{event} ({marker.strip()})"]
 
     return mutate
+
+
+def ensure_value(key: str, value: Any, what: str) -> Mutation:
+    """Sets a top-level `key` (e.g. a hooks file's `"version": 1`) when the file lacks it; a
+    different value the user wrote is refused rather than overwritten."""
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        if key not in data:
+            data[key] = value
+            return [f"added {key}"]
+        if data[key] != value:
+            raise SetupError(f"{what}: {key} is {data[key]!r}, not {value!r}; nothing was written")
+        return []
+
+    return mutate
+
+
+def ensure_flat_hook(
+    event: str, handler: dict[str, Any], marker: str, what: str, command_key: str = "command"
+) -> Mutation:
+    """Puts our handler into the list `hooks[event]` of a format without matcher groups
+    (Copilot CLI's and Cursor's `{"version": 1, "hooks": {event: [handler, …]}}`), found
+    again by `marker` at the end of its `command_key`.
+
+    Other handlers stay as they are; keys the user added to ours stay, and so does a timeout
+    (`timeoutSec`, `timeout`) they raised.
+    """
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        hooks = _child(data, "hooks", what)
+        handlers = hooks.setdefault(event, [])
+        if not isinstance(handlers, list):
+            raise SetupError(f"{what}: hooks.{event} is not an array; nothing was written")
+        for index, existing in enumerate(handlers):
+            command = existing.get(command_key, "") if isinstance(existing, dict) else ""
+            if isinstance(command, str) and command.endswith(marker):
+                updated = merged(existing, handler, ("timeoutSec", "timeout"))
+                if existing == updated:
+                    return []
+                handlers[index] = updated
+                return [f"updated hooks.{event} ({marker.strip()})"]
+        handlers.append(dict(handler))
+        return [f"added hooks.{event} ({marker.strip()})"]
+
+    return mutate
+
+
+def without_hook(event: str, marker: str, why: str, what: str) -> Mutation:
+    """Takes out of `hooks[event]` every handler whose command ends with `marker` (ours, set
+    up by hand for another client), a matcher group left without handlers, and the event
+    left without groups; everything else stays. `why` ends the message."""
+
+    def mutate(data: dict[str, Any]) -> list[str]:
+        hooks = data.get("hooks")
+        if not isinstance(hooks, dict) or not isinstance(hooks.get(event), list):
+            return []
+        groups: list[Any] = hooks[event]
+        removed = 0
+        kept_groups = []
+        for group in groups:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                kept_groups.append(group)
+                continue
+            kept = [h for h in handlers if not _ends_with(h, marker)]
+            removed += len(handlers) - len(kept)
+            if kept == handlers:
+                kept_groups.append(group)
+            elif kept:
+                kept_groups.append({**group, "hooks": kept})
+        if not removed:
+            return []
+        if kept_groups:
+            hooks[event] = kept_groups
+        else:
+            del hooks[event]
+        return [f"removed hooks.{event} ({marker.strip()}: {why})"]
+
+    return mutate
+
+
+def _ends_with(handler: Any, marker: str) -> bool:
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return isinstance(command, str) and command.endswith(marker)

@@ -14,13 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.setup_clients import codex, plan
+from app.setup_clients import CLIENTS, codex, copilot, opencode, plan, qwen
 from app.setup_clients.codex_app_server import CodexUnavailable
 from app.setup_clients.codex_trust import find_codex, inspect, unlisted
 from app.setup_clients.command import find_launcher, shared_launcher
 from app.setup_clients.context import SetupContext
+from app.setup_clients.copilot_trust import folder_problem as copilot_folder_problem
 from app.setup_clients.files import FileEdit, SetupError, apply_edit, pending_changes
 from app.setup_clients.gemini_trust import folder_problem
+from app.setup_clients.qwen_trust import folder_problem as qwen_folder_problem
 
 OK = 0
 CHECK_FAILED = 1
@@ -105,6 +107,16 @@ def hook_problems(ctx: SetupContext, args: argparse.Namespace, *, required: bool
         return problems
     if args.client == "gemini":
         return gemini_trust(ctx)
+    if args.client == "copilot" and ctx.scope == "project":
+        user_dir = copilot.user_config_dir(ctx.home)
+        problem = copilot_folder_problem(ctx.project_dir, user_dir, os.environ)
+        return [problem] if problem else []
+    if args.client == "opencode":
+        problem = opencode.plugins_off(os.environ)
+        return [problem] if problem else []
+    if args.client == "qwen":
+        problem = qwen_folder_problem(ctx.project_dir, qwen.user_dir(ctx.home), os.environ)
+        return [problem] if problem else []
     return []
 
 
@@ -133,14 +145,19 @@ def run_setup(journal: Path | None, args: argparse.Namespace) -> int:
     required = args.mode == "check" or args.trust_hook
     problems: list[str] = []
     warnings: list[str] = []
+    trust_note: str = getattr(CLIENTS[args.client], "TRUST_NOTE", "")
     if args.mode == "write":
         write(edits, print)
         found = hook_problems(ctx, args, required=required)
         (problems if required else warnings).extend(found)
+        if not found and (required or find_codex(args.codex)):
+            trust_note = ""  # the client itself just said it runs the hook
     elif args.mode == "check":
         problems = check(edits) or hook_problems(ctx, args, required=True)
     else:
         show(edits, print)
+    if trust_note:
+        notes = (trust_note, *notes)
     shown_notes = [] if args.mode == "check" else [f"note: {note}" for note in notes]
     for line in [*shown_notes, *(f"warning: {warning}" for warning in warnings)]:
         print(ctx.own_calls(line))

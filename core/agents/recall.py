@@ -2,8 +2,9 @@
 
 Why its own ranking and not `list --query`: an agent recalling "postgres pooling" wants the few
 most relevant past decisions first, not every record containing both words in time order. The
-relevance is BM25 over the words `core.index.fulltext` defines (the index's own word semantics),
-so a term that occurs everywhere counts little. Candidates come from the journal index (one FTS5
+relevance is BM25 over the stems of the words `core.index.fulltext` defines (the index's own
+word semantics: "caching" and "cache" are one term), so a term that occurs everywhere counts
+little. Candidates come from the journal index (one FTS5
 lookup per query word), or from `StoreScan`, which reads every record. Relevance is then
 multiplied by a recency factor with the learning journal's half-life (30 days) and a floor, so
 an old decision that matches well still outranks a new one that barely matches. Nothing here
@@ -23,7 +24,7 @@ from core.agents.notes import NOTES_DIR, AgentNote, NoteStore
 from core.agents.recent import clip
 from core.bulk.listing import list_with_issues
 from core.gocompat.gotime import GoTime
-from core.index.fulltext import searched_parts, words
+from core.index.fulltext import searched_parts, stem, words
 from core.outcomes.verdict import record_outcome
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore
@@ -89,7 +90,7 @@ class StoreScan:
         self.store = store
 
     def candidates(self, terms: Sequence[str], project_id: str) -> tuple[list[DecisionRecord], int]:
-        wanted = set(terms)
+        wanted = {stem(term) for term in terms}
         records = [
             r
             for r in list_with_issues(self.store).records
@@ -124,15 +125,16 @@ def default_source(store: DecisionStore) -> DecisionSource:
 
 
 def _record_words(record: DecisionRecord) -> list[str]:
-    """Words of the searched fields; a text repeated in several fields counts once."""
+    """Stems of the words of the searched fields; a text repeated in several fields counts
+    once."""
     found: list[str] = []
     for part in dict.fromkeys(searched_parts(record)):
-        found.extend(words(part))
+        found.extend(stem(word) for word in words(part))
     return found
 
 
 def _note_words(note: AgentNote) -> list[str]:
-    return words(" ".join((note.decision, note.why, note.evidence, note.goal)))
+    return [stem(w) for w in words(" ".join((note.decision, note.why, note.evidence, note.goal)))]
 
 
 def recency(when: GoTime | None, now: GoTime, half_life_days: float) -> float:
@@ -226,6 +228,7 @@ def recall(
         return []
     now = options.now or GoTime.now()
     records, total = (source or default_source(store)).candidates(terms, options.project_id)
+    terms = list(dict.fromkeys(stem(term) for term in terms))  # ranked by stem, as docs are
     records = [r for r in records if not r.is_deleted]
     docs: list[tuple[GoTime | None, list[str], RecallEntry]] = [
         (r.created_at, _record_words(r), _decision_entry(r, 0.0)) for r in records

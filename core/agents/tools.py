@@ -11,6 +11,12 @@ the installed clients:
   (`mcp__decision_journal__recent_decisions`); its model's function call carries the
   prefix separately as `namespace: "mcp__decision_journal"` and the bare tool name.
 - Gemini CLI: `mcp_<server>_<tool>` (`mcp_decision-journal_recent_decisions`).
+- GitHub Copilot CLI: `<server>-<tool>` (`decision-journal-recent_decisions`), in the model's
+  tool list and in its `preToolUse` hook's `toolName` alike (seen in Copilot CLI 1.0.102).
+- Qwen Code: Claude Code's spelling (`mcp__decision-journal__recent_decisions`), in its model's
+  tool list and its PreToolUse hook's `tool_name` (seen in Qwen Code 0.24.4).
+- opencode: `<server>_<tool>` (`decision-journal_recent_decisions`), in its model's tool list
+  and in its plugins' `tool.execute.before` input (seen in opencode 1.18.33).
 - Cursor: its `beforeMCPExecution` hook passes `MCP:<server>:<tool>` (newer releases) or the
   tool's own name (older ones), by third-party descriptions of its hooks; no Cursor client
   could be run here, so both are recognised.
@@ -45,10 +51,18 @@ possible, a note or an outcome touches only the journal, and a second present is
 by the server itself with the pending decision's id."""
 
 if TYPE_CHECKING:
-    Client = Literal["claude-code", "codex", "gemini", "cursor"]
+    Client = Literal["claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "opencode"]
 else:
     Client = str
-CLIENTS: Final[tuple[Client, ...]] = ("claude-code", "codex", "gemini", "cursor")
+CLIENTS: Final[tuple[Client, ...]] = (
+    "claude-code",
+    "codex",
+    "gemini",
+    "copilot",
+    "cursor",
+    "qwen",
+    "opencode",
+)
 
 
 def codex_server_name(server: str = SERVER_NAME) -> str:
@@ -60,7 +74,10 @@ _PREFIXES: Final[dict[Client, str]] = {
     "claude-code": f"mcp__{SERVER_NAME}__",
     "codex": f"mcp__{codex_server_name()}__",
     "gemini": f"mcp_{SERVER_NAME}_",
+    "copilot": f"{SERVER_NAME}-",
     "cursor": "",
+    "qwen": f"mcp__{SERVER_NAME}__",
+    "opencode": f"{SERVER_NAME}_",
 }
 _HOOK_ONLY_PREFIXES: Final = (f"MCP:{SERVER_NAME}:",)
 """Spellings seen only in hook events, never offered to a model (Cursor's)."""

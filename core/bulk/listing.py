@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.bulk.gc_pause import gc_paused
 from core.record.filters import ListFilter
-from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore, ListResult, is_record_file_name
+
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+    from core.record.models import DecisionRecord
 
 
 def record_stats(records_dir: Path) -> dict[str, os.stat_result | None]:

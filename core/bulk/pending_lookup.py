@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: `typing` stays out of the hoo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Protocol
+    from typing import Protocol, TypeVar
 
     class PendingEntry(Protocol):
         """What is read of a `core.capture.pending_index.IndexEntry` (bulk sits below capture)."""
@@ -29,30 +29,42 @@ if TYPE_CHECKING:
         project_id: str
         damaged: bool
         project_path: str
+        problem: str
+
+    Entry = TypeVar("Entry", bound=PendingEntry)
 
 
 def blocks(entries: Sequence[PendingEntry], *, session_id: str, workspace: str) -> bool:
     """Faster variant of `core.capture.workspace_pending.find_blockers` (non-empty) over index
     entries: a damaged file blocks everyone unless it is readably someone else's."""
+    return bool(blocking(entries, session_id=session_id, workspace=workspace, first_only=True))
+
+
+def blocking(
+    entries: Sequence[Entry], *, session_id: str, workspace: str, first_only: bool = False
+) -> list[Entry]:
+    """Faster variant of `core.capture.workspace_pending.find_blockers` over index entries:
+    the entries that block the caller, in the index's order (which is `find_blockers`' own);
+    with `first_only`, at most the first of them."""
     session = go_trim(session_id)
     caller_path = canonical_path(workspace) if workspace else ""
     caller_project = ""
+    found: list[Entry] = []
     for entry in entries:
-        if entry.damaged and not (entry.workspace or entry.project_id):
-            return True
-        if session and entry.session_id == session:
-            return True
-        if workspace and entry.project_id:
+        hit = (entry.damaged and not (entry.workspace or entry.project_id)) or bool(
+            session and entry.session_id == session
+        )
+        if not hit and workspace and entry.project_id:
             if entry.project_path:
-                if entry.project_path == caller_path:
-                    return True
+                hit = entry.project_path == caller_path
             else:
                 caller_project = caller_project or _project_id(caller_path)
-                if entry.project_id == caller_project:
-                    return True
-        if workspace and paths_overlap(entry.workspace, workspace):
-            return True
-    return False
+                hit = entry.project_id == caller_project
+        if hit or (workspace and paths_overlap(entry.workspace, workspace)):
+            found.append(entry)
+            if first_only:
+                break
+    return found
 
 
 def canonical_path(workspace: str) -> str:

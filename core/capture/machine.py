@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from core import limits
 from core.capture.drafts import Draft, DraftStore
@@ -45,8 +46,42 @@ CANCELED_CHOICE = "the user canceled the approach selection"
 CANCELED_RATIONALE = "the user canceled rationale capture"
 WAITING = "waiting for the user to answer"
 NO_INTERACTIVE_USER = "no interactive user is attached; the decision remains pending"
+APP_CLOSED = "the Decision Journal app closed before the human finished answering"
+"""Why a decision asked in the app stays pending when the app quits or dies mid-question: the
+app's own reply on quit and a client's reading of the journal after a crash say the same."""
+
+log = logging.getLogger(__name__)
 
 ProfileHook = Callable[[DecisionRecord], str | None]
+DECIDED_BY_PERSON = "person"
+DECIDED_BY_PROFILE = "profile"
+AUTOMATIC_TAG = "decided-by-profile"
+"""The tag of a record the profile answered, beside its `runtime` selection and rationale
+provenance: both are fields KernForge round-trips, so the origin survives every reader."""
+
+
+@dataclass(frozen=True, slots=True)
+class AutoAnswer:
+    """The profile's answer to a proposal of an automatic kind: the option and the rule."""
+
+    option_id: str
+    rule_id: str
+    selection_reason: str
+    rejection_reason: str
+
+
+class DeciderHook(Protocol):
+    """What capture asks the decider (`core.decider.service.Decider` implements it).
+
+    `presented` runs once per new proposal, before anyone answers: it records the shadow
+    prediction and returns an answer only when the proposal may be answered for the person.
+    `recorded` runs after each record is written, with the answer when the profile gave it;
+    a returned string becomes the result's warning.
+    """
+
+    def presented(self, proposal: ParsedProposal) -> AutoAnswer | None: ...
+
+    def recorded(self, record: DecisionRecord, automatic: AutoAnswer | None) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +99,12 @@ class Recorded:
 
     record: DecisionRecord
     profile_warning: str = ""
+    rule_id: str = ""
+    """The rule that answered, when the profile answered in this call."""
+
+    @property
+    def decided_by(self) -> str:
+        return DECIDED_BY_PROFILE if is_automatic(self.record) else DECIDED_BY_PERSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +162,8 @@ class CaptureService:
         pending: where unfinished ones wait.
         on_recorded: asks for a profile rebuild after a record is written; a returned string
             or a raised exception becomes the result's `profile_warning`, never a lost decision.
+        decider: predicts before the person answers, scores their answer, and answers a
+            proposal of an automatic kind (`DeciderHook`); without one every proposal is asked.
     """
 
     def __init__(
@@ -128,11 +171,13 @@ class CaptureService:
         store: DecisionStore,
         pending: PendingStore,
         on_recorded: ProfileHook | None = None,
+        decider: DeciderHook | None = None,
     ) -> None:
         self.store = store
         self.pending = pending
         self.drafts = DraftStore(pending.root)
         self._on_recorded = on_recorded
+        self.decider = decider
         self._locks = _JournalLocks(pending)
 
     def begin(
@@ -162,8 +207,23 @@ class CaptureService:
                 if self.pending.exists(decision_id):
                     state = self.pending.load(decision_id)
                 else:
+                    automatic = self._decide(parsed)
+                    if automatic is not None:
+                        record = automatic_record(parsed, automatic)
+                        stored = self.store.put(record)
+                        return self._recorded(stored, automatic)
                     state = self.pending.save(PendingDecision(parsed))
         return NeedsHuman(CaptureTicket(self, state))
+
+    def _decide(self, parsed: ParsedProposal) -> AutoAnswer | None:
+        """The decider's answer; a decider that fails leaves the question with the person."""
+        if self.decider is None:
+            return None
+        try:
+            return self.decider.presented(parsed)
+        except Exception:  # fail closed: asking the person is always safe
+            log.exception("the decider could not route %s; asking the person", parsed.decision_id)
+            return None
 
     def _resume(self, decision_id: str, session_id: str) -> CaptureOutcome:
         with self._locks.hold(_session_key(session_id)):
@@ -182,7 +242,9 @@ class CaptureService:
         other = self.pending.for_session(session_id)
         if other is not None and other != decision_id:
             raise PendingConflict(
-                f"implementation decision {other} is still pending; cannot {verb} {decision_id}",
+                f"implementation decision {other} is still pending in this session (one "
+                f"decision may be pending per agent session); cannot {verb} {decision_id} "
+                "until it is answered",
                 pending_id=other,
             )
 
@@ -207,9 +269,23 @@ class CaptureService:
         """Writes revision 1, clears the pending file, then asks for the profile rebuild."""
         with self._decision_lock(record.id):
             stored = self.store.put(record)
-            warnings = [self._clear_pending(stored.id)]
-        warnings.append(self._rebuild_profile(stored))
-        return Recorded(stored, " ".join(w for w in warnings if w))
+            warning = self._clear_pending(stored.id)
+        return self._recorded(stored, None, warning)
+
+    def _recorded(
+        self, stored: DecisionRecord, automatic: AutoAnswer | None, warning: str = ""
+    ) -> Recorded:
+        warnings = [warning, self._rebuild_profile(stored), self._tell_decider(stored, automatic)]
+        rule_id = automatic.rule_id if automatic else ""
+        return Recorded(stored, " ".join(w for w in warnings if w), rule_id)
+
+    def _tell_decider(self, stored: DecisionRecord, automatic: AutoAnswer | None) -> str:
+        if self.decider is None:
+            return ""
+        try:
+            return self.decider.recorded(stored, automatic)
+        except Exception as exc:  # noqa: BLE001  # the record is committed; report, never lose it
+            return f"the decider could not score it: {type(exc).__name__}: {exc}"
 
     def _clear_pending(self, decision_id: str) -> str:
         """Removes the pending file and the person's draft; a failure is reported, not raised."""
@@ -232,6 +308,28 @@ class CaptureService:
             return f"preference profile rebuild failed: {type(exc).__name__}: {exc}"
 
 
+def is_automatic(record: DecisionRecord) -> bool:
+    """Whether the profile, not the person, chose this record's selection."""
+    return equal_fold(record.provenance.selection, "runtime") and AUTOMATIC_TAG in record.tags
+
+
+def automatic_record(parsed: ParsedProposal, answer: AutoAnswer) -> DecisionRecord:
+    """The record of an automatic answer: KernForge-valid, its origin kept in provenance and tag.
+
+    `runtime` selection and rationale provenance keep it out of the profile's evidence, which
+    counts only the person's own answers."""
+    rejections = {o.id: answer.rejection_reason for o in parsed.options if o.id != answer.option_id}
+    record = parsed.to_record(
+        Selection(option_id=answer.option_id), Rationales(answer.selection_reason, rejections)
+    )
+    record.provenance.selection = "runtime"
+    record.provenance.rationale = "runtime"
+    record.tags = [AUTOMATIC_TAG]
+    for rejected in record.rejected_reasons:
+        rejected.source = "runtime"
+    return record
+
+
 def _session_key(session_id: str) -> str:
     return "session:" + go_trim(session_id)
 
@@ -243,6 +341,7 @@ class CaptureTicket:
         self._service = service
         self._state = state
         self._closed = False
+        self._recorded: Recorded | None = None
 
     @property
     def decision_id(self) -> str:
@@ -255,6 +354,11 @@ class CaptureTicket:
     @property
     def proposal(self) -> ParsedProposal:
         return self._state.proposal
+
+    @property
+    def recorded(self) -> Recorded | None:
+        """What `submit` wrote, once it returned (a front end may not have seen it yet)."""
+        return self._recorded
 
     @property
     def selection(self) -> Selection | None:
@@ -288,6 +392,7 @@ class CaptureTicket:
         self._require_open()
         outcome = self._service._finish(record)
         self._closed = True
+        self._recorded = outcome
         return outcome
 
     def cancel(self, stage: str | None = None) -> Pending:
@@ -482,6 +587,12 @@ def pending_result_message(decision_id: str, reason: str) -> str:
 
 def recorded_result_message(record: DecisionRecord, profile_warning: str = "") -> str:
     text = f"Implementation decision recorded: {record.selected_label()} (id={record.id})."
+    if is_automatic(record):
+        text = (
+            f"Implementation decision answered from the user's preference profile, without "
+            f"asking: {record.selected_label()} (id={record.id}). The user sees it and may "
+            f"overrule it."
+        )
     if profile_warning:
         text += f" Preference profile rebuild warning: {go_trim(profile_warning).rstrip('.')}."
     return (
@@ -522,6 +633,8 @@ def _recorded_result(outcome: Recorded) -> dict[str, Any]:
         "summary_sentence": record.summary_sentence,
         "message": recorded_result_message(record, outcome.profile_warning),
         "profile_warning": outcome.profile_warning,
+        "decided_by": outcome.decided_by,
+        "rule_id": outcome.rule_id,
     }
 
 

@@ -188,6 +188,7 @@ class PendingStore:
                 workspace=p.proposal.workspace,
                 project_id=p.proposal.project_id,
                 project_path=_project_path(p.proposal.workspace, p.proposal.project_id),
+                problem=p.proposal.problem,
             )
             for p in listing.items
         ]

@@ -24,8 +24,10 @@ from pathlib import Path
 
 INDEX_NAME = ".index.json"
 """Hidden, so neither `PendingStore` nor the hook's listing takes it for a pending file."""
-INDEX_VERSION = 2
-"""2: entries carry `project_path`, so the hook compares paths instead of hashing them."""
+INDEX_VERSION = 3
+"""2: entries carry `project_path`, so the hook compares paths instead of hashing them.
+3: entries carry the decision's `problem` and come in `find_blockers` order (oldest first,
+then unreadable files), so the hook writes its deny text from the index alone."""
 INDEX_MAX = 1024 * 1024
 """The most of the index the hook reads; a bigger one is doubt, and the full path decides."""
 
@@ -38,9 +40,20 @@ class IndexEntry:
     then has the same canonical path, so the hook compares strings and never loads `hashlib`.
 
     A plain class with slots, not a dataclass or a `typing.NamedTuple`: the hook's quick path
-    reads these and keeps `dataclasses` and `typing` unloaded."""
+    reads these and keeps `dataclasses` and `typing` unloaded.
 
-    __slots__ = ("damaged", "decision_id", "project_id", "project_path", "session_id", "workspace")
+    `problem` is the pending proposal's problem as validated by the pending store ("" for an
+    unreadable file): what the hook's deny text quotes."""
+
+    __slots__ = (
+        "damaged",
+        "decision_id",
+        "problem",
+        "project_id",
+        "project_path",
+        "session_id",
+        "workspace",
+    )
 
     def __init__(
         self,
@@ -51,6 +64,7 @@ class IndexEntry:
         project_id: str = "",
         damaged: bool = False,
         project_path: str = "",
+        problem: str = "",
     ) -> None:
         self.decision_id = decision_id
         self.session_id = session_id
@@ -58,6 +72,7 @@ class IndexEntry:
         self.project_id = project_id
         self.damaged = damaged
         self.project_path = project_path
+        self.problem = problem
 
     def as_dict(self) -> dict[str, object]:
         """The entry as the index file stores it."""
@@ -74,7 +89,15 @@ class IndexEntry:
         return f"IndexEntry({fields})"
 
 
-ENTRY_FIELDS = ("decision_id", "session_id", "workspace", "project_id", "damaged", "project_path")
+ENTRY_FIELDS = (
+    "decision_id",
+    "session_id",
+    "workspace",
+    "project_id",
+    "damaged",
+    "project_path",
+    "problem",
+)
 """The fields of an entry, in the order the index file writes them."""
 
 
@@ -84,8 +107,8 @@ def is_pending_name(name: str) -> bool:
 
 
 def encode(entries: list[IndexEntry]) -> bytes:
-    """The index file's bytes, entries sorted by decision id."""
-    items = [entry.as_dict() for entry in sorted(entries, key=lambda e: e.decision_id)]
+    """The index file's bytes, entries in the order given (the pending store's listing order)."""
+    items = [entry.as_dict() for entry in entries]
     return json.dumps({"version": INDEX_VERSION, "entries": items}, ensure_ascii=False).encode()
 
 
@@ -139,7 +162,14 @@ def _decode(data: bytes) -> list[IndexEntry] | None:
 def _entry(item: object) -> IndexEntry | None:
     if not isinstance(item, dict) or set(item) != set(ENTRY_FIELDS):
         return None
-    text_fields = ("decision_id", "session_id", "workspace", "project_id")
+    text_fields = (
+        "decision_id",
+        "session_id",
+        "workspace",
+        "project_id",
+        "project_path",
+        "problem",
+    )
     if not all(isinstance(item[name], str) for name in text_fields):
         return None
     if not isinstance(item["damaged"], bool) or not item["decision_id"]:

@@ -16,6 +16,7 @@ from core.exporters.decision_log import export_log, render_log
 from core.exporters.json_export import export_json, render_json
 from core.exporters.madr import export_madr
 from core.exporters.staging import Progress
+from core.messages.language import ENGLISH
 from core.record.models import DecisionRecord
 
 __all__ = [
@@ -40,6 +41,7 @@ def export(
     file_name: str | None = None,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
+    language: str = ENGLISH,
 ) -> list[Path]:
     """Writes records in format fmt into directory; returns the files written.
 
@@ -47,6 +49,7 @@ def export(
         file_name: the file of a single-file format (default `SINGLE_FILE_FORMATS[fmt]`);
             ignored by `madr`, which names one file per decision.
         include_private: keep local metadata (alias, workspace, session ids, evidence refs).
+        language: the reader's language for the CSV's summaries (`core.messages.language`).
     """
     if fmt == "madr":
         return export_madr(
@@ -70,19 +73,24 @@ def export(
             file_name=name,
             progress=progress,
             cancel=cancel,
+            language=language,
         )
     return export_log(records, directory, file_name=name, progress=progress, cancel=cancel)
 
 
 def render_single(
-    fmt: str, records: Iterable[DecisionRecord], *, include_private: bool = False
+    fmt: str,
+    records: Iterable[DecisionRecord],
+    *,
+    include_private: bool = False,
+    language: str = ENGLISH,
 ) -> bytes:
     """The bytes of a single-file format, for writing to standard output."""
     _known(fmt)
     if fmt == "json":
         return render_json(records, include_private=include_private)
     if fmt == "csv":
-        return render_csv(records, include_private=include_private)
+        return render_csv(records, include_private=include_private, language=language)
     if fmt == "markdown":
         return render_log(records)
     raise ValueError(f"export format {fmt!r} writes a folder, not a single file")

@@ -3,6 +3,8 @@
 Lists are joined with "; " inside one cell. A cell that starts with `=`, `+`, `-`, `@`, tab or
 carriage return gets a leading `'`: spreadsheets would otherwise run agent-written text as a
 formula (CSV injection). Local metadata columns appear only with `include_private`, as in JSON.
+The `summary` column is in the reader's language (`core.record.summary.summary_in`): a CSV is
+read by people, and KernForge's Korean sentence stays in the JSON export and the records.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from core.exporters.staging import Progress, utf8, write_single
+from core.messages.language import ENGLISH
 from core.record.models import DecisionRecord
+from core.record.summary import summary_in
 
 Column = tuple[str, Callable[[DecisionRecord], str]]
 
@@ -47,7 +51,7 @@ COLUMNS: list[Column] = [
     ("custom_selection", lambda r: r.custom_selection),
     ("selection_reason", lambda r: r.selection_reason_raw),
     ("rejected", _rejections),
-    ("summary", lambda r: r.summary_sentence),
+    ("summary", lambda r: r.summary_sentence),  # replaced by `summary_in` when rendered
     ("detector_confidence", lambda r: f"{r.detector_confidence:g}"),
     ("deleted_at", lambda r: _time(r.deleted_at)),
 ]
@@ -64,8 +68,12 @@ def defuse(cell: str) -> str:
     return "'" + cell if cell.startswith(_FORMULA_START) else cell
 
 
-def render_csv(records: Iterable[DecisionRecord], *, include_private: bool = False) -> bytes:
-    columns = COLUMNS + (PRIVATE_COLUMNS if include_private else [])
+def render_csv(
+    records: Iterable[DecisionRecord], *, include_private: bool = False, language: str = ENGLISH
+) -> bytes:
+    summary: Column = ("summary", lambda r: summary_in(r, language))
+    columns = [summary if name == "summary" else (name, value) for name, value in COLUMNS]
+    columns += PRIVATE_COLUMNS if include_private else []
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer)
     writer.writerow([name for name, _ in columns])
@@ -82,8 +90,9 @@ def export_csv(
     file_name: str = "decisions.csv",
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
+    language: str = ENGLISH,
 ) -> list[Path]:
     def render(items: Iterable[DecisionRecord]) -> bytes:
-        return render_csv(items, include_private=include_private)
+        return render_csv(items, include_private=include_private, language=language)
 
     return [write_single(directory, file_name, render, records, progress=progress, cancel=cancel)]

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from core.capture.machine import is_automatic
 from core.exporters.markdown_text import md_cell
 from core.exporters.staging import Progress, utf8, write_single
 from core.exporters.weighed import weighed_options, weighed_rejections
@@ -40,6 +41,8 @@ def decision_cell(record: DecisionRecord) -> str:
     ]
     if alternatives:
         parts.append(f"Alternatives: {_period('; '.join(alternatives))}")
+    if is_automatic(record):
+        parts.insert(1, "(Answered by the preference profile, not asked.)")
     if record.is_deleted:
         parts.insert(0, "(Withdrawn)")
     return md_cell(" ".join(parts))

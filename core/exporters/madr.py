@@ -30,7 +30,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from core.exporters.markdown_text import md_cell, md_text, slug
+from core.exporters.markdown_text import md_cell, md_text, name_slug, slug
 from core.exporters.staging import Progress, Staging, ticks, utf8
 from core.exporters.weighed import weighed_options, weighed_rejections
 from core.gocompat.gotime import GoTime
@@ -58,7 +58,7 @@ def _sentence(text: str) -> str:
 
 
 def file_name(number: int, record: DecisionRecord) -> str:
-    return f"{number:04d}-{slug(record.problem) or slug(record.id) or 'decision'}.md"
+    return f"{number:04d}-{name_slug(record.problem) or slug(record.id) or 'decision'}.md"
 
 
 def render_madr(record: DecisionRecord, *, include_private: bool = False) -> str:

@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from core.gocompat.text import collapse_spaces
+from core.record.redaction import redact_text
 
 _BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|[>*+=-]|\d+[.)](?=\s|$))")
 
@@ -32,6 +33,27 @@ def md_text(text: str) -> str:
 def md_cell(text: str) -> str:
     """md_text for a table cell: `|` is escaped so it cannot end the cell."""
     return md_text(text).replace("|", "\\|")
+
+
+def name_slug(text: str, limit: int = 60) -> str:
+    """`slug` for a derived name (an export's file name): from redacted text, and without a word
+    that looks generated (letters mixed with digits, eight characters or more; or longer than
+    24), so a secret the redactor missed still never becomes a file name."""
+    words = _TOKEN.sub(" ", redact_text(text)[0]).split()
+    kept = [word for word in words if not _looks_generated(slug(word, limit=200))]
+    return slug(" ".join(kept), limit)
+
+
+_TOKEN = re.compile(r"\[REDACTED[^\]]*\]")
+
+
+def _looks_generated(word: str) -> bool:
+    parts = word.split("-")
+    return any(
+        len(part) > 24
+        or (len(part) >= 8 and any(c.isdigit() for c in part) and any(c.isalpha() for c in part))
+        for part in parts
+    )
 
 
 def slug(text: str, limit: int = 60) -> str:

@@ -73,19 +73,37 @@ def _confirm(record: DecisionRecord, correction: Correction | None) -> None:
     record.detector_confidence = max(record.detector_confidence, PROFILE_CONFIDENCE_MIN)
 
 
+Reviser = Callable[[str, int, Callable[[DecisionRecord], None]], DecisionRecord]
+"""How a confirmation is written: (record id, expected revision, the change) to the new revision.
+Adapters pass the store's compare-and-swap through the sync conflict rule
+(`core.sync.resolution.revise`, without settling), so confirming a decision that waits for a
+choice of version after a sync is refused as any correction is; importers do not load sync."""
+
+
+def confirmation(correction: Correction | None = None) -> Callable[[DecisionRecord], None]:
+    """The change a confirmation makes (with any correction given in the same revision).
+
+    Raises (when applied):
+        NoChanges: the record is already confirmed and no correction was given.
+    """
+    return lambda record: _confirm(record, correction)
+
+
 def confirm_record(
-    store: DecisionStore,
     record_id: str,
     expected_revision: int,
     correction: Correction | None = None,
+    *,
+    revise: Reviser,
 ) -> DecisionRecord:
     """One click on one record: compare-and-swap on the revision the window showed.
 
     Raises:
         NoChanges: the record is already confirmed and no correction was given.
         RevisionConflict: the record changed since the window read it.
+        SyncConflictPending: the record waits for a choice of version (from `revise`).
     """
-    return store.revise(record_id, expected_revision, lambda r: _confirm(r, correction))
+    return revise(record_id, expected_revision, confirmation(correction))
 
 
 @dataclass(slots=True)
@@ -100,10 +118,12 @@ def confirm_batch(
     store: DecisionStore,
     record_ids: Iterable[str],
     *,
+    revise: Reviser,
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> ConfirmReport:
-    """One click for a batch: each record at its current revision; failures are listed."""
+    """One click for a batch: each record at its current revision, written through `revise`;
+    failures (a sync conflict among them) are listed."""
     ids = list(record_ids)
     report = ConfirmReport()
     for done, record_id in enumerate(ids, start=1):
@@ -112,7 +132,7 @@ def confirm_batch(
             break
         try:
             current = store.get(record_id)
-            confirm_record(store, record_id, current.revision)
+            confirm_record(record_id, current.revision, revise=revise)
             report.confirmed.append(record_id)
         except NoChanges:
             report.already.append(record_id)

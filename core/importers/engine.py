@@ -14,7 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.bulk.compact_json import compact_bytes
-from core.errors import InvalidDecision, JournalError, RevisionConflict
+from core.errors import (
+    InvalidDecision,
+    JournalError,
+    RevisionConflict,
+    StorageFailure,
+    is_storage_failure,
+)
 from core.importers.base import (
     Conflict,
     ImportContext,
@@ -112,6 +118,10 @@ class _Writer:
                     item.key, _digest(signal.to_dict()), "signal", lambda: self._signal(signal)
                 )
         except (JournalError, OSError) as exc:
+            if isinstance(exc, StorageFailure) or (
+                isinstance(exc, OSError) and is_storage_failure(exc)
+            ):
+                raise  # the journal refuses every write (read-only, full): one error, not each
             self.report.errors.append(ItemError(item.key, str(exc), key=item.key))
 
     # the ledger ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from core.errors import UnsafePath
 from core.index.columns import KEY_COLUMNS
 from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir
 
-INDEX_FORMAT = "decision-journal-index/5"
+INDEX_FORMAT = "decision-journal-index/6"
 """Bump when the schema, the keys or `core.index.fulltext` change: old files are then rebuilt."""
 
 PAGE_SIZE = 16384

@@ -11,16 +11,18 @@ import functools
 import hashlib
 import os
 import zlib
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from core.bulk.compact_json import compact_bytes
 from core.gocompat.text import go_lower, go_trim
 from core.index.columns import RecordKeys
 from core.index.fulltext import fts_document
 from core.record.filters import _clean_path  # the very cleaning `workspace_matches` applies
-from core.record.models import DecisionRecord
 from core.record.shape import RecordShape, StoredRead
+
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+    from core.record.models import DecisionRecord
 
 NS = 1_000_000_000
 UNTRUSTED = ""
@@ -111,6 +113,8 @@ class IndexEntry(msgspec.Struct, frozen=True, gc=False):
 
     @classmethod
     def of(cls, file_name: str, sig: str, record: DecisionRecord) -> IndexEntry:
+        from core.bulk.compact_json import compact_bytes  # noqa: PLC0415  # with the models
+
         return cls.of_read(file_name, sig, StoredRead(record, compact_bytes(record)))
 
     @classmethod

@@ -6,12 +6,20 @@ instead, in this module only, and the SQLite FTS5 table reproduces them exactly:
 
 * Text is NFKC-normalized and case-folded; a word is a maximal run of characters for which
   `str.isalnum()` holds (punctuation, `_` and spaces separate words).
-* A record matches when every query word is one of its words; the last query word may also be a
-  prefix of one of its words (the user is still typing it), unless the query ends in whitespace.
+* A query word matches a record's word of the same English stem (`stem`: "caching" finds
+  "cache", "caches" and "cached"), through the few forms `forms` spells from that stem; a
+  record matches when every query word matches one of its words. The last query word may also
+  be a prefix of one of its words (the user is still typing it), unless the query ends in
+  whitespace.
 * A query without any word (blank, or only punctuation) matches every record.
 * Searched fields: problem, option labels, descriptions, pros and cons, the custom selection, the
-  selection reason, rejection reasons, the summary sentence, tags and domains. IDs, project and
-  kind are not searched: they have their own filters.
+  selection reason, rejection reasons, the summary sentence, tags, domains and the kind (whose
+  words `caching-strategy` are "caching" and "strategy"). IDs and the project are not searched:
+  they have their own filters.
+
+Why the stems are spelled out at query time and not stored: the index then holds each word as
+written, its build costs what it did, and one query word becomes an OR of a few exact words,
+which FTS5 looks up as fast as one.
 
 Why words are encoded before FTS5 sees them: FTS5's tokenizers fold case and split text by their
 own Unicode tables, which differ from Python's at the edges. Tokenizing here and handing FTS5
@@ -65,6 +73,7 @@ def searched_parts(record: RecordShape) -> list[str]:
         record.summary_sentence,
         *record.tags,
         *record.domains,
+        record.decision_kind,
     ]
     for option in record.options:
         parts.extend([option.label, option.description, *option.pros, *option.cons])
@@ -87,15 +96,71 @@ def query_terms(query: str) -> tuple[list[str], str | None]:
     return list(dict.fromkeys(terms[:-1])), terms[-1]
 
 
+_SUFFIXES = (
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ings", ""),
+    ("ing", ""),
+    ("ers", ""),
+    ("er", ""),
+    ("ed", ""),
+    ("es", ""),
+    ("s", ""),
+)
+"""English inflections `stem` removes, longest first; at most one, then a final "e"."""
+_MIN_STEM = 3
+_KEPT_DOUBLE = "lszaeiou"
+"""Doubled final letters an inflection keeps ("pull", "pass", "free"); others it added ("stopp")."""
+
+
+def stem(word: str) -> str:
+    """The word without its English inflection: "caching", "cache", "caches" and "cached" are
+    all "cach". Deliberately light (one suffix, a final "e", a doubled consonant): it never
+    merges words whose stems differ, and words that are not lowercase ASCII letters, or are
+    shorter than four letters, stay as they are."""
+    if len(word) < _MIN_STEM + 1 or not (word.isascii() and word.isalpha() and word.islower()):
+        return word
+    base = word
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix) and not (suffix == "s" and word.endswith("ss")):
+            cut = word[: -len(suffix)] + replacement
+            if len(cut) >= _MIN_STEM:
+                base = cut
+                break
+    if base.endswith("e") and len(base) > _MIN_STEM:
+        base = base[:-1]
+    if base != word and base[-1] == base[-2] and base[-1] not in _KEPT_DOUBLE:
+        base = base[:-1]
+    return base
+
+
+def forms(word: str) -> list[str]:
+    """The word and the inflected forms of its stem that share that stem, the word first: what
+    a query word matches ("caching": caching, cach, cache, caches, cached, …)."""
+    base = stem(word)
+    if base == word and not word.isalpha():
+        return [word]
+    spelled = [word, base, *(base + end for end in ("e", "s", "es", "ed", "ing", "er", "ers"))]
+    if base.endswith("y"):
+        spelled += [base[:-1] + "ies", base[:-1] + "ied"]
+    if base[-1:].isalpha() and base[-1:] not in "aeiouwxy":
+        spelled += [base + base[-1] + end for end in ("ed", "ing", "er")]
+    return [f for f in dict.fromkeys(spelled) if f == word or stem(f) == base]
+
+
 def query_matches(record: RecordShape, query: str) -> bool:
     """The reference semantics the FTS5 query reproduces (see the module docstring)."""
     exact, prefix = query_terms(query)
     if not exact and prefix is None:
         return True
     found = record_words(record)
-    if not all(term in found for term in exact):
+    if not all(any(form in found for form in forms(term)) for term in exact):
         return False
-    return prefix is None or any(word.startswith(prefix) for word in found)
+    if prefix is None:
+        return True
+    return any(word.startswith(prefix) for word in found) or any(
+        form in found for form in forms(prefix)
+    )
 
 
 def fts_token(word: str) -> str:
@@ -148,7 +213,13 @@ def _escaped(document: bytes) -> str:
 def fts_expression(query: str) -> str | None:
     """An FTS5 MATCH expression for query, or None when the query has no words."""
     exact, prefix = query_terms(query)
-    quoted = [f'"{fts_token(term)}"' for term in exact]
+    quoted = [_any_form(term) for term in exact]
     if prefix is not None:
-        quoted.append(f'"{fts_token(prefix)}"*')
+        quoted.append(_any_form(prefix, f'"{fts_token(prefix)}"*'))
     return " AND ".join(quoted) or None
+
+
+def _any_form(word: str, *also: str) -> str:
+    """`("caching" OR "cach" OR …)`: a record holding any form of word (see `forms`)."""
+    spelled = [*also, *(f'"{fts_token(form)}"' for form in forms(word))]
+    return spelled[0] if len(spelled) == 1 else f"({' OR '.join(spelled)})"

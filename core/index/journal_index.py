@@ -17,12 +17,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
 from core.bulk.listing import record_stats
-from core.bulk.parallel_read import Outcome, read_records
 from core.errors import JournalError, unreadable_records
 from core.index.db import index_path, is_transient, open_index, remove_index_files
 from core.index.entry import UNTRUSTED, IndexEntry
@@ -30,10 +29,13 @@ from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary, ReconcileReport
 from core.index.scan import ScanIndex
 from core.index.sqlite import SqliteIndex
-from core.record.models import DecisionRecord
 from core.record.shape import RecordShape, StoredRead
 from core.store.decisions import DecisionStore, ListIssue, record_file_names
 from core.store.safefs import check_no_links
+
+if TYPE_CHECKING:  # the reading processes load with a build, the models with a full record
+    from core.bulk.parallel_read import Outcome
+    from core.record.models import DecisionRecord
 
 __all__ = [
     "Facets",
@@ -118,7 +120,8 @@ class JournalIndex:
         self._generation = 0
         self._committed: dict[str, int] = {}
         self._changes = 0
-        """`ReconcileReport.generation`: reconciles that found the index changed."""
+        """`ReconcileReport.generation`: this process's commits, and reconciles that found
+        the index changed."""
 
     # opening ---------------------------------------------------------------------------------
 
@@ -216,6 +219,12 @@ class JournalIndex:
                 self._changes += 1
             return self._changes
 
+    @property
+    def generation(self) -> int:
+        """`ReconcileReport.generation` as it stands now; read without the lock (an int), so
+        the GUI thread may ask while a query holds it."""
+        return self._changes
+
     def ensure_reconciled(self) -> None:
         """Reconciles unless this process already has; a caller arriving while a reconcile
         runs waits for it rather than starting another."""
@@ -295,7 +304,11 @@ class JournalIndex:
     ) -> tuple[int, int, int]:
         """Reads changed files chunk by chunk and writes each chunk: (added, changed, removed)."""
         added = changed = removed = done = 0
+        if not to_read:  # a current index: nothing to read, and no reading process to load
+            return added, changed, removed
         store = self.store
+        from core.bulk.parallel_read import read_records  # noqa: PLC0415  # see the imports
+
         outcomes_by_chunk = read_records(
             store.root, store.records_dir, to_read, _entry_of_read, value_type=IndexEntry
         )
@@ -366,10 +379,13 @@ class JournalIndex:
         """Updates the row at once; never raises, because the revision is already committed.
 
         The row's signature is left unknown, so the next reconcile reads the file once more: a
-        later write by another process may already have replaced it.
+        later write by another process may already have replaced it. That reconcile finds the
+        row as committed and counts nothing, so the commit itself moves the generation a
+        window compares (`ReconcileReport.generation`).
         """
         with self._lock:
             self._generation += 1
+            self._changes += 1
             backend = self._backend
             if not isinstance(backend, SqliteIndex):
                 return

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.gocompat.gotime import GoTime
 from core.index.fulltext import query_matches
 from core.record.filters import ListFilter, matches, sort_key
-from core.record.models import DecisionRecord
 from core.record.shape import RecordShape
+
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+    from core.record.models import DecisionRecord
 
 
 @dataclass(frozen=True, slots=True)

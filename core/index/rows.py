@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 class ReconcileReport:
     """What one reconcile or rebuild did; `unreadable` lists every file that is not a record.
 
-    `generation` counts the reconciles of this index (in this process) that found it changed,
-    whether this reconcile read the changes or another process's index wrote them first: a
-    reader that shows rows compares it with the generation it showed, since the counts of a
-    reconcile that found another process had already caught up are all zero.
+    `generation` counts the changes to this index that this process knows of: its own
+    commits (the store's listener updates their rows at once) and the reconciles that found it
+    changed, whether this reconcile read the changes or another process's index wrote them
+    first. A reader that shows rows compares it with the generation it showed, since the
+    counts of a reconcile after such a change are all zero.
     """
 
     added: int

@@ -7,17 +7,19 @@ The same functions are the reference the SQLite queries are tested against.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from core.bulk.compact_json import record_digest
 from core.bulk.listing import list_with_issues
 from core.errors import JournalError
 from core.index.entry import key
 from core.index.query import IndexFilter, select
 from core.index.rows import Facets, ListRow, ProjectSummary
 from core.record.filters import ListFilter, sort_key
-from core.record.models import DecisionRecord
 from core.record.shape import RecordShape
 from core.store.decisions import DecisionStore, ListResult
+
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+    from core.record.models import DecisionRecord
 
 
 def project_summaries(records: Iterable[DecisionRecord]) -> list[ProjectSummary]:
@@ -103,6 +105,8 @@ class ScanIndex:
         return current_project(self.scan().records)
 
     def digests(self, include_deleted: bool) -> list[tuple[str, str]]:
+        from core.bulk.compact_json import record_digest  # noqa: PLC0415  # with the models
+
         return sorted(
             (r.id, record_digest(r))
             for r in self.scan().records

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
@@ -20,8 +20,10 @@ from core.index.entry import NS, IndexEntry, key, unpack_json, workspace_keys
 from core.index.fulltext import fts_document, fts_expression
 from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary
-from core.record.models import DecisionRecord
 from core.record.shape import RecordShape
+
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+    from core.record.models import DecisionRecord
 
 _ORDER = "ORDER BY upd_s DESC, upd_sub DESC, id DESC"
 _CHUNK = 500
@@ -432,6 +434,8 @@ def _words_of(blob: Any) -> str:
     try:
         return fts_document(plain_view(data))
     except msgspec.DecodeError:
+        from core.record.models import DecisionRecord  # noqa: PLC0415  # see the imports
+
         return fts_document(DecisionRecord.model_validate_json(data))
 
 
@@ -442,11 +446,15 @@ def _shape(blob: Any) -> RecordShape:
     try:
         return plain_view(data)
     except msgspec.DecodeError:
+        from core.record.models import DecisionRecord  # noqa: PLC0415  # see the imports
+
         return DecisionRecord.model_validate_json(data)
 
 
 def _record(blob: Any) -> DecisionRecord:
     """The cached record; it was validated when read from its file, so parsing suffices."""
+    from core.record.models import DecisionRecord  # noqa: PLC0415  # see the imports
+
     return DecisionRecord.model_validate_json(unpack_json(blob))
 
 

@@ -38,6 +38,7 @@ from core.errors import (
     NotFound,
     PendingConflict,
     ProtocolError,
+    RemoteError,
     RevisionConflict,
     ViolationsError,
     describe,
@@ -578,6 +579,8 @@ class DecisionPresentResult(_Result):
     stage: Literal["choice", "rationale", ""] = ""
     message: StrictStr = ""
     profile_warning: StrictStr = ""
+    decided_by: Literal["person", "profile", ""] = ""
+    rule_id: StrictStr = ""
 
 
 class PendingItem(_Result):
@@ -667,3 +670,21 @@ def error_from_exception(exc: BaseException) -> ProtocolError:
     if isinstance(exc, JournalDamaged):
         return ProtocolError(ErrorCode.JOURNAL_DAMAGED, message, data=data)
     return ProtocolError(ErrorCode.INTERNAL_ERROR, f"internal error ({type(exc).__name__})")
+
+
+SHUTTING_DOWN = "shutting_down"
+"""The `data` flag of the BUSY error that answers requests the app leaves unanswered as it quits."""
+
+
+def shutting_down_error() -> ProtocolError:
+    """What a request gets that the app will not answer because it quits.
+
+    Clients tell it from a refusal by `data.shutting_down`: the app went away, as if it had
+    died, so a client asking for a decision reads where it stands from the journal.
+    """
+    return ProtocolError(ErrorCode.BUSY, "the app is shutting down", data={SHUTTING_DOWN: True})
+
+
+def is_shutting_down(error: RemoteError) -> bool:
+    """True for `shutting_down_error` as a client receives it."""
+    return error.code == ErrorCode.BUSY and error.data.get(SHUTTING_DOWN) is True

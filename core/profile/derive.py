@@ -84,6 +84,17 @@ def _text_hash(text: str) -> str:
     return short_stable_id(go_lower(collapse_spaces(text)))
 
 
+def label_key(label: str) -> str:
+    """The part of a rule's `preference` that names its option's label: an option of a new
+    proposal matches a rule when its label gives the same key, whatever its id."""
+    return _text_hash(go_trim(label))
+
+
+def preference_label_key(preference: str) -> str:
+    """The label key inside a rule's `preference` (`id@key` or `custom:key`)."""
+    return preference.rpartition("@")[2] if "@" in preference else preference.partition(":")[2]
+
+
 @functools.lru_cache(maxsize=4096)
 def _domain_keys(domains: tuple[str, ...]) -> tuple[str, ...]:
     """A record's distinct folded domains, interned; the same few lists recur per project."""

@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.errors import InvalidDecision, NotFound
 from core.gocompat.text import go_lower, go_trim
-from core.record.models import DecisionRecord
+
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+    from core.record.models import DecisionRecord
 
 
 @dataclass(frozen=True, slots=True)

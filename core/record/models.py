@@ -24,15 +24,28 @@ from pydantic import (
 )
 
 from core.gocompat.gotime import GoTime
-from core.record.shape import is_deleted_status, option_label_of, selected_label_of
+from core.record.shape import (
+    RISK_LEVELS,
+    SCHEMA_VERSION,
+    SOURCES,
+    STATUS_COMPLETED,
+    STATUS_CORRECTED,
+    STATUS_DELETED,
+    STATUSES,
+    is_deleted_status,
+    option_label_of,
+    selected_label_of,
+)
 
-SCHEMA_VERSION = 1
-STATUS_COMPLETED = "completed"
-STATUS_CORRECTED = "corrected"
-STATUS_DELETED = "deleted"
-STATUSES = (STATUS_COMPLETED, STATUS_CORRECTED, STATUS_DELETED)
-RISK_LEVELS = ("", "low", "medium", "high", "critical")
-SOURCES = ("", "user", "model", "runtime", "imported")
+__all__ = [
+    "RISK_LEVELS",
+    "SCHEMA_VERSION",
+    "SOURCES",
+    "STATUSES",
+    "STATUS_COMPLETED",
+    "STATUS_CORRECTED",
+    "STATUS_DELETED",
+]
 
 
 # A record's updated_at usually repeats its created_at text (every first revision): a small

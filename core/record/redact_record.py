@@ -1,6 +1,9 @@
-"""Applies text redaction to every free-text field of a record and merges the audit metadata."""
+"""Applies text redaction to every free-text field of a record and merges the audit metadata,
+and to every string of a JSON-like value that leaves the process (a reply, a tool result)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from core.record.models import DecisionRecord, Option, RejectedReason
 from core.record.redaction import EMPTY_REPORT, RedactionReport, redact_text
@@ -61,3 +64,15 @@ def _redact_option(option: Option, collect: _Collector) -> Option:
             "cons": collect.texts(option.cons),
         }
     )
+
+
+def redact_json(value: Any) -> Any:
+    """``value`` with every string in it redacted, keys included (as the reference's session
+    sanitizer does); dicts, lists and tuples are copied, other values returned as they are."""
+    if isinstance(value, str):
+        return redact_text(value)[0]
+    if isinstance(value, dict):
+        return {redact_json(k): redact_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(redact_json(item) for item in value)
+    return value

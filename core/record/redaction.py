@@ -31,7 +31,9 @@ from core.record.redaction_rules import (
     token,
     vendor,
 )
-from core.record.redaction_vendors import VENDOR_RULES
+from core.record.redaction_structure import STRUCTURE_RULES
+from core.record.redaction_values import is_placeholder, is_public_id, is_reference
+from core.record.redaction_vendors import VENDOR_RULES, VENDOR_RULES_AFTER_REFERENCE
 
 
 @dataclass(frozen=True)
@@ -149,14 +151,24 @@ def _redact(text: str, rules: Iterable[_Rule]) -> tuple[str, list[str]]:
     tests check that gating never changes a result.
     """
     folded = text.casefold()
+    present = _keywords_in(folded)
     names: list[str] = []
     for rule in rules:
-        for keyword in rule.keywords:  # the hot path: one C substring test per keyword
-            if keyword in folded:
-                if rule.confirm is None or rule.confirm.search(folded) is not None:
-                    text = _apply(rule, text, names)
-                break
+        if present.isdisjoint(rule.keyword_set) and "" not in rule.keyword_set:
+            continue  # the hot path: one set test per rule ("" opens every text)
+        if rule.confirm is None or rule.confirm.search(folded) is not None:
+            text = _apply(rule, text, names)
     return text, names
+
+
+def _keywords_in(folded: str) -> set[str]:
+    """Every pipeline keyword that occurs in ``folded``: one C scan finds the longest keyword
+    starting at each position, and the keywords it begins with are present there too. Rules
+    given to ``_redact`` use these keywords (or "", which every text holds)."""
+    present: set[str] = set()
+    for found in set(_KEYWORD_SCAN.findall(folded)):
+        present.update(_PREFIX_KEYWORDS[found])
+    return present
 
 
 def _dedupe_casefold(names: Iterable[str]) -> tuple[str, ...]:
@@ -322,6 +334,64 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 
 
 # ------------------------------------------------------------------------------------------
+# The reference's patterns as the pipeline runs them
+#
+# Two departures, both toward the issue a reader of the output cares about. A reference
+# (``$VAR``, ``settings.X``, ``%(token)s``) or documentation filler (``ghp_XXXX…``) is left
+# alone: it is not a secret, and redacting it hides what the text says. And a value the
+# reference's character class cuts short (``TOKEN=q9+Xf3k…/8LmW``, ``Bearer abc+def/ghi=``)
+# goes whole: the rest of it is the rest of the secret.
+
+_WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;]*")
+_REST = r"(?P<rest>[^\t\n\f\r \"'`&,;<>\[\](){}]*)"
+
+
+def _guarded(rule: _Rule) -> _Rule:
+    """The same rule, leaving references and filler alone and taking the whole value."""
+    inner = rule.replacer
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        value = match.group(0)
+        if "rest" in match.re.groupindex:  # key=value or "Bearer value": the value as written
+            cut = value.find("=") + 1 or len(value.split(None, 1)[0])
+            whole = _WHOLE_VALUE.match(match.string, match.start() + cut)
+            value = whole.group(0).strip() if whole else value  # the pattern matches "" too
+        if is_reference(value) or is_filler(value) or is_placeholder(value):
+            return None
+        if inner is not None:
+            return inner(match)
+        return _token(rule.name), rule.name
+
+    return dataclasses.replace(rule, replacer=replace)
+
+
+def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
+    """The reference's assignment, but not of a reference, placeholder or public id, nor for a
+    key inside a larger value (``arn:…:secret:name``, ``vault/secret/…``)."""
+    value = match.group(4).strip(_GO_TRIM)
+    if match.string[match.start() - 1 : match.start()] in {":", "/"}:
+        return None
+    if is_reference(value) or is_placeholder(value) or is_public_id(value):
+        return None
+    return _password_assignment(match)
+
+
+def _pipeline_rule(rule: _Rule) -> _Rule:
+    if rule.name in {"signed_url_secret", "bearer_token"}:
+        pattern = rule.regex.pattern
+        regex = _compile(pattern + _REST)
+        return _guarded(dataclasses.replace(rule, regex=regex))
+    if rule.name == "password_assignment":
+        return dataclasses.replace(rule, replacer=_password_value)
+    if rule.name == "github_token":
+        return _guarded(rule)
+    return rule
+
+
+_PIPELINE_AFTER_SK = tuple(_pipeline_rule(rule) for rule in _REFERENCE_AFTER_SK)
+
+
+# ------------------------------------------------------------------------------------------
 # Families the reference misses
 
 # "aws" not inside a word (amazonaws.com), or the value's own name (SecretAccessKey). A bare
@@ -344,25 +414,6 @@ def _aws_secret_in_context(match: re.Match[str]) -> bool:
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
     symbolic = any(c.isdigit() or c in "/+" for c in value)
     return mixed and symbolic and _AWS_SECRET_CONTEXT.search(window) is not None
-
-
-def _url_password_is_real(match: re.Match[str]) -> bool:
-    """Skips templated and default passwords (``${DB_PASS}``, ``postgres:postgres``)."""
-    password = match.group("secret")
-    lowered = password.casefold()
-    if lowered in {"password", "passwd", "pass", "pwd", "pw", "secret", "changeme", "token"}:
-        return False
-    return password != match.group("user") and not lowered.startswith(("$", "%(", "{"))
-
-
-def _quoted_password_assignment(match: re.Match[str]) -> tuple[str, str] | None:
-    """JSON and dict keys (``"password": "…"``), which the reference never matches because
-    its key must be followed directly by ``:`` or ``=``; same credential test."""
-    quote, key, separator, open_quote, value, close_quote = match.groups()
-    if not _looks_like_credential(value):
-        return None
-    name = "quoted_password_assignment"
-    return f"{quote}{key}{quote}{separator}{open_quote}{_token(name)}{close_quote}", name
 
 
 _GITLAB_PREFIXES = "glpat|gldt|glrt|glptt|glcbt|glft|glimt|glagent|gloas|glsoat|glffct"
@@ -431,43 +482,25 @@ _BEFORE_REFERENCE = (
 
 # These run after: the reference should keep its own output and names where it matches.
 _AFTER_REFERENCE = (
-    _Rule(
-        "quoted_password_assignment",
-        _compile(
-            rf"([\"'])([A-Za-z0-9_.-]*(?i:{_ANY_PASSWORD_KEY}))\1"
-            rf"({_GO_SPACE}*[:=]{_GO_SPACE}*)([\"']?)({_VALUE_CHAR}{{6,}})([\"']?)"
-        ),
-        _PASSWORD_KEYWORDS,
-        _quoted_password_assignment,
-        re.compile(r"(?:password|passwd|pwd|secret|token|key)[\"'][\t\n\f\r ]*[:=]"),
-    ),
     # Complete RSA/EC/DSA/OPENSSH/ENCRYPTED blocks are gone by now (reference private_key).
     # Left: PKCS#8 "BEGIN PRIVATE KEY" and PGP blocks, which the reference's pattern does not
     # match, and keys pasted without their END line.
     _vendor(
         "private_key",
-        rf"(?is:{_PEM_BEGIN}(?:.*?{_PEM_END}|(?:{_GO_SPACE}*{_PEM_LINE})+))",
+        rf"(?is:{_PEM_BEGIN}(?:.*?{_PEM_END}|(?:(?:{_GO_SPACE}|\\[nr])*{_PEM_LINE})+))",
         ("-----begin",),
         filler_check=False,
-    ),
-    # A GitHub or OpenAI token used as a URL password keeps its specific name: it is already
-    # a [REDACTED:...] token here, which the bracket exclusion skips.
-    _vendor(
-        "url_credentials",
-        r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://(?P<user>[^\t\n\f\r /?#@:'\"<>\[\]]*)"
-        r":(?P<secret>[^\t\n\f\r /?#'\"<>\[\]]+)@(?=[A-Za-z0-9\[])",
-        ("://",),
-        _url_password_is_real,
-        confirm=re.compile(r"://[^\t\n\f\r /?#@]*:[^\t\n\f\r /?#]*@"),
     ),
 )
 
 _RULES = (
     *_BEFORE_REFERENCE,
     *VENDOR_RULES,
-    _Rule("openai_api_key", _SK_KEY, ("sk-",), _sk_key_family),
-    *_REFERENCE_AFTER_SK,
+    _guarded(_Rule("openai_api_key", _SK_KEY, ("sk-",), _sk_key_family)),
+    *_PIPELINE_AFTER_SK,
     *_AFTER_REFERENCE,
+    *VENDOR_RULES_AFTER_REFERENCE,
+    *STRUCTURE_RULES,
     *PROSE_RULES,
 )
 
@@ -475,11 +508,13 @@ _RULES = (
 def _merged_gates(rules: Iterable[Rule]) -> dict[str, str]:
     """Every rule's keyword gates; a keyword two rules narrow differently accepts either tail."""
     gates = {"sk-": "[a-z0-9_-]{20}"}
+    open_keywords: set[str] = set()  # some rule opens on the bare keyword: no tail narrows it
     for rule in rules:
+        open_keywords.update(k for k in rule.keywords if k not in rule.gates)
         for keyword, tail in rule.gates.items():
             old = gates.get(keyword)
             gates[keyword] = tail if old is None or old == tail else f"(?:{old}|{tail})"
-    return gates
+    return {k: v for k, v in gates.items() if k not in open_keywords or k == "sk-"}
 
 
 def _gate_confirm(rule: Rule) -> Rule:
@@ -530,6 +565,32 @@ def _branches(node: dict[str, Any]) -> str:
         for key, child in sorted(node.items())
     ]
     return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+def _longest_first_tree(words: Iterable[str]) -> str:
+    """A regex matching the longest of ``words`` at a position, written as a prefix tree."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def branches(node: dict[str, Any]) -> str:
+        parts = [re.escape(key) + branches(child) for key, child in sorted(node.items()) if key]
+        if not parts:
+            return ""
+        body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return branches(tree)
+
+
+_SCANNED_KEYWORDS = frozenset(k for rule in _RULES for k in rule.keywords)
+_KEYWORD_SCAN = re.compile(f"(?=({_longest_first_tree(_SCANNED_KEYWORDS)}))")
+_PREFIX_KEYWORDS = {
+    word: tuple(k for k in _SCANNED_KEYWORDS if word.startswith(k)) for word in _SCANNED_KEYWORDS
+}
 
 
 _ANY_KEYWORD = re.compile(

@@ -1,164 +1,147 @@
-"""Credentials written the way people write them: in sentences, short assignments and headers.
+"""Credentials written in sentences, English and Korean, and in headers people paste.
 
-The reference only redacts an assigned value of 16 bytes or more. People also type
-``DB_PASSWORD=Tr0ub4dor549``, "the password is hunter2xyz!", "login root / Winter2024!",
-``Authorization: Basic …`` and ``curl -u deploy:…``. These rules run after the reference's,
-so they only see what it left, and each value must look like a credential: long enough, a
-letter with a digit or symbol, and none of the placeholder, template, code, path or algorithm
-words that ordinary technical text puts in the same places (``${DB_PASSWORD}``, ``changeme``,
-"hashed with argon2id").
+"the password for the bastion host is …", "pw: …", "use … as the password", "login root /
+…", "관리자 암호: …", "비밀번호는 …입니다", ``Authorization: Basic …``, and a generic ``*_KEY``
+with a random value. These run after the structural rules (``core.record.redaction_structure``)
+and only see what those left. In a sentence the value must look random, not merely be there;
+``core.record.redaction_values`` holds the test (position ``PROSE``).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
-from collections import Counter
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, is_filler, token
+from core.record.redaction_structure import SECRET_WORD, accepts, key_at, key_kind
+from core.record.redaction_values import Position, is_credential, looks_random, trim_value
 
-_PLACEHOLDERS = (
-    "change_me", "changeme", "change-me", "replace_me", "replaceme", "replace-me", "your_",
-    "your-", "yourpass", "placeholder", "example", "sample", "dummy", "fake", "todo", "xxxx",
-    "<", ">", "{{", "}}", "${", "%(", "redacted", "password", "passw0rd", "secret",
-    "******", "....", "none", "null", "undefined", "required", "optional",
-)  # fmt: skip
-# "hunter2" alone is the classic joke; "hunter2xyz!" still differs from it and is caught.
-_PLACEHOLDER_EXACT = frozenset({"hunter2"})
-_CODE = (
-    "(", ")", "[", "]", "request.", "self.", "os.environ", "getenv", "config.", "config[",
-    "args.", "json.", "secrets.", "process.env", "env.", "env:", "vault:", "ssm:", "file:",
-    "://", "=>", "->", "::",
-)  # fmt: skip
-# Words that carry a digit in technical prose next to "password": algorithms and formats.
-_TECH = (
-    "argon2", "sha1", "sha2", "sha3", "sha256", "sha384", "sha512", "md5", "base64", "pbkdf2",
-    "bcrypt", "scrypt", "utf-8", "utf8", "oauth2", "1password", "http", "aes-", "aes1", "aes2",
-    "rsa", "ed25519", "x509", "x.509", "pkcs", "hmac", "2fa", "mfa", "totp", "kms", "s3",
-)  # fmt: skip
-_TEMPLATE_START = tuple("$%{<[(`\\@&*#")
-_FILE_END = re.compile(r"\.[a-z]{2,5}$")
-_VERSION = re.compile(r"v?[0-9]+(?:\.[0-9]+)+[a-z0-9.+-]*")
-_TRAILING = ".,;:)]}"
+_QUOTES = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019"}
 
 
-def _is_credential(value: str, minimum: int = 6) -> bool:
-    """A typed password: not a placeholder, template, path, version, algorithm or plain word."""
-    if not minimum <= len(value) <= 128 or value.startswith(_TEMPLATE_START):
-        return False
-    lowered = value.casefold()
-    if lowered in _PLACEHOLDER_EXACT or any(word in lowered for word in _PLACEHOLDERS):
-        return False
-    if any(marker in lowered for marker in _CODE) or any(word in lowered for word in _TECH):
-        return False
-    if "/" in value or _FILE_END.search(lowered) or _VERSION.fullmatch(lowered):
-        return False
-    if not any(ch.isalpha() for ch in value):
-        return False
-    return any(ch.isdigit() for ch in value) or any(
-        not ch.isalnum() and ch not in "-_." for ch in value
-    )
+def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
+    """Replaces the ``secret`` group when it passes the test for where it stands.
 
+    A value right after ``:`` or ``=`` stands in a key's place; after "is" or a gap of words
+    it stands in a sentence and must look random. ``random_only`` asks for a random-looking
+    value even then (a bare "secret …" with no connector).
+    """
 
-def _strip_trailing(match: re.Match[str]) -> tuple[int, int, str]:
-    """The secret's span and text without sentence punctuation after it."""
-    value = match.group("secret").rstrip(_TRAILING)
-    start = match.start("secret")
-    return start, start + len(value), value
-
-
-def _replace_value(name: str, minimum: int = 6) -> Replacer:
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
-        start, end, value = _strip_trailing(match)
-        user = match.groupdict().get("user")
-        if not _is_credential(value, minimum) or (user is not None and value == user):
+        raw = match.group("secret")
+        quoted = len(raw) >= 2 and _QUOTES.get(raw[0]) == raw[-1]
+        value = raw[1:-1] if quoted else trim_value(raw)
+        offset = 1 if quoted else max(raw.find(value), 0)  # "(value)" in a sentence
+        groups = match.groupdict()
+        keyed = (groups.get("conn") or "").strip() in {":", "="} and not groups.get("gap")
+        position = Position.KEYED if keyed else Position.PROSE
+        user = groups.get("user")
+        if user is not None and (value == user or user.startswith(("$", "%", "{"))):
+            return None
+        if random_only and not looks_random(value, 12):
+            return None
+        word = groups.get("word") or ""
+        password_key = key_kind(word.replace(" ", "_")) == "password" or any(
+            w in word for w in _KO_PASSWORD_WORDS
+        )
+        if not is_credential(value, position, password_key=password_key or "user" in groups):
             return None
         whole, base = match.group(0), match.start()
-        return whole[: start - base] + token(name) + whole[end - base :], name
+        start = match.start("secret") - base + offset
+        return whole[:start] + token(name) + whole[start + len(value) :], name
 
     return replace
 
 
-# --- Short assignments: DB_PASSWORD=Tr0ub4dor549, "smtp_pass": "…", Password=…; in a DSN ---
+# --- English prose ------------------------------------------------------------------------
 
-_SECRET_WORD = (
-    r"(?i:password|passwd|passphrase|(?<![a-z])(?:pass|pwd|pw|secret|token|api[_-]?key|apikey"
-    r"|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?)(?![a-z]))"
+# Compound words first: "secret key X" must not stop at "secret" with "key" as its value.
+_WORD = (
+    r"(?:(?:api[\t _-]?key|access[\t _-]?key|secret[\t _-]?key|private[\t _-]?key"
+    r"|auth[\t _-]?token|access[\t _-]?token|(?:2fa|otp|totp|mfa)[\t _-]?(?:seed|secret)"
+    r"|pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|credentials?|creds|seed)s?)"
 )
-# Keys that name something about the secret rather than hold it.
-_NOT_A_VALUE_KEY = re.compile(
-    r"(?:_|-|\b)(?:id|ids|name|length|len|size|file|path|dir|url|uri|ttl|expiry|expires|count|"
-    r"type|header|field|env|var|hash|hashed|policy|min|max|timeout|prefix|format|mode|version|"
-    r"ref|arn|limit|budget|rotation|store|manager|length_min|hint|label|enabled|required)['\"]?$",
-    re.IGNORECASE,
+_VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
+_CONNECTOR = (
+    r"(?P<conn>:(?=[\t ])|=|(?i:is|was|are|were|to|is[\t ]+now|is[\t ]+still|will[\t ]+be"
+    r"|set[\t ]+to|reads|becomes|changed[\t ]+to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
-_SHORT_ASSIGNMENT = compile_ascii(
-    rf"(?<![\w.-])(?P<key>[\"']?[\w.-]*?{_SECRET_WORD}[\w.-]*[\"']?)"
-    r"[\t ]*[:=][\t ]*[\"']?(?P<secret>[^\s\"'`,;]{6,})"
+_PROSE = compile_ascii(
+    rf"(?<![:/])(?P<word>(?i:\b{_WORD}\b))"
+    rf"(?P<gap>[\t ]+(?i:for|of|on|to|in|at|from|used[\t ]+(?:by|for|in))[\t ]+[^\n:=;]{{1,48}}?)?"
+    rf"[\t ]*{_CONNECTOR}[\t ]*{_VALUE}"
 )
-
-
-_SHORT_VALUE = _replace_value("short_password_assignment")
-
-
-def _short_assignment(match: re.Match[str]) -> tuple[str, str] | None:
-    if _NOT_A_VALUE_KEY.search(match.group("key")):
-        return None
-    return _SHORT_VALUE(match)
-
-
-# --- Generic keys: SIGNING_KEY = 9fQ2…, the gitleaks generic-api-key idea with its entropy bar ---
-
-_GENERIC_KEY = compile_ascii(
-    r"(?<![\w.-])(?P<key>[\"']?[\w.-]+?(?i:key)[\"']?)[\t ]*[:=][\t ]*[\"']?"
-    r"(?P<secret>[A-Za-z0-9_.+/=-]{20,200})(?![A-Za-z0-9_.+/=-])"
-)
-_PUBLIC_KEY_NAMES = re.compile(
-    r"(?i:public|publishable|pub|cache|partition|sort|primary|foreign|idempotency|routing|shard)"
-)
-_HEXISH = re.compile(r"[0-9a-fA-F-]+")
-_DOTTED_NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)+")
-
-
-def _entropy(value: str) -> float:
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-
-
-def _generic_key(match: re.Match[str]) -> tuple[str, str] | None:
-    key, value = match.group("key"), match.group("secret")
-    if _PUBLIC_KEY_NAMES.search(key) or _NOT_A_VALUE_KEY.search(key):
-        return None
-    if _HEXISH.fullmatch(value) or is_filler(value) or _entropy(value) < 3.5:
-        return None  # hashes, UUIDs and digests stay
-    if _DOTTED_NAME.fullmatch(value):
-        return None  # a setting or package name (jetbrains.mps.v8_elimination), not a key
-    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
-        return None
-    whole, base = match.group(0), match.start()
-    name = "generic_api_key"
-    start, end = match.start("secret") - base, match.end("secret") - base
-    return whole[:start] + token(name) + whole[end:], name
-
-
-# --- Prose: "the password is hunter2xyz!", "password for the box: …", "login root / …" ---
-
-_CONNECTOR = r"(?:is|was|are|is[\t ]+now|will[\t ]+be|set[\t ]+to|to|=|:|-)"
-_PROSE_PASSWORD = compile_ascii(
-    r"(?i:\b(?:pass(?:word|phrase|code)|passwd|pwd)s?\b)"
-    r"(?:[\t ]+(?i:for|of|on)[\t ]+(?:[\w.@-]+[\t ]+){0,3}?(?i:" + _CONNECTOR + r")"
-    r"|[\t ]*(?i:" + _CONNECTOR + r"))?"
-    r"[\t ]*[\"'`]?(?P<secret>[^\s\"'`]{6,64})"
+# "password Tiger23+Nimbus", "secret 9fK…": a bare value right after the word.
+_BARE = compile_ascii(rf"(?<![:/])(?P<word>(?i:\b{_WORD}\b))[\t ]+{_VALUE}")
+# "use Tiger23+Nimbus as the password", "Tiger23+Nimbus is the root password"
+_BEFORE = compile_ascii(
+    r"(?<![^\s\"'`(])(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
+    r"|as[\t ]+(?:the|a|my|our|your|its)?)[\t ]*(?:[\w-]+[\t ]+){0,2}?(?P<word>(?i:"
+    + _WORD
+    + r"))\b"
 )
 _LOGIN_PAIR = compile_ascii(
     r"(?i:\b(?:log ?in|sign ?in|credentials?|creds)\b)[^\n.;]{0,30}?"
-    r"(?<![\w.@+-])(?P<user>[\w.@+-]{2,40})[\t ]*[/:|][\t ]*(?P<secret>[^\s\"'`/]{6,64})"
+    r"(?<![\w.@+${-])(?P<user>[\w.@+-]{2,40})[\t ]*(?:/|\||:(?=[\t ]))[\t ]*"
+    r"(?P<secret>[^\s\"'`/]{6,64})"
+)
+
+# --- Korean prose: 관리자 암호: …, 비밀번호는 …입니다, 새 토큰을 …로 바꿨다 -----------------
+
+_KO_WORD = (
+    r"(?:암호|비밀[\t ]?번호|비번|패스워드|패스프레이즈|토큰|시크릿|자격[\t ]?증명|인증[\t ]?정보"
+    r"|(?:API|api|Api|비밀|인증|액세스|엑세스|접근|서버|개인|보안|마스터|시크릿)[\t ]?키)"
+)
+_KO_PASSWORD_WORDS = ("암호", "비밀번호", "비밀 번호", "비번", "패스워드", "패스프레이즈")
+_KO_PROSE = compile_ascii(
+    "(?P<word>" + _KO_WORD + ")" + r"(?:은|는|이|가|을|를|도|값은|값이|값|로|으로|에는|란)?"
+    r"(?P<gap>(?:[\t ]+[\uac00-\ud7a3]+){0,3}?)[\t ]*(?P<conn>[:=]?)[\t ]*"
+    r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[!-~]+)"
+)
+
+# 키 alone is too common a word ("키보드", "키 이름"): after it, only a random-looking value.
+_KO_KEY = compile_ascii(
+    r"(?<![\uac00-\ud7a3])(?<!공개 )(?P<word>키|시드)(?:[0-9]|\([^)\n]{0,30}\))?"
+    r"(?:는|은|를|을|가|이|값은|값)?[\t ]*[:=]?[\t ]*(?P<secret>[!-~]+)"
+)
+# "aa95… 키를 그대로 쓰고", "Pangyo2015# 비밀번호로": the value before the word
+_KO_BEFORE = compile_ascii(
+    r"(?<![!-~])(?P<secret>[!-~]{8,200})[\t ]*(?P<word>키|토큰|비밀번호|암호|패스워드)"
+    r"(?:를|을|는|은|가|이|로|으로)"
+)
+# "계정은 ci-bot / Pangyo2015#", "로그인 정보: admin / …"
+_KO_LOGIN = compile_ascii(
+    r"(?:계정|로그인[\t ]?정보|접속[\t ]?정보)(?:은|는|:)?[\t ]*[:=]?[\t ]*"
+    r"(?P<user>[\w.@+-]{2,40})[\t ]*/[\t ]*(?P<secret>[^\s\"'`]{6,64})"
+)
+# "set SNYK_TOKEN to …", "ZENDESK_API_TOKEN를 …로 바꾸고", "api_key 값은 … 로": a name that says
+# it holds a secret, a connector, then the value
+_NAMED = compile_ascii(
+    SECRET_WORD + r"[\w.-]*(?P<conn>[\t ]*(?:값은|값이|값을|값|를|을|은|는|이|가)"
+    r"|[\t ]+(?i:to|is|was|are|=>|->))[\t ]+(?P<secret>[!-~]+)"
 )
 
 
-# --- Headers and command lines ---------------------------------------------------------------
+def _named(match: re.Match[str]) -> tuple[str, str] | None:
+    key = key_at(match, "conn")
+    if key is None:
+        return None
+    if key.isalpha() and key.islower():
+        return None  # a plain word ("the key is …"): the sentence rules judge those
+    kind = key_kind(key)
+    if kind is None:
+        return None
+    value = trim_value(match.group("secret"))
+    if not accepts(kind, value, Position.KEYED):
+        return None
+    whole, base = match.group(0), match.start()
+    start = match.start("secret") - base
+    name = "password_in_prose"
+    return whole[:start] + token(name) + whole[start + len(value) :], name
+
+
+# --- Headers ------------------------------------------------------------------------------
 
 _BASIC = compile_ascii(r"\b(?i:basic)[\t ]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 
@@ -181,50 +164,47 @@ def _basic_auth(match: re.Match[str]) -> tuple[str, str] | None:
     return whole[:start] + token(name) + whole[end:], name
 
 
-_CURL_USER = compile_ascii(
-    r"\bcurl\b[^\n|;&]{0,200}?[\t ](?:-u|--user)(?:[\t ]*|=)[\"']?(?P<user>[^:\s\"'$]+)"
-    r":(?P<secret>[^\s\"']+)"
-)
+def _bare(match: re.Match[str]) -> tuple[str, str] | None:
+    """A bare value must be random unless the word is a password's: "password Tiger23+"."""
+    is_password = key_kind(match.group("word").replace(" ", "_")) == "password"
+    return _replace_value("password_in_prose", random_only=not is_password)(match)
 
 
-_ASSIGNED = r"[\w.-]*[\"']?[\t ]*[:=]"
-"""What follows a short key word in casefolded text before an assignment rule can match."""
-_LOGIN_TAIL = r"[^\n;]*?[/:|]"
-"""What follows a login word before a user and password can: the user's separator, on the line."""
+_PROSE_KEYWORDS = ("pass", "pw", "secret", "token", "key", "cred", "seed")
+_NAMED_KEYWORDS = ("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat")
+_LOGIN_WORDS = ("login", "log in", "signin", "sign in", "credential", "creds")
+_KO_KEYWORDS = ("암호", "비밀", "비번", "패스워드", "토큰", "시크릿", "자격", "인증", "키")
 
 PROSE_RULES: tuple[Rule, ...] = (
     Rule("basic_auth", _BASIC, ("basic",), _basic_auth, gates={"basic": "[\t ]+[a-z0-9+/]{8}"}),
+    Rule("password_in_prose", _PROSE, _PROSE_KEYWORDS, _replace_value("password_in_prose")),
+    Rule("password_in_prose", _KO_PROSE, _KO_KEYWORDS, _replace_value("password_in_prose")),
+    Rule("password_in_prose", _BEFORE, _PROSE_KEYWORDS, _replace_value("password_in_prose")),
+    Rule("password_in_prose", _BARE, _PROSE_KEYWORDS, _bare),
+    Rule("password_in_prose", _NAMED, _NAMED_KEYWORDS, _named),
     Rule(
-        "curl_credentials",
-        _CURL_USER,
-        ("curl",),
-        _replace_value("curl_credentials", 4),
-        gates={"curl": r"[^\n|;&]{0,200}?[\t ](?:-u|--user)"},
-    ),
-    Rule(
-        "short_password_assignment",
-        _SHORT_ASSIGNMENT,
-        ("pass", "pwd", "pw", "secret", "token", "key", "credential"),
-        _short_assignment,
-        re.compile(r"(?:pass|pwd|pw|secret|token|key|credentials?)[\w.-]*[\"']?[\t ]*[:=]"),
-        gates=dict.fromkeys(("pass", "pw", "credential"), _ASSIGNED),
-    ),
-    Rule(
-        "generic_api_key", _GENERIC_KEY, ("key",), _generic_key, re.compile(r"key[\"']?[\t ]*[:=]")
+        "password_in_prose",
+        _KO_KEY,
+        ("키", "시드"),
+        _replace_value("password_in_prose", random_only=True),
     ),
     Rule(
         "password_in_prose",
-        _PROSE_PASSWORD,
-        ("passw", "passp", "passc", "pwd"),
-        _replace_value("password_in_prose"),
+        _KO_BEFORE,
+        _KO_KEYWORDS,
+        _replace_value("password_in_prose", random_only=True),
+    ),
+    Rule(
+        "login_credentials",
+        _KO_LOGIN,
+        ("계정", "로그인", "접속"),
+        _replace_value("login_credentials"),
     ),
     Rule(
         "login_credentials",
         _LOGIN_PAIR,
-        ("login", "log in", "signin", "sign in", "credential", "creds"),
+        _LOGIN_WORDS,
         _replace_value("login_credentials"),
-        gates=dict.fromkeys(
-            ("login", "log in", "signin", "sign in", "credential", "creds"), _LOGIN_TAIL
-        ),
+        gates=dict.fromkeys(_LOGIN_WORDS, r"[^\n;]*?[/:|]"),
     ),
 )

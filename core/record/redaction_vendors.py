@@ -56,14 +56,9 @@ VENDOR_RULES: tuple[Rule, ...] = (
     ),
     _prefixed(
         "azure_ad_client_secret",
-        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])",
+        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3,5}[0-9]Q~[A-Za-z0-9_~.-]{31,36}(?![A-Za-z0-9_~-])",
         "q~",
         gates={"q~": "[a-z0-9_~.-]{31}"},
-    ),
-    vendor(
-        "gcp_private_key_id",
-        r"(?i:private_key_id)[\"']?[\t ]*[:=]?[\t ]*[\"']?(?P<secret>[a-f0-9]{40})\b",
-        ("private_key_id",),
     ),
     _prefixed("alibaba_access_key", r"\bLTAI[A-Za-z0-9]{20}\b", "ltai"),
     _prefixed(
@@ -115,9 +110,39 @@ VENDOR_RULES: tuple[Rule, ...] = (
         gates={"a3-": "[a-z0-9]{6}-"},
     ),
     _context("okta_token", "okta", "00[A-Za-z0-9_-]{40}", ("okta",)),
+    _prefixed(
+        "firebase_fcm_server_key",
+        r"\b(?:AAAA[A-Za-z0-9_-]{7}:)?APA91b[A-Za-z0-9_-]{100,}",
+        "apa91b",
+    ),
+    vendor(
+        "cloudflare_global_api_key",
+        r"(?i:cloudflare|x-auth-key|cf_api_key|cf_key|cf-key|global api key)"
+        r"[^\n]{0,40}?(?<![0-9a-f])(?P<secret>[0-9a-f]{37})(?![0-9a-f])",
+        ("cloudflare", "x-auth-key", "cf_api_key", "cf_key", "cf-key", "global api key"),
+    ),
+    vendor(
+        "azure_devops_pat",
+        r"(?i:azure|devops|\bado\b|\bpat\b|personal access token|dev\.azure\.com|visualstudio)"
+        r"[^\n]{0,60}?(?<![A-Za-z0-9])(?P<secret>[a-z2-7]{52}|[A-Za-z0-9]{52}AZDO[A-Za-z0-9]{4}"
+        r"|[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4})(?![A-Za-z0-9])",
+        ("azure", "devops", "ado", "pat", "personal access token", "visualstudio"),
+    ),
+    _context("snyk_token", "snyk", _UUID, ("snyk",)),
+    _prefixed(
+        "kubernetes_bootstrap_token",
+        r"(?<![A-Za-z0-9.])[a-z0-9]{6}\.[a-z0-9]{16}(?![A-Za-z0-9.])",
+        ".",
+        gates={".": "[a-z0-9]{16}"},
+    ),
     _prefixed("fly_token", r"\bFlyV1 fm[12]_[A-Za-z0-9+/=_,-]{60,}", "flyv1 "),
     # Source hosting, CI and package registries
-    _prefixed("docker_hub_token", r"\bdckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])", "dckr_pat_"),
+    _prefixed(
+        "docker_hub_token",
+        r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])",
+        "dckr_pat_",
+        "dckr_oat_",
+    ),
     _prefixed("rubygems_token", r"\brubygems_[a-f0-9]{48}\b", "rubygems_"),
     _prefixed(
         "jfrog_token",
@@ -144,7 +169,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed(
         "discord_webhook",
         r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
-        r"(?P<secret>[0-9]{17,20}/[A-Za-z0-9_-]{60,68})",
+        r"[0-9]{17,20}/[A-Za-z0-9_-]{30,100}",
         "discord",
         gates={"discord": r"(?:app)?\.com/api/webhooks/"},
     ),
@@ -165,7 +190,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
         r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhook(?:b2)?/[A-Za-z0-9@/_-]{60,}",
         "webhook.office.com",
     ),
-    _prefixed("facebook_token", r"\bEAA[MC][A-Za-z0-9]{80,}", "eaam", "eaac"),
+    _prefixed("facebook_token", r"\bEAA[A-Za-z0-9]{100,}", "eaa", gates={"eaa": "[a-z0-9]{100}"}),
     _prefixed("twitter_bearer_token", r"\bA{22}[A-Za-z0-9%]{50,}", "a" * 22),
     # Mail
     _prefixed(
@@ -175,7 +200,12 @@ VENDOR_RULES: tuple[Rule, ...] = (
         gates={"sg.": r"[a-z0-9_-]{22}\."},
     ),
     _prefixed("mailgun_api_key", rf"\bkey-{_HEX32}\b", "key-", gates={"key-": "[0-9a-f]{32}"}),
-    _context("mailgun_api_key", "mailgun", rf"{_HEX32}-[a-f0-9]{{8}}-[a-f0-9]{{8}}", ("mailgun",)),
+    _prefixed(
+        "mailgun_api_key",
+        rf"\b{_HEX32}-[a-f0-9]{{8}}-[a-f0-9]{{8}}\b",
+        "-",
+        gates={"-": "[0-9a-f]{8}-[0-9a-f]{8}"},
+    ),
     _prefixed("mailchimp_api_key", rf"\b{_HEX32}-us[0-9]{{1,2}}\b", "-us", gates={"-us": "[0-9]"}),
     _prefixed(
         "brevo_api_key",
@@ -183,9 +213,8 @@ VENDOR_RULES: tuple[Rule, ...] = (
         "xkeysib-",
         "xsmtpsib-",
     ),
-    # Twilio: account SIDs and API key SIDs have prefixes; auth tokens need the vendor's name.
-    _prefixed("twilio_account_sid", rf"\bAC{_HEX32}\b", "ac", gates={"ac": "[0-9a-f]{32}"}),
-    _prefixed("twilio_api_key", rf"\bSK{_HEX32}\b", "sk", gates={"sk": "[0-9a-f]{32}"}),
+    # Twilio: account and API key SIDs are public ids; their secrets need the vendor's name
+    # (or stand beside the SID, which the structural rules take as a pair).
     _context("twilio_auth_token", "twilio", _HEX32, ("twilio",)),
     # Payments and commerce
     _prefixed(
@@ -206,9 +235,11 @@ VENDOR_RULES: tuple[Rule, ...] = (
     ),
     _prefixed(
         "braintree_token",
-        r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
         "access_token$production$",
+        "access_token$sandbox$",
     ),
+    _context("braintree_key", "braintree", "[a-z0-9]{32}", ("braintree",)),
     _prefixed(
         "flutterwave_key", r"\bFLW(?:SECK|PUBK)(?:_TEST)?-[a-h0-9]{32}-X\b", "flwseck", "flwpubk"
     ),
@@ -219,18 +250,16 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _context("datadog_app_key", r"datadog|\bdd[_-]", "[a-f0-9]{40}", ("datadog", "dd_", "dd-")),
     _context("datadog_api_key", r"datadog|\bdd[_-]", _HEX32, ("datadog", "dd_", "dd-")),
     _prefixed("sentry_token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}", "sntrys_", "sntryu_"),
-    vendor(
-        "sentry_dsn",
-        rf"https://(?P<secret>{_HEX32})(?::{_HEX32})?@[a-z0-9.-]*ingest\.(?:[a-z]+\.)?sentry\.io",
-        ("sentry.io",),
-    ),
+    # A Sentry DSN is public by design (Sentry's documentation: safe to ship in clients).
     _prefixed(
         "new_relic_key",
-        r"\bNR(?:AK|II|JS|AA)-[A-Za-z0-9]{19,32}\b",
+        r"\bNR(?:AK|II|JS|AA|IQ)-[A-Za-z0-9_-]{19,40}(?![A-Za-z0-9_-])|\b[a-f0-9]{36}NRAL\b",
         "nrak-",
         "nrii-",
         "nrjs-",
         "nraa-",
+        "nriq-",
+        "nral",
     ),
     _prefixed(
         "grafana_token",
@@ -248,6 +277,33 @@ VENDOR_RULES: tuple[Rule, ...] = (
         gates={"api-": "[0-9a-f]{8}-", "sdk-": "[0-9a-f]{8}-", "mob-": "[0-9a-f]{8}-"},
     ),
     # Other SaaS
+    # Developer platforms, written from their published prefixes and lengths
+    _prefixed("langsmith_api_key", r"\blsv2_(?:sk|pt)_[a-f0-9]{32}_[a-f0-9]{10}\b", "lsv2_"),
+    _prefixed("xai_api_key", r"\bxai-[A-Za-z0-9]{70,90}\b", "xai-"),
+    _prefixed("sourcegraph_token", r"\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}\b", "sgp_"),
+    _prefixed("fly_token", r"\bfo1_[A-Za-z0-9_-]{39,}", "fo1_"),
+    _prefixed(
+        "figma_token",
+        r"\bfig[dup]_[A-Za-z0-9_-]{38,44}(?![A-Za-z0-9_-])",
+        "figd_",
+        "figu_",
+        "figp_",
+    ),
+    _prefixed("infracost_api_key", r"\bico-[A-Za-z0-9]{32}\b", "ico-"),
+    _prefixed("klaviyo_private_key", r"\bpk_[a-f0-9]{34}\b", "pk_", gates={"pk_": "[0-9a-f]{34}"}),
+    _prefixed("circleci_token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}\b", "ccipat_"),
+    _prefixed("netlify_token", r"\bnfp_[A-Za-z0-9]{36}\b", "nfp_"),
+    _prefixed("adafruit_io_key", r"\baio_[A-Za-z0-9]{28}\b", "aio_"),
+    _prefixed("buildkite_token", r"\bbkua_[a-f0-9]{40}\b", "bkua_"),
+    _prefixed("render_api_key", r"\brnd_[A-Za-z0-9]{32}\b", "rnd_"),
+    _prefixed("resend_api_key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b", "re_"),
+    _prefixed("aws_bedrock_api_key", r"\bABSK[A-Za-z0-9+/]{100,}={0,2}", "absk"),
+    _prefixed(
+        "ngrok_authtoken",
+        r"(?<![A-Za-z0-9_])[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}(?![A-Za-z0-9_])",
+        "_",
+        gates={"_": "[a-z0-9]{21}"},
+    ),
     _prefixed("linear_api_key", r"\blin_api_[A-Za-z0-9]{40}\b", "lin_api_"),
     _prefixed(
         "notion_token",
@@ -295,4 +351,14 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("prefect_api_key", r"\bpnu_[A-Za-z0-9]{36}\b", "pnu_"),
     _prefixed("contentful_token", r"\bCFPAT-[A-Za-z0-9_-]{43}", "cfpat-"),
     _context("algolia_api_key", "algolia", _HEX32, ("algolia",)),
+)
+
+VENDOR_RULES_AFTER_REFERENCE: tuple[Rule, ...] = (
+    # Google OAuth tokens usually follow "Bearer", which the reference names; alone, these.
+    _prefixed(
+        "google_oauth_token",
+        r"\bya29\.[0-9A-Za-z_-]{20,}|(?<![0-9A-Za-z/])1//0[0-9A-Za-z_-]{30,}",
+        "ya29.",
+        "1//0",
+    ),
 )

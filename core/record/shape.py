@@ -19,6 +19,15 @@ from typing import Protocol
 
 from core.gocompat.gotime import GoTime
 
+SCHEMA_VERSION = 1
+STATUS_COMPLETED = "completed"
+STATUS_CORRECTED = "corrected"
+STATUS_DELETED = "deleted"
+STATUSES = (STATUS_COMPLETED, STATUS_CORRECTED, STATUS_DELETED)
+RISK_LEVELS = ("", "low", "medium", "high", "critical")
+SOURCES = ("", "user", "model", "runtime", "imported")
+"""The values a record's fields take, whichever class holds it (`core.record.models` uses them)."""
+
 
 class OptionShape(Protocol):
     id: str

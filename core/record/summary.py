@@ -6,8 +6,13 @@ instruction that goes with a recorded answer is written here once, in English.""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.gocompat.text import go_trim
-from core.record.models import DecisionRecord
+from core.messages.language import KOREAN
+
+if TYPE_CHECKING:  # annotations only
+    from core.record.models import DecisionRecord
 
 REASON_MISSING = "reason not provided"
 ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
@@ -58,6 +63,15 @@ def english_summary(record: DecisionRecord) -> str:
         joined = "; ".join(f"{_clause(label)}, because {_clause(why)}" for label, why in rejected)
         sentence += f" Rejected: {_ended(joined)}"
     return sentence
+
+
+def summary_in(record: DecisionRecord, language: str) -> str:
+    """The summary a person reading `language` sees: the stored Korean sentence (or, before
+    the store wrote one, the sentence it will write) for KOREAN, the English rendering for any
+    other (see `core.messages.language`)."""
+    if language == KOREAN:
+        return go_trim(record.summary_sentence) or korean_summary(record)
+    return english_summary(record)
 
 
 _TERMINAL = ("...", "…", "!", "?")

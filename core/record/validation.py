@@ -15,9 +15,14 @@ import re
 from core import limits
 from core.errors import InvalidDecision, SensitiveIdentifier
 from core.gocompat.text import go_lower, go_trim, utf8_len
-from core.record.models import RISK_LEVELS, SCHEMA_VERSION, SOURCES, STATUSES
-from core.record.redaction import looks_sensitive as _looks_sensitive
-from core.record.shape import OptionShape, RecordShape
+from core.record.shape import (
+    RISK_LEVELS,
+    SCHEMA_VERSION,
+    SOURCES,
+    STATUSES,
+    OptionShape,
+    RecordShape,
+)
 
 ID_CHARACTERS = "A-Za-z0-9._-"
 """The characters of decision and option ids, as a regex character class body."""
@@ -25,9 +30,17 @@ _OPTION_ID = re.compile(f"[{ID_CHARACTERS}]{{1,{limits.OPTION_ID_MAX}}}")
 _DECISION_ID = re.compile(f"[{ID_CHARACTERS}]{{1,{limits.DECISION_ID_MAX}}}")
 CUSTOM_OPTION_ID = "__custom__"
 
-# Identifiers repeat across a journal (projects, sessions, kinds, option ids): caching the
-# verdict keeps strict validation of a large journal cheap.
-looks_sensitive = functools.lru_cache(maxsize=1 << 16)(_looks_sensitive)
+
+@functools.lru_cache(maxsize=1 << 16)
+def looks_sensitive(text: str) -> bool:
+    """`core.record.redaction.looks_sensitive`, cached: identifiers repeat across a journal
+    (projects, sessions, kinds, option ids), which keeps strict validation of a large journal
+    cheap. The patterns load with the first check, not with every reader of this module."""
+    from core.record.redaction import looks_sensitive as check  # noqa: PLC0415
+
+    return check(text)
+
+
 LEGACY_KIND = "legacy-unclassified"
 
 _IDENTIFIER_FIELDS = (

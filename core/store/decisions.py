@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from core import limits
 from core.errors import (
@@ -26,19 +26,9 @@ from core.errors import (
 )
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower
-from core.record.codec import compact_record, decode_stored_record, encode_record
 from core.record.filters import ListFilter, matches, sort_key
 from core.record.identity import decision_id
-from core.record.models import (
-    SCHEMA_VERSION,
-    STATUS_COMPLETED,
-    STATUS_CORRECTED,
-    STATUS_DELETED,
-    DecisionRecord,
-    Redaction,
-)
-from core.record.normalize import normalize_record
-from core.record.redact_record import redact_record
+from core.record.shape import SCHEMA_VERSION, STATUS_COMPLETED, STATUS_CORRECTED, STATUS_DELETED
 from core.record.validation import check_decision_id, validate_record
 from core.store.history_files import (
     check_orphan_digests,
@@ -57,9 +47,15 @@ from core.store.safefs import (
 )
 from core.store.temp_sweep import remove_stale_temps, sweep_on_open
 
+if TYPE_CHECKING:
+    from core.record.models import DecisionRecord
+
+# The record's model and codec (pydantic) load with the first record read or written, in the
+# methods below: a command that only lists the index (`list`) never needs them.
+
 MAX_REVISION = sys.maxsize
 
-Mutation = Callable[[DecisionRecord], None]
+Mutation = Callable[["DecisionRecord"], None]
 
 
 class CommitListener(Protocol):
@@ -172,6 +168,8 @@ class DecisionStore:
 
     def put(self, record: DecisionRecord) -> DecisionRecord:
         """Inserts revision 1; the same content again returns the stored record; else conflict."""
+        from core.record.models import Redaction  # noqa: PLC0415  # see the imports
+
         candidate = record.model_copy(deep=True)
         if not candidate.id.strip():
             candidate.id = derive_record_id(candidate)
@@ -193,6 +191,10 @@ class DecisionStore:
         return stored
 
     def _put_existing(self, path: Path, candidate: DecisionRecord) -> DecisionRecord:
+        from core.record.codec import compact_record  # noqa: PLC0415  # see the imports
+        from core.record.normalize import normalize_record  # noqa: PLC0415
+        from core.record.redact_record import redact_record  # noqa: PLC0415
+
         existing = self._read(path, candidate.id.strip())
         candidate.schema_version = existing.schema_version
         candidate.revision = existing.revision
@@ -209,6 +211,10 @@ class DecisionStore:
         )
 
     def _prepare(self, record: DecisionRecord) -> DecisionRecord:
+        from core.record.codec import encode_record  # noqa: PLC0415  # see the imports
+        from core.record.normalize import normalize_record  # noqa: PLC0415
+        from core.record.redact_record import redact_record  # noqa: PLC0415
+
         if record.schema_version == 0:
             record.schema_version = SCHEMA_VERSION
         prepared = redact_record(normalize_record(record))
@@ -224,6 +230,8 @@ class DecisionStore:
         return prepared
 
     def _write_current(self, path: Path, record: DecisionRecord) -> None:
+        from core.record.codec import encode_record  # noqa: PLC0415  # see the imports
+
         atomic_write(self.root, path, encode_record(record))
 
     def revise(self, record_id: str, expected_revision: int, mutate: Mutation) -> DecisionRecord:
@@ -280,6 +288,8 @@ class DecisionStore:
         directory = self.history_dir / original.id
         ensure_private_dir(self.root, directory)
         name = revision_name(original.revision)
+        from core.record.codec import encode_record  # noqa: PLC0415  # see the imports
+
         data = encode_record(original)
         if os.path.lexists(directory / name):  # left by a writer stopped before its replace
             if read_revision(self.root, directory, name) != data:
@@ -352,6 +362,8 @@ class DecisionStore:
     def _merge_revision(
         revisions: dict[int, DecisionRecord], record: DecisionRecord, where: str
     ) -> None:
+        from core.record.codec import compact_record  # noqa: PLC0415  # see the imports
+
         known = revisions.get(record.revision)
         if known is None:
             revisions[record.revision] = record
@@ -391,6 +403,8 @@ def read_record_file(
 def decode_record_file(path: Path, data: bytes, expected_id: str) -> DecisionRecord:
     """The record in the bytes of the record file at `path`, under the read contract; an error
     names the file."""
+    from core.record.codec import decode_stored_record  # noqa: PLC0415  # see the imports
+
     try:
         return decode_stored_record(data, what=path.name, expected_id=expected_id)
     except JournalDamaged as exc:

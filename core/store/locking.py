@@ -15,8 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-import portalocker
-
 from core.errors import LockCancelled, LockUnsafe
 from core.store.safefs import FILE_MODE, check_no_links, explained_os_errors
 
@@ -71,6 +69,8 @@ def locked(
 def _file_lock(
     root: Path, lock_path: Path, cancel: threading.Event | None, timeout: float | None
 ) -> Iterator[None]:
+    import portalocker  # noqa: PLC0415  # its import reads package metadata: only when locking
+
     handle = open_lock_file(root, lock_path)
     try:
 

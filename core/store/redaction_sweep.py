@@ -9,7 +9,9 @@ version that did not yet recognise it. ``decision-journal doctor --redact`` uses
    compare-and-swap path (the old revision moves to history unchanged, as every edit does);
 3. `purge_history` rewrites history revisions in place, the one exception to history being
    immutable, and only when the user asks for it;
-4. then `core.index.scrub.scrub_index` builds the search index again in a new file.
+4. `redact_other_file` rewrites a pending decision, draft, agent or correction note, or
+   outcome log that holds one, every string of it redacted, in its writer's layout;
+5. then `core.index.scrub.scrub_index` builds the search index again in a new file.
 """
 
 from __future__ import annotations
@@ -22,14 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import JournalError
+from core.gocompat.gojson import dumps_indented_bytes
 from core.record.codec import compact_record, encode_record
 from core.record.models import DecisionRecord
-from core.record.redact_record import redact_record
+from core.record.redact_record import redact_json, redact_record
 from core.record.redaction import EMPTY_REPORT, redact_text
+from core.store.append_log import encode_line
 from core.store.decisions import DecisionStore, is_record_file_name, read_record_file
 from core.store.history_files import DIGEST_SUFFIX, rewrite_revision, verify_digest
 from core.store.locking import locked
-from core.store.safefs import read_regular_file
+from core.store.safefs import atomic_write, read_regular_file
 
 _HISTORY_FILE = re.compile(r"revision-(\d{6,})\.json")
 
@@ -57,8 +61,8 @@ class SweepProblem:
 class OtherFile:
     """A file outside records/ and history/ holding text the present patterns redact.
 
-    Pending decisions, drafts, agent notes, correction notes, outcome signals and the profile
-    have their own formats and writers; the sweep names them rather than rewrite them.
+    Pending decisions, drafts, agent notes, correction notes and outcome signals are rewritten
+    (`redact_other_file`); the profile is derived from the records and only named.
     """
 
     path: str
@@ -138,6 +142,56 @@ def _patterns_in(text: str) -> tuple[str, ...]:
     for value in _strings(text):
         report = report.merge(redact_text(value)[1])
     return report.patterns
+
+
+REWRITTEN_FOLDERS = ("pending", "drafts", "notes", "corrections", "outcomes")
+"""The folders whose files `redact_other_file` rewrites; the profile is rebuilt from records."""
+
+
+def rewritable(root: Path, other: OtherFile) -> bool:
+    """Whether `redact_other_file` rewrites ``other`` (it lies in one of REWRITTEN_FOLDERS)."""
+    relative = Path(other.path).relative_to(root)
+    return relative.parts[0] in REWRITTEN_FOLDERS
+
+
+def redact_other_file(root: Path, path: Path) -> bool:
+    """Rewrites one pending, draft, note, correction-note or outcome file with every string in
+    it redacted (keys too, as the reference's session sanitizer does), under the file's lock.
+
+    A JSON document keeps its layout (indented as Go's MarshalIndent when it was indented,
+    compact otherwise), an NDJSON log stays one compact object per line, and anything else is
+    redacted as text. Returns whether the file changed.
+    """
+    with locked(root, path):
+        raw = read_regular_file(root, path, _OTHER_FILE_MAX).decode("utf-8", "replace")
+        redacted = _redacted_layout(raw)
+        if redacted == raw:
+            return False
+        atomic_write(root, path, redacted.encode("utf-8"))
+    return True
+
+
+def _redacted_layout(raw: str) -> str:
+    newline = "\n" if raw.endswith("\n") else ""
+    try:
+        document = json.loads(raw)
+    except ValueError:
+        pass
+    else:
+        if "\n " in raw.strip():
+            indented = dumps_indented_bytes(redact_json(document)).decode("utf-8")
+            return indented.rstrip("\n") + newline
+        return json.dumps(redact_json(document), ensure_ascii=False) + newline
+    lines = raw.splitlines()
+    try:
+        entries = [json.loads(line) if line.strip() else None for line in lines]
+    except ValueError:
+        return redact_text(raw)[0]
+    out = [
+        "" if entry is None else encode_line(redact_json(entry)).decode("utf-8").rstrip("\n")
+        for entry in entries
+    ]
+    return "\n".join(out) + newline
 
 
 def _strings(text: str) -> Iterable[str]:

@@ -19,8 +19,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import portalocker
-
 from core.store.safefs import TEMP_MARK, TEMP_TOKEN_BYTES
 
 STALE_AFTER_SECONDS = 300.0
@@ -136,6 +134,8 @@ def _lock_of(root: Path, directory: Path, target: str) -> Path | None:
 
 def _lock_is_free(lock: Path) -> bool:
     """Whether no process holds the lock; an unopenable or odd lock file counts as held."""
+    import portalocker  # noqa: PLC0415  # its import reads package metadata: only when sweeping
+
     try:
         fd = os.open(lock, os.O_RDWR | _O_NOFOLLOW | _O_CLOEXEC | _O_NONBLOCK)
     except OSError:

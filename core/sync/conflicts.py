@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core import limits
-from core.errors import SyncConflictUnknown
+from core.errors import InvalidDecision, SyncConflictUnknown
 from core.record.codec import decode_stored_record
 from core.record.models import DecisionRecord
 from core.record.validation import check_decision_id
@@ -138,7 +138,11 @@ def note_of(root: Path, conflict: Conflict, machine: str) -> str:
 
 def choose_machine(conflict: Conflict, keep: str, this_machine: str) -> str:
     """`local` is this machine's version, `remote` the other one's; a machine id or name
-    picks among three or more."""
+    picks among three or more.
+
+    Raises:
+        InvalidDecision: keep names none of the versions (field `keep`).
+    """
     others = [m for m in conflict.versions if m != this_machine]
     if keep == "local" and this_machine in conflict.versions:
         return this_machine
@@ -148,8 +152,9 @@ def choose_machine(conflict: Conflict, keep: str, this_machine: str) -> str:
         if keep in (machine, info.get("name")):
             return machine
     names = ", ".join(f"{m} ({info.get('name', '')})" for m, info in conflict.versions.items())
-    raise SyncConflictUnknown(
-        f"--keep {keep!r} matches no version of decision {conflict.record_id}; versions: {names}"
+    raise InvalidDecision(  # a usage error: the decision has a conflict, keep names no side
+        f"--keep {keep!r} matches no version of decision {conflict.record_id}; versions: {names}",
+        field="keep",
     )
 
 

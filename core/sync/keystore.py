@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.errors import SyncKeyUnavailable
-from core.store.safefs import FILE_MODE
+from core.store.safefs import FILE_MODE, create_missing_parents
 from core.sync.crypto import SyncKey
 
 if TYPE_CHECKING:
@@ -137,6 +137,7 @@ def _write_key_file(path: Path, key: SyncKey) -> None:
                 f"key file {path} already holds another key; choose a new path or delete it"
             )
         return
+    create_missing_parents(path)  # ~/.config/decision-journal on a fresh home: 0700
     fd = os.open(
         path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), FILE_MODE
     )

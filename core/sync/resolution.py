@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from core.errors import SyncConflictPending, SyncConflictUnknown
 from core.gocompat.text import utf8_len
 from core.record.models import DecisionRecord
+from core.record.redaction import redact_text
 from core.store.correction_notes import NOTE_MAX, CorrectionNotes, check_note
 from core.store.decisions import DecisionStore
 from core.store.locking import locked
@@ -155,9 +156,10 @@ def resolve_conflict(
         how: with `CURRENT`, the change that settles it (`CORRECTING`, `DELETING`, …).
 
     Raises:
-        SyncConflictUnknown: the record has no conflict, or `keep` names no version.
+        SyncConflictUnknown: the record has no conflict.
         RevisionConflict: the record changed since `expected`.
-        InvalidDecision: the edit or the note breaks a rule; nothing was written.
+        InvalidDecision: `keep` names no version, or the edit or the note breaks a rule;
+            nothing was written.
     """
     conflict = conflicts.get_conflict(store.root, record_id)
     as_it_stands = keep == CURRENT
@@ -233,14 +235,14 @@ def revise(
         done = resolve_conflict(
             store, record_id, CURRENT, here, expected=expected, edit=change, note=text, how=how
         )
-        return Revision(done.record, done, text, done.note_warning)
+        return Revision(done.record, done, redact_text(text)[0], done.note_warning)
     record = store.revise(record_id, expected, change)
     warning = ""
     try:
         CorrectionNotes(store.root).write(record_id, record.revision, text)
     except (OSError, ValueError) as exc:
         warning = f"revision {record.revision} was saved, its note was not: {exc}"
-    return Revision(record, None, text, warning)
+    return Revision(record, None, redact_text(text)[0], warning)
 
 
 def pending_text(conflict: conflicts.Conflict) -> str:

@@ -63,14 +63,16 @@ StartupNotify=false
 """
 
 # Debian's desktop-file-utils and gtk-update-icon-cache also refresh these through dpkg
-# triggers; the explicit calls cover systems whose packages do not.
+# triggers; the explicit calls cover systems whose packages do not. $DPKG_ROOT is empty for a
+# normal install and the target root for `dpkg --root R --force-script-chrootless`, so an install
+# into another root refreshes that root's caches, never this system's.
 REFRESH = """\
 if command -v update-desktop-database >/dev/null 2>&1; then
-    update-desktop-database -q /usr/share/applications || true
+    update-desktop-database -q "$DPKG_ROOT/usr/share/applications" || true
 fi
 if command -v gtk-update-icon-cache >/dev/null 2>&1 \\
-        && [ -f /usr/share/icons/hicolor/index.theme ]; then
-    gtk-update-icon-cache -q -t -f /usr/share/icons/hicolor || true
+        && [ -f "$DPKG_ROOT/usr/share/icons/hicolor/index.theme" ]; then
+    gtk-update-icon-cache -q -t -f "$DPKG_ROOT/usr/share/icons/hicolor" || true
 fi
 """
 POSTINST = f"""\

@@ -9,13 +9,15 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QRadioButton
+from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QRadioButton
 from pytestqt.qtbot import QtBot
 
 from app.capture_controller import CaptureController
 from app.gui.capture.window import CaptureWindow
+from core.capture.machine import APP_CLOSED
 from core.capture.pending import PendingStore
 from core.errors import ErrorCode, RemoteError
+from core.ipc.protocol import is_shutting_down
 from tests.app.support.controller_support import SocketCall, serving_controller
 from tests.factories import proposal_dict
 
@@ -286,3 +288,56 @@ def test_a_decision_the_person_opens_is_not_announced(
         controller.open_pending(decision_id)
         (reopened,) = _window_for(qtbot, controller, 1)
         qtbot.waitUntil(reopened.isActiveWindow, timeout=5000)
+
+
+def test_quitting_answers_each_waiting_agent_pending_at_its_stage_and_refuses_the_rest(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    choosing = _Call(journal, _params("session-q1"))
+    explaining = _Call(journal, _params("session-q2", problem="Pick the cache eviction policy"))
+    choosing.start()
+    explaining.start()
+    windows = {w.request.problem: w for w in _window_for(qtbot, controller, 2)}
+    window = windows["Pick the cache eviction policy"]
+    _activate(qtbot, window)
+    _press(Qt.Key.Key_2)
+    _press(Qt.Key.Key_Return)
+    explained_id = window.request.decision_id
+    qtbot.waitUntil(
+        lambda: PendingStore(journal).load(explained_id).stage == "rationale", timeout=5000
+    )
+    controller.release_on_quit()
+    _finish(qtbot, choosing)
+    _finish(qtbot, explaining)
+    late = _Call(journal, _params("session-q3", problem="Pick the log format"))
+    late.start()
+    _finish(qtbot, late)
+
+    results = [choosing.result, explaining.result]
+    assert all(result is not None for result in results), (choosing.error, explaining.error)
+    assert choosing.result is not None and explaining.result is not None
+    assert (choosing.result["status"], choosing.result["stage"]) == ("pending", "choice")
+    assert (explaining.result["status"], explaining.result["stage"]) == ("pending", "rationale")
+    assert explaining.result["selected_option_id"] == "single-json"
+    assert explaining.result["decision_id"] == explained_id
+    for result in (choosing.result, explaining.result):
+        assert APP_CLOSED in result["message"]
+        assert f'only {{"decision_id": "{result["decision_id"]}"}}' in result["message"]
+        assert PendingStore(journal).exists(result["decision_id"])
+    assert isinstance(late.error, RemoteError) and is_shutting_down(late.error), late.error
+    assert late.error.code == ErrorCode.BUSY
+
+
+def test_the_agents_languages_reach_the_window(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    call = _Call(journal, _params("session-languages", languages=["rust", "typescript"]))
+    call.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    assert list(window.request.languages) == ["rust", "typescript"]
+    shown = [label.text() for label in window.findChildren(QLabel)]
+    assert "Languages:" in shown and "rust, typescript" in shown
+    window.close()
+    _finish(qtbot, call)

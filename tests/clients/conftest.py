@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.support.npm_clients import CLAUDE_CODE, CODEX, GEMINI, install
+from tests.clients.support.npm_clients import (
+    CLAUDE_CODE,
+    CODEX,
+    COPILOT,
+    GEMINI,
+    OPENCODE,
+    QWEN,
+    install,
+)
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +33,21 @@ def codex_executable() -> Path:
 def gemini_executable() -> Path:
     """The pinned (or `DJ_GEMINI_VERSION`) `gemini`; skips where Node is missing."""
     return install(GEMINI)
+
+
+@pytest.fixture(scope="session")
+def copilot_executable() -> Path:
+    """The pinned (or `DJ_COPILOT_VERSION`) `copilot`; skips where Node is missing."""
+    return install(COPILOT)
+
+
+@pytest.fixture(scope="session")
+def qwen_executable() -> Path:
+    """The pinned (or `DJ_QWEN_VERSION`) `qwen`; skips where Node is missing."""
+    return install(QWEN)
+
+
+@pytest.fixture(scope="session")
+def opencode_executable() -> Path:
+    """The pinned (or `DJ_OPENCODE_VERSION`) `opencode`; skips where Node is missing."""
+    return install(OPENCODE)

@@ -27,7 +27,14 @@ import pytest
 
 from core.agents.tools import PRESENT_TOOL, RECENT_TOOL, RESUME_TOOL, client_tool_name, resume_call
 from core.store.decisions import DecisionStore
-from tests.clients.support.agent_desktop import CHOOSE_FIRST, CLOSE, Person, desktop_for, home_env
+from tests.clients.support.agent_desktop import (
+    CHOOSE_FIRST,
+    CLOSE,
+    QUIT,
+    Person,
+    desktop_for,
+    home_env,
+)
 from tests.clients.support.claude_session import (
     OUR_TOOLS,
     ClaudeHome,
@@ -410,6 +417,46 @@ def test_resume_by_id_returns_the_recorded_answer_and_lifts_the_gate(
     after = session.result(WRITE_AFTER_TURN)
     assert not after.is_error, after.text
     assert (session.place.workspace / "after.txt").read_text(encoding="utf-8") == "x\n"
+
+
+# --- the app quits while the person answers ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def claude_quit_session(
+    claude_executable: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Session:
+    """The app is quit while its window waits; the agent then tries to write."""
+
+    def steps(workspace: Path) -> list[Any]:
+        return [
+            call(PRESENT, proposal_dict()),
+            call("Write", {"file_path": str(workspace / "blocked.txt"), "content": "x\n"}),
+            say("Waiting for the human."),
+        ]
+
+    return window_session(claude_executable, tmp_path_factory.mktemp("claude-quit"), steps, [QUIT])
+
+
+@pytest.mark.xvfb
+def test_a_quit_mid_question_gives_the_agent_the_pending_id_stage_and_resume_call(
+    claude_quit_session: Session,
+) -> None:
+    session = claude_quit_session
+    _no_person_problem(session)
+    present = session.result(0)
+    assert not present.is_error, f"{present.text}\n{session.describe()}"
+    out = structured(present)
+    decision_id = out["decision_id"]
+    assert (out["status"], out["stage"]) == ("pending", "choice"), out
+    assert (
+        f'{PRESENT_TOOL} again with only {{"decision_id": "{decision_id}"}}' in out["instruction"]
+    )
+    assert (session.place.journal / "pending" / f"{decision_id}.json").exists()
+    blocked = session.result(1)
+    assert blocked.is_error and decision_id in blocked.text, blocked.text
+    assert resume_call("claude-code", decision_id) in blocked.text, blocked.text
+    assert not (session.place.workspace / "blocked.txt").exists()
 
 
 # --- AskUserQuestion answered in our window ---------------------------------------------------

@@ -15,10 +15,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from mcp import Client, StdioServerParameters
 
 from core.errors import ErrorCode, ProtocolError
 from core.ipc.protocol import (
@@ -110,6 +112,58 @@ class Desktop:
             else:
                 self.xdotool("type", "--delay", "5", value)
             time.sleep(0.15)
+
+
+@contextlib.contextmanager
+def running_desktop(journal: Path) -> Iterator[Desktop]:
+    """Xvfb, a private runtime directory and the real tray app on `journal`, stopped after."""
+    with short_runtime_dir() as runtime, _patched_runtime(runtime):
+        xvfb, display = start_xvfb()
+        env = agent_env(runtime, DISPLAY=display, DECISION_JOURNAL_PROGRESS_SECONDS="0.2")
+        desk = Desktop(display, env, journal)
+        try:
+            desk.processes.append(start_app(env, journal))
+            yield desk
+        finally:
+            for process in desk.processes:
+                stop(process)
+            stop(xvfb)
+
+
+@contextlib.contextmanager
+def _patched_runtime(runtime: Path) -> Iterator[None]:
+    before = os.environ.get("XDG_RUNTIME_DIR")
+    os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("XDG_RUNTIME_DIR", None)
+        else:
+            os.environ["XDG_RUNTIME_DIR"] = before
+
+
+def mcp_process(journal: Path, runtime: Path) -> subprocess.Popen[str]:
+    """`decision-journal mcp` as a client starts it, with pipes for its stdio."""
+    return subprocess.Popen(
+        cli_command(journal, "mcp"),
+        cwd=ROOT,
+        env=agent_env(runtime),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@contextlib.asynccontextmanager
+async def mcp_client(desk: Desktop, journal: Path, workspace: Path) -> AsyncIterator[Client]:
+    """The MCP SDK's own client on `decision-journal mcp`, run for an agent in `workspace`."""
+    command, *args = cli_command(journal, "mcp")
+    env = dict(desk.env, CLAUDE_PROJECT_DIR=str(workspace))
+    params = StdioServerParameters(command=command, args=args, env=env, cwd=str(ROOT))
+    async with Client(params) as client:
+        yield client
 
 
 def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:

@@ -57,15 +57,26 @@ def app_env(runtime_dir: Path, extra: dict[str, str] | None = None) -> dict[str,
 
 
 @contextlib.contextmanager
-def running_app(journal: Path, env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
+def running_app(
+    journal: Path,
+    env: dict[str, str],
+    *,
+    launcher: tuple[str, ...] = ("-m", "app.cli.main"),
+    options: tuple[str, ...] = (),
+) -> Iterator[subprocess.Popen[str]]:
     """The real `decision-journal app` process, stopped (SIGTERM) when the block ends.
 
     Its output goes to `app.log` beside the journal (a pipe nobody reads could fill and stall it).
+
+    Args:
+        launcher: what Python runs, the command line's arguments after it (a probe that wraps
+            the app, such as `journal_probe`, goes here).
+        options: the `app` command's options (`--show`).
     """
     log_path = journal.parent / "app.log"
     log = open(log_path, "a", encoding="utf-8")  # noqa: SIM115 - closed in finally
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli.main", "--journal", str(journal), "app"],
+        [sys.executable, *launcher, "--journal", str(journal), "app", *options],
         cwd=ROOT,
         env=env,
         stdout=log,

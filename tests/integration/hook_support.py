@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from app.hooks import claude_code, codex, gemini
+from app.hooks import claude_code, codex, copilot, cursor, gemini, opencode, qwen
 from core.capture.machine import CaptureService, NeedsHuman
 from core.capture.pending import PendingStore
 from core.journal import Journal
@@ -82,7 +82,9 @@ def run_hook(place: Place, client: str, stdin: str) -> subprocess.CompletedProce
 def run_hook_inline(place: Place, client: str, stdin: str) -> subprocess.CompletedProcess[str]:
     """The same hook in this process: for the many cases where process start-up adds nothing
     (the exit-code and golden cases run as real processes)."""
-    module = {"claude-code": claude_code, "codex": codex, "gemini": gemini}[client]
+    modules = {"claude-code": claude_code, "codex": codex, "gemini": gemini}
+    modules |= {"copilot": copilot, "cursor": cursor, "qwen": qwen, "opencode": opencode}
+    module = modules[client]
     out, err = io.StringIO(), io.StringIO()
     code = module.run(Journal(place.journal), io.StringIO(stdin), out, err)
     return subprocess.CompletedProcess([], code, out.getvalue(), err.getvalue())

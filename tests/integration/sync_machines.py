@@ -1,7 +1,8 @@
 """Two or more "machines" (journals) syncing through a local bare git repository.
 
-Each machine runs the real `decision-journal sync` CLI in a subprocess with its own journal and
-key file; `assert_kernforge_valid` is the store's strict read of every record and history chain.
+Each machine runs the real `decision-journal sync` CLI (in-process, see `Machine.run`) with its
+own journal and key file; `assert_kernforge_valid` is the store's strict read of every record
+and history chain.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from core.record.filters import ListFilter
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore, is_record_file_name
 from tests.factories import make_record
+from tests.integration.cli_runner import SUBPROCESS_ENV, run_main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +54,11 @@ class Machine:
     def run(
         self, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
     ) -> subprocess.CompletedProcess[str]:
+        """The CLI on this machine's journal: in this process (`cli_runner.run_main`), unless
+        DJ_CLI_SUBPROCESS=1 or `env` changes the environment (a process's own keyring, ssh or
+        git settings take effect at its start)."""
+        if env is None and os.environ.get(SUBPROCESS_ENV) != "1":
+            return run_main(["--journal", str(self.root), *args], stdin=stdin, env=cli_env())
         return subprocess.run(
             [sys.executable, "-m", "app.cli.main", "--journal", str(self.root), *args],
             cwd=ROOT,

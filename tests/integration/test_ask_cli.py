@@ -207,6 +207,30 @@ def test_another_workspace_may_have_its_own_pending_decision(tmp_path: Path) -> 
     assert len(_pending_files(journal)) == 2
 
 
+def test_a_second_ask_of_one_script_for_another_workspace_names_the_session_rule(
+    tmp_path: Path,
+) -> None:
+    """Both asks run as the script's default session: the refusal says why and how to
+    give each workspace its own."""
+    journal = tmp_path / "journal"
+    results = [
+        _ask(tmp_path, journal, "-", "--workspace", str(place), "--no-terminal", stdin=text)
+        for place, text in (
+            (ROOT, json.dumps(proposal_dict())),
+            (tmp_path, json.dumps(proposal_dict(problem="Pick the cache eviction policy"))),
+        )
+    ]
+    first, second = results
+    assert (first.returncode, second.returncode) == (3, 3), second.stderr
+    pending_id = json.loads(first.stdout)["decision_id"]
+    refusal = json.loads(second.stdout)
+    assert refusal["pending_id"] == pending_id
+    for text in (refusal["message"], second.stderr):
+        assert "one decision may be pending per agent session" in text, text
+        assert "--session" in text and "this ask runs as session 'cli-" in text, text
+    assert len(_pending_files(journal)) == 1
+
+
 def test_help_describes_the_proposal_with_an_example_that_validates() -> None:
     from app.cli.capture_cmds import ASK_DESCRIPTION
     from core.capture.proposal import parse_proposal

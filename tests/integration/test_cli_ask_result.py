@@ -57,7 +57,7 @@ def test_a_recorded_answer_reads_in_english_beside_the_stored_korean_sentence(
     result = _answer_in_terminal(tmp_path, journal)
     assert result["status"] == "recorded"
     record = DecisionStore(journal).get(str(result["decision_id"]))
-    assert result["summary_sentence"] == record.summary_sentence
+    assert result["summary_sentence"] == result["summary_ko"] == record.summary_sentence
     assert HANGUL.search(record.summary_sentence)
     assert result["summary"] == english_summary(record)
     message = str(result["message"])

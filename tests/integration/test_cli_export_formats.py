@@ -25,6 +25,7 @@ def journal(tmp_path: Path) -> Path:
 
 def test_json_export_is_the_store_export(journal: Path, tmp_path: Path) -> None:
     target = tmp_path / "out" / "all.json"
+    target.parent.mkdir()
     result = run_cli(journal, "export", "--format", "json", "-o", str(target))
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"Exported 2 decisions to {target}\n"

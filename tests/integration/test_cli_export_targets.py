@@ -39,3 +39,25 @@ def test_a_target_that_cannot_be_written_names_it_and_why(journal: Path, tmp_pat
         f"decision-journal: error: cannot write {target}: {blocker} is a file, not a folder\n"
     )
     assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("kind", ["csv", "madr"])
+def test_a_target_in_a_folder_that_does_not_exist_fails_and_creates_nothing(
+    journal: Path, tmp_path: Path, kind: str
+) -> None:
+    missing = tmp_path / "nonexistent" / "dir"
+    target = missing / ("file.csv" if kind == "csv" else "adr")
+    result = run_cli(journal, "export", "--format", kind, "-o", str(target))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"decision-journal: error: cannot write {target}: the folder {missing} does not exist "
+        f"(end the path with / to create a folder and write into it)\n"
+    )
+    assert not (tmp_path / "nonexistent").exists()
+
+
+def test_export_takes_the_list_filters_and_limit(journal: Path) -> None:
+    result = run_cli(journal, "export", "--format", "csv", "--limit", "1")
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 2  # the header and the newest decision
+    assert "decision-test-2" in result.stdout

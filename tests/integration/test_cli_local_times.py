@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -14,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.factories import two_project_journal
-from tests.integration.cli_runner import ROOT
+from tests.integration.cli_runner import run_main
 
 ID = "decision-test-1"
 
@@ -25,17 +23,8 @@ def journal(tmp_path: Path) -> Path:
 
 
 def _cli(journal: Path, zone: str, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if k != "DECISION_JOURNAL_HOME"}
-    env.update(PYTHONPATH=str(ROOT), TZ=zone)
-    result = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "--journal", str(journal), *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    result = run_main(["--journal", str(journal), *args], env={**os.environ, "TZ": zone})
+    assert result.returncode == 0, result.stderr
     return result.stdout
 
 

@@ -1,10 +1,9 @@
-"""`decision-journal profile …` run as a real process: output, JSON and exit codes."""
+"""`decision-journal profile …`: output, JSON and exit codes."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,20 +13,13 @@ from core.record.identity import project_identity
 from core.record.models import DecisionRecord, RejectedReason
 from core.store.decisions import DecisionStore
 from tests.factories import make_record
+from tests.integration.cli_runner import run_cli
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
 
 
 def cli(journal: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "--journal", str(journal), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_cli(journal, *args)
 
 
 def cli_json(journal: Path, *args: str) -> Any:

@@ -18,11 +18,8 @@ from tests.integration.cli_runner import ROOT, run_cli
 HEX32 = "7c1e9a4b2d8f3065a1b9c7e2d4f60813"
 SECRETS = {
     "sendgrid": "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",
-    "twilio_sid": "AC" + HEX32,
-    "twilio_key": "SK" + HEX32[::-1],
     "telegram": "7312894055:AAHk3Lq9ZxV2mN8pR4tY6uW1sD5fG7hJ0kQ",
     "azure": base64.b64encode(bytes(range(7, 71))).decode(),
-    "gcp_key_id": "4f0d2c9e8b7a61530e2d4c6b8a0f1e3d5c7b9a2e",
     "discord": "MTk4NjIyNDgzNDcxOTI1MjQ4.Gh7K2p.Xq9vLm3RtY8uWz1sD4fG6hJ0kL2aQ5eR7tYu9i",
     "mailgun": "key-3b8e1f6a9c2d4e7b0a5f8c1d6e9b2a4f",
     "datadog": "0f8e7d6c5b4a39281706f5e4d3c2b1a0",
@@ -32,10 +29,16 @@ SECRETS = {
     "pair": "Winter2024!",
     "short": "Tr0ub4dor549",
 }
+# Public by design, so they stay: a Twilio account and API key SID, a key's private_key_id.
+PUBLIC = {
+    "twilio_sid": "AC" + HEX32,
+    "twilio_key": "SK" + HEX32[::-1],
+    "gcp_key_id": "4f0d2c9e8b7a61530e2d4c6b8a0f1e3d5c7b9a2e",
+}
 TEXT = (
-    f"SendGrid {SECRETS['sendgrid']}; Twilio {SECRETS['twilio_sid']} and {SECRETS['twilio_key']}; "
+    f"SendGrid {SECRETS['sendgrid']}; Twilio {PUBLIC['twilio_sid']} and {PUBLIC['twilio_key']}; "
     f"bot {SECRETS['telegram']}; AccountName=a;AccountKey={SECRETS['azure']}; "
-    f'"private_key_id": "{SECRETS["gcp_key_id"]}"; discord {SECRETS["discord"]}; '
+    f'"private_key_id": "{PUBLIC["gcp_key_id"]}"; discord {SECRETS["discord"]}; '
     f"MAILGUN_API_KEY={SECRETS['mailgun']}; DD_API_KEY={SECRETS['datadog']}; "
     f"{SECRETS['shopify']}; Authorization: Basic {SECRETS['basic']}; "
     f"the password is {SECRETS['prose']} and login root / {SECRETS['pair']}; "
@@ -106,6 +109,10 @@ def _old_version_journal(tmp_path: Path) -> Path:
     path.write_bytes(encode_record(old))
     path.chmod(0o600)
     assert run_cli(journal, "list").returncode == 0  # the index now holds the secrets too
+    outcomes = journal / "outcomes" / "signals.ndjson"  # an outcome note an older version kept
+    outcomes.parent.mkdir(mode=0o700, exist_ok=True)
+    outcomes.write_text(json.dumps({"decision_id": "decision-old", "note": TEXT}) + "\n")
+    outcomes.chmod(0o600)
     return journal
 
 
@@ -129,6 +136,7 @@ def test_doctor_redact_asks_first_then_rewrites_and_purges(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["rewritten"] == [{"id": "decision-old", "revision": 2}]
+    assert summary["other_files_rewritten"] == [str(journal / "outcomes" / "signals.ndjson")]
     assert summary["index_rebuilt"] is True
     leaks = _leaks(journal)
     assert leaks and all("/history/" in place for places in leaks.values() for place in places)

@@ -15,7 +15,7 @@ import pytest
 from core.store.temp_sweep import STALE_AFTER_SECONDS
 from tests.core.support.safefs_tmpfs import fill, mounted_tmpfs
 from tests.factories import two_project_journal
-from tests.integration.cli_runner import run_cli
+from tests.integration.cli_runner import ROOT, run_cli
 
 RECORD = "decision-test-1"
 
@@ -145,3 +145,15 @@ def test_doctor_repair_removes_stale_temp_files_and_writes_missing_digests(
     again = json.loads(run_cli(journal, "doctor", "--repair", "--json").stdout)
     assert (again["removed_temp_files"], again["history_digests_written"]) == ([], 0)
     assert _edit(journal).returncode == 0
+
+
+def test_import_into_a_read_only_journal_says_so_once_and_exits_6(small_disk: Path) -> None:
+    journal = two_project_journal(small_disk / "journal")
+    before = sorted(p.name for p in (journal / "records").iterdir())
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    source = ROOT / "tests" / "data" / "importers" / "claude" / "projects"
+    result = run_cli(journal, "import", str(source))
+    _assert_refused(result, "read-only-file-system")
+    assert "the file system is mounted read-only" in result.stderr
+    assert result.stdout == ""
+    assert sorted(p.name for p in (journal / "records").iterdir()) == before

@@ -68,9 +68,18 @@ def _run_broken(journal: Path, workspace: Path, tool: str) -> subprocess.Complet
 
 
 def test_a_broken_install_blocks_while_a_decision_is_pending(tmp_path: Path) -> None:
+    """The pending index names the decision: the quick path denies without the journal's
+    code. Without a usable index the full path must load that code, and when it cannot, it
+    blocks with exit 2."""
     workspace = tmp_path / "repo"
     workspace.mkdir()
-    make_pending(tmp_path / "journal", workspace)
+    decision_id = make_pending(tmp_path / "journal", workspace)
+    quick = _run_broken(tmp_path / "journal", workspace, "NotebookEdit")
+    assert quick.returncode == 0, quick.stderr
+    specific = json.loads(quick.stdout)["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert decision_id in specific["permissionDecisionReason"]
+    (tmp_path / "journal" / "pending" / ".index.json").unlink()
     run = _run_broken(tmp_path / "journal", workspace, "NotebookEdit")
     assert (run.returncode, run.stdout) == (2, ""), run.stderr
     assert "could not load its code (ImportError" in run.stderr, run.stderr

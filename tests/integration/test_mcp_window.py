@@ -11,28 +11,22 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.to_thread
 import pytest
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import MCPError
 
 from core.capture.pending import PendingStore
 from core.ipc.runtime_paths import lock_path
 from tests.factories import proposal_dict
 from tests.integration.agent_support import (
-    ROOT,
     Desktop,
-    agent_env,
-    cli_command,
-    short_runtime_dir,
-    start_app,
-    start_xvfb,
-    stop,
+    mcp_client,
+    running_desktop,
     xvfb_missing_reason,
 )
 
@@ -62,28 +56,8 @@ CHOOSE_SECOND = (
 
 @pytest.fixture(scope="module")
 def desktop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Desktop]:
-    with short_runtime_dir() as runtime, pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        xvfb, display = start_xvfb()
-        journal = tmp_path_factory.mktemp("journal")
-        env = agent_env(runtime, DISPLAY=display, DECISION_JOURNAL_PROGRESS_SECONDS="0.2")
-        desk = Desktop(display, env, journal)
-        try:
-            desk.processes.append(start_app(env, journal))
-            yield desk
-        finally:
-            for process in desk.processes:
-                stop(process)
-            stop(xvfb)
-
-
-@asynccontextmanager
-async def connect(desk: Desktop, journal: Path, workspace: Path) -> AsyncIterator[Client]:
-    command, *args = cli_command(journal, "mcp")
-    env = dict(desk.env, CLAUDE_PROJECT_DIR=str(workspace))
-    params = StdioServerParameters(command=command, args=args, env=env, cwd=str(ROOT))
-    async with Client(params) as client:
-        yield client
+    with running_desktop(tmp_path_factory.mktemp("journal")) as desk:
+        yield desk
 
 
 def workspace_dir(tmp_path: Path) -> Path:
@@ -109,7 +83,7 @@ def test_answered_in_the_window_with_progress_while_waiting(
             await anyio.to_thread.run_sync(lambda: desktop.answer(window, *CHOOSE_FIRST))
 
         async with (
-            connect(desktop, desktop.journal, workspace) as client,
+            mcp_client(desktop, desktop.journal, workspace) as client,
             anyio.create_task_group() as group,
         ):
             group.start_soon(person)
@@ -153,7 +127,7 @@ def test_client_timeout_leaves_it_pending_and_resume_gets_the_answer(
     workspace = workspace_dir(tmp_path)
 
     async def run() -> tuple[str, Any, Any, float]:
-        async with connect(desktop, desktop.journal, workspace) as client:
+        async with mcp_client(desktop, desktop.journal, workspace) as client:
             with pytest.raises(MCPError) as timed_out:
                 await client.call_tool(
                     "present_implementation_decision", proposal_dict(), read_timeout_seconds=2.0
@@ -169,7 +143,7 @@ def test_client_timeout_leaves_it_pending_and_resume_gets_the_answer(
                 resumed = await client.call_tool(
                     "present_implementation_decision", {"decision_id": decision_id}
                 )
-        async with connect(desktop, desktop.journal, workspace) as client:
+        async with mcp_client(desktop, desktop.journal, workspace) as client:
             started = time.monotonic()
             again = await client.call_tool(
                 "present_implementation_decision", {"decision_id": decision_id}
@@ -196,7 +170,7 @@ def test_mcp_starts_the_app_when_a_display_exists(desktop: Desktop, tmp_path: Pa
             await anyio.to_thread.run_sync(lambda: desktop.answer(window, *CHOOSE_FIRST))
 
         async with (
-            connect(desktop, journal, workspace) as client,
+            mcp_client(desktop, journal, workspace) as client,
             anyio.create_task_group() as group,
         ):
             group.start_soon(person)
@@ -239,7 +213,7 @@ def test_closing_the_window_returns_pending_with_the_resume_instruction(
             await anyio.to_thread.run_sync(lambda: desktop.answer(window, ("key", "Escape")))
 
         async with (
-            connect(desktop, desktop.journal, workspace) as client,
+            mcp_client(desktop, desktop.journal, workspace) as client,
             anyio.create_task_group() as group,
         ):
             group.start_soon(person)

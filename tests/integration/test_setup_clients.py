@@ -55,6 +55,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
     monkeypatch.setenv("HOME", str(paths.home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
+    monkeypatch.delenv("QWEN_HOME", raising=False)
     return paths
 
 
@@ -146,6 +148,37 @@ CASES = [
         json.dumps({"mcpServers": {"other": {"url": "http://localhost:1"}}}),
         _json("mcpServers", "decision-journal"),
         _json("mcpServers", "other"),
+    ),
+    Case(
+        "cursor",
+        "project",
+        lambda h: h.project / ".cursor" / "hooks.json",
+        json.dumps({"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}]}}),
+        lambda t: json.loads(t)["hooks"]["beforeShellExecution"][0]["command"],
+        _json("hooks", "afterFileEdit"),
+    ),
+    Case(
+        "copilot",
+        "user",
+        lambda h: h.home / ".copilot" / "mcp-config.json",
+        json.dumps(
+            {"mcpServers": {"context7": {"type": "local", "command": "npx", "tools": ["*"]}}}
+        ),
+        _json("mcpServers", "decision-journal"),
+        _json("mcpServers", "context7"),
+    ),
+    Case(
+        "copilot",
+        "project",
+        lambda h: h.project / ".github" / "hooks" / "decision-journal.json",
+        json.dumps(
+            {
+                "version": 1,
+                "hooks": {"preToolUse": [{"type": "command", "bash": "./audit.sh"}]},
+            }
+        ),
+        lambda t: json.loads(t)["hooks"]["preToolUse"][1]["bash"],
+        lambda t: json.loads(t)["hooks"]["preToolUse"][0],
     ),
     Case(
         "gemini",
@@ -306,24 +339,39 @@ def written_files(home: Home, scope: str) -> dict[str, list[Path]]:
     base = home.home if scope == "user" else home.project
     vscode = home.home / ".config" / "Code" / "User" if scope == "user" else base / ".vscode"
     claude = [base / ".claude.json"] if scope == "user" else [base / ".mcp.json"]
+    copilot = base / (".copilot" if scope == "user" else ".github")
+    copilot_servers = "mcp-config.json" if scope == "user" else "mcp.json"
+    opencode = base / ".config" / "opencode" if scope == "user" else base
+    opencode_dir = opencode if scope == "user" else base / ".opencode"
     return {
         "claude-code": [*claude, base / ".claude" / "settings.json"],
         "codex": [base / ".codex" / "config.toml", base / ".codex" / "hooks.json"],
         "gemini": [base / ".gemini" / "settings.json"],
-        "cursor": [base / ".cursor" / "mcp.json"],
+        "cursor": [base / ".cursor" / "mcp.json", base / ".cursor" / "hooks.json"],
         "vscode": [vscode / "mcp.json"],
+        "copilot": [copilot / copilot_servers, copilot / "hooks" / "decision-journal.json"],
+        "qwen": [base / ".qwen" / "settings.json"],
+        "opencode": [opencode / "opencode.json", opencode_dir / "plugin" / "decision-journal.js"],
     }
 
 
 def commands_in(path: Path) -> list[str]:
-    """Every server and hook `command` in a config file we wrote."""
+    """Every server and hook `command` in a config file we wrote (Copilot's hooks name theirs
+    `bash`; opencode's server has an array, whose program counts, and its plugin a `HOOK`
+    line)."""
     text = path.read_text(encoding="utf-8")
     found: list[str] = []
+    if path.suffix == ".js":
+        hook = json.loads(text.split("\nconst HOOK = ", 1)[1].split(";\n", 1)[0])
+        return [" ".join([hook["program"], *hook["args"]])]
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
-            if isinstance(value.get("command"), str):
-                found.append(value["command"])
+            found.extend(
+                value[key] for key in ("command", "bash") if isinstance(value.get(key), str)
+            )
+            if isinstance(value.get("command"), list):
+                found.append(value["command"][0])
             for item in value.values():
                 walk(item)
         elif isinstance(value, list):
@@ -421,6 +469,23 @@ RAISED = [
         lambda h: h.home / ".codex" / "config.toml",
         lambda h: '[mcp_servers.decision-journal]\ncommand = "old"\ntool_timeout_sec = 7200\n',
         lambda t: tomllib.loads(t)["mcp_servers"]["decision-journal"]["tool_timeout_sec"],
+    ),
+    Raised(
+        "copilot",
+        lambda h: h.home / ".copilot" / "mcp-config.json",
+        lambda h: json.dumps({"mcpServers": {"decision-journal": {"timeout": 7_200_000}}}),
+        lambda t: json.loads(t)["mcpServers"]["decision-journal"]["timeout"],
+    ),
+    Raised(
+        "copilot",
+        lambda h: h.home / ".copilot" / "hooks" / "decision-journal.json",
+        lambda h: json.dumps(
+            {
+                "version": 1,
+                "hooks": {"preToolUse": [{"bash": "old/dj hook copilot", "timeoutSec": 600}]},
+            }
+        ),
+        lambda t: json.loads(t)["hooks"]["preToolUse"][0]["timeoutSec"],
     ),
     Raised(
         "gemini",
@@ -535,7 +600,9 @@ def test_codex_waits_for_our_server_before_the_first_request(
 # --- --check, Gemini folder trust, Codex hook trust ----------------------------------------
 
 
-@pytest.mark.parametrize("client", ["claude-code", "cursor", "vscode"])
+@pytest.mark.parametrize(
+    "client", ["claude-code", "copilot", "cursor", "vscode", "qwen", "opencode"]
+)
 def test_check_fails_until_written_then_passes(
     home: Home, client: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -616,15 +683,25 @@ def test_codex_check_without_codex_says_how_to_point_at_it(
     assert "cannot start /nonexistent/codex app-server" in out
 
 
-def test_codex_user_scope_follows_codex_home(
-    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+CLIENT_HOMES = {
+    "codex": ("CODEX_HOME", ["config.toml", "hooks.json"], ".codex"),
+    "copilot": ("COPILOT_HOME", ["mcp-config.json", "hooks/decision-journal.json"], ".copilot"),
+}
+"""The variable that moves each client's user folder, the files setup writes there, and the
+default folder in HOME."""
+
+
+@pytest.mark.parametrize("client", sorted(CLIENT_HOMES))
+def test_user_scope_follows_the_clients_home_variable(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], client: str
 ) -> None:
-    codex_home = home.home / "elsewhere"
-    monkeypatch.setenv("CODEX_HOME", str(codex_home))
-    setup(home, "codex", "--write", capsys=capsys)
-    assert (codex_home / "config.toml").is_file()
-    assert (codex_home / "hooks.json").is_file()
-    assert not (home.home / ".codex").exists()
+    variable, files, default = CLIENT_HOMES[client]
+    elsewhere = home.home / "elsewhere"
+    monkeypatch.setenv(variable, str(elsewhere))
+    setup(home, client, "--write", capsys=capsys)
+    for name in files:
+        assert (elsewhere / name).is_file(), name
+    assert not (home.home / default).exists()
 
 
 def test_trust_hook_goes_only_with_codex_write(
@@ -659,6 +736,7 @@ def test_codex_reports_an_untrusted_hook_and_trusts_it_on_request(
 
     out = setup(home, "codex", "--write", "--trust-hook", "--codex", codex, capsys=capsys)
     assert f"ok: Codex runs the decision-journal hook from {hooks}" in out
+    assert "trust the decision-journal PreToolUse hook" not in out, out  # it just was
     state = tomllib.loads((home.home / ".codex" / "config.toml").read_text())["hooks"]["state"]
     assert list(state) == [f"{hooks}:pre_tool_use:0:0"]
     assert state[f"{hooks}:pre_tool_use:0:0"]["trusted_hash"].startswith("sha256:")
@@ -711,3 +789,73 @@ def test_codex_write_warns_when_codex_on_path_would_skip_the_hook(
     out = setup(home, "codex", "--write", capsys=capsys)
     assert "warning: Codex will not run the hook in" in out
     assert "it is not trusted yet, so edits are not blocked while a decision is pending" in out
+
+
+# --- what setup says ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("client", SETUP_CLIENTS)
+def test_user_scope_prints_no_project_scope_note(
+    home: Home, client: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, client, "--write", capsys=capsys)
+    assert "Project scope" not in out, out
+    assert "Project scope" not in setup(home, client, "--print", capsys=capsys)
+
+
+@pytest.mark.parametrize("client", ["claude-code", "codex", "copilot"])
+def test_project_scope_prints_the_clients_project_note(
+    home: Home, client: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = setup(home, client, "--write", "--scope", "project", capsys=capsys)
+    notes = [line for line in out.splitlines() if line.startswith("note: Project scope")]
+    assert len(notes) == 2, out  # the client's own, and the bare-command note
+
+
+def test_codex_write_without_codex_still_says_how_to_trust_the_hook(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PATH", str(home.home))
+    out = setup(home, "codex", "--write", capsys=capsys)
+    assert "note: Codex runs a new or changed hook only once you trust it" in out, out
+
+
+def test_copilot_project_check_needs_the_folder_trusted(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Copilot CLI loads a project's .github files only in a trusted folder; it keeps the list
+    in ~/.copilot/config.json, a JSON file with `//` comment lines that it writes itself."""
+    monkeypatch.delenv("COPILOT_ALLOW_ALL", raising=False)
+    setup(home, "copilot", "--write", "--scope", "project", capsys=capsys)
+    code, out = run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)
+    assert code == 1
+    assert f"from {home.project}/.github" in out and "does not list the folder" in out
+    config = home.home / ".copilot" / "config.json"
+    place(config, "// managed\n" + json.dumps({"trustedFolders": [str(home.project.parent)]}))
+    code, out = run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)
+    assert code == 0, out
+    place(config, json.dumps({"trusted_folders": [f"{home.project}-other"]}))
+    assert run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)[0] == 1
+    monkeypatch.setenv("COPILOT_ALLOW_ALL", "true")
+    assert run_setup(home, "copilot", "--check", "--scope", "project", capsys=capsys)[0] == 0
+
+
+def test_copilot_hooks_file_has_copilots_documented_shape(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    setup(home, "copilot", "--write", capsys=capsys)
+    hooks = json.loads((home.home / ".copilot" / "hooks" / "decision-journal.json").read_text())
+    assert hooks["version"] == 1
+    (handler,) = hooks["hooks"]["preToolUse"]
+    assert handler["type"] == "command" and handler["bash"].endswith(" hook copilot")
+    assert handler["timeoutSec"] == 60
+
+
+def test_a_hooks_file_of_another_version_is_refused_untouched(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = home.home / ".copilot" / "hooks" / "decision-journal.json"
+    place(path, '{"version": 2, "hooks": {}}')
+    code, out = run_setup(home, "copilot", "--write", capsys=capsys)
+    assert code != 0 and "version is 2, not 1; nothing was written" in out, out
+    assert path.read_text() == '{"version": 2, "hooks": {}}'

@@ -95,3 +95,14 @@ def keys(env: dict[str, str], *names: str) -> None:
 def type_text(env: dict[str, str], text: str) -> None:
     """Type text into the focused window, a few milliseconds per character."""
     xdotool(env, "type", "--delay", "5", text)
+
+
+def answer_second_option(env: dict[str, str], reason: str, rejection: str) -> None:
+    """In the focused capture window, once its key guard has passed: option 2, its reason and
+    the reason the other option was rejected, then record (Ctrl+Return)."""
+    keys(env, "2", "Return")
+    time.sleep(0.3)
+    type_text(env, reason)
+    keys(env, "Tab")
+    type_text(env, rejection)
+    keys(env, "ctrl+Return")

@@ -6,11 +6,14 @@ and sets DECISION_JOURNAL_FROZEN. Run alone, they skip when no bundle has been b
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FROZEN_ENV = "DECISION_JOURNAL_FROZEN"
+APP_START_TIMEOUT = 20.0
 DEFAULT_BUNDLE = ROOT / "dist" / "decision-journal"
 
 # Every stderr line the frozen app and CLI may print; anything else fails the smoke test.
@@ -106,3 +110,53 @@ def run(
         timeout=60,
         check=False,
     )
+
+
+def start_app(frozen: Path, journal: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(frozen), "--journal", str(journal), "app"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_running(frozen: Path, journal: Path, env: dict[str, str]) -> dict[str, object]:
+    deadline = time.monotonic() + APP_START_TIMEOUT
+    while time.monotonic() < deadline:
+        result = run(frozen, journal, "status", "--json", env=env)
+        assert result.returncode == 0, result.stderr
+        status: dict[str, object] = json.loads(result.stdout)
+        if status["app_running"]:
+            assert not unexpected_stderr(result.stderr)
+            return status
+        time.sleep(0.1)
+    raise AssertionError(f"the app did not answer on its socket in {APP_START_TIMEOUT} s")
+
+
+def stop_app(process: subprocess.Popen[str], timeout: float = 10.0) -> tuple[int | None, str]:
+    """SIGTERM, then the exit code and stderr; a process that ignores it is killed (None)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        _, err = process.communicate(timeout=timeout)
+        return process.returncode, err
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        return None, err
+
+
+def source_copy(target: Path) -> Path:
+    """The tracked files of the working tree, so building leaves no `build/` in it."""
+    names = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, names):
+        source = ROOT / name.decode()
+        if source.is_file():
+            (target / name.decode()).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name.decode())
+    return target

@@ -1,12 +1,14 @@
 """The .deb and .tar.gz from `make package`: the files land where the brief says, and no more.
 
-The package is unpacked into a scratch root with `dpkg -x` (nothing is installed on this
-machine); its control data, desktop entry and maintainer scripts are checked as dpkg and the
-desktop would read them.
+The package is unpacked into a scratch root with `dpkg -x`, and installed by dpkg itself into
+another scratch root (`dpkg --root`; nothing is installed on this machine); its control data,
+desktop entry and maintainer scripts are checked as dpkg and the desktop would read them, and
+the installed command runs.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import struct
 import subprocess
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.conftest import ROOT, project_version
+from tests.packaging.conftest import ROOT, project_version, run
 
 pytestmark = pytest.mark.packaging
 
@@ -36,6 +38,63 @@ def scratch(deb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("root")
     subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
     return root
+
+
+def _dpkg(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """dpkg on the scratch root; maintainer scripts run here with DPKG_ROOT set (chrootless),
+    since the root holds no shell or tools of its own."""
+    return subprocess.run(
+        ["dpkg", f"--root={root}", "--force-script-chrootless", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def installed(deb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A root where dpkg installed the package, its database a copy of this machine's: dpkg
+    checks Depends against the packages installed here (no --force-depends) and runs postinst."""
+    root = tmp_path_factory.mktemp("installed")
+    database = root / "var" / "lib" / "dpkg"
+    (database / "updates").mkdir(parents=True)
+    (database / "info").mkdir()
+    shutil.copy2("/var/lib/dpkg/status", database / "status")
+    for listing in Path("/var/lib/dpkg/info").glob("*.list"):
+        shutil.copy2(listing, database / "info" / listing.name)
+    result = _dpkg(root, "-i", str(deb))
+    assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
+    return root
+
+
+def test_dpkg_installs_it_with_its_dependencies_met_and_runs_postinst(installed: Path) -> None:
+    status = _dpkg(installed, "-s", "decision-journal")
+    assert "Status: install ok installed" in status.stdout, status.stdout + status.stderr
+    # postinst refreshed the desktop database of the root it installed into.
+    assert (installed / "usr" / "share" / "applications" / "mimeinfo.cache").is_file()
+
+
+def test_the_installed_command_runs(installed: Path, tmp_path: Path) -> None:
+    link = installed / "usr" / "bin" / "decision-journal"
+    command = installed / link.readlink().relative_to("/")  # the link names /opt in its root
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    version = run(command, tmp_path / "journal", "--version", env=env)
+    assert (version.returncode, version.stdout.strip()) == (
+        0,
+        f"decision-journal {project_version()}",
+    )
+    doctor = run(command, tmp_path / "journal", "doctor", "--json", env=env)
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert json.loads(doctor.stdout)["findings"] == []
+
+
+def test_dpkg_removes_it_and_leaves_the_root_clean(installed: Path) -> None:
+    removed = _dpkg(installed, "--purge", "decision-journal")
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    assert not (installed / "opt" / "decision-journal").exists()
+    assert not (installed / "usr" / "bin" / "decision-journal").exists()
+    assert _dpkg(installed, "-s", "decision-journal").returncode == 1  # dpkg knows it no more
 
 
 def _field(deb: Path, name: str) -> str:

@@ -18,11 +18,20 @@ from pathlib import Path
 
 import pytest
 
+from app.autostart import WINDOW_CLASS
 from bench.journal_gen import write_journal
 from core.bulk.parallel_read import PARALLEL_MIN_FILES, WORKERS_ENV
 from tests.factories import proposal_dict
 from tests.integration.agent_support import KEY_GUARD_MS
-from tests.packaging.conftest import ROOT, project_version, run, unexpected_stderr
+from tests.packaging.conftest import (
+    ROOT,
+    project_version,
+    run,
+    start_app,
+    stop_app,
+    unexpected_stderr,
+    wait_running,
+)
 from tests.packaging.xsession import XSession, missing_tools, x_session
 
 pytestmark = pytest.mark.packaging
@@ -30,32 +39,6 @@ pytestmark = pytest.mark.packaging
 START_TIMEOUT = 20.0
 QT_UNUSED_LIBS = ("Qt6Qml", "Qt6Quick", "Qt6Pdf", "Qt6WebEngine", "Qt63D", "Qt6Multimedia")
 SYSTEM_LIBS = ("libX11.", "libxcb.", "libGL.", "libEGL.", "libfontconfig.", "libstdc++.")
-
-
-def _wait_running(frozen: Path, journal: Path, env: dict[str, str]) -> dict[str, object]:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        result = run(frozen, journal, "status", "--json", env=env)
-        assert result.returncode == 0, result.stderr
-        status: dict[str, object] = json.loads(result.stdout)
-        if status["app_running"]:
-            assert not unexpected_stderr(result.stderr)
-            return status
-        time.sleep(0.1)
-    raise AssertionError(f"the frozen app did not answer on its socket in {START_TIMEOUT} s")
-
-
-def _stop(process: subprocess.Popen[str], timeout: float = 10.0) -> tuple[int | None, str]:
-    """SIGTERM, then the exit code and stderr; a process that ignores it is killed (None)."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-    try:
-        _, err = process.communicate(timeout=timeout)
-        return process.returncode, err
-    except subprocess.TimeoutExpired:
-        process.kill()
-        _, err = process.communicate()
-        return None, err
 
 
 def _wait_exit(process: subprocess.Popen[str], timeout: float) -> tuple[int | None, str]:
@@ -74,17 +57,6 @@ def _reap(process: subprocess.Popen[str]) -> None:
     if process.poll() is None:
         process.kill()
     process.communicate()
-
-
-def _start_app(frozen: Path, journal: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [str(frozen), "--journal", str(journal), "app"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
 
 
 def test_version_is_the_projects(frozen: Path, frozen_env: dict[str, str]) -> None:
@@ -143,9 +115,9 @@ def test_headless_app_answers_status_and_stops_on_sigterm(
 ) -> None:
     env = dict(frozen_env, QT_QPA_PLATFORM="offscreen")
     journal = home / "journal"
-    app = _start_app(frozen, journal, env)
+    app = start_app(frozen, journal, env)
     try:
-        status = _wait_running(frozen, journal, env)
+        status = wait_running(frozen, journal, env)
         assert status["version"] == project_version()
         assert status["journal"] == str(journal)
         assert str(status["socket"]).startswith(env["XDG_RUNTIME_DIR"])
@@ -155,18 +127,18 @@ def test_headless_app_answers_status_and_stops_on_sigterm(
         listed = run(frozen, journal, "list", "--json", env=env)
         assert listed.returncode == 0, listed.stderr
     finally:
-        code, err = _stop(app)
+        code, err = stop_app(app)
     assert code == 0
     assert unexpected_stderr(err) == []
 
 
 def test_sigterm_stops_an_idle_app(frozen: Path, frozen_env: dict[str, str], home: Path) -> None:
     env = dict(frozen_env, QT_QPA_PLATFORM="offscreen")
-    app = _start_app(frozen, home / "journal", env)
+    app = start_app(frozen, home / "journal", env)
     try:
-        _wait_running(frozen, home / "journal", env)
+        wait_running(frozen, home / "journal", env)
         time.sleep(6.5)  # past the 5 s wait for a tray, after which no Python code runs
-        code, _ = _stop(app, timeout=5)
+        code, _ = stop_app(app, timeout=5)
     finally:
         _reap(app)
     assert code == 0
@@ -226,8 +198,10 @@ def _quit_from_tray(xs: XSession) -> None:
         text=True,
         check=True,
     ).stdout
-    icons = [line.split()[0] for line in tree.splitlines() if '"Decision Journal"' in line]
-    assert icons, f"no Decision Journal icon in the tray:\n{tree}"
+    # The icon's window carries the app's window class (the desktop entry's StartupWMClass).
+    window_class = f'("{WINDOW_CLASS}" "{WINDOW_CLASS}")'
+    icons = [line.split()[0] for line in tree.splitlines() if window_class in line]
+    assert icons, f"no window of class {WINDOW_CLASS} in the tray:\n{tree}"
     _xdotool(xs, "mousemove", "--window", icons[0], "5", "5", "click", "3")
     time.sleep(0.7)
     _xdotool(xs, "key", "Up", "Return")
@@ -282,7 +256,7 @@ def test_ask_is_answered_in_the_real_window_and_the_tray_quits(
     with x_session() as xs:
         env = xs.env(frozen_env)
         before = xs.tray_windows()
-        app = _start_app(frozen, journal, env)
+        app = start_app(frozen, journal, env)
         ask = None
         try:
             _wait_embedded(xs, before)

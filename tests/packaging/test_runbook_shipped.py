@@ -1,5 +1,6 @@
 """The runbook ships with every package: the wheel, the frozen bundle and the .deb carry
-`resources/runbook.md`, and the frozen command prints its entries from the installed file.
+`resources/runbook.md`, and the frozen command prints its entries from the installed file. The
+opencode plugin that `setup opencode` installs ships beside it.
 
 Why: every error names `decision-journal help runbook ENTRY` and the installed path; a user of
 a package without the file would be sent to nothing.
@@ -7,7 +8,6 @@ a package without the file would be sent to nothing.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -15,28 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.conftest import ROOT, project_version, run, unexpected_stderr
+from tests.packaging.conftest import ROOT, project_version, run, source_copy, unexpected_stderr
 
 pytestmark = pytest.mark.packaging
 
 RUNBOOK = ROOT / "resources" / "runbook.md"
-
-
-def _source_copy(target: Path) -> Path:
-    """The tracked files of the working tree, so building leaves no `build/` in it."""
-    names = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
-    ).stdout.split(b"\0")
-    for name in filter(None, names):
-        source = ROOT / name.decode()
-        if source.is_file():
-            (target / name.decode()).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name.decode())
-    return target
+OPENCODE_PLUGIN = ROOT / "resources" / "opencode" / "decision-journal.js"
 
 
 def test_the_wheel_carries_the_runbook(tmp_path: Path) -> None:
-    source = _source_copy(tmp_path / "src")
+    source = source_copy(tmp_path / "src")
     out = tmp_path / "wheel"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out)],
@@ -46,6 +34,8 @@ def test_the_wheel_carries_the_runbook(tmp_path: Path) -> None:
     [wheel] = out.glob(f"decision_journal-{project_version()}-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         assert archive.read("resources/runbook.md") == RUNBOOK.read_bytes()
+        plugin = archive.read("resources/opencode/decision-journal.js")
+        assert plugin == OPENCODE_PLUGIN.read_bytes()
 
 
 def test_the_frozen_bundle_prints_entries_from_its_own_runbook(
@@ -53,6 +43,8 @@ def test_the_frozen_bundle_prints_entries_from_its_own_runbook(
 ) -> None:
     shipped = bundle / "_internal" / "resources" / "runbook.md"
     assert shipped.read_bytes() == RUNBOOK.read_bytes()
+    plugin = bundle / "_internal" / "resources" / "opencode" / "decision-journal.js"
+    assert plugin.read_bytes() == OPENCODE_PLUGIN.read_bytes()
     result = run(frozen, home / "journal", "help", "runbook", "disk-full", env=frozen_env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("## disk-full\n")

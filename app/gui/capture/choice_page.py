@@ -36,8 +36,9 @@ from PySide6.QtWidgets import (
 from app.gui.capture.request import CaptureOption, CaptureRequest, Choice, canonical_choice
 from app.gui.widgets.byte_counter import ByteCounter
 from app.gui.widgets.indicators import use_clear_indicators
-from app.gui.widgets.labels import plain_label, scaled_font_label
+from app.gui.widgets.labels import keyboard_hint, plain_label, scaled_font_label
 from app.gui.widgets.palette import fork_colors, readable_on, selection_tint
+from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
 from core.gocompat.text import go_trim
 from core.limits import CUSTOM_SELECTION_MAX
 
@@ -243,14 +244,14 @@ class ContextPanel(QWidget):
                 "Agent confidence",
                 f"{request.detector_confidence:.0%}",
             ),
+            ("Domains", ", ".join(request.domains), "Languages", ", ".join(request.languages)),
         ]
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         for row, (left_key, left_value, right_key, right_value) in enumerate(pairs):
             self._add_pair(grid, row, 0, left_key, left_value)
             self._add_pair(grid, row, 2, right_key, right_value)
-        self._add_pair(grid, len(pairs), 0, "Domains", ", ".join(request.domains), span=3)
-        self._add_pair(grid, len(pairs) + 1, 0, "Asked by", asked_by, span=3)
+        self._add_pair(grid, len(pairs), 0, "Asked by", asked_by, span=3)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
 
@@ -354,7 +355,7 @@ class ChoicePage(QWidget):
             return ""
         counter = self._other.counter
         if counter.is_over:
-            return f"Other is too long: {counter.count} / {counter.limit} bytes. Shorten it first."
+            return f"Other is too long: {counter.figures}. Shorten it first."
         if not go_trim(choice.custom_text):
             return f"Describe your approach under Other, or press {keys}"
         return ""
@@ -389,7 +390,7 @@ class ChoicePage(QWidget):
         layout.addWidget(scaled_font_label("Choose one approach", content, 1.1))
         keys = f"1–{len(self._cards)}"
         hint = f"Press {keys} to choose, O to describe your own, ↑/↓ to move, Enter to continue."
-        layout.addWidget(plain_label(hint, content))
+        layout.addWidget(keyboard_hint(f"{hint} {KEY_GUARD_NOTE}", content))
         for card in [*self._cards, self._other]:
             card.setParent(content)
             layout.addWidget(card)

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 
 from app.gui.capture.choice_page import RecommendedBadge
 from app.gui.widgets.byte_counter import ByteCounter
-from app.gui.widgets.labels import plain_label, scaled_font_label
+from app.gui.widgets.labels import keyboard_hint, plain_label, scaled_font_label
+from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
 from core.gocompat.text import go_trim
 from core.limits import REASON_MAX
 
@@ -78,9 +79,7 @@ class ReasonField(QWidget):
         if not go_trim(self.text):
             return f"Answer “{self.question}”"
         if self.counter.is_over:
-            return (
-                f"“{self.question}” is too long: {self.counter.count} / {self.counter.limit} bytes"
-            )
+            return f"“{self.question}” is too long: {self.counter.figures}"
         return ""
 
     def _height_for_lines(self, lines: int) -> int:
@@ -211,7 +210,7 @@ class RationalePage(QWidget):
         problem_label.setAccessibleName("Problem")
         layout.addWidget(problem_label)
         hint = "Answer every question. Tab moves between answers; Ctrl+Enter records the decision."
-        layout.addWidget(plain_label(hint, content))
+        layout.addWidget(keyboard_hint(f"{hint} {KEY_GUARD_NOTE}", content))
         layout.addSpacing(self.fontMetrics().height() // 2)
         self._fields_host.setParent(content)
         layout.addWidget(self._fields_host)

@@ -65,6 +65,8 @@ class CaptureRequest:
     custom_selection: str = ""
     draft: Draft | None = None
     color_scheme: Qt.ColorScheme | None = None
+    languages: Sequence[str] = ()
+    """The programming languages the agent says the fork is about."""
 
     def __post_init__(self) -> None:
         count = len(self.options)

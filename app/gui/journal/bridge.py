@@ -55,15 +55,17 @@ from core.errors import (
     SyncConflictPending,
     describe,
 )
-from core.importers.confirm import confirm_record
+from core.importers.confirm import confirmation
 from core.importers.detect import detect_kind
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
+from core.index.rows import ListRow
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal, catch_up
 from core.profile.model import PreferenceProfile, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.corrections import Correction, apply_correction
+from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNotes
 from core.store.decisions import mark_deleted, mark_restored
 from core.store.quarantine import move_aside
@@ -82,16 +84,26 @@ TRANSFERS = "transfers"
 
 @dataclass(slots=True)
 class _Relay:
-    """A profile observer that outlives nothing: detached before the bridge is destroyed."""
+    """Hands what a worker thread reports to a signal until detached (before the bridge is
+    destroyed), so a profile worker or a store that outlives the bridge (in tests) never
+    reaches a deleted QObject. It is the profile worker's observer and the store's commit
+    listener: a commit (a capture, an edit, an import, the transcript watch) emits the
+    decision's ID, in whichever thread committed; Qt delivers it queued."""
 
-    emit: Callable[[ProfileStatus], None]
+    emit_status: Callable[[ProfileStatus], None]
+    emit_commit: Callable[[str], None]
     attached: bool = True
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def on_state_changed(self, status: ProfileStatus) -> None:
         with self.lock:
             if self.attached:
-                self.emit(status)
+                self.emit_status(status)
+
+    def record_committed(self, record: DecisionRecord) -> None:
+        with self.lock:
+            if self.attached:
+                self.emit_commit(record.id)
 
     def detach(self) -> None:
         with self.lock:
@@ -111,6 +123,8 @@ class JournalBridge(QObject):
     page_expired(int): the snapshot of that generation is gone or changed.
     catalog_loaded(object): a `Catalog`.
     reconciled(object): a `ReconcileReport` after the index caught up with the disk.
+    record_committed(str): this process committed a revision of that decision (its index row
+        is already current); emitted in the committing thread, delivered queued.
     index_progressed(int, int): (files read, files to read) while a reconcile reads files.
     record_loaded(object): a `DecisionRecord` read from the store.
     record_failed(str, str): (decision ID, message).
@@ -147,6 +161,7 @@ class JournalBridge(QObject):
     page_expired = Signal(int)
     catalog_loaded = Signal(object)
     reconciled = Signal(object)
+    record_committed = Signal(str)
     index_progressed = Signal(int, int)
     record_loaded = Signal(object)
     record_failed = Signal(str, str)
@@ -190,8 +205,9 @@ class JournalBridge(QObject):
         self.snapshots = snapshots if snapshots is not None else SnapshotCache()
         self._owns_worker = profile_worker is None
         self.profile_worker = profile_worker or journal.start_profile_worker()
-        self._relay = _Relay(self.profile_state_changed.emit)
+        self._relay = _Relay(self.profile_state_changed.emit, self.record_committed.emit)
         self.profile_worker.add_observer(self._relay)
+        journal.store.add_listener(self._relay)
         self._lanes = {
             BROWSE: WorkerPool(self, max_threads=1),
             RECORDS: WorkerPool(self, max_threads=2),
@@ -227,8 +243,7 @@ class JournalBridge(QObject):
             first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
             rows = self.index.rows(first)
             if not self._closed:
-                elsewhere = self._elsewhere(flt) if not first else 0
-                self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+                self.scope_loaded.emit(self._page(generation, rows, current, flt))
             if len(first) == PAGE_SIZE and generation != self._latest_scope:
                 return None  # the user typed on: the count of this filter is not needed
             ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
@@ -252,15 +267,20 @@ class JournalBridge(QObject):
         snapshot, ids, truncated = self._freeze(f"{filter_key(flt)}|{state.sort}", ids)
         rows = self.index.rows(ids[:PAGE_SIZE])
         if not self._closed:
-            elsewhere = self._elsewhere(flt) if not ids else 0
-            self.scope_loaded.emit(ScopePage(generation, rows, current, elsewhere))
+            self.scope_loaded.emit(self._page(generation, rows, current, flt))
         return ScopeCount(generation, snapshot, len(ids), None, truncated)
 
-    def _elsewhere(self, flt: IndexFilter) -> int:
-        """How many decisions the same filter finds in the other projects, when this is empty."""
-        if not flt.project_id:
-            return 0
-        return len(self.index.query_ids(replace(flt, project_id="")))
+    def _page(
+        self, generation: int, rows: list[ListRow], current: str, flt: IndexFilter
+    ) -> ScopePage:
+        """The first page; an empty one says where else the filter finds decisions, or that
+        the journal holds none at all."""
+        if rows:
+            return ScopePage(generation, rows, current)
+        elsewhere = len(self.index.query_ids(replace(flt, project_id=""))) if flt.project_id else 0
+        anything = IndexFilter(include_deleted=True, limit=1)
+        empty = not elsewhere and not self.index.query_ids(anything)
+        return ScopePage(generation, rows, current, elsewhere, journal_empty=empty)
 
     def _freeze(self, key: str, ids: list[str]) -> tuple[str, list[str], int]:
         """(snapshot ID, the IDs kept, how many matched when over the cache's bounds)."""
@@ -446,7 +466,9 @@ class JournalBridge(QObject):
         self._mutate(
             "confirm",
             decision_id,
-            lambda: Revision(confirm_record(self.journal.store, decision_id, expected)),
+            lambda: conflict_jobs.revise(  # a confirmation is a correction: the conflict rule
+                self.journal, decision_id, expected, confirmation(), settle=False, how=CORRECTING
+            ),
         )
 
     def _mutate(self, action: str, decision_id: str, run: Callable[[], Revision]) -> None:

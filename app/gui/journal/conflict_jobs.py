@@ -22,6 +22,7 @@ from core.errors import (
     RevisionConflict,
     describe,
 )
+from core.importers.confirm import Reviser
 from core.journal import Journal
 from core.record.corrections import Correction, apply_correction
 from core.record.models import DecisionRecord
@@ -78,6 +79,19 @@ def revise(
         note=note,
         how=how,
     )
+
+
+def reviser(journal: Journal) -> Reviser:
+    """`revise` without settling, for a batch of confirmations (`core.importers.confirm`): a
+    decision waiting for a choice of version is listed as failed, not silently overwritten."""
+
+    def write(
+        record_id: str, expected: int, change: Callable[[DecisionRecord], None]
+    ) -> DecisionRecord:
+        done = revise(journal, record_id, expected, change, settle=False, how=resolution.CORRECTING)
+        return done.record
+
+    return write
 
 
 def resolve(

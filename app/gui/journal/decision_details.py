@@ -21,13 +21,15 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from app.gui.journal.formatting import NO_VALUE, display_time_precise, joined, percent
+from core.capture.machine import is_automatic
 from core.gocompat.text import go_trim
+from core.messages.language import ENGLISH, KOREAN
 from core.outcomes.verdict import ACCEPT, AMEND, REDIRECT, record_outcome
 from core.record.models import DecisionRecord
 from core.record.summary import REASON_MISSING, english_summary, korean_summary
 
-SUMMARY_ENGLISH = "english"
-SUMMARY_KOREAN = "korean"
+SUMMARY_ENGLISH = ENGLISH
+SUMMARY_KOREAN = KOREAN
 NO_EVIDENCE = "No evidence references recorded."
 _WEB = re.compile(r"^https?://\S+$", re.IGNORECASE)
 _LINE_SUFFIX = re.compile(r"^(?P<path>.+?)(?::\d+){1,2}$")
@@ -108,9 +110,16 @@ def redaction_text(record: DecisionRecord) -> str:
     return f"Redacted at write time; patterns that fired: {patterns}"
 
 
+AUTOMATIC_ORIGIN = (
+    "Answered by your preference profile, not asked (overrule it: decision-journal overrule "
+    "ID --select OPTION). "
+)
+
+
 def provenance_text(record: DecisionRecord) -> str:
     p = record.provenance
-    return (
+    origin = AUTOMATIC_ORIGIN if is_automatic(record) else ""
+    return origin + (
         f"options: {p.options or NO_VALUE} · selection: {p.selection or NO_VALUE} · "
         f"rationale: {p.rationale or NO_VALUE} · summary: {p.summary or NO_VALUE}"
     )

@@ -288,6 +288,7 @@ class DecisionDialogs(QObject):
             view.scope_total(),
             self._parent,
             open_url=view.open_url,
+            language=view.summary_language(),
         )
         self.export = dialog
         self._dispose_when_finished(dialog, "export")

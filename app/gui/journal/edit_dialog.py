@@ -28,7 +28,7 @@ import itertools
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QGuiApplication, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -51,6 +51,7 @@ from app.gui.journal.formatting import joined, split_list
 from app.gui.widgets.byte_counter import ByteCounter, over_limit_color
 from app.gui.widgets.message_bar import MessageBar
 from app.gui.widgets.palette import adopt, warning_colour
+from app.gui.widgets.screen_fit import fit_to_screen
 from core.errors import InvalidDecision, NoChanges
 from core.gocompat.text import go_trim, utf8_len
 from core.limits import (
@@ -70,8 +71,6 @@ from core.store.correction_notes import NOTE_MAX
 CUSTOM = "__custom__"
 NO_CHANGES_TEXT = "No changes to save"
 RISK_CHOICES = (("", "Unspecified"), *((level, level) for level in RISK_LEVELS if level))
-TITLE_BAR_ALLOWANCE = 40
-"""Pixels of the free height left for the window manager's title bar and frame."""
 NOTE_PLACEHOLDER = "Optional: what was wrong, so the history says why (kept with this revision)"
 SYNC_CONFLICT_HEADLINE = "Changed on two machines"
 SYNC_CONFLICT_TEXT = (
@@ -282,7 +281,8 @@ class EditDialog(QDialog):
         layout.addWidget(self.newer_box)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
-        self._fit_screen(QSize(720, 760))
+        # on a 1366 by 768 laptop 760 pixels put Save below the edge; the form scrolls
+        fit_to_screen(self, QSize(720, 760))
 
     def _tab_order(self) -> None:
         """Tab follows the form top to bottom: the conflict notice's button (when shown), each
@@ -305,20 +305,6 @@ class EditDialog(QDialog):
         for first, second in itertools.pairwise(chain):
             QWidget.setTabOrder(first, second)
 
-    def _fit_screen(self, preferred: QSize) -> None:
-        """The preferred size, shrunk to the screen's free area: on a 1366 by 768 laptop 760
-        pixels and a title bar put Save below the screen's edge. The form scrolls, so a
-        shorter dialog loses nothing; Qt then places it inside the free area."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        if screen is None:
-            self.resize(preferred)
-            return
-        free = screen.availableGeometry()
-        self.resize(
-            min(preferred.width(), free.width()),
-            min(preferred.height(), free.height() - TITLE_BAR_ALLOWANCE),
-        )
-
     def _counted(self, field: TextField, limit: int) -> QWidget:
         """The field with its byte counter under it, in one row of the form."""
         host = QWidget(field.parentWidget())
@@ -327,7 +313,7 @@ class EditDialog(QDialog):
         column.setSpacing(2)
         field.setParent(host)
         column.addWidget(field)
-        counter = ByteCounter(limit, host, grouped=True)
+        counter = ByteCounter(limit, host)
         counter.setObjectName(f"{field.objectName()}-bytes")
         column.addWidget(counter)
         self.counters[field] = counter

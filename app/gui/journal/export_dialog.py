@@ -9,12 +9,13 @@ it finishes, the folder opens in the file manager.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QDir, QStandardPaths, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QDir, QSize, QStandardPaths, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QRadioButton,
@@ -35,9 +37,13 @@ from PySide6.QtWidgets import (
 from app.gui.journal.export_formats import FORMATS, ExportFormat
 from app.gui.journal.formatting import count_text
 from app.gui.journal.requests import ExportOutcome, ExportRequest
+from app.gui.widgets.indicators import use_clear_indicators
 from app.gui.widgets.palette import adopt, warning_colour
+from app.gui.widgets.screen_fit import fit_to_screen
+from app.gui.widgets.show_folder import show_folder
 from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
+from core.messages.language import ENGLISH
 
 if TYPE_CHECKING:
     from app.gui.journal.bridge import JournalBridge
@@ -76,8 +82,10 @@ class ExportDialog(QDialog):
         *,
         open_url: Callable[[QUrl], object] | None = None,
         directory: Path | None = None,
+        language: str = ENGLISH,
     ) -> None:
         super().__init__(parent)
+        self._language = language  # of the CSV's summaries: the window's View choice
         adopt(self)
         self.setObjectName("export-dialog")
         self.setWindowTitle("Export decisions")
@@ -87,6 +95,8 @@ class ExportDialog(QDialog):
         self._cancel: threading.Event | None = None
         self._running = False
         self.outcome: ExportOutcome | None = None
+        self.not_opened: QMessageBox | None = None
+        """The box that said no file manager opened the folder (None when one did)."""
         self.format_group = QButtonGroup(self)
         self.format_buttons: dict[str, QRadioButton] = {}
         explainer = QLabel(EXPLAINER, self)
@@ -170,9 +180,36 @@ class ExportDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
+        use_clear_indicators(*self.format_buttons.values(), self.include_deleted, self.acknowledge)
+        # top to bottom, as read (the formats were made after the fields below them)
+        chain = [
+            self.include_deleted,
+            *self.format_buttons.values(),
+            self.acknowledge,
+            self.folder,
+            self.browse,
+            *self.buttons.buttons(),
+        ]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
         self.setMinimumWidth(520)
-        # Word-wrapped labels: ask the layout for the height at this width, or text is clipped.
-        self.resize(640, max(self.sizeHint().height(), layout.heightForWidth(640)))
+        self.resize(640, self.sizeHint().height())
+
+    def _fit_height(self) -> None:
+        """Word-wrapped labels: the height the layout needs at this width, or text is clipped;
+        grows when the private export's warning appears and shrinks when it goes, never past
+        the screen's free area."""
+        layout = self.layout()
+        if layout is None:
+            return
+        self.ensurePolished()  # the style's margins and font decide the wrapped height
+        layout.activate()
+        needed = max(layout.totalMinimumSize().height(), layout.heightForWidth(self.width()))
+        if needed == self.height():
+            return
+        self.setMinimumHeight(0)  # or the dialog could not shrink back
+        fit_to_screen(self, QSize(self.width(), needed))
+        self.setMinimumHeight(self.height())
 
     def _connect(self) -> None:
         self.format_group.buttonToggled.connect(self._refresh)
@@ -219,6 +256,7 @@ class ExportDialog(QDialog):
         shown = fmt.target_name(now).replace(now.compact_stamp(), "<UTC date-time>")
         folder = Path(self.folder.text()).expanduser()
         self.target_label.setText(f"Writes a new {kind}, {shown}, in {folder}")
+        self._fit_height()  # the warning came or went, or a line wrapped anew
 
     @Slot()
     def _choose_folder(self) -> None:
@@ -249,6 +287,7 @@ class ExportDialog(QDialog):
             Path(self.folder.text()).expanduser(),
             GoTime.now(),
             self._cancel,
+            self._language,
         )
         self._running = True
         self.outcome = None
@@ -300,7 +339,7 @@ class ExportDialog(QDialog):
         folder = self.outcome.path if self.outcome.path.is_dir() else self.outcome.path.parent
         opener = self._open_url
         if opener is not None:
-            opener(QUrl.fromLocalFile(str(folder)))
+            self.not_opened = show_folder(folder, opener, self)
 
     def reject(self) -> None:
         """Closing while an export runs cancels it; the exporter leaves nothing behind."""

@@ -18,6 +18,7 @@ from core import exporters
 from core.exporters import Progress
 from core.exporters.naming import export_name
 from core.gocompat.gotime import GoTime
+from core.messages.language import ENGLISH
 from core.record.models import DecisionRecord
 
 NAME_TRIES = 100
@@ -53,6 +54,8 @@ class ExportFormat:
         when: GoTime,
         progress: Progress,
         cancel: threading.Event,
+        *,
+        language: str = ENGLISH,
     ) -> Path:
         """Writes the export under `directory` (in a worker); returns what it wrote."""
         name = self.free_name(directory, when)
@@ -65,6 +68,7 @@ class ExportFormat:
                 include_private=self.private,
                 progress=progress,
                 cancel=cancel,
+                language=language,
             )
             return target
         written = exporters.export(
@@ -75,6 +79,7 @@ class ExportFormat:
             file_name=name,
             progress=progress,
             cancel=cancel,
+            language=language,
         )
         return written[0] if written else directory / name
 

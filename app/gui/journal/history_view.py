@@ -50,6 +50,7 @@ from app.gui.journal.history_diff import (
     word_diff,
 )
 from app.gui.widgets.palette import adopt, is_dark
+from app.gui.widgets.screen_fit import fit_to_screen
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNote
 
@@ -405,7 +406,8 @@ class HistoryDialog(QDialog):
         layout = self.layout()
         if isinstance(layout, QVBoxLayout):
             layout.insertWidget(1, panel, 3)
-        self.resize(max(self.width(), 980), max(self.height(), 760))
+        # both versions side by side want room; on a 1366 by 768 laptop Close must stay on it
+        fit_to_screen(self, QSize(max(self.width(), 980), max(self.height(), 760)))
         panel.show()
         panel.setFocus(Qt.FocusReason.OtherFocusReason)
 

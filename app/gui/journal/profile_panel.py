@@ -430,6 +430,7 @@ class ProfilePanel(QWidget):
         if not self._columns_chosen and profile.rules:
             self.table.resizeColumnsToContents()
             self._columns_chosen = True
+        self._keep_names_whole()  # remembered widths may be narrower than these rules' keys
         row = self.rules.row_of(selected.id) if selected is not None else -1
         if row >= 0:
             self.table.selectRow(row)
@@ -450,10 +451,15 @@ class ProfilePanel(QWidget):
 
     def _keep_names_whole(self) -> None:
         """Widens each column too narrow for its name ("Preferred approach" read "eferred
-        approac"), also in widths remembered from before; wider columns are kept."""
+        approac") or, but for the note, for its values (a rule read "R-884…", a scope
+        "proj…"), also in widths remembered from before; wider columns are kept. The note,
+        the last column, takes what is left."""
         header = self.table.horizontalHeader()
+        note = self.rules.columnCount() - 1
         for column in range(header.count()):
             wanted = header.sectionSizeHint(column)
+            if column != note and self.rules.rowCount():
+                wanted = max(wanted, self.table.sizeHintForColumn(column))
             if header.sectionSize(column) < wanted:
                 header.resizeSection(column, wanted)
 

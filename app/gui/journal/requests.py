@@ -21,6 +21,7 @@ from core.gocompat.gotime import GoTime
 from core.importers.base import ImportReport
 from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary
+from core.messages.language import ENGLISH
 from core.outcomes.rule_scores import RuleOutcome
 from core.outcomes.verdict import KindAcceptance
 from core.profile.model import PreferenceProfile, ProfileStatus
@@ -151,6 +152,8 @@ class ScopePage:
     current_project: str = ""
     elsewhere: int = 0
     """When this scope is empty: how many decisions the filter finds in every project."""
+    journal_empty: bool = False
+    """When this scope is empty: the journal holds no decision at all, deleted ones included."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +191,8 @@ class ExportRequest:
     directory: Path
     when: GoTime
     cancel: threading.Event
+    language: str = ENGLISH
+    """The reader's language, for the summaries of a CSV (`core.messages.language`)."""
 
 
 @dataclass(frozen=True, slots=True)

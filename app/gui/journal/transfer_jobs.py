@@ -9,6 +9,7 @@ dialog can show, never as an exception in the worker.
 
 from __future__ import annotations
 
+from app.gui.journal import conflict_jobs
 from app.gui.journal.requests import (
     ExportOutcome,
     ExportRequest,
@@ -50,7 +51,7 @@ def confirm_imported(journal: Journal, flt: IndexFilter) -> ConfirmReport:
     """Confirms every active, still unconfirmed imported decision the filter lists."""
     records = journal.index.list_records(flt)
     ids = [r.id for r in records if not r.is_deleted and is_unconfirmed_import(r)]
-    return confirm_batch(journal.store, ids)
+    return confirm_batch(journal.store, ids, revise=conflict_jobs.reviser(journal))
 
 
 def outcome_figures(journal: Journal) -> OutcomeFigures:
@@ -68,7 +69,14 @@ def export(journal: Journal, request: ExportRequest, progress: Progress) -> Expo
     try:
         records = journal.index.list_records(request.flt)
         progress(0, len(records))
-        path = request.fmt.run(records, request.directory, request.when, progress, request.cancel)
+        path = request.fmt.run(
+            records,
+            request.directory,
+            request.when,
+            progress,
+            request.cancel,
+            language=request.language,
+        )
         return ExportOutcome(request.cancel, path, len(records), ok=True)
     except ExportCancelled:
         return ExportOutcome(request.cancel, None, 0, ok=False, message=EXPORT_CANCELLED)

@@ -58,6 +58,10 @@ class JournalView(Protocol):
         """How many decisions the current scope holds (as counted so far)."""
         ...
 
+    def summary_language(self) -> str:
+        """The language the reader chose for summaries (View → Summary shown first)."""
+        ...
+
     def reload_scope(self) -> None:
         """Queries the current scope again from its first page."""
         ...

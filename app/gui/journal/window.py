@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import (
     QByteArray,
     QItemSelectionModel,
+    QLocale,
     QModelIndex,
     QSettings,
     Qt,
@@ -35,6 +36,7 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QLabel,
     QListView,
     QMainWindow,
@@ -74,13 +76,17 @@ from app.gui.journal.requests import (
     ScopePage,
 )
 from app.gui.journal.waiting_panel import WaitingPanel
+from app.gui.journal.welcome import WelcomePage
 from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
+from app.gui.widgets.screen_fit import fit_to_screen
+from app.gui.widgets.show_folder import show_folder
 from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
 from core.index.rows import ListRow, ReconcileReport
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal
+from core.messages.language import locale_language
 from core.profile.model import STATE_CURRENT, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.models import DecisionRecord
@@ -91,6 +97,9 @@ SELECT_DELAY_MS = 40
 INDEXING_NOTICE_MIN = 1000
 """Files to read from which a reconcile shows its progress in the list's caption."""
 REFRESH_MIN_MS = 2000
+"""Opening the window again catches up at most this often (F5 always does)."""
+CHANGE_SETTLE_MS = 300
+"""A commit in this process reloads the list this long after the last one of a burst."""
 FIT_SHARE = 0.94
 """At most this share of the screen's free area for a window opened the first time."""
 
@@ -172,6 +181,12 @@ class JournalWindow(QMainWindow):
         self._index_generation: int | None = None
         """The index generation of the last reconcile report (`ReconcileReport.generation`)."""
         self._catalog_requested = False
+        self._reload_requested = False
+        """F5: the next reconcile report reloads the list, whatever it found."""
+        self._stale = False
+        """A commit landed while the window was hidden: opening it reloads the list."""
+        self._quiet_generation = -1
+        """The scope generation a commit reloaded: the decision on screen stays on screen."""
         self._shut_down = False
         self.current_project = ""
         self._last_refresh = 0
@@ -245,10 +260,18 @@ class JournalWindow(QMainWindow):
         self.splitter.addWidget(self.inspector)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
-        journal_page = QWidget(self)
-        page_layout = QVBoxLayout(journal_page)
+        self.browse_page = QWidget(self)
+        page_layout = QVBoxLayout(self.browse_page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
         page_layout.addWidget(self.filter_bar)
         page_layout.addWidget(self.splitter, 1)
+        self.welcome = WelcomePage(self)
+        self.journal_stack = QStackedWidget(self)
+        self.journal_stack.setObjectName("journal-stack")
+        self.journal_stack.addWidget(self.browse_page)
+        self.journal_stack.addWidget(self.welcome)
+        journal_page = QWidget(self)
+        QVBoxLayout(journal_page).addWidget(self.journal_stack)
         self.profile_panel = ProfilePanel(self)
         self.waiting_panel = WaitingPanel(self)
         self.tabs = QTabWidget(self)
@@ -272,6 +295,10 @@ class JournalWindow(QMainWindow):
         self.select_timer.setObjectName("select-timer")
         self.select_timer.setSingleShot(True)
         self.select_timer.setInterval(SELECT_DELAY_MS)
+        self.change_timer = QTimer(self)
+        self.change_timer.setObjectName("change-timer")
+        self.change_timer.setSingleShot(True)
+        self.change_timer.setInterval(CHANGE_SETTLE_MS)
         self.resize(1180, 760)
 
     def _action(
@@ -305,7 +332,7 @@ class JournalWindow(QMainWindow):
         self.rebuild_action = self._action(
             "Re&build profile", "", self.bridge.request_rebuild, "rebuild"
         )
-        self.refresh_action = self._action("Re&fresh", "F5", self.refresh)
+        self.refresh_action = self._action("Re&fresh", "F5", self.refresh_now)
         self.close_action = self._action("&Close", "Ctrl+W", self.close)
         self.imports = ImportActions(self, self.bridge, self.profile_panel.outcomes, self)
         journal_menu = self.menuBar().addMenu("&Journal")
@@ -354,6 +381,8 @@ class JournalWindow(QMainWindow):
         b.page_expired.connect(self.model.page_expired)
         b.catalog_loaded.connect(self._catalog_loaded)
         b.reconciled.connect(self._reconciled)
+        b.record_committed.connect(self._record_committed)
+        self.change_timer.timeout.connect(self._journal_changed)
         b.index_progressed.connect(self._index_progressed)
         b.record_loaded.connect(self._record_loaded)
         b.record_failed.connect(self._record_failed)
@@ -379,6 +408,7 @@ class JournalWindow(QMainWindow):
         self.inspector.confirm_requested.connect(self.imports.confirm_current)
         self.tabs.currentChanged.connect(self.imports.tab_changed)
         self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
+        self.welcome.import_requested.connect(self.imports.open_import)
         self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
         self.banner.show_file_requested.connect(self.show_file)
         self.banner.move_aside_requested.connect(self.bridge.move_aside)
@@ -411,8 +441,10 @@ class JournalWindow(QMainWindow):
             self.reload_scope()  # the rest loads after the first page: it must not compete
         else:
             self.refresh()
-            if reopened and self.filter_bar.state.scope == SCOPE_CURRENT:
-                self.reload_scope()  # closing forgot the current project: find it again
+            stale, self._stale = self._stale, False
+            # closing forgot the current project: find it again
+            if stale or (reopened and self.filter_bar.state.scope == SCOPE_CURRENT):
+                self.reload_scope()
                 self.bridge.load_catalog()
 
     def prepare(self) -> None:
@@ -443,6 +475,49 @@ class JournalWindow(QMainWindow):
         self.bridge.load_pending()
 
     @Slot()
+    def refresh_now(self) -> None:
+        """F5 and Journal → Refresh: catch up with the disk and reload the list, every time.
+
+        A key held down queues one catch-up, not one per repeat: the flag stays set until
+        the reconcile's report arrives and reloads.
+        """
+        if not self._loaded_once or self._shut_down:
+            return
+        self.show_status("Refreshing…")
+        if self._reload_requested:
+            return
+        self._reload_requested = True
+        self._last_refresh = GoTime.now().unix_ns // 1_000_000
+        self.bridge.reconcile()
+        self.bridge.load_profile()
+        self.bridge.load_pending()
+
+    @Slot(str)
+    def _record_committed(self, _decision_id: str) -> None:
+        """A capture, an edit, an import or the transcript watch committed in this process: the
+        index row is current already, so the list only reloads, once the burst settles."""
+        if self._loaded_once and not self._shut_down:
+            self.change_timer.start()
+
+    @Slot()
+    def _journal_changed(self) -> None:
+        if self._shut_down:
+            return
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._reload_changed(quiet=True)
+
+    def _reload_changed(self, *, quiet: bool) -> None:
+        """The list, the catalog's counts and the decision on screen, read again."""
+        self.change_timer.stop()  # a commit waiting to reload is in this reload too
+        self._index_generation = self.bridge.index.generation
+        self.reload_scope(quiet=quiet)
+        self.bridge.load_catalog()
+        if self.record is not None:
+            self.bridge.load_record(self.record.id)
+
+    @Slot()
     def refresh_waiting(self) -> None:
         self.bridge.load_pending()
 
@@ -452,6 +527,7 @@ class JournalWindow(QMainWindow):
         self.filter_bar.stop()
         self.notice_timer.stop()
         self.select_timer.stop()
+        self.change_timer.stop()
         self.statusBar().clearMessage()  # also stops the status bar's own message timer
         self.dialogs.close_all()
         self.conflicts.close_all()
@@ -474,24 +550,13 @@ class JournalWindow(QMainWindow):
 
     # settings ----------------------------------------------------------------------------------
 
-    def _fit_screen(self) -> None:
-        """The first size: the preferred one, shrunk to the screen's free area (a 1366 by 768
-        laptop has less height than the window would like, once panels and title are drawn)."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        if screen is None:
-            return
-        free = screen.availableGeometry()
-        width = min(self.width(), int(free.width() * FIT_SHARE))
-        height = min(self.height(), int(free.height() * FIT_SHARE))
-        self.resize(width, height)
-
     def _key(self, name: str) -> str:
         return f"{self._group}/{name}"
 
     def _restore_settings(self) -> None:
         geometry = self.settings.value("journal/geometry")
         if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
-            self._fit_screen()
+            fit_to_screen(self, self.size(), share=FIT_SHARE)
         splitter = self.settings.value(self._key("splitter"))
         if not isinstance(splitter, QByteArray) or not self.splitter.restoreState(splitter):
             self.splitter.setSizes([440, 700])
@@ -502,7 +567,8 @@ class JournalWindow(QMainWindow):
         self.filter_bar.set_state(
             FilterState.from_settings(self.settings.value(self._key("filters")))
         )
-        language = str(self.settings.value(SUMMARY_SETTING) or SUMMARY_ENGLISH)
+        # Until the reader chooses in the View menu, the summaries follow the locale.
+        language = str(self.settings.value(SUMMARY_SETTING) or locale_language(QLocale().name()))
         self._apply_summary_first(language)
 
     def _save_settings(self) -> None:
@@ -542,9 +608,16 @@ class JournalWindow(QMainWindow):
 
     # the list ----------------------------------------------------------------------------------
 
-    def reload_scope(self) -> None:
-        """Applies the current filter from the first page with a new snapshot."""
+    def reload_scope(self, *, quiet: bool = False) -> None:
+        """Applies the current filter from the first page with a new snapshot.
+
+        Args:
+            quiet: the journal changed, the user did nothing: a decision on screen that is
+                not on the first page stays on screen instead of giving way to the newest.
+        """
         self._generation += 1
+        if quiet:
+            self._quiet_generation = self._generation
         self.model.begin_scope(self._generation)
         self._set_caption("Loading…")
         self.bridge.open_scope(self._generation, self.filter_bar.state)
@@ -561,6 +634,7 @@ class JournalWindow(QMainWindow):
         if not self.model.set_scope(page):
             return
         self.current_project = page.current_project
+        self._show_welcome(page.journal_empty)
         auto, self._auto_scope = self._auto_scope, False
         if not page.rows and page.elsewhere and auto:
             self.filter_bar.show_all_projects()  # a first look must not open on an empty list
@@ -584,6 +658,7 @@ class JournalWindow(QMainWindow):
         if not self.model.set_count(count):
             return
         if count.rows is not None:
+            self._show_welcome(not count.rows)
             self._show_list_or_empty(0)
             self._select_after_load(keep)
         if count.truncated:
@@ -592,6 +667,18 @@ class JournalWindow(QMainWindow):
                 "are listed. Narrow the filter to see the rest."
             )
         self.scope_counted.emit()
+
+    def _show_welcome(self, empty: bool) -> None:
+        """A journal without a single decision shows what to do first instead of the list;
+        the keyboard moves with the page, so it is never left on a hidden widget."""
+        page = self.welcome if empty else self.browse_page
+        if self.journal_stack.currentWidget() is page:
+            return
+        focused = QApplication.focusWidget()
+        had_focus = focused is not None and self.journal_stack.isAncestorOf(focused)
+        self.journal_stack.setCurrentWidget(page)
+        if had_focus:
+            (self.welcome if empty else self.filter_bar.search).setFocus()
 
     def _show_list_or_empty(self, elsewhere: int) -> None:
         """The list, or the empty state with a one-click way to the other projects' matches."""
@@ -628,6 +715,8 @@ class JournalWindow(QMainWindow):
     def _select_after_load(self, keep: str) -> None:
         """Keeps the decision on screen selected when it is still listed, else the newest."""
         row = self.model.row_of(keep)
+        if row < 0 and keep and self._quiet_generation == self._generation:
+            return
         if row < 0 and self.model.rowCount():
             row = 0
         if row >= 0:
@@ -689,17 +778,19 @@ class JournalWindow(QMainWindow):
             self._caption_before_indexing = None
         self.banner.set_issues([FileIssue(i.path, i.error) for i in report.unreadable])
         shown_already, self._first_reconcile_pending = self._first_reconcile_pending, False
+        requested, self._reload_requested = self._reload_requested, False
         known, self._index_generation = self._index_generation, report.generation
-        if shown_already:
+        if shown_already and not requested:
             return  # the first page's query waited for this reconcile: loading again would flicker
         # another process may have caught the index up first (a `list` in a terminal after a
-        # sync): this reconcile then counts nothing, but the generation has moved on
+        # sync), or this process committed (its rows are current already): this reconcile then
+        # counts nothing, but the generation has moved on
         moved = known is not None and known != report.generation
-        if self._loaded_once and (moved or report.added or report.changed or report.removed):
-            self.reload_scope()
-            self.bridge.load_catalog()
-            if self.record is not None:
-                self.bridge.load_record(self.record.id)
+        changed = moved or report.added or report.changed or report.removed
+        if self._loaded_once and (requested or changed):
+            self._reload_changed(quiet=not requested)
+            if requested:
+                self.show_status("Refreshed.")
 
     # selection and the inspector ---------------------------------------------------------------
 
@@ -740,8 +831,8 @@ class JournalWindow(QMainWindow):
 
     @Slot(str)
     def show_file(self, path: str) -> None:
-        """Opens the folder that holds a damaged file, in the file manager."""
-        self.open_url(QUrl.fromLocalFile(str(Path(path).parent)))
+        """Opens the folder that holds a damaged file, in the file manager (or says it cannot)."""
+        show_folder(Path(path).parent, self.open_url, self)
 
     @Slot(object)
     def _moved_aside(self, result: MovedAside) -> None:
@@ -794,6 +885,9 @@ class JournalWindow(QMainWindow):
 
     def scope_total(self) -> int:
         return self.model.total
+
+    def summary_language(self) -> str:
+        return self.inspector.details.summary_first
 
     def profile_shown(self) -> bool:
         return self.tabs.currentWidget() is self.profile_panel

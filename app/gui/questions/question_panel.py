@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 
 from app.gui.widgets.byte_counter import ByteCounter
 from app.gui.widgets.indicators import use_clear_indicators
-from app.gui.widgets.labels import plain_label, scaled_font_label
+from app.gui.widgets.labels import keyboard_hint, plain_label, scaled_font_label
 from app.gui.widgets.palette import selection_tint
+from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
 from core.gocompat.text import equal_fold, go_trim
 from core.ipc.questions import OTHER_MAX, REASON_MAX, Answer, Question
 
@@ -207,11 +208,10 @@ class QuestionPanel(QFrame):
         """What keeps this question from being sent, and where to put the cursor; None if ok."""
         name = self.question.header or f"Question {self.index + 1}"
         if self.other_button.isChecked() and self.other_counter.is_over:
-            count, limit = self.other_counter.count, self.other_counter.limit
-            return f"{name}: Other is too long ({count} / {limit} bytes)", self.other_edit
+            return f"{name}: Other is too long ({self.other_counter.figures})", self.other_edit
         if self.reason_counter.is_over:
-            count, limit = self.reason_counter.count, self.reason_counter.limit
-            return f"{name}: the reason is too long ({count} / {limit} bytes)", self.reason_edit
+            figures = self.reason_counter.figures
+            return f"{name}: the reason is too long ({figures})", self.reason_edit
         answer = self.answer()
         if answer.labels or answer.other:
             return None
@@ -273,12 +273,14 @@ class QuestionPanel(QFrame):
         text.setAccessibleName(f"{number} text")
         verb = "toggle any" if question.multi_select else "choose one"
         hint = f"Press {self.keys} to {verb}, O to type your own."
+        if self.index == 0:
+            hint = f"{hint} {KEY_GUARD_NOTE}"
         layout = QVBoxLayout(self)
         spacing = self.fontMetrics().height()
         layout.setContentsMargins(spacing, spacing * 2 // 3, spacing, spacing * 2 // 3)
         layout.addWidget(scaled_font_label(heading, self, 1.15))
         layout.addWidget(text)
-        layout.addWidget(_muted(plain_label(hint, self)))
+        layout.addWidget(_muted(keyboard_hint(hint, self)))
         for row in self.rows:
             layout.addWidget(row)
         layout.addLayout(self._other_row(question.question))

@@ -18,6 +18,12 @@ _DARK_BACKGROUND_RED = "#ff7070"
 _DARK_LIGHTNESS_BELOW = 128
 
 
+def byte_count(count: int, limit: int) -> str:
+    """ "16 / 4,096 bytes": the one way every window writes a byte count against its limit,
+    with thousands separators as the journal window writes every number."""
+    return f"{count:,} / {limit:,} bytes"
+
+
 def over_limit_color(palette: QPalette) -> QColor:
     """The red used for over-limit counts, readable on the palette's window background."""
     dark = palette.color(QPalette.ColorRole.Window).lightness() < _DARK_LIGHTNESS_BELOW
@@ -28,14 +34,12 @@ class ByteCounter(QLabel):
     """Shows how many UTF-8 bytes a field holds; red with "too long" once over the limit.
 
     The words "too long" are there as well as the colour so the state does not rely on colour
-    alone. With `grouped` the numbers have thousands separators ("4,096"), as the journal
-    window writes every number.
+    alone. The figures are `byte_count`'s.
     """
 
-    def __init__(self, limit: int, parent: QWidget | None = None, *, grouped: bool = False) -> None:
+    def __init__(self, limit: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._limit = limit
-        self._grouped = grouped
         self._count = 0
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -49,6 +53,11 @@ class ByteCounter(QLabel):
     @property
     def count(self) -> int:
         return self._count
+
+    @property
+    def figures(self) -> str:
+        """The count against the limit, as shown: "16 / 4,096 bytes"."""
+        return byte_count(self._count, self._limit)
 
     @property
     def is_over(self) -> bool:
@@ -66,11 +75,7 @@ class ByteCounter(QLabel):
             self._render()
 
     def _render(self) -> None:
-        plain = (
-            f"{self._count:,} / {self._limit:,} bytes"
-            if self._grouped
-            else f"{self._count} / {self._limit} bytes"
-        )
+        plain = self.figures
         if not self.is_over:
             self.setTextFormat(Qt.TextFormat.PlainText)
             self.setText(plain)

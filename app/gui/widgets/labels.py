@@ -25,3 +25,12 @@ def scaled_font_label(text: str, parent: QWidget, scale: float, *, bold: bool = 
     font.setBold(bold)
     label.setFont(font)
     return label
+
+
+def keyboard_hint(text: str, parent: QWidget) -> QLabel:
+    """A window's line about its keys, named for a screen reader (its text is the description)."""
+    label = plain_label(text, parent)
+    label.setObjectName("keyboard-hint")
+    label.setAccessibleName("Keyboard")
+    label.setAccessibleDescription(text)
+    return label

@@ -15,6 +15,11 @@ from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
 KEY_GUARD_MS = 400
 """How long keys are ignored after a window appears or is activated (a fast typist's gap)."""
+KEY_GUARD_NOTE = (
+    f"Keys are ignored for {KEY_GUARD_MS / 1000:g} s after the window appears or comes to the "
+    "front, so typing meant for another window never answers here."
+)
+"""What the windows' keyboard hints say about the guard, so a lost first key is no mystery."""
 _MODIFIER_KEYS = frozenset(
     {Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_AltGr}
 )

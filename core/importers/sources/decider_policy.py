@@ -17,12 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-_FOLD = re.compile(r"[\s\-_\W]+")
-
-
-def fold_name(text: str) -> str:
-    """Initiatives compare after folding case, spaces, '-', '_' and punctuation."""
-    return _FOLD.sub("", text.casefold())
+from core.decider.fold import fold_name
 
 
 def compile_pattern(pattern: str) -> re.Pattern[str]:

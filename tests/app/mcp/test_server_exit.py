@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.agent_support import ROOT, agent_env, cli_command, short_runtime_dir
+from tests.integration.agent_support import mcp_process, short_runtime_dir
 
 pytestmark = pytest.mark.timeout(90)
 CLAUDE_CODE_SIGINT_WAIT = 0.1
@@ -26,15 +26,7 @@ CLAUDE_CODE_SIGINT_WAIT = 0.1
 
 
 def _started(journal: Path, runtime: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        cli_command(journal, "mcp"),
-        cwd=ROOT,
-        env=agent_env(runtime),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = mcp_process(journal, runtime)
     hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}}
     _send(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
     _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})

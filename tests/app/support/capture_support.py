@@ -48,6 +48,7 @@ def make_request(**changes: object) -> CaptureRequest:
         decision_kind="persistence-layout",
         risk_level="medium",
         domains=["storage", "dashboard"],
+        languages=["python", "sql"],
         detector_confidence=0.91,
         project_alias="decision-journal",
         session_id="session-7f3a",
@@ -73,3 +74,14 @@ def pixels(image: QImage) -> list[QColor]:
 
 def max_contrast(image: QImage, background: QColor) -> float:
     return max(contrast_ratio(colour, background) for colour in pixels(image))
+
+
+def has_colour_near(image: QImage, wanted: QColor, tolerance: int = 24) -> bool:
+    """Whether any pixel is within `tolerance` (summed over red, green, blue) of `wanted`."""
+    return any(
+        abs(c.red() - wanted.red())
+        + abs(c.green() - wanted.green())
+        + abs(c.blue() - wanted.blue())
+        <= tolerance
+        for c in pixels(image)
+    )

@@ -13,6 +13,12 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def modules_loaded_by(argv: list[str], stdin: str = "") -> tuple[int, set[str]]:
     """The exit code of `decision-journal argv` run in a new process, and its loaded modules."""
+    code, modules, _printed = run_and_modules(argv, stdin)
+    return code, modules
+
+
+def run_and_modules(argv: list[str], stdin: str = "") -> tuple[int, set[str], str]:
+    """`modules_loaded_by`, and what the command printed."""
     script = (
         "import io, json, sys\n"
         f"sys.stdin = io.StringIO({stdin!r})\n"
@@ -23,5 +29,6 @@ def modules_loaded_by(argv: list[str], stdin: str = "") -> tuple[int, set[str]]:
     run = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    code, modules = json.loads(run.stdout.strip().splitlines()[-1])
-    return code, set(modules)
+    *printed, last = run.stdout.strip().splitlines()
+    code, modules = json.loads(last)
+    return code, set(modules), "\n".join(printed)

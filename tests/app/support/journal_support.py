@@ -98,14 +98,16 @@ def make_journal(root: Path, records: list[DecisionRecord]) -> Journal:
 
 
 class UrlSpy:
-    """Stands in for QDesktopServices.openUrl, so no file manager opens during tests."""
+    """Stands in for QDesktopServices.openUrl, so no file manager opens during tests;
+    `opens=False` answers as openUrl does on a desktop without one."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, opens: bool = True) -> None:
         self.urls: list[QUrl] = []
+        self.opens = opens
 
     def __call__(self, url: QUrl) -> bool:
         self.urls.append(url)
-        return True
+        return self.opens
 
 
 def settings_at(path: Path) -> QSettings:

@@ -11,6 +11,7 @@ them only a few variables), as they would on a user's machine.
 from __future__ import annotations
 
 import contextlib
+import signal
 import subprocess
 import sys
 import threading
@@ -41,6 +42,8 @@ CHOOSE_FIRST: tuple[tuple[str, str], ...] = (
 """Choose option 1 with both reasons, as a person types them."""
 CLOSE: tuple[tuple[str, str], ...] = (("key", "Escape"),)
 """Close the window unanswered: the decision stays pending."""
+QUIT: tuple[tuple[str, str], ...] = (("quit", ""),)
+"""Quit the app (SIGTERM, what the tray's Quit runs) while its window waits for the answer."""
 
 
 def home_journal(home: Path) -> Path:
@@ -84,8 +87,8 @@ def desktop_for(home: Path) -> Iterator[Desktop]:
     journal.mkdir(parents=True, exist_ok=True)
     with short_runtime_dir() as runtime, xvfb_with_tray() as screen:
         env = home_env(home, runtime, DISPLAY=screen["DISPLAY"], QT_QPA_PLATFORM="xcb")
-        with running_app(journal, env):
-            yield Desktop(screen["DISPLAY"], env, journal)
+        with running_app(journal, env) as app:
+            yield Desktop(screen["DISPLAY"], env, journal, [app])
 
 
 class Person:
@@ -128,7 +131,10 @@ class Person:
                 window = self._next_window()
                 self.desk.xdotool("windowfocus", "--sync", window)
                 time.sleep(SETTLE_SECONDS)
-                self.desk.answer(window, *steps)
+                if steps == QUIT:
+                    self.desk.processes[0].send_signal(signal.SIGTERM)
+                else:
+                    self.desk.answer(window, *steps)
                 self._wait_gone()
                 self.answered += 1
         except BaseException as exc:  # reported by join()

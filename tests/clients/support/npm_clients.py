@@ -36,6 +36,10 @@ class NpmClient:
 CLAUDE_CODE = NpmClient("@anthropic-ai/claude-code", "2.1.332", "claude", "DJ_CLAUDE_CODE_VERSION")
 CODEX = NpmClient("@openai/codex", "0.171.0", "codex", "DJ_CODEX_VERSION")
 GEMINI = NpmClient("@google/gemini-cli", "0.61.0", "gemini", "DJ_GEMINI_VERSION")
+COPILOT = NpmClient("@github/copilot", "1.0.102", "copilot", "DJ_COPILOT_VERSION")
+QWEN = NpmClient("@qwen-code/qwen-code", "0.24.4", "qwen", "DJ_QWEN_VERSION")
+OPENCODE = NpmClient("opencode-ai", "1.18.33", "opencode", "DJ_OPENCODE_VERSION")
+"""opencode's package brings its native binary as an optional dependency of the platform."""
 LOG4BRAINS = NpmClient("log4brains", "1.1.0", "log4brains", "DJ_LOG4BRAINS_VERSION")
 """Not an agent: the ADR site generator, a real reader of our MADR export."""
 INSTALL_TIMEOUT = 900.0

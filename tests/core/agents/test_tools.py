@@ -16,6 +16,9 @@ from core.agents import tools as at
             "present_implementation_decision",
         ),
         ("mcp_decision-journal_report_outcome", "report_outcome"),
+        ("decision-journal_recent_decisions", "recent_decisions"),
+        ("filesystem_recent_decisions", None),
+        ("decision-journal_write", None),
         ("note_decision", "note_decision"),
         ("MCP:decision-journal:recent_decisions", "recent_decisions"),
         ("MCP:other:recent_decisions", None),
@@ -54,6 +57,8 @@ def test_codex_server_name_replaces_what_codex_replaces() -> None:
         ("claude-code", "mcp__decision-journal__present_implementation_decision"),
         ("codex", "mcp__decision_journal__present_implementation_decision"),
         ("gemini", "mcp_decision-journal_present_implementation_decision"),
+        ("qwen", "mcp__decision-journal__present_implementation_decision"),
+        ("opencode", "decision-journal_present_implementation_decision"),
     ],
 )
 def test_resume_call_spelled_as_the_client_does(client: at.Client, call: str) -> None:

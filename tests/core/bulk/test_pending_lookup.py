@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.bulk.pending_lookup import canonical_path, paths_overlap, project_id_of
+from core.bulk.pending_lookup import (
+    blocking,
+    blocks,
+    canonical_path,
+    paths_overlap,
+    project_id_of,
+)
+from core.capture.pending import PendingDecision, PendingStore
+from core.capture.pending_index import read_current
+from core.capture.proposal import parse_proposal
+from core.capture.workspace_pending import find_blockers
 from core.record.filters import workspace_matches
 from core.record.identity import canonical_workspace_path, project_identity
+from tests.factories import proposal_dict
 
 _PATHS = st.lists(st.sampled_from(["a", "b", "..", ".", "", " ", "/", "x y"]), max_size=5).map(
     "/".join
@@ -40,3 +55,48 @@ def test_canonical_path_is_canonical_workspace_path(
     base = tmp_path_factory.getbasetemp()
     for candidate in (path, str(base / path), f"  {base}/{path}\t"):
         assert canonical_path(candidate) == canonical_workspace_path(candidate)
+
+
+_PLACES = ("a", "a/sub", "b")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pending=st.lists(
+        st.tuples(st.sampled_from(_PLACES), st.sampled_from(("s1", "s2")), st.booleans()),
+        max_size=4,
+    ),
+    caller_session=st.sampled_from(("", "s1", "s2", "s3")),
+    caller_place=st.sampled_from(("", *_PLACES, "c")),
+)
+def test_blocking_from_the_index_is_find_blockers(
+    pending: list[tuple[str, str, bool]], caller_session: str, caller_place: str
+) -> None:
+    """The hook's quick deny names the same decisions, problems and order as the full path."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        for place in (*_PLACES, "c"):
+            (base / place).mkdir(parents=True, exist_ok=True)
+        store = PendingStore(base / "journal")
+        for index, (place, session, damaged) in enumerate(pending):
+            parsed = parse_proposal(
+                proposal_dict(problem=f"Problem number {index}"),
+                workspace=str(base / place),
+                session_id=session,
+                agent="cc",
+            )
+            decision = store.save(PendingDecision(parsed)).decision_id
+            if damaged:
+                path = store.path(decision)
+                data = json.loads(path.read_text())
+                data["proposal"]["options"] = []
+                path.write_text(json.dumps(data))
+        store.refresh_index()
+        workspace = str(base / caller_place) if caller_place else ""
+        caller = {"session_id": caller_session, "workspace": workspace}
+        entries = read_current(store.directory) if pending else []
+        assert entries is not None
+        quick = [(e.decision_id, e.problem, e.damaged) for e in blocking(entries, **caller)]
+        full = [(b.decision_id, b.problem, b.damaged) for b in find_blockers(store, **caller)]
+        assert quick == full
+        assert blocks(entries, **caller) is bool(full)

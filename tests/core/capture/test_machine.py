@@ -324,7 +324,8 @@ def test_different_pending_is_refused(app: App) -> None:
     with pytest.raises(PendingConflict) as caught:
         app.begin(proposal_dict(problem="A different fork"))
     assert caught.value.pending_id == pending.decision_id
-    assert f"{pending.decision_id} is still pending; cannot present" in str(caught.value)
+    assert f"{pending.decision_id} is still pending in this session" in str(caught.value)
+    assert "one decision may be pending per agent session" in str(caught.value)
     with pytest.raises(PendingConflict, match="cannot resume"):
         app.begin(resume("decision-other"))
     assert app.ticket(proposal_dict(), session_id="session-2").decision_id != pending.decision_id

@@ -128,7 +128,7 @@ def test_confirm_sets_user_provenance_with_history(journal: Journal) -> None:
     waiting = unconfirmed_imports(journal.store, "claude-code")
     assert len(waiting) == 8 and all(evidence_of(r) is None for r in waiting)
     record = waiting[0]
-    confirmed = confirm_record(journal.store, record.id, 1)
+    confirmed = confirm_record(record.id, 1, revise=journal.store.revise)
     assert confirmed.revision == 2 and confirmed.status == "corrected"
     assert (confirmed.provenance.selection, confirmed.provenance.rationale) == ("user", "user")
     assert not is_unconfirmed_import(confirmed) and evidence_of(confirmed) is not None
@@ -137,9 +137,9 @@ def test_confirm_sets_user_provenance_with_history(journal: Journal) -> None:
         "user",
     ]
     with pytest.raises(NoChanges):
-        confirm_record(journal.store, record.id, 2)
+        confirm_record(record.id, 2, revise=journal.store.revise)
     with pytest.raises(RevisionConflict):
-        confirm_record(journal.store, waiting[1].id, 5)
+        confirm_record(waiting[1].id, 5, revise=journal.store.revise)
     again = run_import(journal, make_importer("claude-code"), CLAUDE)
     assert again.imported == 0 and again.conflicts == []
 
@@ -148,12 +148,18 @@ def test_confirm_with_a_reason_and_in_a_batch(journal: Journal) -> None:
     run_import(journal, make_importer("claude-code"), CLAUDE)
     first, *rest = unconfirmed_imports(journal.store)
     fixed = confirm_record(
-        journal.store, first.id, 1, Correction(selection_reason="it keeps the checkout fast")
+        first.id,
+        1,
+        Correction(selection_reason="it keeps the checkout fast"),
+        revise=journal.store.revise,
     )
     assert fixed.selection_reason_raw == "it keeps the checkout fast"
     ticks: list[tuple[int, int]] = []
     report = confirm_batch(
-        journal.store, [r.id for r in rest] + [first.id], progress=lambda d, t: ticks.append((d, t))
+        journal.store,
+        [r.id for r in rest] + [first.id],
+        revise=journal.store.revise,
+        progress=lambda d, t: ticks.append((d, t)),
     )
     assert len(report.confirmed) == 7 and report.already == [first.id] and not report.failed
     assert ticks[-1] == (8, 8)
@@ -167,7 +173,7 @@ def test_waiting_imports_are_the_same_when_read_by_worker_processes(
     first; confirmed, deleted and other sources' records stay behind."""
     run_import(journal, make_importer("claude-code"), CLAUDE)
     here = unconfirmed_imports(journal.store, "claude-code")
-    confirm_record(journal.store, here[0].id, 1)
+    confirm_record(here[0].id, 1, revise=journal.store.revise)
     journal.store.soft_delete(here[1].id, 1)
     monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setenv(core.bulk.parallel_read.WORKERS_ENV, "2")
@@ -179,7 +185,7 @@ def test_waiting_imports_are_the_same_when_read_by_worker_processes(
 def test_reimport_after_a_lost_ledger_keeps_confirmed_records(journal: Journal) -> None:
     run_import(journal, make_importer("claude-code"), CLAUDE)
     record = unconfirmed_imports(journal.store)[0]
-    confirm_record(journal.store, record.id, 1)
+    confirm_record(record.id, 1, revise=journal.store.revise)
     for ledger in (journal.root / "imports").glob("*.ndjson"):
         ledger.unlink()
     again = run_import(journal, make_importer("claude-code"), CLAUDE)

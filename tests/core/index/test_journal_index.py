@@ -155,6 +155,22 @@ def test_the_generation_moves_with_changes_whoever_read_them(
     assert index.reconcile().generation == first.generation + 2
 
 
+def test_a_commit_in_this_process_moves_the_generation_its_reconcile_finds_nothing_in(
+    store: DecisionStore, index: JournalIndex
+) -> None:
+    """The store's listener updates the row at once, so the reconcile that follows reads the
+    file and counts nothing; a window comparing generations must still see it changed."""
+    store.put(make_record(id="decision-g-1"))
+    first = index.reconcile()
+    assert index.generation == first.generation
+    store.put(make_record(id="decision-g-2"))  # the fixture made the index a listener
+    assert index.generation == first.generation + 1
+    after = index.reconcile()
+    assert (after.added, after.changed, after.removed) == (0, 0, 0)
+    assert after.generation == first.generation + 1
+    assert index.query_ids(IndexFilter(include_deleted=True)) == ["decision-g-2", "decision-g-1"]
+
+
 def test_reconcile_sees_files_added_changed_removed_and_corrupted_by_hand(
     root: Path,
     store: DecisionStore,
@@ -453,10 +469,34 @@ def test_full_text_queries(root: Path, store: DecisionStore, index: JournalIndex
     assert ids("ind caché") == []
     assert ids("데이") == ["decision-2"]
     assert ids("retry policy") == ["decision-2"]
-    assert ids("rewrites") == ["decision-2"]
+    assert ids("rewrites ") == ["decision-2", "decision-1"]  # decision-1: "global rewrite"
+    assert ids("rewritten") == []  # an irregular form the light stemmer leaves alone
     assert ids("per-record") == ["decision-2", "decision-1"]
     assert ids("kernforge") == []  # project, alias and workspace are filters, not text
     assert ids("  --  ") == ["decision-2", "decision-1"]
+
+
+def test_kinds_tags_and_word_stems_are_searched(
+    root: Path, store: DecisionStore, index: JournalIndex
+) -> None:
+    on_disk(
+        root,
+        stored("decision-1", 1, problem="Where answers live", decision_kind="caching-strategy"),
+    )
+    on_disk(root, stored("decision-2", 2, problem="Cache the rendered pages", tags=["pooling"]))
+    on_disk(root, stored("decision-3", 3, problem="Stopped retrying the classes"))
+
+    def ids(query: str) -> list[str]:
+        return index.query_ids(IndexFilter(query=query))
+
+    assert ids("caching") == ["decision-2", "decision-1"]  # a kind's word, "cache"'s stem
+    assert ids("caching ") == ["decision-2", "decision-1"]
+    assert ids("strategies ") == ["decision-1"]
+    assert ids("caches pool") == ["decision-2"]  # a tag's word "pooling", prefix "pool"
+    assert ids("pools ") == ["decision-2"]
+    assert ids("stop retry class") == ["decision-3"]
+    assert ids("class ") == ["decision-3"]
+    assert ids("cash ") == []
 
 
 def test_updated_range_is_inclusive_then_exclusive(

@@ -250,7 +250,7 @@ def test_torn_and_invalid_lines_are_skipped(journal: Journal) -> None:
 
 
 def test_notes_are_redacted(journal: Journal) -> None:
-    signal = make_signal("decision-test-1", note="token ghp_" + "a" * 36)
+    signal = make_signal("decision-test-1", note="token ghp_q7Lm2Xp9Rt4Vw8Zs1Kd5Fg3Jb6Nc0Hy2Ae8Tu")
     assert "ghp_" not in signal.note and "[REDACTED" in signal.note
 
 

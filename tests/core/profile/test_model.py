@@ -141,10 +141,18 @@ def test_load_rejects_trailing_data_and_non_objects() -> None:
         (rule_dict(preference_label="l" * 4097), "storage limit"),
         (rule_dict(user_note="n" * 4097), "storage limit"),
         (rule_dict(support_decision_ids=[f"decision-{n}" for n in range(2049)]), "2048"),
-        (rule_dict(id="ghp_" + "a" * 36), "sensitive"),
-        (rule_dict(support_project_ids=["ghp_" + "b" * 36]), "sensitive"),
-        (rule_dict(support_decision_ids=["decision-1", "ghp_" + "c" * 36]), "sensitive"),
-        (rule_dict(contradiction_decision_ids=["decision-2", "sk-" + "d" * 24]), "sensitive"),
+        (rule_dict(id="ghp_q7Lm2Xp9Rt4Vw8Zs1Kd5Fg3Jb6Nc0Hy2Ae8Tu"), "sensitive"),
+        (rule_dict(support_project_ids=["ghp_b7Lm2Xp9Rt4Vw8Zs1Kd5Fg3Jb6Nc0Hy2Ae8Tu"]), "sensitive"),
+        (
+            rule_dict(
+                support_decision_ids=["decision-1", "ghp_c7Lm2Xp9Rt4Vw8Zs1Kd5Fg3Jb6Nc0Hy2Ae8Tu"]
+            ),
+            "sensitive",
+        ),
+        (
+            rule_dict(contradiction_decision_ids=["decision-2", "sk-d7Lm2Xp9Rt4Vw8Zs1Kd5Fg3J"]),
+            "sensitive",
+        ),
     ],
 )
 def test_validation_names_the_broken_rule(rule: dict[str, Any], field: str) -> None:

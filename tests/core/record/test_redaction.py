@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bench.redaction_scoring import only_public
 from core.record.redaction import (
     _REFERENCE_RULES,
     EMPTY_REPORT,
@@ -111,6 +112,7 @@ REFERENCE_CASES = [
         ("signed_url_secret",),
     ),
     ("SLACK_TOKEN=xoxb-your-token", "SLACK_[REDACTED:signed_url_secret]", ("signed_url_secret",)),
+    ("token=request.headers_x", "[REDACTED:signed_url_secret]", ("signed_url_secret",)),
     ("token= is a query parameter", "token= is a query parameter", ()),
     # 6 password_assignment: only the value, key/separator/quotes kept
     (
@@ -154,7 +156,6 @@ REFERENCE_CASES = [
     ('api_key = os.environ["API_KEY"]', 'api_key = os.environ["API_KEY"]', ()),
     ("password=getpass.getpass()", "password=getpass.getpass()", ()),
     ("secret=secrets.token_hex(32)", "secret=secrets.token_hex(32)", ()),
-    ("token=request.headers_x", "[REDACTED:signed_url_secret]", ("signed_url_secret",)),
     ("secret=abcdefghijklmnopqrstuvwx", "secret=abcdefghijklmnopqrstuvwx", ()),  # one case only
     ("secret=AbcdefghijKlmnopqrs", "secret=AbcdefghijKlmnopqrs", ()),  # mixed, 19 long
     ("secret=abcdefghij_klmnop-q", "secret=abcdefghij_klmnop-q", ()),  # _ and - are no symbols
@@ -179,9 +180,12 @@ REFERENCE_CASES = [
 
 # Short values the reference leaves and a later family (run after the reference) now takes.
 BEYOND_REFERENCE = {
-    "password=Sh0rt!": "password=[REDACTED:short_password_assignment]",
-    "password=abcdefghijklmn1": "password=[REDACTED:short_password_assignment]",
+    "password=Sh0rt!": "password=[REDACTED:secret_assignment]",
+    "password=abcdefghijklmn1": "password=[REDACTED:secret_assignment]",
 }
+# Where the pipeline departs from the reference on purpose: a placeholder (xoxb-your-token) or
+# a code reference (request.headers_x) is no secret and stays.
+LEFT_BY_THE_PIPELINE = {"SLACK_TOKEN=xoxb-your-token", "token=request.headers_x"}
 
 
 @pytest.mark.parametrize(("text", "expected", "patterns"), REFERENCE_CASES)
@@ -192,8 +196,11 @@ def test_reference_patterns_give_the_reference_output(
     if text in BEYOND_REFERENCE:
         assert redact_text(text) == (
             BEYOND_REFERENCE[text],
-            RedactionReport(True, ("short_password_assignment",)),
+            RedactionReport(True, ("secret_assignment",)),
         )
+        return
+    if text in LEFT_BY_THE_PIPELINE:
+        assert redact_text(text) == (text, EMPTY_REPORT)
         return
     assert redact_text(text) == (
         expected,
@@ -299,8 +306,8 @@ NEW_FAMILY_CASES = [
     ),
     (
         '{"db_password": "Zx9!Qw8@Er7#Ty6$"}',
-        '{"db_password": "[REDACTED:quoted_password_assignment]"}',
-        "quoted_password_assignment",
+        '{"db_password": "[REDACTED:secret_assignment]"}',
+        "secret_assignment",
     ),
     (
         "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----",
@@ -438,7 +445,8 @@ def test_looks_sensitive() -> None:
 # --- The labelled dataset ---------------------------------------------------------------------
 
 
-POSITIVES = load("positives.jsonl")
+# Twilio SIDs are public ids by design (bench/redaction_scoring.py): their rows are no positives.
+POSITIVES = [row for row in load("positives.jsonl") if not only_public(row["families"])]
 NEGATIVES = load("negatives.jsonl")
 
 
@@ -463,7 +471,8 @@ def test_dataset_recall_and_false_positive_rate() -> None:
 
 
 def test_text_with_only_reference_secrets_redacts_exactly_as_the_reference() -> None:
-    """Where the reference catches every planted secret, the extra families change nothing.
+    """Where the reference catches every planted secret, the extra families change nothing,
+    and no negative line changes at all.
 
     Lines it misses (PKCS#8, PGP and unterminated keys among them) are the point of the
     extra families and are left out.
@@ -475,5 +484,9 @@ def test_text_with_only_reference_secrets_redacts_exactly_as_the_reference() -> 
         if caught and set(row["families"]) <= REFERENCE_FAMILIES:
             only_reference.append(row["text"])
     assert len(only_reference) >= 50
-    for text in only_reference + [row["text"] for row in NEGATIVES]:
+    for text in only_reference:
         assert redacted(text) == _redact(text, _REFERENCE_RULES)[0], text
+    # Where the reference fires on a negative line (a placeholder after "token="), the pipeline
+    # leaves it: placeholders and references are no secrets.
+    for row in NEGATIVES:
+        assert redacted(row["text"]) == row["text"], row["text"]

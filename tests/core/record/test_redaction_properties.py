@@ -116,8 +116,6 @@ MAKERS: dict[str, Maker] = {
     "huggingface_token": same(lambda r: "hf_" + pick(r, string.ascii_letters, 34)),
     # Families beyond the first set, several behind narrowed keyword gates.
     "sendgrid_api_key": same(lambda r: f"SG.{pick(r, B64URL, 22)}.{pick(r, B64URL, 43)}"),
-    "twilio_account_sid": same(lambda r: "AC" + pick(r, HEX, 32)),
-    "twilio_api_key": same(lambda r: "SK" + pick(r, HEX, 32)),
     "twilio_auth_token": after("TWILIO_AUTH_TOKEN=", lambda r: pick(r, HEX, 32)),
     "telegram_bot_token": same(lambda r: f"{r.randint(10**8, 10**10 - 1)}:AA{pick(r, B64URL, 33)}"),
     "azure_storage_key": after("AccountKey=", lambda r: base64.b64encode(r.randbytes(64)).decode()),
@@ -153,13 +151,13 @@ MAKERS: dict[str, Maker] = {
         "Authorization: Basic ",
         lambda r: base64.b64encode(f"ci:{password(r)}".encode()).decode(),
     ),
-    "curl_credentials": after("curl -u ci:", password, " https://x.corp/upload"),
+    "command_line_secret": after("curl -u ci:", password, " https://x.corp/upload"),
     "password_in_prose": after("the password is ", password),
     "login_credentials": after("login root / ", password),
-    "short_password_assignment": after("DB_PASSWORD=", password),
+    "secret_assignment": after("DB_PASSWORD=", password),
     # The generic rule needs a digit beside the letters (`redaction_prose._generic_key`), so a
     # CamelCase name after KEY= stays; a random 32-character key has one 99.6% of the time.
-    "generic_api_key": after("SIGNING_KEY=", lambda r: pick(r, ALNUM, 31) + pick(r, DIGITS, 1)),
+    "generic_api_key": after("WIDGET_KEY=", lambda r: pick(r, ALNUM, 31) + pick(r, DIGITS, 1)),
 }
 
 
@@ -167,9 +165,9 @@ def realistic(family: str, secret: str) -> bool:
     """Random draws that happen to look like filler are not what real keys look like."""
     if family in {"password_assignment", "quoted_password_assignment"}:
         return _looks_like_credential(secret)
-    if family in {"basic_auth", "curl_credentials", "password_in_prose", "login_credentials"}:
+    if family in {"basic_auth", "command_line_secret", "password_in_prose", "login_credentials"}:
         return True
-    if family == "short_password_assignment":
+    if family == "secret_assignment":
         return True
     if family == "aws_secret_access_key":
         has = [

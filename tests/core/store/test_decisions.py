@@ -25,7 +25,7 @@ from core.store.decisions import DecisionStore
 from tests.factories import make_record
 
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
-GH_SECRET = "ghp_" + "a" * 36
+GH_SECRET = "ghp_q7Lm2Xp9Rt4Vw8Zs1Kd5Fg3Jb6Nc0Hy2Ae8Tu"
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import core.store.decisions
+import core.record.redact_record
 from core.errors import HistoryTampered, RevisionConflict
 from core.index.scrub import scrub_index
 from core.journal import Journal
@@ -16,6 +16,8 @@ from core.store.redaction_sweep import (
     newly_found,
     purge_history,
     redact_current,
+    redact_other_file,
+    rewritable,
 )
 from tests.factories import make_record
 
@@ -35,7 +37,7 @@ def journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Journal:
     """
     journal = Journal(tmp_path / "journal")
     with monkeypatch.context() as old_version:
-        old_version.setattr(core.store.decisions, "redact_record", lambda record: record)
+        old_version.setattr(core.record.redact_record, "redact_record", lambda record: record)
         journal.store.put(
             make_record(
                 id="decision-old",
@@ -133,7 +135,7 @@ def test_purging_refuses_history_changed_after_it_was_written(journal: Journal) 
     assert b"build bot" in revision.read_bytes() and PASSWORD.encode() in revision.read_bytes()
 
 
-def test_other_writers_files_holding_a_secret_are_named_not_rewritten(journal: Journal) -> None:
+def test_other_writers_files_holding_a_secret_are_found(journal: Journal) -> None:
     pending = journal.root / "pending" / "decision-waiting.json"
     pending.parent.mkdir(mode=0o700, exist_ok=True)
     escaped = json.dumps({"problem": f"the password is {PASSWORD}"}, ensure_ascii=True)
@@ -149,3 +151,29 @@ def test_other_writers_files_holding_a_secret_are_named_not_rewritten(journal: J
         ("project-x.ndjson", ("datadog_api_key",)),
     ]
     assert PASSWORD.encode() not in pending.read_bytes()  # hidden by escapes, still found
+
+
+def test_other_writers_files_are_rewritten_in_their_layout(journal: Journal) -> None:
+    """A pending decision (indented JSON), an NDJSON outcome log and a correction note keep
+    their layout and every other byte; only the secrets go, hidden by escapes or not."""
+    pending = journal.root / "pending" / "decision-waiting.json"
+    pending.parent.mkdir(mode=0o700, exist_ok=True)
+    body = {"problem": f"the password is {PASSWORD}", "options": [{"label": "x"}]}
+    pending.write_text(json.dumps(body, indent=2).replace("#", "\\u0023") + "\n")
+    outcomes = journal.root / "outcomes" / "signals.ndjson"
+    outcomes.parent.mkdir(mode=0o700)
+    lines = [{"note": "fine", "ci": "pass"}, {"note": f"DD_API_KEY={DATADOG}", "score": 0.5}]
+    outcomes.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    for other in find_unredacted(journal.store).others:
+        assert rewritable(journal.root, other)
+        assert redact_other_file(journal.root, Path(other.path))
+    assert find_unredacted(journal.store).others == ()
+    saved = json.loads(pending.read_text())
+    assert saved["problem"] == "the password is [REDACTED:password_in_prose]"
+    assert saved["options"] == [{"label": "x"}]
+    assert pending.read_text().startswith('{\n  "problem"') and pending.read_text().endswith("}\n")
+    entries = [json.loads(line) for line in outcomes.read_text().splitlines()]
+    assert entries[0] == lines[0] and entries[1]["score"] == 0.5
+    assert DATADOG not in outcomes.read_text()
+    assert oct(outcomes.stat().st_mode & 0o777) == "0o600"
+    assert not redact_other_file(journal.root, outcomes)  # nothing left: nothing written

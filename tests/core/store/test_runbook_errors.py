@@ -86,7 +86,7 @@ def test_every_anchor_a_message_names_is_an_entry_of_the_shipped_runbook() -> No
     # The scan finds the messages it is meant to check: a class attribute, a doctor finding, a
     # `see(...)` in the CLI, a constant in the hooks, a literal path in a protocol error.
     assert {"history-tampered", "temp-file", "app-not-running", "decision-pending"} <= set(named)
-    assert "app/hooks/gating.py" in named["decision-pending"]
+    assert "app/hooks/deny_text.py" in named["decision-pending"]
     assert len(named) >= 12, sorted(named)
     missing = {anchor: sorted(files) for anchor, files in named.items() if anchor not in entries}
     assert missing == {}

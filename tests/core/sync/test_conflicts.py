@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import SyncConflictUnknown
+from core.errors import InvalidDecision
 from core.record.codec import encode_record
 from core.store.correction_notes import CorrectionNotes, note_path
 from core.store.decisions import DecisionStore
@@ -63,7 +63,7 @@ def test_choosing_a_side(tmp_path: Path, keep: str, machine: str) -> None:
 
 def test_an_unknown_side_lists_the_versions(tmp_path: Path) -> None:
     _, conflict = _conflicted_store(tmp_path)
-    with pytest.raises(SyncConflictUnknown, match=r"versions: 0a0a0a0a \(laptop\), 0d0d0d0d"):
+    with pytest.raises(InvalidDecision, match=r"versions: 0a0a0a0a \(laptop\), 0d0d0d0d"):
         conflicts.choose_machine(conflict, "server", LAPTOP[0])
 
 

@@ -80,3 +80,14 @@ def test_a_missing_key_file_says_to_write_the_pairing_string_into_it(tmp_path: P
     assert f"key file {path} does not exist" in message
     assert "write the pairing string from `decision-journal sync export-key`" in message
     assert f"`chmod 600 {path}`" in message
+
+
+def test_a_key_file_in_folders_that_do_not_exist_yet_creates_them_private(tmp_path: Path) -> None:
+    """`sync init --key-file ~/.config/decision-journal/sync.key` on a fresh home."""
+    key = SyncKey.generate()
+    path = tmp_path / "config" / "decision-journal" / "sync.key"
+    store_key(KeyLocation("file", "journal-1", str(path)), key)
+    assert load_key(KeyLocation("file", "journal-1", str(path))) == key
+    for folder in (path.parent, path.parent.parent):
+        assert folder.stat().st_mode & 0o777 == 0o700
+    assert path.stat().st_mode & 0o777 == 0o600

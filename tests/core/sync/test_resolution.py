@@ -139,7 +139,7 @@ def test_unknown_conflicts_and_sides_name_what_exists(tmp_path: Path) -> None:
     store = _conflicted(tmp_path)
     with pytest.raises(SyncConflictUnknown, match="decision decision-c-2 has no sync conflict"):
         resolution.resolve_conflict(store, "decision-c-2", "local", LAPTOP[0])
-    with pytest.raises(SyncConflictUnknown, match="versions: 0a0a0a0a"):
+    with pytest.raises(InvalidDecision, match="versions: 0a0a0a0a"):
         resolution.resolve_conflict(store, ID, "server", LAPTOP[0])
     assert store.get(ID).revision == 2
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QRadioButton, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -21,7 +21,12 @@ from app.gui.capture.window import CaptureWindow
 from app.gui.widgets import palette as palettes
 from app.gui.widgets.indicators import indicator_colours
 from app.gui.widgets.palette import MARK_CONTRAST, READABLE_CONTRAST, contrast_ratio, readable_on
-from tests.app.support.capture_support import indicator_image, make_request, max_contrast, pixels
+from tests.app.support.capture_support import (
+    has_colour_near,
+    indicator_image,
+    make_request,
+    max_contrast,
+)
 
 pytestmark = [
     pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"),
@@ -107,7 +112,7 @@ def test_badges_are_readable_and_tell_selected_from_recommended(
         fill, text = badge.colours()
         assert contrast_ratio(fill, text) >= READABLE_CONTRAST, badge.text()
         painted = badge.grab().toImage()
-        assert _has_colour_near(painted, fill), badge.text()
+        assert has_colour_near(painted, fill), badge.text()
     hues = sorted(b.colours()[0].hslHue() for b in (selected, recommended))
     assert min(hues[1] - hues[0], 360 - hues[1] + hues[0]) >= 60  # blue and amber
 
@@ -126,7 +131,7 @@ def test_unchecked_and_checked_radio_buttons_stand_out(qtbot: QtBot, themed: Cap
     radio.setChecked(True)
     checked = radio.grab().toImage()
     highlight = palette.color(R.Highlight)
-    assert _has_colour_near(checked, highlight)
+    assert has_colour_near(checked, highlight)
 
 
 def test_the_chosen_card_and_the_focus_ring_are_visible(
@@ -140,7 +145,7 @@ def test_the_chosen_card_and_the_focus_ring_are_visible(
     radio.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(lambda: themed.focus_ring.target is radio)
     highlight = themed.palette().color(R.Highlight)
-    assert _has_colour_near(card.grab().toImage(), highlight)
+    assert has_colour_near(card.grab().toImage(), highlight)
     ring = themed.focus_ring.grab().toImage()
     assert max_contrast(ring, themed.palette().color(R.Window)) >= MARK_CONTRAST
 
@@ -169,13 +174,3 @@ def _indicator_background(radio: QWidget) -> QColor:
     image = card.grab().toImage()
     corner = radio.mapTo(card, QPoint(1, 1))
     return image.pixelColor(corner)
-
-
-def _has_colour_near(image: QImage, wanted: QColor, tolerance: int = 24) -> bool:
-    return any(
-        abs(c.red() - wanted.red())
-        + abs(c.green() - wanted.green())
-        + abs(c.blue() - wanted.blue())
-        <= tolerance
-        for c in pixels(image)
-    )

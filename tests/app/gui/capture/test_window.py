@@ -178,7 +178,7 @@ def test_choice_page_shows_the_fork_and_its_context(window: CaptureWindow) -> No
     assert radio(window, "choice-2").accessibleDescription() == (
         "Recommended (advice only). Aggregate records outside repositories"
     )
-    assert counter(window, "other-bytes").text() == "0 / 1024 bytes"
+    assert counter(window, "other-bytes").text() == "0 / 1,024 bytes"
 
 
 def test_recommended_badge_sits_on_the_recommended_option(window: CaptureWindow) -> None:
@@ -305,7 +305,7 @@ def test_digits_and_o_typed_in_other_stay_text(qtbot: QtBot, window: CaptureWind
     assert other_edit(window).text() == "Use 2 or 3 tools"
     assert radio(window, "choice-other").isChecked()
     assert not radio(window, "choice-2").isChecked()
-    assert counter(window, "other-bytes").text() == "16 / 1024 bytes"
+    assert counter(window, "other-bytes").text() == "16 / 1,024 bytes"
 
 
 def test_typing_in_other_field_selects_other(qtbot: QtBot, window: CaptureWindow) -> None:
@@ -353,11 +353,11 @@ def test_other_over_1024_bytes_is_blocked(qtbot: QtBot, window: CaptureWindow) -
     commit_text("é")  # two more bytes: 1,025
     bytes_counter = counter(window, "other-bytes")
     assert bytes_counter.is_over
-    assert bytes_counter.text().endswith("1025 / 1024 bytes — too long</span>")
+    assert bytes_counter.text().endswith("1,025 / 1,024 bytes — too long</span>")
     with qtbot.assertNotEmitted(window.choice_made):
         press(qtbot, KEY.Key_Return)
     assert window.stage == "choice"
-    assert message(window) == "Other is too long: 1025 / 1024 bytes. Shorten it first."
+    assert message(window) == "Other is too long: 1,025 / 1,024 bytes. Shorten it first."
     press(qtbot, KEY.Key_Backspace)
     with qtbot.waitSignal(window.choice_made) as blocker:
         press(qtbot, KEY.Key_Return)
@@ -435,12 +435,12 @@ def test_tab_moves_between_fields_without_inserting_a_tab(
 def test_byte_counters_count_utf8_bytes_as_you_type(qtbot: QtBot, window: CaptureWindow) -> None:
     choose(qtbot, window, KEY.Key_1)
     bytes_counter = counter(window, "reason-selected-bytes")
-    assert bytes_counter.text() == "0 / 4096 bytes"
+    assert bytes_counter.text() == "0 / 4,096 bytes"
     commit_text("한국어")
-    assert bytes_counter.text() == "9 / 4096 bytes"
+    assert bytes_counter.text() == "9 / 4,096 bytes"
     type_text(qtbot, " ok")
-    assert bytes_counter.text() == "12 / 4096 bytes"
-    assert counter(window, "reason-rejected-sqlite-bytes").text() == "0 / 4096 bytes"
+    assert bytes_counter.text() == "12 / 4,096 bytes"
+    assert counter(window, "reason-rejected-sqlite-bytes").text() == "0 / 4,096 bytes"
 
 
 def test_ctrl_return_with_a_blank_field_names_and_focuses_it(
@@ -470,7 +470,7 @@ def test_over_limit_answer_blocks_recording(qtbot: QtBot, window: CaptureWindow)
         press(qtbot, KEY.Key_Return, MOD.ControlModifier)
     assert reason(window, "selected").hasFocus()
     assert message(window) == (
-        "“Why did you choose Per-repository records?” is too long: 4098 / 4096 bytes"
+        "“Why did you choose Per-repository records?” is too long: 4,098 / 4,096 bytes"
     )
 
 

@@ -16,8 +16,9 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QScreen
 from pytestqt.qtbot import QtBot
 
-from app.gui.journal.edit_dialog import CUSTOM, NO_CHANGES_TEXT, TITLE_BAR_ALLOWANCE, EditDialog
+from app.gui.journal.edit_dialog import CUSTOM, NO_CHANGES_TEXT, EditDialog
 from app.gui.journal.window import JournalWindow
+from app.gui.widgets.screen_fit import TITLE_BAR_ALLOWANCE
 from core.journal import Journal
 from tests.app.support.journal_support import make_journal, open_window, press, record, shut_down
 
@@ -203,6 +204,8 @@ def test_byte_counters_follow_the_text_and_name_the_limit(
     dialog = open_editor(qtbot, window)
     counter = dialog.counters[dialog.reason]
     assert counter.text() == "36 / 4,096 bytes"
+    dialog.custom.setText("a choice of my own")
+    assert dialog.custom_counter.text() == "18 / 1,024 bytes"  # one way to write every count
     selected = dialog.counters[dialog.rejections["per-record"]]  # the selected option's
     assert not selected.isVisibleTo(dialog)
     assert dialog.counters[dialog.rejections["single"]].isVisibleTo(dialog)

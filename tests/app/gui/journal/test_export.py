@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from pytestqt.qtbot import QtBot
 
+from app.gui.journal.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
 from app.gui.journal.export_dialog import ExportDialog
 from app.gui.journal.export_formats import FORMATS
 from app.gui.journal.window import JournalWindow
@@ -20,6 +21,7 @@ from core import exporters
 from core.exporters.naming import export_name
 from core.gocompat.gotime import GoTime
 from core.journal import Journal
+from core.record.summary import summary_in
 from tests.app.support.journal_support import (
     UrlSpy,
     make_journal,
@@ -196,3 +198,35 @@ def test_names_come_from_the_shared_builder_and_never_replace_a_file(tmp_path: P
     madr = formats["madr"]
     (tmp_path / madr.target_name(when)).mkdir()
     assert madr.free_name(tmp_path, when) == f"{madr.target_name(when)}-2"
+
+
+@pytest.mark.parametrize("language", [SUMMARY_ENGLISH, SUMMARY_KOREAN])
+def test_the_csv_summaries_are_in_the_language_the_view_menu_shows_first(
+    qtbot: QtBot, window: JournalWindow, journal: Journal, tmp_path: Path, language: str
+) -> None:
+    window.summary_actions[language].trigger()
+    dialog = open_dialog(qtbot, window, tmp_path / "out")
+    dialog.choose("csv")
+    run_export(qtbot, dialog)
+    with only(tmp_path / "out", "decision-journal-csv-*.csv").open(newline="") as handle:
+        rows = {row["id"]: row["summary"] for row in csv.DictReader(handle)}
+    for record_id, summary in rows.items():
+        assert summary == summary_in(journal.store.get(record_id), language)
+    korean = [s for s in rows.values() if "때문에" in s]
+    assert korean == ([] if language == SUMMARY_ENGLISH else list(rows.values()))
+
+
+def test_without_a_choice_the_summaries_follow_the_locale(
+    qtbot: QtBot, journal: Journal, tmp_path: Path
+) -> None:
+    before = QLocale()
+    QLocale.setDefault(QLocale(QLocale.Language.Korean, QLocale.Country.SouthKorea))
+    try:
+        window = open_window(qtbot, journal, tmp_path / "fresh.ini")
+        try:
+            assert window.summary_language() == SUMMARY_KOREAN
+            assert window.summary_actions[SUMMARY_KOREAN].isChecked()
+        finally:
+            shut_down(qtbot, window)
+    finally:
+        QLocale.setDefault(before)

@@ -19,7 +19,9 @@ from core.importers import KINDS
 from core.importers.base import ImportReport
 from core.journal import Journal
 from core.record.filters import ListFilter
+from core.record.models import DecisionRecord
 from tests.app.support.journal_support import make_journal, open_window, press, record, shut_down
+from tests.factories import add_sync_conflict
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
@@ -218,13 +220,18 @@ def show(qtbot: QtBot, window: JournalWindow, decision_id: str) -> None:
     qtbot.waitUntil(lambda: window.is_shown(decision_id), timeout=5000)
 
 
+def imported_record(qtbot: QtBot, window: JournalWindow, journal: Journal) -> DecisionRecord:
+    """After `imported_window`: the first imported record."""
+    imported_window(qtbot, window)
+    return next(
+        r for r in journal.store.list_with_issues(ListFilter()).records if "imported" in r.tags
+    )
+
+
 def test_confirm_button_makes_an_imported_record_the_users(
     qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
-    imported_window(qtbot, window)
-    target = next(
-        r for r in journal.store.list_with_issues(ListFilter()).records if "imported" in r.tags
-    )
+    target = imported_record(qtbot, window, journal)
     show(qtbot, window, target.id)
     button = window.inspector.confirm_button
     assert button.isVisible()
@@ -244,10 +251,7 @@ def test_confirm_button_makes_an_imported_record_the_users(
 def test_confirm_on_a_stale_revision_says_so_and_reloads(
     qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
-    imported_window(qtbot, window)
-    target = next(
-        r for r in journal.store.list_with_issues(ListFilter()).records if "imported" in r.tags
-    )
+    target = imported_record(qtbot, window, journal)
     show(qtbot, window, target.id)
     journal.store.revise(target.id, target.revision, lambda r: setattr(r, "risk_level", "high"))
     with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000) as blocker:
@@ -323,3 +327,19 @@ def test_kinds_are_listed_by_name_with_auto_detect_first(
     assert report.kind == "madr" and report.imported == 5
     press(dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not dialog.isVisible())
+
+
+def test_confirm_of_a_decision_in_a_sync_conflict_is_refused_as_a_correction_is(
+    qtbot: QtBot, window: JournalWindow, journal: Journal
+) -> None:
+    target = imported_record(qtbot, window, journal)
+    add_sync_conflict(journal.root, target.id)
+    before = journal.store.get(target.id)
+    show(qtbot, window, target.id)
+    with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000) as blocker:
+        window.bridge.confirm_import(target.id, before.revision)
+    result = blocker.args[0]
+    assert result.record is None and result.settled
+    assert "waits for a choice of version; nothing was written" in result.error
+    after = journal.store.get(target.id)
+    assert (after.revision, after.provenance.selection) == (before.revision, "imported")

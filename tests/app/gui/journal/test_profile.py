@@ -286,6 +286,29 @@ def test_remembered_widths_too_narrow_for_a_name_are_widened(
     assert header.sectionSize(1) == 260
 
 
+def test_remembered_widths_never_cut_a_rules_key_and_the_note_takes_the_rest(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    """Widths saved while the table held other rules (or none) kept the rule and the scope
+    at their names' width: "R-884…", "proj…". The keys come back whole; the note, empty,
+    is the column that gives way."""
+    panel = window.profile_panel
+    table = panel.table
+    header = table.horizontalHeader()
+    for column in range(header.count()):
+        header.resizeSection(column, header.sectionSizeHint(column))
+    saved = header.saveState()
+    panel.restore_columns(saved)
+    with qtbot.waitSignal(window.bridge.profile_loaded, timeout=5000):
+        window.bridge.load_profile()
+    metrics = table.fontMetrics()
+    note = panel.rules.columnCount() - 1
+    for column in range(note):
+        for row in range(panel.rules.rowCount()):
+            text = str(panel.rules.index(row, column).data() or "")
+            assert header.sectionSize(column) >= metrics.horizontalAdvance(text), (column, text)
+
+
 def test_column_widths_survive_a_reloaded_profile(qtbot: QtBot, window: JournalWindow) -> None:
     header = window.profile_panel.table.horizontalHeader()
     header.resizeSection(4, 321)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
@@ -23,6 +23,8 @@ from app.gui.journal.decision_list_model import CONFLICT_TOOLTIP
 from app.gui.journal.edit_dialog import EditDialog
 from app.gui.journal.history_view import HistoryDialog, HtmlRole, RevisionModel
 from app.gui.journal.window import JournalWindow
+from app.gui.widgets import screen_fit
+from app.gui.widgets.screen_fit import TITLE_BAR_ALLOWANCE
 from core.journal import Journal
 from core.store.correction_notes import CorrectionNotes
 from core.sync import engine as engine_module
@@ -474,3 +476,26 @@ def test_soft_delete_says_it_settles_the_conflict_and_offers_the_versions_first(
     assert desk.store.get(ID) == laptop.store.get(ID) and desk.store.get(ID).is_deleted
     assert not (desk.root / "sync-conflicts" / ID).exists()
     assert assert_kernforge_valid(desk)[ID] == [1, 2, 3]
+
+
+def test_the_versions_window_fits_a_laptop_screen_with_close_on_it(
+    qtbot: QtBot, window: JournalWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both versions want 980 by 760; a 1366 by 768 laptop has 741 under its panel, and the
+    window's Close must stay on the screen, title bar included."""
+    laptop = QRect(0, 27, 1366, 741)
+    monkeypatch.setattr(screen_fit, "free_area", lambda _window: laptop)
+    window.move(0, 20)
+    dialog, _panel = _open_versions(qtbot, window)
+    assert dialog.width() >= 980
+    assert dialog.height() <= laptop.height() - TITLE_BAR_ALLOWANCE
+    close = next(
+        button
+        for button in dialog.findChildren(QPushButton)
+        if button.text().replace("&", "") == "Close"
+    )
+    corner = close.mapTo(dialog, close.rect().bottomRight())
+    assert dialog.rect().contains(corner)
+    frame = dialog.frameGeometry()
+    assert laptop.top() <= frame.top()
+    assert frame.top() + dialog.height() + TITLE_BAR_ALLOWANCE // 2 <= laptop.bottom() + 1

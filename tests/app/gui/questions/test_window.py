@@ -28,6 +28,7 @@ from pytestqt.qtbot import QtBot
 from app.gui.questions.question_panel import QuestionPanel
 from app.gui.questions.window import QuestionsWindow, questions_title
 from app.gui.widgets.byte_counter import ByteCounter
+from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
 from core.ipc.questions import QuestionsAskParams
 
 pytestmark = [
@@ -184,7 +185,7 @@ def test_every_question_is_shown_with_header_text_and_options(window: QuestionsW
         "<b>Prometheus</b> counters",
         "Why? (optional)",
         "Asked by claude-code · session claude-session-1 · /home/dev/repo",
-        "Press 1–2 to choose one, O to type your own.",
+        f"Press 1–2 to choose one, O to type your own. {KEY_GUARD_NOTE}",  # said once
         "Press 1–3 to toggle any, O to type your own.",
     ):
         assert expected in texts, expected
@@ -204,8 +205,8 @@ def test_nothing_is_preselected_and_the_first_option_has_focus(window: Questions
     assert not any(b.isChecked() for b in window.findChildren(QAbstractButton))
     assert all(edit.text() == "" for edit in window.findChildren(QLineEdit))
     assert option(window, 1, "1").hasFocus()
-    assert counter(window, 1, "other-bytes").text() == "0 / 1024 bytes"
-    assert counter(window, 2, "reason-bytes").text() == "0 / 4096 bytes"
+    assert counter(window, 1, "other-bytes").text() == "0 / 1,024 bytes"
+    assert counter(window, 2, "reason-bytes").text() == "0 / 4,096 bytes"
 
 
 def test_buttons_are_never_default(window: QuestionsWindow) -> None:
@@ -280,7 +281,7 @@ def test_o_focuses_other_of_the_focused_question_and_digits_stay_text(
     type_text("Use 2 of them")
     assert other(window, 2).text() == "Use 2 of them"
     assert checked(window, 2) == ["other"]
-    assert counter(window, 2, "other-bytes").text() == "13 / 1024 bytes"
+    assert counter(window, 2, "other-bytes").text() == "13 / 1,024 bytes"
     assert other(window, 1).text() == ""
 
 
@@ -401,14 +402,16 @@ def test_over_limit_other_and_reason_block_sending(qtbot: QtBot) -> None:
     assert counter(window, 1, "other-bytes").is_over
     press(KEY.Key_Tab)
     commit_text("가" * 1366)  # 4,098 bytes
-    assert counter(window, 1, "reason-bytes").text().endswith("4098 / 4096 bytes — too long</span>")
+    assert (
+        counter(window, 1, "reason-bytes").text().endswith("4,098 / 4,096 bytes — too long</span>")
+    )
     with qtbot.assertNotEmitted(window.answered):
         press(KEY.Key_Return, MOD.ControlModifier)
-        assert message(window) == "Cache DB: Other is too long (1025 / 1024 bytes)"
+        assert message(window) == "Cache DB: Other is too long (1,025 / 1,024 bytes)"
         assert other(window, 1).hasFocus()
         press(KEY.Key_Backspace)
         press(KEY.Key_Return, MOD.ControlModifier)
-        assert message(window) == "Cache DB: the reason is too long (4098 / 4096 bytes)"
+        assert message(window) == "Cache DB: the reason is too long (4,098 / 4,096 bytes)"
         assert reason(window, 1).hasFocus()
     press(KEY.Key_Backspace)
     with qtbot.waitSignal(window.answered) as blocker:

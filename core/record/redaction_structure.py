@@ -1,0 +1,484 @@
+"""Credentials recognised by where they stand, whatever their vendor: keys, flags and URLs.
+
+A password has no format, and neither do most config secrets (Django's ``SECRET_KEY``, npm's
+``_auth``, a kubeconfig's ``client-key-data``). What gives them away is their place:
+
+* the value of an assignment or key/value pair whose key names a secret, in shell, dotenv,
+  INI, YAML, JSON, TOML, XML, ``.netrc``, ``.npmrc``, Docker and kube configs;
+* the argument of a command-line flag that takes one (``--password``, ``--token``,
+  ``sshpass -p``, ``mysql -p…``, ``redis-cli -a``, ``-u user:pass``);
+* the password in a URL's user-info, parsed the way people write it: up to the last ``@``
+  before the host, so unencoded ``#``, ``?``, ``/`` and ``@`` stay inside it.
+
+The whole value goes, whatever its characters; an id written beside its secret
+(``-u ACxxxx:token``) goes with it. Whether the value is a secret or a reference to one
+(``$VAR``, ``settings.X``, ``<your-token>``) is decided by ``core.record.redaction_values``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.record.redaction_rules import Replacer, Rule, compile_ascii, token
+from core.record.redaction_values import (
+    Position,
+    is_credential,
+    is_reference,
+    looks_random,
+    trim_value,
+)
+
+# --- Key names ------------------------------------------------------------------------------
+
+_SECRET_WORDS = frozenset(
+    """password passwd passwort passphrase passcode pass pw pwd secret token auth credential
+    credentials creds apikey privatekey secretkey accesskey authtoken accesstoken sessiontoken
+    refreshtoken requirepass masterauth masterkey pat psk""".split()
+)
+_SECRET_ENDINGS = ("password", "passwd", "passphrase", "pwd", "secret", "token", "apikey")
+_NOT_PASS = frozenset({"bypass", "compass", "surpass", "overpass", "underpass", "trespass"})
+_KEY_QUALIFIERS = frozenset(
+    """api secret private access signing sign encryption encrypt master client app application
+    auth session hmac webhook account service server storage admin consumer license licence
+    subscription shared psk jwt cookie csrf root deploy gpg pgp aes crypto cipher decryption
+    integration partner merchant""".split()
+)
+_TAILS = frozenset(
+    "data value b64 base64 hex str string raw bytes text plain plaintext base".split()
+)
+_PUBLIC_KEY_QUALIFIERS = frozenset(
+    """public publishable pub primary foreign sort partition cache idempotency routing shard
+    host ssh gpg pgp ca cert certificate sequence composite unique natural surrogate index
+    hash lookup map dict object row column field json yaml config registry""".split()
+)
+_NOT_SECRET_BEFORE_TOKEN = frozenset(
+    "page next continuation cancellation sync resume max num total input output".split()
+)
+_PASSWORD_WORDS = frozenset(
+    "password passwd passwort passphrase passcode pass pw pwd requirepass masterauth".split()
+)
+_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _parts(key: str) -> list[str]:
+    return [
+        p.casefold() for chunk in re.split(r"[^A-Za-z0-9]+", key) for p in _CAMEL.findall(chunk)
+    ]
+
+
+def key_kind(key: str) -> str | None:
+    """``"password"`` or ``"secret"`` when a key or flag name says its value is one, ``"weak"``
+    for a key of no known kind (``key``, ``widget_key``), else None.
+
+    Compound names put their head last (``password_policy`` is a policy, ``client_key_data``
+    a key), so the last part decides, after dropping a trailing ``_data``/``_value``.
+    """
+    parts = _parts(key)
+    while len(parts) > 1 and parts[-1] in _TAILS:
+        parts.pop()
+    if not parts:
+        return None
+    last = parts[-1]
+    before = parts[-2] if len(parts) > 1 else ""
+    if last in _PASSWORD_WORDS or (
+        last.endswith(("password", "passwd", "pwd"))
+        or (last.endswith("pass") and last not in _NOT_PASS)
+    ):
+        return "password"
+    if last == "token" and before in _NOT_SECRET_BEFORE_TOKEN:
+        return None
+    if (last in _SECRET_WORDS or last.endswith(_SECRET_ENDINGS)) or (
+        last == "key" and before in _KEY_QUALIFIERS
+    ):
+        return "secret"
+    if last in {"key", "apikey"} and before not in _PUBLIC_KEY_QUALIFIERS:
+        return "weak"  # only a random-looking value makes a bare or unknown key a secret
+    return None
+
+
+def accepts(kind: str, value: str, position: Position) -> bool:
+    """Whether ``value`` of a key or flag of ``kind`` (see ``key_kind``) is a secret."""
+    if kind == "weak":
+        return looks_random(value)
+    return is_credential(value, position, password_key=kind == "password")
+
+
+def _position_value(value: str) -> tuple[str, int, int]:
+    """The value without quotes or trailing punctuation, and its span inside ``value``."""
+    if len(value) >= 2 and value[0] in "\"'`" and value[-1] == value[0]:
+        return value[1:-1], 1, len(value) - 1
+    trimmed = trim_value(value)
+    return trimmed, 0, len(trimmed)
+
+
+def _replace_group(match: re.Match[str], group: str, start: int, end: int, name: str) -> str:
+    whole, base = match.group(0), match.start()
+    at = match.start(group) - base
+    return whole[: at + start] + token(name) + whole[at + end :]
+
+
+_QUOTED = r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`"
+_VALUE = rf"(?P<value>{_QUOTED}|[^\s\"'`,;&]+)"
+
+# --- Assignments and key/value pairs --------------------------------------------------------
+
+SECRET_WORD = r"(?i:pass|pw|secret|token|auth|cred|key|psk|pat)"
+"""Where a key that names a secret has its secret word. A match starts there, not at the key's
+first character: the engine then tries a few literals at each position instead of a run of
+name characters, and ``key_at`` reads the rest of the name backwards."""
+_ASSIGNMENT = compile_ascii(
+    SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>:=|=>|=|:)"
+    r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,;]+)"
+)
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-@")
+_NOT_BEFORE_KEY = ("$", "%", "${", "%(", "[REDACTED:")
+
+
+def key_at(match: re.Match[str], end_group: str) -> str | None:
+    """The whole name whose secret word starts ``match``, up to where ``end_group`` starts
+    (without its closing quote); None when the name stands inside a reference (``${X:-}``,
+    ``%(x)s``) or an earlier replacement, or its opening quote does not match its closing one.
+    """
+    text, start = match.string, match.start()
+    while start > 0 and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    if text.endswith(_NOT_BEFORE_KEY, 0, start):
+        return None
+    key = text[start : match.start(end_group)]
+    quote = match.groupdict().get("kq") or ""
+    if quote and not text.endswith(quote, 0, start):
+        return None
+    return key.rstrip("\"'] \t:=>")
+
+
+def _key(match: re.Match[str]) -> str | None:
+    if "key" in match.re.groupindex:
+        key: str = match.group("key")
+        return None if match.string.endswith("[REDACTED:", 0, match.start("key")) else key
+    return key_at(match, "sep")
+
+
+def _in_query(text: str, at: int) -> bool:
+    """Whether the name ending before ``at`` follows a URL query's ``?`` or ``&``."""
+    while at > 0 and text[at - 1] in _NAME_CHARS:
+        at -= 1
+    return text[at - 1 : at] in {"?", "&"}
+
+
+def _keyed_value(position: Position) -> Replacer:
+    """Replaces the ``value`` group when ``key`` names a secret and the value is one.
+
+    The value is taken as written: inside its quotes, or to the next blank, without the
+    sentence punctuation after it.
+    """
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        key = _key(match)
+        kind = None if key is None else key_kind(key)
+        if kind is None:
+            return None
+        raw = match.group("value")
+        if match.re is _XML_ELEMENT or match.re is _XML_NAMED:  # element text, spaces and all
+            value, start, end = raw.strip(), 0, len(raw)
+        else:
+            if _in_query(match.string, match.start()):
+                raw = raw.split("&", 1)[0]  # a URL's query: the next parameter is not the value
+            value, start, end = _position_value(raw)
+        if not accepts(kind, value, position):
+            return None
+        name = "generic_api_key" if kind == "weak" else "secret_assignment"
+        return _replace_group(match, "value", start, end, name), name
+
+    return replace
+
+
+# ``requirepass X`` (Redis), ``password X`` after a .netrc ``login``, ``ENV DB_PASSWORD X``.
+_DIRECTIVE = compile_ascii(
+    r"(?m)(?:(?:^|(?<=\s))(?=requirepass|masterauth)|\blogin[\t ]+\S+\s+(?=pass)"
+    r"|^[\t ]*(?:ENV|ARG)[\t ]+)(?P<key>[A-Za-z_]\w*)[\t ]+" + _VALUE
+)
+
+
+# <password>…</password>, and <add key="ClearTextPassword" value="…"/> (NuGet, .NET config)
+_XML_ELEMENT = compile_ascii(r"<(?P<key>[\w:.-]+)>(?P<value>[^<\n]{1,2000})</(?P=key)>")
+_XML_NAMED = compile_ascii(
+    r"<(?P<tag>[\w:.-]+)[^<>\n]*?\b(?:name|key)=[\"'](?P<key>[^\"'\n]{1,80})[\"'][^<>\n]*>"
+    r"(?P<value>[^<\n]{1,2000})</(?P=tag)>"
+)
+_XML_KEY_VALUE = compile_ascii(
+    r"(?i:key|name)[\t ]*=[\t ]*[\"'](?P<key>[^\"'\n]{1,80})[\"'][\t ]+(?i:value)[\t ]*=[\t ]*"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*')"
+)
+
+
+# Authorization: Token abc…, Authorization: SSWS 00…, "authorization": "Basic …"
+_AUTHORIZATION = compile_ascii(
+    r"(?i:(?:proxy-)?authorization)[\"']?[\t ]*[:=][\t ]*[\"']?"
+    r"(?:(?P<scheme>[A-Za-z][\w-]{1,20})[\t ]+)?(?P<value>[^\s\"'`,;]+)"
+)
+
+
+def _authorization(match: re.Match[str]) -> tuple[str, str] | None:
+    if (match.group("scheme") or "").casefold() == "basic":
+        return None  # basic_auth decodes it and names it
+    value = trim_value(match.group("value"))
+    if not is_credential(value, Position.KEYED):
+        return None
+    name = "authorization_header"
+    return _replace_group(match, "value", 0, len(value), name), name
+
+
+# --- Command-line flags ---------------------------------------------------------------------
+
+_FLAG = compile_ascii(
+    r"(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)(?:=|[\t ]+)(?!-)" + _VALUE.replace(",;&", ";&|")
+)
+_GLUED_P = compile_ascii(r"(?<![\w-])-p(?P<value>" + _QUOTED + r"|[^\s\"'`;&|]+)")
+_SHORT_FLAG_COMMANDS = {
+    "-p": re.compile(
+        r"\b(?:sshpass|mysql\w*|mariadb\w*|mongo\w*|docker|podman|nerdctl|buildah|skopeo|oras|"
+        r"helm|7z|rabbitmqctl|influx|clickhouse-client)\b"
+    ),
+    "-P": re.compile(r"\b(?:zip|unzip|sqlcmd|bcp|rar|unrar|osql|isql)\b"),
+    "-a": re.compile(r"\b(?:redis-cli|keydb-cli|http|https)\b"),
+    "-w": re.compile(r"\bldap\w+\b"),
+    "-k": re.compile(r"\bopenssl\b"),
+}
+_USER_FLAG = re.compile(r"(?:^|\s)(?:-u|--user(?:name)?)[\t =]+\S+[\t ]+$")
+_VALUE_FLAGS = frozenset({"--body", "--value", "-b"})
+_SECRET_SETTER = re.compile(
+    r"\bsecrets?[\t ]+(?:set|put|add|create)\b[^\n]*?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS)"
+)
+_GLUED_COMMANDS = re.compile(r"\b(?:mysql\w*|mariadb\w*|7z|7za)\b")
+_PAIR_FLAGS = frozenset({"-u", "--user", "--proxy-user", "-U", "--auth", "-a", "--basic-auth"})
+_FLAG_NOT_VALUE = frozenset(
+    "file stdin env path dir type length prompt command cmd helper store id name url endpoint "
+    "expiry ttl format mode policy".split()
+)
+
+
+def _line_before(match: re.Match[str]) -> str:
+    text, at = match.string, match.start()
+    return text[text.rfind("\n", 0, at) + 1 : at]
+
+
+def _looks_like_key_id(user: str) -> bool:
+    """An id that travels with its secret (a Twilio SID, an access key id), not a login name."""
+    return (
+        len(user) >= 16
+        and any(c.isdigit() for c in user)
+        and any(c.isalpha() for c in user)
+        and re.fullmatch(r"[A-Za-z0-9_-]+", user) is not None
+    )
+
+
+def _pair(match: re.Match[str], start: int, end: int, value: str) -> tuple[str, str] | None:
+    """``user:secret`` (or ``user%secret``): the secret goes, the user too when it is an id."""
+    if "[REDACTED" in value:
+        return None
+    user, sep, secret = value.partition(":")
+    if not sep:
+        user, sep, secret = value.partition("%")
+    if not sep or (is_reference(user) and is_reference(secret)):
+        return None
+    if user.isdigit() and secret.isdigit():
+        return None  # docker -u 1000:1000
+    if secret == user or not is_credential(secret, Position.STRONG, password_key=True):
+        return None
+    name = "command_line_secret"
+    cut = start if _looks_like_key_id(user) else start + len(user) + 1
+    return _replace_group(match, "value", cut, end, name), name
+
+
+def _flag(match: re.Match[str]) -> tuple[str, str] | None:
+    flag = match.group("flag")
+    value, start, end = _position_value(match.group("value"))
+    if flag in _PAIR_FLAGS and (":" in value or (flag == "-U" and "%" in value)):
+        return _pair(match, start, end, value)
+    if flag in {"-passin", "-passout", "-pass", "-k"} and value.startswith("pass:"):
+        value, start = value[5:], start + 5
+    elif flag in _VALUE_FLAGS:
+        if _SECRET_SETTER.search(_line_before(match)) is None:
+            return None  # gh secret set NAME --body VALUE, fly secrets set …
+    elif len(flag) == 2:
+        before = _line_before(match)
+        command = _SHORT_FLAG_COMMANDS.get(flag)
+        after_user = flag == "-p" and _USER_FLAG.search(before) is not None
+        if not after_user and (command is None or command.search(before) is None):
+            return None
+    else:
+        parts = _parts(flag)
+        if (parts and parts[-1] in _FLAG_NOT_VALUE) or key_kind(flag) is None:
+            return None
+    kind = "password" if len(flag) == 2 else key_kind(flag) or "secret"
+    if not is_credential(value, Position.STRONG, password_key=kind == "password"):
+        return None
+    name = "command_line_secret"
+    return _replace_group(match, "value", start, end, name), name
+
+
+# ``echo Zebra2021_ | docker login ghcr.io -u deploy --password-stdin``
+_PIPED_PASSWORD = compile_ascii(
+    r"\becho[\t ]+(?:-n[\t ]+)?(?P<value>"
+    + _QUOTED
+    + r"|[^\s\"'`|;&]+)[\t ]*\|[^|\n]*--password-stdin"
+)
+
+
+# ``process.env.API_TOKEN || "…"``, ``os.getenv("API_KEY", "…")``: a literal fallback for a
+# variable that names a secret is that secret.
+_FALLBACK = compile_ascii(
+    r"(?P<key>[A-Za-z_][\w]*)[\"']?[\])]?[\t ]*(?:\|\||\?\?|\bor\b|,)[\t ]*"
+    r"(?P<value>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+')"
+)
+
+
+# ``host:port:database:user:password`` lines of a .pgpass file
+_PGPASS = compile_ascii(
+    r"(?m)(?:^|(?<=[\s\"']))[\w.*-]+:(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:(?P<value>[^\s\"']+)"
+)
+# Bundler: BUNDLE_GEMS__HOST__COM=user:password, bundle config set host user:password
+_BUNDLER = compile_ascii(
+    r"\bBUNDLE_[A-Z0-9]+(?:__[A-Z0-9]+)+[\"']?[\t ]*[:=][\t ]*[\"']?(?P<value>[^\s\"']+)"
+    r"|\bbundle[\t ]+config[\t ]+(?:set[\t ]+)?(?:--(?:global|local)[\t ]+)?"
+    r"[\w-]+(?:\.[\w-]+)+[\t ]+(?P<value2>[^\s\"']+)"
+)
+
+
+def _strong_value(name: str, *groups: str, line_needs: re.Pattern[str] | None = None) -> Replacer:
+    """Replaces the first of ``groups`` (default ``value``) that matched when it passes the
+    strong test, and, given ``line_needs``, the line before the match holds that pattern."""
+    names = groups or ("value",)
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        if line_needs is not None and line_needs.search(_line_before(match)) is None:
+            return None
+        group = next(g for g in names if match.group(g) is not None)
+        value, start, end = _position_value(match.group(group))
+        if not is_credential(value, Position.STRONG, password_key=True):
+            return None
+        return _replace_group(match, group, start, end, name), name
+
+    return replace
+
+
+def _fallback(match: re.Match[str]) -> tuple[str, str] | None:
+    kind = key_kind(match.group("key"))
+    value, start, end = _position_value(match.group("value"))
+    if kind is None or not accepts(kind, value, Position.KEYED):
+        return None
+    name = "secret_assignment"
+    return _replace_group(match, "value", start, end, name), name
+
+
+# --- URL user-info --------------------------------------------------------------------------
+
+# The password runs to the last "@" that a host follows: people paste passwords unencoded.
+_URL_USERINFO = compile_ascii(
+    r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://(?P<value>(?P<user>[^\s:/'\"<>`\[\]]*)"
+    r":(?P<secret>[^\s'\"<>`]+))@(?=[A-Za-z0-9\[_])"
+)
+_PORT = re.compile(r"[0-9]{1,5}(?:[/?#].*)?")
+
+
+def _url_userinfo(match: re.Match[str]) -> tuple[str, str] | None:
+    user, secret = match.group("user"), match.group("secret")
+    if (
+        "[REDACTED" in match.group("value")
+        or "://" in secret
+        or _PORT.fullmatch(secret)
+        or secret == user
+    ):
+        return None
+    if secret.startswith("[REDACTED") or not is_credential(
+        secret, Position.STRONG, password_key=True
+    ):
+        return None
+    name = "url_credentials"
+    start = 0 if _looks_like_key_id(user) else len(user) + 1
+    return _replace_group(match, "value", start, len(match.group("value")), name), name
+
+
+_ASSIGNED = r"[\w.-]*[\"']?[\t ]*(?::=|=>|[:=])"
+STRUCTURE_RULES: tuple[Rule, ...] = (
+    Rule(
+        "url_credentials",
+        _URL_USERINFO,
+        ("://",),
+        _url_userinfo,
+        confirm=re.compile(r"://[^\s:/@]*:[^\s]*@"),
+    ),
+    Rule("authorization_header", _AUTHORIZATION, ("authorization",), _authorization),
+    Rule(
+        "command_line_secret",
+        _PIPED_PASSWORD,
+        ("--password-stdin",),
+        _strong_value("command_line_secret"),
+        confirm=re.compile(r"echo[^\n]*\|[^\n]*--password-stdin"),
+    ),
+    Rule(
+        "secret_assignment",
+        _FALLBACK,
+        ("||", "??", " or ", ","),
+        _fallback,
+        confirm=re.compile(
+            r"(?:pass|pw|secret|token|auth|cred|key|psk|pat)[\w]*[\"']?[\])]?[\t ]*"
+            r"(?:\|\||\?\?|or\b|,)[\t ]*[\"']"
+        ),
+    ),
+    Rule(
+        "secret_assignment",
+        _PGPASS,
+        (":",),
+        _strong_value("secret_assignment"),
+        confirm=re.compile(r":(?:[0-9]{2,5}|\*):[\w.*-]+:[\w.@*-]+:\S"),
+    ),
+    Rule(
+        "secret_assignment",
+        _BUNDLER,
+        ("bundle",),
+        _strong_value("secret_assignment", "value", "value2"),
+    ),
+    Rule(
+        "command_line_secret",
+        _FLAG,
+        ("-",),
+        _flag,
+        confirm=re.compile(r"-[a-z][\w-]*(?:=|[\t ]+)\S"),
+    ),
+    Rule(
+        "command_line_secret",
+        _GLUED_P,
+        ("-p",),
+        # mysql -uroot -pS3cret: MySQL, MariaDB and 7-Zip take the password glued to -p
+        _strong_value("command_line_secret", line_needs=_GLUED_COMMANDS),
+        confirm=re.compile(r"(?:mysql|mariadb|7z)[^\n]*-p"),
+    ),
+    Rule(
+        "secret_assignment",
+        _ASSIGNMENT,
+        ("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat"),
+        _keyed_value(Position.KEYED),
+        gates=dict.fromkeys(
+            ("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat"), _ASSIGNED
+        ),
+    ),
+    Rule(
+        "secret_assignment",
+        _DIRECTIVE,
+        ("requirepass", "masterauth", "env", "arg", "login"),
+        _keyed_value(Position.STRONG),
+        confirm=re.compile(
+            r"(?m)^[\t ]*(?:requirepass|masterauth|env|arg)[\t ]|login[\t ]+\S+\s+pass"
+        ),
+    ),
+    Rule("secret_assignment", _XML_ELEMENT, ("</",), _keyed_value(Position.KEYED)),
+    Rule("secret_assignment", _XML_NAMED, ("</",), _keyed_value(Position.KEYED)),
+    Rule(
+        "secret_assignment",
+        _XML_KEY_VALUE,
+        ("value",),
+        _keyed_value(Position.KEYED),
+        confirm=re.compile(r"value[\t ]*="),
+    ),
+)

@@ -1,0 +1,284 @@
+"""Whether a value found where a credential stands is one: the tests the structural rules share.
+
+A structural rule (``core.record.redaction_structure``, ``core.record.redaction_prose``) finds
+a value by its position: after a key that names a secret, after a flag that takes one, inside a
+URL's user-info, after "the password is". Position says *this could be a secret*; these tests
+say whether the value is one, or a reference to one (``$VAR``, ``${VAR}``, ``%(name)s``,
+``{{ name }}``, ``process.env.X``, ``os.environ[...]``, ``settings.X``), a placeholder
+(``<your-token>``, ``XXXX``, ``****``, ``...``, ``changeme``), or an ordinary word. They look
+at the value's shape, never at single characters: a random secret may hold ``(`` or ``$``.
+
+Three strengths of position, from the most to the least telling:
+
+* ``STRONG``: a URL's password, a flag that takes one, a config directive (``requirepass``);
+* ``KEYED``: an assignment or key/value pair whose key names a secret;
+* ``PROSE``: a sentence ("the password for the box is …"), where the value must look random.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from enum import Enum
+
+
+class Position(Enum):
+    """How sure the place a value stands in makes us that it is a credential."""
+
+    STRONG = "strong"
+    KEYED = "keyed"
+    PROSE = "prose"
+
+
+_REFERENCE = re.compile(
+    r"""(?x)
+    \$\{[^}]*\}?.* | \$\(.* | \$[A-Za-z_][A-Za-z0-9_]* | \$[0-9]  # $VAR, ${VAR}, $(cmd), $1
+    | %\(?[A-Za-z_][\w.]*\)?[sdr]? | %[A-Za-z_][A-Za-z0-9_]*%      # %(name)s, %s, %APPDATA%
+    | \{\{.*\}\}? | \{%.*%\}? | <%.*%>? | \#\{.*\}? | @\{.*\}?    # templates
+    | \{[A-Za-z_][\w.-]*\}                   # {token}, a format field
+    | \[[^\]]*\]                            # [REDACTED], [secret]
+    | <[^<>]*>                              # <your-token>
+    | [!&*][A-Za-z_][\w-]*                  # YAML tags, anchors and aliases: !vault, *creds
+    | :[A-Za-z_]\w*                         # :token, a route or SQL parameter
+    | [A-Za-z_$][A-Za-z_$.]*\(.*\)          # getenv("X"), env('X'), get_secret()
+    | [A-Za-z_][\w.]*\[[^\]]*\]            # os.environ["X"], ENV['X'], config[key]
+    | (?:vault|ssm|secretsmanager|aws-sm|gcp-sm|op|env|file|keyring|sops|azure-kv|k8s|arn):.+
+    | projects/[^/\s]+/secrets/.+ | [\w.-]+/secrets?/[\w./#-]+   # GCP and other secret-store paths
+    """
+)
+_CODE_CHAIN = re.compile(
+    r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
+    r"(?:\([^()]*\)|\[[^\[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
+)  # session.get_credentials().access_key, config["db"]["password"]
+_CUT_CODE = re.compile(r"[A-Za-z_$][\w$.]*[(\[]")  # os.environ[ cut at its quote: code goes on
+_CODE_ROOTS = frozenset(
+    """process os settings config conf cfg env environ self this app secrets vars inputs params
+    values import window request req ctx context args opts options props properties System
+    Rails ENV current_app st Deno Bun cli flags""".split()
+)
+_DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
+_SHORT_SEGMENTS = re.compile(r"[A-Za-z_$][\w$]{0,11}(?:\.[A-Za-z_$][\w$]{0,23})+")
+_PUBLIC_ID = re.compile(
+    r"(?:AC|SK|PN|MG|SM|CA|RE|IS|US|AP)[0-9a-f]{32}"  # Twilio SIDs
+    r"|pk_(?:live|test)_[A-Za-z0-9]{16,}"  # Stripe publishable keys
+    r"|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"  # Mapbox public tokens
+)
+_UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+_PLACEHOLDER_WORDS = (
+    "change_me", "changeme", "change-me", "change_this", "changethis", "replace_me", "replaceme",
+    "replace-me", "replace_with", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
+    "yourkey", "placeholder", "example", "sample", "dummy", "redacted", "insert_", "insert-",
+    "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "****",
+    "....", "…", "<", ">", "{{", "}}", "${", "%(", "your_token", "sekret",
+    "secret123", "password123", "passw0rd", "p@ssw0rd", "p@ssword", "abc123", "qwerty123",
+)  # fmt: skip
+_STOP_VALUES = frozenset(
+    """true false yes no on off none null nil undefined empty required optional disabled enabled
+    default inherit inherited auto automatic prompt ask generated random secret password passwd
+    pass token key apikey api_key value string str text bytes base64 hex hash hashed bearer basic
+    digest oauth oauth2 jwt ldap saml kerberos ntlm sso mfa totp env environment vault keyring
+    keychain stdin file path secure insecure plain plaintext cleartext encrypted masked hidden
+    sensitive public private local remote admin root guest user username test testing demo dev
+    development staging production prod hunter2 foobar foo bar baz qux abc abcdef letmein
+    changeit welcome here todo tbd fixme mypassword mysecret mytoken secretkey supersecret
+    topsecret""".split()
+)
+_TECH_WORDS = (
+    "argon2", "sha1", "sha2", "sha3", "sha256", "sha384", "sha512", "md5", "base64", "pbkdf2",
+    "bcrypt", "scrypt", "utf-8", "utf8", "oauth2", "1password", "aes-", "aes128", "aes256",
+    "rsa2048", "rsa4096", "ed25519", "x509", "x.509", "pkcs", "hmac", "2fa", "totp", "http",
+)  # fmt: skip
+_VERSION = re.compile(r"v?[0-9]+(?:\.[0-9]+)+[a-z0-9.+-]*", re.IGNORECASE)
+_DURATION = re.compile(r"[0-9]+(?:ms|s|m|h|d|w|y|mo|min|sec|hrs?|days?|k|kb|mb|gb|%)", re.I)
+_PATH = re.compile(
+    r"(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w.@-]+/?|[A-Za-z]:\\[^\s]*|\.?[\w-]+\.[a-z]{2,5}"
+)
+_FILE_END = re.compile(
+    r"\.(?:txt|pem|key|crt|cer|json|ya?ml|env|toml|ini|conf|cfg|p12|pfx|jks|gpg|asc|age|enc|pub"
+    r"|der|csr|log|sh)$"
+)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_SNAKE_WORDS = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+_PATH_LIKE = re.compile(
+    r"(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]*|(?:[a-z0-9_.-]+/)+[a-z0-9_.-]*"
+)  # /etc/app/key, ./secret.txt, secret/data/app
+_LOWER_DOTTED = re.compile(r"(?:[a-z][a-z_-]*|[0-9]+)(?:\.(?:[a-z][a-z_-]*|[0-9]+))+")
+_SETTING_NAME = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+")  # jetbrains.mps.v8_x
+_HANGUL_WORDS = re.compile(r"[\uac00-\ud7a3\u3131-\u318e\s.,()-]+")
+_NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
+_REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
+
+
+def is_reference(value: str) -> bool:
+    """A variable, template field, code expression or secret-store address, not the secret."""
+    if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or _CUT_CODE.fullmatch(value):
+        return True
+    digits = sum(ch.isdigit() for ch in value)
+    if _DOTTED_NAME.fullmatch(value):
+        # settings.X, process.env.X: name-like segments without digits, or a known root; a
+        # password that holds a dot (Orbit.quartz08) has digits
+        root = value.split(".", 1)[0]
+        return root in _CODE_ROOTS or (digits == 0 and _SHORT_SEGMENTS.fullmatch(value) is not None)
+    # OTHER_VARIABLE or TOKEN names a variable; a random upper-case key carries digits.
+    return bool(_UPPER_NAME.fullmatch(value)) and ("_" in value or len(value) <= 12) and digits <= 2
+
+
+def is_placeholder(value: str) -> bool:
+    """Filler a document or template puts where a secret would go (``XXXX``, ``<token>``)."""
+    lowered = value.casefold()
+    if any(w in lowered for w in _PLACEHOLDER_WORDS) or _REPEATED.search(value):
+        return True
+    if "xxxx" in value or "XXXX" in value:
+        return True
+    if value.endswith("@") and value.rstrip("@").casefold() in _STOP_VALUES:
+        return True  # guest@, anonymous@: the anonymous-FTP convention
+    first, sep, second = value.replace("/", ":").partition(":")
+    if sep and first == second:
+        return True  # minioadmin/minioadmin, guest:guest: a documented default
+    return all(ch in "*xX.#?-_•·" for ch in value)
+
+
+def _plain_word(value: str) -> bool:
+    """A word a config or a sentence puts there that is no secret: ``true``, ``required``."""
+    lowered = value.casefold()
+    return lowered.strip("-_.") in _STOP_VALUES or len(set(lowered)) <= 2
+
+
+def _not_a_secret_shape(value: str) -> bool:
+    """A path, file name, URL, e-mail address, version, duration or number with a unit."""
+    lowered = value.casefold()
+    if _URL.match(value) or _EMAIL.fullmatch(value):
+        return True
+    if _VERSION.fullmatch(value) or _DURATION.fullmatch(value):
+        return True
+    if _FILE_END.search(lowered):
+        return True
+    return bool(value.startswith(("/", "./", "../", "~/")) and _PATH.fullmatch(value))
+
+
+def is_credential(value: str, position: Position, *, password_key: bool = False) -> bool:
+    """Whether ``value``, found at ``position``, is a credential to remove.
+
+    Args:
+        value: the whole value, quotes removed.
+        position: how telling the place it stands in is.
+        password_key: the key or flag names a password itself (``password``, ``requirepass``),
+            so a plain word of eight letters or more is taken too: people pick words.
+    """
+    if _never_a_secret(value):
+        return False
+    if position is Position.PROSE:
+        return _random_enough_for_prose(value)
+    return _secret_in_place(value, 3 if position is Position.STRONG else 4, password_key)
+
+
+def _never_a_secret(value: str) -> bool:
+    """Values no position makes a secret: references, filler, public ids, paths, numbers."""
+    if not value or len(value) > 8192 or "[REDACTED" in value:
+        return True
+    if _HANGUL.search(value) and (_HANGUL_WORDS.fullmatch(value) or " " in value):
+        return True  # Korean words where a value would stand: a sentence, not a password
+    if _NUMERIC.fullmatch(value) and not value.isdigit():
+        return True  # a port mapping, an address, a time or a date
+    if is_reference(value) or is_placeholder(value) or _plain_word(value):
+        return True
+    # A Twilio account or key SID names the account; its secret stands apart.
+    return _PUBLIC_ID.fullmatch(value) is not None or _not_a_secret_shape(value)
+
+
+def _random_enough_for_prose(value: str) -> bool:
+    """In a sentence: six characters or more, a letter, and a digit, a symbol or mixed case;
+    not Korean (the sentence going on), a flag, a path, or a setting's or algorithm's name."""
+    if len(value) < 6 or not any(ch.isalpha() for ch in value) or _not_for_prose(value):
+        return False
+    if any(ch.isdigit() for ch in value) or _has_symbol(value):
+        return True
+    mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    return mixed and not value.istitle() and len(value) >= 10
+
+
+def _not_for_prose(value: str) -> bool:
+    lowered = value.casefold()
+    return bool(
+        _SNAKE_WORDS.fullmatch(value)
+        or _HANGUL.search(value)
+        or value.startswith("-")
+        or any(w in lowered for w in _TECH_WORDS)
+        or _LOWER_DOTTED.fullmatch(value)  # color.primary.500: a design token's name
+        or ("/" in value and _PATH_LIKE.fullmatch(value))
+    )
+
+
+def _secret_in_place(value: str, minimum: int, password_key: bool) -> bool:
+    """After a key, a flag or in a URL: anything but a plain word or a resource's name."""
+    if len(value) < minimum:
+        return False
+    digit, alpha = any(ch.isdigit() for ch in value), any(ch.isalpha() for ch in value)
+    if digit and not alpha:
+        return password_key and len(value) >= 6
+    if digit or _has_symbol(value):
+        return True
+    if _SNAKE_WORDS.fullmatch(value):
+        return False  # db-creds, app-secret: a resource's name
+    if password_key:
+        return len(value) >= 8  # people pick words for passwords
+    mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    return mixed and len(value) >= 20
+
+
+def looks_random(value: str, minimum: int = 16) -> bool:
+    """Long, letters with digits, spread over many characters: a generated secret, wherever
+    it stands."""
+    return (
+        len(value) >= minimum
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and _entropy(value) >= 3.2
+        and not _never_a_secret(value)
+        and _SETTING_NAME.fullmatch(value) is None
+        and not value.startswith("-")  # a flag
+    )
+
+
+def is_public_id(value: str) -> bool:
+    """An identifier public by design: a Twilio account or API key SID, a Stripe publishable
+    key, a Mapbox public token."""
+    return _PUBLIC_ID.fullmatch(value) is not None
+
+
+def _has_symbol(value: str) -> bool:
+    return any(not ch.isalnum() and ch not in "-_." for ch in value)
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def trim_value(value: str) -> str:
+    """The value without what a sentence or a markup puts after it.
+
+    Sentence punctuation (``.``, ``,``, ``:``, ``;``) goes, and a closing bracket the value
+    never opened; Korean particles glued to an ASCII value (``Tiger23+Nimbus입니다``) go too.
+    """
+    if value and value[0].isascii():
+        for index, ch in enumerate(value):
+            if ch.isalpha() and not ch.isascii():  # a particle; "…" of a masked value stays
+                value = value[:index]
+                break
+    for _ in range(2):  # "(TODO).": the sentence's punctuation, then the parentheses
+        while value:
+            last = value[-1]
+            if last in ".,:;" or (last in _CLOSERS and _CLOSERS[last] not in value):
+                value = value[:-1]
+            else:
+                break
+        if value.startswith("(") and value.endswith(")"):
+            value = value[1:-1]  # (TODO), ($GITHUB_TOKEN): a value written in parentheses
+    return value

@@ -1,0 +1,83 @@
+"""What each read-only command loads, seen from a fresh interpreter: a CLI start costs what it
+imports (`bench/start_bench.py`), so each command loads only what it uses.
+
+A journal of a few records with a current index: the first `list` builds the index (and loads
+the reading processes for that), the runs checked here find it current.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import COMMANDS
+from bench.journal_gen import write_journal
+from core.bulk.file_identity import RACY_NS
+from tests.app.support.cli_imports import modules_loaded_by
+
+EVERY_READ_FORBIDS = (
+    "core.capture.machine", "core.capture.drafts", "core.profile",
+    "core.sync", "core.doctor", "core.importers", "core.exporters", "core.agents",
+    "core.outcomes", "multiprocessing", "concurrent.futures", "app.launch", "app.mcp",
+    "app.hooks", "app.cli.ask_flow", "app.cli.terminal_ask", "app.cli.app_notice",
+    "keyring",
+)  # fmt: skip
+"""Nothing a read-only command needs: capture, profile, sync, the other adapters. `list` reads
+plain views of the index's rows and builds no record model; `show` and the pending listing
+still read through the models (pydantic)."""
+FORBIDS = {
+    "list": (
+        "core.ipc",
+        "core.capture",
+        "core.bulk.parallel_read",
+        "pydantic",
+        "pydantic_core",
+        "core.record.models",
+        "core.record.codec",
+        "core.record.redaction",
+        "portalocker",
+        "importlib.metadata",
+    ),
+    "show": ("core.ipc", "core.capture", "core.index", "sqlite3"),
+    "status": ("core.index", "sqlite3", "core.store.decisions"),
+    "pending": ("core.ipc", "core.index", "sqlite3", "core.store.decisions"),
+}
+
+
+def _loaded(modules: set[str], packages: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules for p in packages if m == p or m.startswith(p + "."))
+
+
+@pytest.fixture(scope="module")
+def journal(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    root = tmp_path_factory.mktemp("start") / "journal"
+    write_journal(root, 5)
+    time.sleep(RACY_NS / 1e9 + 0.1)  # files changed just before a scan are read again each time
+    code, _ = modules_loaded_by(["--journal", str(root), "list"])  # builds the index
+    assert code == 0
+    return root, sorted(root.glob("records/*.json"))[0].stem
+
+
+@pytest.mark.parametrize("command", list(FORBIDS))
+def test_a_read_only_command_loads_only_what_it_reads(
+    journal: tuple[Path, str], command: str
+) -> None:
+    root, record_id = journal
+    argv = ["--journal", str(root), command, *([record_id] if command == "show" else [])]
+    code, modules = modules_loaded_by(argv)
+    assert code == 0
+    loaded = _loaded(modules, EVERY_READ_FORBIDS + FORBIDS[command])
+    assert not loaded, f"{command} loaded {loaded}"
+    commands = sorted(m for m in modules if m.removeprefix("app.cli.") in COMMANDS)
+    assert commands == [
+        "app.cli.capture_cmds" if command in ("status", "pending") else "app.cli.journal_cmds"
+    ]
+
+
+def test_version_loads_nothing_of_the_app_but_the_entry_point() -> None:
+    code, modules = modules_loaded_by(["--version"])
+    assert code == 0
+    ours = sorted(m for m in modules if m.split(".")[0] in ("app", "core"))
+    assert ours == ["app", "app.cli", "app.cli.main", "core"]
