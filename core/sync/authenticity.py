@@ -290,17 +290,19 @@ _HELD_MAX = 256
 
 def vouch(work: WorkingCopy) -> bool:
     """Writes this machine's manifest when no valid manifest in the working copy lists its
-    files exactly as they are (so every commit's tree is one a key holder listed); returns
-    whether it wrote one. An unchanged tree writes nothing, so syncs go quiet."""
+    files exactly as they are (so every commit's tree is one a key holder listed), or when
+    this machine's name changed (the manifest carries it to the others); returns whether it
+    wrote one. An unchanged tree writes nothing, so syncs go quiet."""
     if not work.codec.encrypted:
         return False
     migrate(work)
     listing = working_listing(work)
     held = held_manifests(work)
     state = manifests.state_digest(listing)
-    if any(m.state == state for m in held.values()):
-        return False
     own = manifests.name_of(work.config.machine)
+    renamed = own in held and held[own].name != work.config.machine_name
+    if not renamed and any(m.state == state for m in held.values()):
+        return False
     seq = max(held[own].seq if own in held else 0, work.state.seen.get(work.config.machine, 0))
     machines: dict[str, str] = dict(work.state.machines)
     for manifest in held.values():

@@ -104,3 +104,32 @@ def test_one_manifest_per_machine_lists_the_whole_tree_and_a_late_joiner_reads_i
     assert machines <= set(names)
     seen = _engine(late).files.state().seen
     assert machines <= set(seen) and all(seq >= 1 for seq in seen.values())
+
+
+def test_a_new_machine_name_travels_in_the_manifest_and_then_syncs_go_quiet(tmp_path: Path) -> None:
+    remote, url = bare_remote(tmp_path)
+    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
+    laptop.put("decision-laptop-0", "The first decision")
+    laptop.key_file.parent.mkdir(parents=True, exist_ok=True)
+    _engine(laptop).init(url, encrypt=True, key_file=str(laptop.key_file))
+    _join(desk, url, laptop.key_file)
+    engine = _engine(laptop)
+    config = engine.config()
+    config.machine_name = "work-laptop"
+    engine.files.save_config(config)
+    commits = len(_remote_names(remote))
+    assert engine.sync().result == SYNCED
+    assert _engine(desk).sync().result == SYNCED
+    assert _engine(desk).files.state().machines[config.machine] == "work-laptop"
+    settled = subprocess.run(
+        ["git", "rev-list", "--count", BRANCH], cwd=remote, capture_output=True, text=True
+    ).stdout
+    for machine in (laptop, desk):
+        assert _engine(machine).sync().result == SYNCED
+    assert (
+        settled
+        == subprocess.run(
+            ["git", "rev-list", "--count", BRANCH], cwd=remote, capture_output=True, text=True
+        ).stdout
+    )
+    assert commits == len(_remote_names(remote))
