@@ -216,9 +216,17 @@ class RemoteCheck:
 # this machine's side ----------------------------------------------------------------------
 
 
-def working_listing(work: WorkingCopy) -> dict[str, Listed]:
+def working_listing(
+    work: WorkingCopy, held: dict[str, Manifest] | None = None
+) -> dict[str, Listed]:
     """Every file of the working copy but the manifests, as a manifest lists it: blob digests
-    from the cache `write_blob` keeps (a file of another size is read again)."""
+    from the cache `write_blob` keeps (a file whose stat differs is read again, and its
+    plaintext length taken from a manifest in `held` that lists those bytes, or found)."""
+    lengths = {
+        (name, listed.digest): listed.length
+        for manifest in (held or {}).values()
+        for name, listed in manifest.files.items()
+    }
     listing: dict[str, Listed] = {}
     base = str(work.path)
     for directory, folders, files in os.walk(base):
@@ -229,7 +237,7 @@ def working_listing(work: WorkingCopy) -> dict[str, Listed]:
             name = os.path.relpath(full, base).replace(os.sep, "/")
             if name.startswith(f"{manifests.FOLDER}/") or _left_by_a_writer(file_name):
                 continue
-            listing[name] = _listed(work, name, full)
+            listing[name] = _listed(work, name, full, lengths)
     return listing
 
 
@@ -239,7 +247,7 @@ def _left_by_a_writer(file_name: str) -> bool:
     return file_name.startswith(".") and TEMP_MARK in file_name
 
 
-def _listed(work: WorkingCopy, name: str, full: str) -> Listed:
+def _listed(work: WorkingCopy, name: str, full: str, lengths: dict[tuple[str, str], int]) -> Listed:
     info = os.lstat(full)
     key = [info.st_size, info.st_mtime_ns, info.st_ino]
     cached = work.state.blobs.get(name)
@@ -248,14 +256,28 @@ def _listed(work: WorkingCopy, name: str, full: str) -> Listed:
         return Listed(path, str(cached[0]), int(cached[1]))
     with open(full, "rb") as handle:
         blob = handle.read()
-    length = -1
-    if name != MARKER and work.codec.encrypted:
-        try:
-            length = len(work.codec.open(blob))
-        except SyncKeyWrong:
-            length = -1  # listed as it is; a reader refuses it as not opening
-    work.state.blobs[name] = [blob_digest(blob), length, *key]
-    return Listed(path, blob_digest(blob), length)
+    digest = blob_digest(blob)
+    length = lengths.get((name, digest))
+    if length is None:
+        length = _plain_length(work, name, path, blob)
+    work.state.blobs[name] = [digest, length, *key]
+    return Listed(path, digest, length)
+
+
+def _plain_length(work: WorkingCopy, name: str, path: str, blob: bytes) -> int:
+    """The length before padding of a blob no manifest lists: that of the journal file it
+    holds when the plaintext is that file and padding, else the whole plaintext (a format-1
+    blob, never padded); -1 for a file stored as it is or one that does not open."""
+    if name == MARKER or not work.codec.encrypted:
+        return -1
+    try:
+        plain = work.codec.open(blob)
+    except SyncKeyWrong:
+        return -1  # listed as it is; a reader refuses it as not opening
+    journal = work.read(path) if path else None
+    if journal is not None and plain.startswith(journal) and not plain[len(journal) :].strip(b"\n"):
+        return len(journal)
+    return len(plain)
 
 
 def held_manifests(work: WorkingCopy) -> dict[str, Manifest]:
@@ -296,8 +318,8 @@ def vouch(work: WorkingCopy) -> bool:
     if not work.codec.encrypted:
         return False
     migrate(work)
-    listing = working_listing(work)
     held = held_manifests(work)
+    listing = working_listing(work, held)
     state = manifests.state_digest(listing)
     own = manifests.name_of(work.config.machine)
     renamed = own in held and held[own].name != work.config.machine_name
