@@ -310,6 +310,12 @@ _HELD: dict[tuple[str, int, int, int, bytes], Manifest | None] = {}
 _HELD_MAX = 256
 
 
+def renamed(work: WorkingCopy) -> bool:
+    """Whether this machine's name differs from the one its manifest last carried."""
+    known = work.state.machines.get(work.config.machine)
+    return work.codec.encrypted and known is not None and known != work.config.machine_name
+
+
 def vouch(work: WorkingCopy) -> bool:
     """Writes this machine's manifest when no valid manifest in the working copy lists its
     files exactly as they are (so every commit's tree is one a key holder listed), or when
@@ -339,6 +345,7 @@ def vouch(work: WorkingCopy) -> bool:
         machines,
     )
     work.write_blob(own, work.codec.seal(sign(manifest, work.codec.auth_key)))
+    work.state.machines[work.config.machine] = work.config.machine_name
     return True
 
 
