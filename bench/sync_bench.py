@@ -12,6 +12,8 @@ join, with the number of manifests the remote holds then.
 from __future__ import annotations
 
 import argparse
+import functools
+import resource
 import shutil
 import subprocess
 import sys
@@ -33,9 +35,24 @@ INCREMENTAL_TARGET = 2.0
 FIRST_PUSH_RATIO = 3.0
 
 
-def _timed(action: Callable[[], object]) -> float:
-    start = time.perf_counter()
+CPU: dict[str, float] = {}
+"""Figure name → CPU seconds (this process and the gits it ran): beside the wall time, since
+a shared machine stretches wall time far more than CPU time."""
+
+
+def _cpu() -> float:
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _timed(action: Callable[[], object], name: str = "") -> float:
+    start, cpu = time.perf_counter(), _cpu()
     action()
+    if name:
+        CPU[name] = _cpu() - cpu
     return time.perf_counter() - start
 
 
@@ -77,7 +94,7 @@ def plain_git_push(journal: Path, work: Path) -> float:
         _git(tree, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "all")
         _git(tree, "push", "-q", url, "main")
 
-    return _timed(push)
+    return _timed(push, "plain git push")
 
 
 def run_size(size: int, work: Path, manifest_syncs: int) -> dict[str, float]:
@@ -87,15 +104,18 @@ def run_size(size: int, work: Path, manifest_syncs: int) -> dict[str, float]:
     key_file = work / "laptop.key"
     figures = {"plain git push": plain_git_push(laptop, work)}
     figures["first push"] = _timed(
-        lambda: SyncEngine(laptop).init(url, encrypt=True, key_file=str(key_file))
+        lambda: SyncEngine(laptop).init(url, encrypt=True, key_file=str(key_file)), "first push"
     )
     key = load_key(KeyLocation("file", "", str(key_file)))
-    figures["join"] = _timed(lambda: _join(desk, url, key, work / "desk.key"))
+    figures["join"] = _timed(lambda: _join(desk, url, key, work / "desk.key"), "join")
     store = DecisionStore(laptop)
     store.revise(ids[1], store.get(ids[1]).revision, _touch("one more edit"))
-    figures["incremental push (1 edit)"] = _timed(lambda: SyncEngine(laptop).sync())
-    figures["incremental pull (1 edit)"] = _timed(lambda: SyncEngine(desk).sync())
-    figures["no-change sync"] = _timed(lambda: SyncEngine(laptop).sync())
+    for name, machine in (
+        ("incremental push (1 edit)", laptop),
+        ("incremental pull (1 edit)", desk),
+        ("no-change sync", laptop),
+    ):
+        figures[name] = _timed(functools.partial(_sync, machine), name)
     assert DecisionStore(desk).get(ids[1]).selection_reason_raw == "one more edit"
     for n in range(manifest_syncs):
         target = ids[2 + n % (len(ids) - 2)]  # each sync names a new history file
@@ -106,6 +126,10 @@ def run_size(size: int, work: Path, manifest_syncs: int) -> dict[str, float]:
         lambda: _join(work / "late", url, key, work / "late.key")
     )
     return figures
+
+
+def _sync(root: Path) -> None:
+    SyncEngine(root).sync()
 
 
 def _join(root: Path, url: str, key: SyncKey, key_file: Path) -> None:
@@ -125,7 +149,8 @@ def main() -> int:
         plain = figures["plain git push"]
         print(f"{size} records ({size + size // 20} files in records/ and history/):")
         for name, seconds in figures.items():
-            print(f"  {name:<36} {seconds:7.2f} s")
+            cpu = f"  (cpu {CPU[name]:5.2f} s)" if name in CPU else ""
+            print(f"  {name:<36} {seconds:7.2f} s{cpu}")
         ratio = figures["first push"] / plain
         incremental = figures["incremental push (1 edit)"]
         print(

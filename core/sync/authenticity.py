@@ -215,9 +215,17 @@ class RemoteCheck:
 # this machine's side ----------------------------------------------------------------------
 
 
-def working_listing(work: WorkingCopy) -> dict[str, Listed]:
+def working_listing(
+    work: WorkingCopy, held: dict[str, Manifest] | None = None
+) -> dict[str, Listed]:
     """Every file of the working copy but the manifests, as a manifest lists it: blob digests
-    from the cache `write_blob` keeps (a file of another size is read again)."""
+    from the cache `write_blob` keeps (a file whose stat differs is read again, and its
+    plaintext length taken from a manifest in `held` that lists those bytes, or found)."""
+    lengths = {
+        (name, listed.digest): listed.length
+        for manifest in (held or {}).values()
+        for name, listed in manifest.files.items()
+    }
     listing: dict[str, Listed] = {}
     base = str(work.path)
     for directory, folders, files in os.walk(base):
@@ -228,7 +236,7 @@ def working_listing(work: WorkingCopy) -> dict[str, Listed]:
             name = os.path.relpath(full, base).replace(os.sep, "/")
             if name.startswith(f"{manifests.FOLDER}/") or _left_by_a_writer(file_name):
                 continue
-            listing[name] = _listed(work, name, full)
+            listing[name] = _listed(work, name, full, lengths)
     return listing
 
 
@@ -238,7 +246,7 @@ def _left_by_a_writer(file_name: str) -> bool:
     return file_name.startswith(".") and TEMP_MARK in file_name
 
 
-def _listed(work: WorkingCopy, name: str, full: str) -> Listed:
+def _listed(work: WorkingCopy, name: str, full: str, lengths: dict[tuple[str, str], int]) -> Listed:
     info = os.lstat(full)
     key = [info.st_size, info.st_mtime_ns, info.st_ino]
     cached = work.state.blobs.get(name)
@@ -247,41 +255,89 @@ def _listed(work: WorkingCopy, name: str, full: str) -> Listed:
         return Listed(path, str(cached[0]), int(cached[1]))
     with open(full, "rb") as handle:
         blob = handle.read()
-    length = -1
-    if name != MARKER and work.codec.encrypted:
-        try:
-            length = len(work.codec.open(blob))
-        except SyncKeyWrong:
-            length = -1  # listed as it is; a reader refuses it as not opening
-    work.state.blobs[name] = [blob_digest(blob), length, *key]
-    return Listed(path, blob_digest(blob), length)
+    digest = blob_digest(blob)
+    length = lengths.get((name, digest))
+    if length is None:
+        length = _plain_length(work, name, path, blob)
+    work.state.blobs[name] = [digest, length, *key]
+    return Listed(path, digest, length)
+
+
+def _plain_length(work: WorkingCopy, name: str, path: str, blob: bytes) -> int:
+    """The length before padding of a blob no manifest lists: that of the journal file it
+    holds when the plaintext is that file and padding, else the whole plaintext (a format-1
+    blob, never padded); -1 for a file stored as it is or one that does not open."""
+    if name == MARKER or not work.codec.encrypted:
+        return -1
+    try:
+        plain = work.codec.open(blob)
+    except SyncKeyWrong:
+        return -1  # listed as it is; a reader refuses it as not opening
+    journal = work.read(path) if path else None
+    if journal is not None and plain.startswith(journal) and not plain[len(journal) :].strip(b"\n"):
+        return len(journal)
+    return len(plain)
 
 
 def held_manifests(work: WorkingCopy) -> dict[str, Manifest]:
-    """The valid manifests in the working copy, by name (an invalid one is left out)."""
-    check = RemoteCheck(work.codec, {}, work.config.machine)
+    """The valid manifests in the working copy, by name (an invalid one is left out).
+
+    A manifest file whose stat (size, mtime, inode) and key are those of one already checked
+    in this process is not decrypted and checked again: a sync asks several times, and a
+    manifest of a large journal is a few megabytes of JSON."""
     folder = work.path / manifests.FOLDER
+    found: dict[str, Manifest] = {}
     for file_name in sorted(os.listdir(folder)) if folder.is_dir() else []:
         name = f"{manifests.FOLDER}/{file_name}"
-        if manifests.is_manifest(name):
-            check.add(name, (folder / file_name).read_bytes(), None)
-    return check.valid
+        if not manifests.is_manifest(name):
+            continue
+        path = folder / file_name
+        info = os.lstat(path)
+        key = (str(path), info.st_size, info.st_mtime_ns, info.st_ino, work.codec.auth_key)
+        if key not in _HELD:
+            check = RemoteCheck(work.codec, {}, work.config.machine)
+            check.add(name, path.read_bytes(), None)
+            if len(_HELD) >= _HELD_MAX:
+                _HELD.clear()
+            _HELD[key] = check.valid.get(name)
+        if (manifest := _HELD[key]) is not None:
+            found[name] = manifest
+    return found
+
+
+_HELD: dict[tuple[str, int, int, int, bytes], Manifest | None] = {}
+_HELD_MAX = 256
+
+
+def renamed(work: WorkingCopy) -> bool:
+    """Whether this machine was renamed (`sync name`) or its name differs from the one its
+    manifest last carried."""
+    if not work.codec.encrypted:
+        return False
+    known = work.state.machines.get(work.config.machine)
+    return work.state.announce_name or (known is not None and known != work.config.machine_name)
 
 
 def vouch(work: WorkingCopy) -> bool:
     """Writes this machine's manifest when no valid manifest in the working copy lists its
-    files exactly as they are (so every commit's tree is one a key holder listed); returns
-    whether it wrote one. An unchanged tree writes nothing, so syncs go quiet."""
+    files exactly as they are (so every commit's tree is one a key holder listed), or when
+    this machine's name changed (the manifest carries it to the others); returns whether it
+    wrote one. An unchanged tree writes nothing, so syncs go quiet."""
     if not work.codec.encrypted:
         return False
     migrate(work)
-    listing = working_listing(work)
     held = held_manifests(work)
+    listing = working_listing(work, held)
     state = manifests.state_digest(listing)
-    if any(m.state == state for m in held.values()) and not work.state.announce_name:
-        return False
-    work.state.announce_name = False  # a renamed machine's manifest carries its new name
     own = manifests.name_of(work.config.machine)
+    # a renamed machine's manifest carries its new name: `sync name` sets announce_name, and a
+    # name that differs from the one its held manifest carries says the same
+    renamed = work.state.announce_name or (
+        own in held and held[own].name != work.config.machine_name
+    )
+    if not renamed and any(m.state == state for m in held.values()):
+        return False
+    work.state.announce_name = False
     seq = max(held[own].seq if own in held else 0, work.state.seen.get(work.config.machine, 0))
     machines: dict[str, str] = dict(work.state.machines)
     for manifest in held.values():
@@ -296,6 +352,7 @@ def vouch(work: WorkingCopy) -> bool:
         machines,
     )
     work.write_blob(own, work.codec.seal(sign(manifest, work.codec.auth_key)))
+    work.state.machines[work.config.machine] = work.config.machine_name
     return True
 
 

@@ -330,8 +330,11 @@ class SyncEngine:
         """Commits the working copy on these parents; nothing when it holds no change and
         the parents are HEAD's own (a commit never moves the branch for nothing)."""
         head = self.repo.rev("HEAD")
-        authenticity.vouch(work)
-        if self.repo.dirty() or parents != ([head] if head else []):
+        moved = self.repo.dirty() or parents != ([head] if head else [])
+        # a clean tree on HEAD's parents was listed when it was committed: no manifest to check
+        if (moved or authenticity.renamed(work)) and authenticity.vouch(work):
+            moved = True
+        if moved:
             # an encrypted remote learns no machine from a commit (the manifests say who)
             message = "sync" if work.codec.encrypted else f"sync from {work.config.machine}"
             self.repo.commit_all(message, parents)

@@ -104,3 +104,66 @@ def test_one_manifest_per_machine_lists_the_whole_tree_and_a_late_joiner_reads_i
     assert machines <= set(names)
     seen = _engine(late).files.state().seen
     assert machines <= set(seen) and all(seq >= 1 for seq in seen.values())
+
+
+def test_a_new_machine_name_travels_in_the_manifest_and_then_syncs_go_quiet(tmp_path: Path) -> None:
+    remote, url = bare_remote(tmp_path)
+    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
+    laptop.put("decision-laptop-0", "The first decision")
+    laptop.key_file.parent.mkdir(parents=True, exist_ok=True)
+    _engine(laptop).init(url, encrypt=True, key_file=str(laptop.key_file))
+    _join(desk, url, laptop.key_file)
+    engine = _engine(laptop)
+    config = engine.config()
+    config.machine_name = "work-laptop"
+    engine.files.save_config(config)
+    commits = len(_remote_names(remote))
+    assert engine.sync().result == SYNCED
+    assert _engine(desk).sync().result == SYNCED
+    assert _engine(desk).files.state().machines[config.machine] == "work-laptop"
+    settled = subprocess.run(
+        ["git", "rev-list", "--count", BRANCH], cwd=remote, capture_output=True, text=True
+    ).stdout
+    for machine in (laptop, desk):
+        assert _engine(machine).sync().result == SYNCED
+    assert (
+        settled
+        == subprocess.run(
+            ["git", "rev-list", "--count", BRANCH], cwd=remote, capture_output=True, text=True
+        ).stdout
+    )
+    assert commits == len(_remote_names(remote))
+
+
+def test_a_lost_digest_cache_lists_the_same_lengths_and_commits_nothing(tmp_path: Path) -> None:
+    """After a kill the blob digest cache may be stale or gone: the listing is rebuilt from the
+    files, with each plaintext length from the manifest that lists those bytes (or from the
+    journal file), so nothing is rewritten and no padding is ever taken for content."""
+    remote, url = bare_remote(tmp_path)
+    laptop, desk = Machine.make(tmp_path, "laptop"), Machine.make(tmp_path, "desk")
+    laptop.put("decision-laptop-0", "The first decision")
+    laptop.key_file.parent.mkdir(parents=True, exist_ok=True)
+    _engine(laptop).init(url, encrypt=True, key_file=str(laptop.key_file))
+    laptop.put("decision-laptop-1", "Written before the cache was lost")
+    work = _work(laptop)
+    listed = {n: e.length for n, e in authenticity.working_listing(work).items()}
+    engine = _engine(laptop)
+    state = engine.files.state()
+    state.blobs = {}
+    engine.files.save_state(state)
+    work = _work(laptop)
+    rebuilt = authenticity.working_listing(work, authenticity.held_manifests(work))
+    unlisted = {n for n in rebuilt if n not in listed}
+    assert {n: e.length for n, e in rebuilt.items() if n not in unlisted} == listed
+    for name in unlisted:  # the new record's blob, not yet listed: its length is the file's
+        path = rebuilt[name].path
+        assert rebuilt[name].length == len((laptop.root / path).read_bytes())
+    commits = subprocess.run(
+        ["git", "rev-list", "--count", BRANCH], cwd=remote, capture_output=True, text=True
+    ).stdout
+    assert engine.sync().result == SYNCED
+    _join(desk, url, laptop.key_file)
+    for record_id in ("decision-laptop-0", "decision-laptop-1"):
+        path = f"records/{record_id}.json"
+        assert (desk.root / path).read_bytes() == (laptop.root / path).read_bytes()
+    assert int(commits) >= 1
