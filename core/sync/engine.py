@@ -292,6 +292,8 @@ class SyncEngine:
         head = self.repo.rev("HEAD")
         if work.state.merging and head and self.repo.is_ancestor(work.state.merging, head):
             work.state.merging = ""  # killed after its commit: the merge is done
+        if work.state.merging and not self._still_offered(work.state.merging):
+            work.state.merging = ""  # the remote no longer offers it: nothing to finish
         if work.state.merging:  # a merge was killed: redo it from the same two commits
             self._merge(work, work.state.merging, report)
         else:
@@ -326,6 +328,21 @@ class SyncEngine:
         _fetch(self.repo)
         return self.repo.rev(f"refs/remotes/{REMOTE}/{BRANCH}")
 
+    def _still_offered(self, commit: str) -> bool:
+        """Whether a merge saved by a sync that was cut short is still on the remote's branch
+        (its tip or an ancestor of it): a commit the remote dropped is never retried."""
+        remote = self._fetch_remote()
+        if remote is None or self.repo.rev(commit) is None:
+            return False
+        return remote == commit or self.repo.is_ancestor(commit, remote)
+
+    def _drop_refused_fetch(self) -> None:
+        """Forgets a fetch refused as a whole (and the objects it brought): the tracking
+        branch goes, so nothing keeps them, and the next sync fetches the remote afresh."""
+        with contextlib.suppress(GitFailed):
+            self.repo.run("update-ref", "-d", f"refs/remotes/{REMOTE}/{BRANCH}")
+        prune_unreachable(self.repo)
+
     def _commit(self, work: WorkingCopy, parents: list[str]) -> None:
         """Commits the working copy on these parents; nothing when it holds no change and
         the parents are HEAD's own (a commit never moves the branch for nothing)."""
@@ -353,11 +370,19 @@ class SyncEngine:
         """Applies the remote commit; a fast-forward when HEAD is one of its ancestors (the
         branch moves to the remote's commit, or one on top of it for what changed here
         meanwhile), a merge commit of the two otherwise."""
-        work.state.merging = remote
-        self._save(work, "")
         head = self.repo.rev("HEAD")
         refused = len(report.refused)
-        result = Incoming(self.repo, work, remote, head, report).merge()
+        try:
+            # screening reads before anything is written: a commit it refuses as a whole is
+            # never saved as the merge to finish
+            incoming = Incoming(self.repo, work, remote, head, report)
+        except SyncRemoteUnsafe:
+            work.state.merging = ""
+            self._drop_refused_fetch()
+            raise
+        work.state.merging = remote
+        self._save(work, "")
+        result = incoming.merge()
         work.flush()
         report.applied += result.received
         report.received += result.received + len(report.refused) - refused
@@ -444,6 +469,16 @@ def _init_repo(repo: GitRepo, remote: str) -> None:
     (repo.path / ".git" / "info").mkdir(exist_ok=True)
     exclude = repo.path / ".git" / "info" / "exclude"
     atomic_write(repo.path, exclude, f".*{TEMP_MARK}*\n".encode())
+
+
+def prune_unreachable(repo: GitRepo) -> None:
+    """Deletes the objects nothing reaches (what a refused fetch brought): the reflogs that
+    would keep them expire first. A prune that fails leaves them for the next one; it reads
+    only this working copy's objects, which the caps bound."""
+    with contextlib.suppress(GitFailed, OSError):
+        repo.run("reflog", "expire", "--expire=now", "--all")
+        repo.run("repack", "-a", "-d", "-q")  # a pack keeps what nothing reaches
+        repo.run("prune", "--expire=now")
 
 
 def _fetch(repo: GitRepo) -> bool:

@@ -20,7 +20,7 @@ import pytest
 from core.errors import SyncRemoteUnsafe
 from core.record.filters import ListFilter
 from core.store.decisions import DecisionStore
-from core.sync import bounds
+from core.sync import bounds, screening
 from core.sync.crypto import AgeCodec, SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
@@ -306,3 +306,60 @@ def test_sync_now_and_status_name_each_refused_file_and_never_say_synced(pair) -
     assert "Sync: synced" not in status.stdout
     _after(pair, before_home, before)
     _next_sync_works(pair)
+
+
+def _has_object(side: Side, oid: str) -> bool:
+    found = subprocess.run(
+        ["git", "-C", str(side.root / "sync"), "cat-file", "-e", oid], capture_output=True
+    )
+    return found.returncode == 0
+
+
+def _too_large_commit(pair, monkeypatch) -> tuple[str, list[str]]:
+    """A commit whose files add up to more than a sync reads (the cap made small here)."""
+    _victim, _honest, remote, _ = pair
+    monkeypatch.setattr(screening, "FETCH_MAX", 64 * 1024)
+    oids = [hostile.blob(remote, bytes([n]) * 40_000) for n in range(3)]
+    files = {
+        _data_name(pair, f"records/decision-junk-{n}.json"): hostile.Entry(oid=oid)
+        for n, oid in enumerate(oids)
+    }
+    return hostile.plant(remote, files), oids
+
+
+def test_a_commit_over_the_fetch_cap_is_never_saved_as_a_merge_and_its_objects_go(
+    pair, monkeypatch
+) -> None:
+    victim, _honest, remote, _ = pair
+    good = hostile.head(remote)
+    _hostile_commit, oids = _too_large_commit(pair, monkeypatch)
+    with pytest.raises(SyncRemoteUnsafe, match="over the per-sync cap"):
+        victim.sync()
+    assert victim.engine.files.state().merging == ""
+    assert not any(_has_object(victim, oid) for oid in oids)
+    hostile.reset(remote, good)  # the remote's owner puts it right
+    assert victim.sync().result == SYNCED
+    _next_sync_works(pair)
+
+
+def test_a_saved_merge_the_remote_no_longer_offers_is_dropped_not_retried(
+    pair, monkeypatch
+) -> None:
+    victim, _honest, remote, _ = pair
+    good = hostile.head(remote)
+    hostile_commit, _ = _too_large_commit(pair, monkeypatch)
+    subprocess.run(["git", "-C", str(victim.root / "sync"), "fetch", "-q", "origin"], check=True)
+    # what an older version saved before refusing the commit
+    files = victim.engine.files
+    state = files.state()
+    state.merging = hostile_commit
+    files.save_state(state)
+    hostile.reset(remote, good)
+    victim.put("decision-victim-2", "Made while the remote was bad")
+    assert victim.sync().result == SYNCED
+    assert victim.engine.files.state().merging == ""
+    _next_sync_works(pair)
+    honest = pair[1]
+    honest.sync()
+    assert "decision-victim-2" in honest.revisions()  # pushed, not stuck behind the old merge
+
