@@ -49,6 +49,7 @@ from core.sync.report import (
     FAILED,
     KEPT_REFUSALS,
     OFFLINE,
+    ROLLBACK,
     SYNCED,
     UNSAFE_PATH,
     Refusal,
@@ -70,6 +71,12 @@ from core.sync.state import (
 from core.sync.workcopy import WorkingCopy
 
 PUSH_ATTEMPTS = 5
+WIPED_NAME = f"refs/heads/{BRANCH}"
+WIPED = (
+    "the remote was rolled back to nothing: its branch is gone (deleted, or the remote was "
+    "replaced by an empty repository) though this machine synced with it; this machine's "
+    "whole journal is pushed to it again"
+)
 STAGING_PREFIX = ".sync-setup.tmp-"
 
 
@@ -300,7 +307,7 @@ class SyncEngine:
             report.sent += work.export()
             self._commit(work, [head] if head else [])
         for _ in range(PUSH_ATTEMPTS):
-            remote = self._fetch_remote()
+            remote = self._fetch_remote(work, report)
             head = self.repo.rev("HEAD")
             if remote and head != remote and not (head and self.repo.is_ancestor(remote, head)):
                 self._merge(work, remote, report)
@@ -324,9 +331,22 @@ class SyncEngine:
                     raise
         raise SyncRemoteError(f"the remote kept moving during {PUSH_ATTEMPTS} push attempts")
 
-    def _fetch_remote(self) -> str | None:
-        _fetch(self.repo)
-        return self.repo.rev(f"refs/remotes/{REMOTE}/{BRANCH}")
+    def _fetch_remote(
+        self, work: WorkingCopy | None = None, report: SyncReport | None = None
+    ) -> str | None:
+        """The remote's commit, fetched; None when its branch is not there. A branch gone
+        from a remote this machine synced with (it fetched it before, or holds manifests of
+        its writers) is a remote wiped or replaced by an empty one: reported as a rollback,
+        and the push that follows sends this machine's whole journal back."""
+        tracking = f"refs/remotes/{REMOTE}/{BRANCH}"
+        if _fetch(self.repo):
+            return self.repo.rev(tracking)
+        seen = self.repo.rev(tracking) is not None or bool(work and work.state.seen)
+        if seen and report is not None and not any(r.name == WIPED_NAME for r in report.refused):
+            report.refuse(Refusal(WIPED_NAME, ROLLBACK, WIPED))
+        with contextlib.suppress(GitFailed):
+            self.repo.run("update-ref", "-d", tracking)
+        return None
 
     def _still_offered(self, commit: str) -> bool:
         """Whether a merge saved by a sync that was cut short is still on the remote's branch

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -27,6 +28,7 @@ from core.sync.keystore import KeyLocation, load_key
 from core.sync.report import (
     INVALID_RECORD,
     REFUSED,
+    ROLLBACK,
     SYNCED,
     TAMPERED,
     TOO_LARGE,
@@ -363,3 +365,32 @@ def test_a_saved_merge_the_remote_no_longer_offers_is_dropped_not_retried(
     honest.sync()
     assert "decision-victim-2" in honest.revisions()  # pushed, not stuck behind the old merge
 
+
+@pytest.mark.parametrize("how", ["branch-deleted", "empty-repository"])
+def test_a_wiped_remote_is_reported_rolled_back_and_gets_the_whole_journal_back(pair, how) -> None:
+    victim, honest, remote, _ = pair
+    assert victim.sync().result == SYNCED  # holds the honest machine's decision too
+    if how == "branch-deleted":
+        hostile.git(remote, "update-ref", "-d", "refs/heads/main")
+    else:
+        shutil.rmtree(remote)
+        subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    report = victim.sync()
+    assert report.result == REFUSED, report
+    assert [r.kind for r in report.refused] == [ROLLBACK]
+    assert "rolled back to nothing" in report.refused[0].message
+    assert sync_status(victim.engine)["state"] != "synced"
+    head = subprocess.run(
+        ["git", "-C", str(victim.root / "sync"), "rev-parse", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert hostile.head(remote) == head  # the whole journal went back
+    fresh = Side(remote.parent / "fresh" / "journal", remote.parent / "fresh" / "sync.key")
+    fresh.key_file.parent.mkdir(parents=True)
+    key = pair[3]
+    fresh.engine.join(f"file://{remote}", key=key, key_file=str(fresh.key_file) if key else "")
+    assert {"decision-victim-1", "decision-honest-1"} <= set(fresh.revisions())
+    assert victim.sync().result == SYNCED
+    assert honest.sync().result == SYNCED
