@@ -381,8 +381,12 @@ class SyncEngine:
         if result:
             work.state.last_result = result
             work.state.last_sync_at = GoTime.now().format()
-        self.files.save_index(work.index)
+        # the state first: it holds the paths of the names exported (each manifest lists a
+        # file by its path), while the index only says what was exported; a kill between the
+        # two then leaves an older index, so the next export writes those files again,
+        # instead of exported files whose paths no manifest would name
         self.files.save_state(work.state)
+        self.files.save_index(work.index)
 
     # merging ------------------------------------------------------------------------------
 
