@@ -28,7 +28,14 @@ from core.sync import authenticity, conflicts, manifests
 from core.sync.authenticity import NO_KEY, ROLLED_BACK, RemoteCheck
 from core.sync.bounds import BLOB_MAX
 from core.sync.gitrepo import GitRepo
-from core.sync.merge import CONFLICT, LOCAL, RecordSide, merge_lines, merge_record
+from core.sync.merge import (
+    CONFLICT,
+    LOCAL,
+    RecordMerge,
+    RecordSide,
+    merge_lines,
+    merge_record,
+)
 from core.sync.merge import REMOTE as TAKE_REMOTE
 from core.sync.paths import CONFLICTS, REMOTE_FILES, Unit, history_path, record_path, unit_of
 from core.sync.report import ROLLBACK, TAMPERED, SyncReport
@@ -241,23 +248,61 @@ class Incoming:
             if remote_side.current is not None and remote_side.revision < local_side.revision:
                 self._rolled_back(record_id, remote_side.revision, local_side.revision)
         elif outcome.outcome == CONFLICT:
-            other = self._machine_of(record_id)
-            files = conflicts.conflict_files(
-                record_id,
-                outcome,
-                (
-                    (work.config.machine, work.config.machine_name),
-                    (other, work.state.machines.get(other, "")),
-                ),
-                conflicts.find_conflict(work.root, record_id),
-                (
-                    self._local_notes(record_id, list(outcome.local)),
-                    self._remote_notes(record_id, list(outcome.remote)),
-                ),
-            )
-            self.diverged[record_id] = outcome.fork
+            self._conflict(record_id, outcome, local_side, remote_side, remote_files)
+
+    def _conflict(
+        self,
+        record_id: str,
+        outcome: RecordMerge,
+        local_side: RecordSide,
+        remote_side: RecordSide,
+        remote_files: dict[str, tuple[bytes, bytes]],
+    ) -> None:
+        """Both sides wrote their own revisions from a common one: each side's divergent
+        revisions (and their notes) go beside the journal, and the chain at the higher
+        revision stays current (this machine's on a tie). Why the higher one: a record
+        never goes to a lower revision, so the merge commit this machine pushes holds every
+        history revision the other pushed, and the other machine, reading it, finds nothing
+        removed and nothing rolled back."""
+        work = self.work
+        other = self._machine_of(record_id)
+        here = (work.config.machine, work.config.machine_name)
+        there = (other, work.state.machines.get(other, ""))
+        notes = (
+            self._local_notes(record_id, list(outcome.local)),
+            self._remote_notes(record_id, list(outcome.remote)),
+        )
+        earlier = conflicts.find_conflict(work.root, record_id)
+        self.diverged[record_id] = outcome.fork
+        self.result.new_conflicts.append(record_id)
+        if remote_side.revision <= local_side.revision:
+            files = conflicts.conflict_files(record_id, outcome, (here, there), earlier, notes)
             work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
-            self.result.new_conflicts.append(record_id)
+            return
+        swapped = RecordMerge(CONFLICT, outcome.fork, outcome.remote, outcome.local)
+        files = conflicts.conflict_files(
+            record_id, swapped, (there, here), earlier, (notes[1], notes[0])
+        )
+        changes: dict[str, Change] = {p: (d, None) for p, d in files.items()}
+        # first this machine's version is set aside and the current record becomes the
+        # remote's revision at this machine's number, so the journal stays whole while the
+        # remote's history replaces this machine's from the fork on
+        step = remote_side.chain().get(local_side.revision)
+        current = record_path(record_id)
+        if step is not None and step != local_side.current:
+            changes[current] = (step, None)
+        work.apply_unit(record_id, "record", changes)
+        taken: dict[str, Change] = {
+            p: (d, b) for p, (d, b) in remote_files.items() if work.read(p) != d
+        }
+        remote_notes = self._remote_blobs([note_path(record_id, n) for n in outcome.remote])
+        for number in sorted(set(outcome.local) | set(outcome.remote)):
+            path = note_path(record_id, number)
+            if path in remote_notes and number in notes[1]:
+                taken[path] = (notes[1][number], remote_notes[path])
+            elif work.read(path) is not None:
+                taken[path] = (None, None)  # this machine's note went with its version
+        work.apply_unit(record_id, "record", taken)
 
     def _rolled_back(self, record_id: str, there: int, here: int) -> None:
         self._refuse(
@@ -402,6 +447,10 @@ class Incoming:
         theirs, blob = self._change(name)
         mine = work.read(path)
         if mine == theirs:
+            if theirs is not None and blob is not None:
+                # the same file encrypted on both sides (a conflict two machines each found):
+                # the remote's blob, so the two trees become one and stop being pushed back
+                work.adopt_blobs([(name, blob, len(theirs))])
             return
         if theirs is None and mine is not None and work.locally_changed(path):
             return  # changed here, removed there: keep what was changed
