@@ -153,8 +153,8 @@ def _what_moved(report: SyncReport, *, set_up: bool = False) -> str:
         return f"{sent}, {count(report.received, 'file')} received"
     if report.pushed and not report.sent:
         sent = f"{count(report.pushed, 'waiting commit')} pushed (from an earlier sync)"
-    elif report.pushed > 1:
-        sent += f" ({count(report.pushed, 'commit')} pushed, with ones that waited)"
+    elif report.pushed:
+        sent += f" (and {count(report.pushed, 'waiting commit')} from an earlier sync)"
     return f"{sent}, {count(report.received, 'file')} received"
 
 

@@ -66,6 +66,8 @@ class _Refused(SyncError):
 @dataclass(slots=True)
 class MergeResult:
     received: int = 0
+    applied: int = 0
+    """Journal files this merge wrote here (a refused or unchanged file is not one)."""
     new_conflicts: list[str] = field(default_factory=list)
 
 
@@ -108,6 +110,13 @@ class Incoming:
         """Record id → its revision here before this merge, for records with conflict files
         the remote removed."""
 
+    def refused_objects(self) -> set[str]:
+        """The objects of the remote commit refused as written without the key, too large or
+        outside the layout: no commit holding one may become an ancestor of this machine's."""
+        screen = self.screen
+        rejected = {screen.oids[n] for n in self.check.rejected if n in screen.oids}
+        return screen.refused_objects() | rejected
+
     def merge(self) -> MergeResult:
         work = self.work
         units: dict[Unit, list[str]] = {}
@@ -135,6 +144,10 @@ class Incoming:
             except _Refused:
                 continue
         return self.result
+
+    def _apply(self, key: str, kind: str, files: dict[str, Change]) -> None:
+        self.work.apply_unit(key, kind, files)
+        self.result.applied += len(files)
 
     def _learn(self) -> None:
         """Names from the remote's manifests: the valid ones, or on a format-1 remote (trusted
@@ -231,7 +244,7 @@ class Incoming:
                 if not path.endswith(".sha256") and (mine := work.read(path)) not in (None, data)
             }
             if changes:
-                work.apply_unit(record_id, "record", changes)
+                self._apply(record_id, "record", changes)
             return
         remote_side, remote_files = self._remote_record(record_id)
         local_side, local_files = self._local_record(record_id)
@@ -243,7 +256,7 @@ class Incoming:
         outcome = merge_record(local_side, remote_side)
         if outcome.outcome == TAKE_REMOTE:
             newer = {p: (d, b) for p, (d, b) in remote_files.items() if local_files.get(p) != d}
-            work.apply_unit(record_id, "record", dict(newer))
+            self._apply(record_id, "record", dict(newer))
         elif outcome.outcome == LOCAL and work.codec.name(current) in self.theirs:
             if remote_side.current is not None and remote_side.revision < local_side.revision:
                 self._rolled_back(record_id, remote_side.revision, local_side.revision)
@@ -277,7 +290,7 @@ class Incoming:
         self.result.new_conflicts.append(record_id)
         if remote_side.revision <= local_side.revision:
             files = conflicts.conflict_files(record_id, outcome, (here, there), earlier, notes)
-            work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
+            self._apply(record_id, "record", {p: (d, None) for p, d in files.items()})
             return
         swapped = RecordMerge(CONFLICT, outcome.fork, outcome.remote, outcome.local)
         files = conflicts.conflict_files(
@@ -291,7 +304,7 @@ class Incoming:
         current = record_path(record_id)
         if step is not None and step != local_side.current:
             changes[current] = (step, None)
-        work.apply_unit(record_id, "record", changes)
+        self._apply(record_id, "record", changes)
         taken: dict[str, Change] = {
             p: (d, b) for p, (d, b) in remote_files.items() if work.read(p) != d
         }
@@ -302,7 +315,7 @@ class Incoming:
                 taken[path] = (notes[1][number], remote_notes[path])
             elif work.read(path) is not None:
                 taken[path] = (None, None)  # this machine's note went with its version
-        work.apply_unit(record_id, "record", taken)
+        self._apply(record_id, "record", taken)
 
     def _rolled_back(self, record_id: str, there: int, here: int) -> None:
         self._refuse(
@@ -416,12 +429,12 @@ class Incoming:
         assert theirs is not None
         mine = work.read(path)
         if mine is None or mine == theirs:
-            work.apply_unit(path, "log", {path: (theirs, blob)})
+            self._apply(path, "log", {path: (theirs, blob)})
             return
         unchanged_here = not work.locally_changed(path)
         if unchanged_here and _holds_every_line(theirs, mine):
             # only the remote appended: its file as it is, in its order
-            work.apply_unit(path, "log", {path: (theirs, blob)})
+            self._apply(path, "log", {path: (theirs, blob)})
             return
         if unchanged_here and name not in self.ours:
             # every line here was on the remote already: some were taken out there
@@ -430,7 +443,7 @@ class Incoming:
         if united != mine:
             # The union is what the other side computes too: when theirs already is it, take
             # their blob, so the same file is not encrypted again and pushed back.
-            work.apply_unit(path, "log", {path: (united, blob if united == theirs else None)})
+            self._apply(path, "log", {path: (united, blob if united == theirs else None)})
 
     def _file(self, path: str, name: str) -> None:
         """Corrections and conflict files: the remote's, unless this machine changed its own;
@@ -455,7 +468,7 @@ class Incoming:
         if theirs is None and mine is not None and work.locally_changed(path):
             return  # changed here, removed there: keep what was changed
         if mine is None or not work.locally_changed(path):
-            work.apply_unit(path, "file", {path: (theirs, blob)})
+            self._apply(path, "file", {path: (theirs, blob)})
 
     def _note_replaced_there(self, path: str) -> bool:
         """Whether a correction note the remote removed belonged to a revision this merge

@@ -32,6 +32,10 @@ def sync_status(engine: SyncEngine) -> dict[str, Any]:
         error = error or slot.error
         if slot.interrupted:
             error = "the last sync was cut short (killed or stopped); `sync now` resumes it"
+    # the refusals state.json keeps are those of the sync it was saved by: a later sync that
+    # stopped before saving it (no key, a kill) shows none of them as its own
+    current = slot is None or not slot.result or slot.result == state.last_result
+    refusals = state.refusals if current else []
     found = conflicts.list_conflicts(engine.root)
     pending = _pending_commits(engine)
     return {
@@ -45,9 +49,9 @@ def sync_status(engine: SyncEngine) -> dict[str, Any]:
         "last_sync_at": state.last_sync_at,
         "last_result": result,
         "last_error": error,
-        "refused_at": state.refused_at,
-        "refused_count": state.refused_count,
-        "refusals": state.refusals,
+        "refused_at": state.refused_at if current else "",
+        "refused_count": state.refused_count if current else 0,
+        "refusals": refusals,
         "pending_commits": pending,
         "conflicts": [c.to_dict() for c in found],
     }
