@@ -9,7 +9,6 @@ printed and counted with the journal's.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,13 +24,8 @@ from core.store.quarantine import FOLDER as QUARANTINE
 from core.store.quarantine import RECEIVED
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE, GitFailed
-from core.sync.report import entry_of
-from core.sync.state import RUNNING
+from core.sync.report import STALLED, entry_of, stalled_text
 from core.sync.status import sync_status
-
-STALLED_AFTER = 30 * 60
-"""Seconds a sync may say it is running before doctor calls it stalled: a whole join of a
-large journal takes a few minutes, a hung remote or process never ends."""
 
 
 @dataclass(slots=True)
@@ -60,15 +54,8 @@ def check_sync(root: Path, *, contact_remote: bool = True) -> SyncHealth:
     if status["state"] == "error":
         error = status["last_error"] or "the last sync failed"
         health.findings.append(Finding(where, f"the last sync failed: {error}", INTERRUPTED_ENTRY))
-    if status["state"] == "syncing" and (since := _running_since(engine)) is not None:
-        health.findings.append(
-            Finding(
-                where,
-                f"a sync has said it is running for {since // 60} minutes without finishing "
-                "(stalled: a remote that stopped answering, or a process that hangs)",
-                INTERRUPTED_ENTRY,
-            )
-        )
+    if status["state"] == STALLED:
+        health.findings.append(Finding(where, stalled_text(status), INTERRUPTED_ENTRY))
     if status["state"] == "refused":
         first = (status["refusals"] or [{}])[0]
         health.findings.append(
@@ -82,16 +69,6 @@ def check_sync(root: Path, *, contact_remote: bool = True) -> SyncHealth:
     if contact_remote:
         health.remote_line = _remote_line(engine, health.findings, where)
     return health
-
-
-def _running_since(engine: SyncEngine) -> int | None:
-    """Seconds the result slot has said `running`, when that is over `STALLED_AFTER`."""
-    try:
-        age = int(time.time() - engine.files.slot_path.stat().st_mtime)
-    except OSError:
-        return None
-    slot = engine.files.slot()
-    return age if slot is not None and slot.result == RUNNING and age > STALLED_AFTER else None
 
 
 def _remote_line(engine: SyncEngine, findings: list[Finding], where: str) -> str:

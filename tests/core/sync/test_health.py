@@ -13,6 +13,7 @@ import pytest
 from core.errors import INTERRUPTED_ENTRY, ROLLBACK_ENTRY, JournalError
 from core.sync import health
 from core.sync.engine import SyncEngine
+from core.sync.report import STALLED_AFTER
 from core.sync.state import RUNNING
 from core.sync.status import sync_status
 
@@ -56,8 +57,9 @@ def test_a_sync_running_far_longer_than_any_can_is_stalled(
     engine.files.mark(RUNNING)  # this live process "syncs"
     assert sync_status(engine)["state"] == "syncing"
     assert _entries(engine.root) == []  # a sync that just started is no finding
-    long_ago = time.time() - health.STALLED_AFTER - 120
+    long_ago = time.time() - STALLED_AFTER - 120
     os.utime(engine.files.slot_path, (long_ago, long_ago))
+    assert sync_status(engine)["state"] == "stalled"
     ((anchor, message),) = _entries(engine.root)
     assert anchor == INTERRUPTED_ENTRY and "stalled" in message, message
 
