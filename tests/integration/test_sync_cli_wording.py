@@ -116,7 +116,7 @@ def test_a_change_received_is_never_called_a_waiting_commit(
 ) -> None:
     """The merge or manifest commit a sync makes for what it received waited for nothing:
     `sync now` names commits as waiting only when an earlier sync made them."""
-    laptop, desk, _ = pair
+    laptop, desk, remote = pair
     for n in range(2):
         desk.put(f"decision-desk-{n + 2}", f"Received change {n}")
         desk.ok("sync", "now")
@@ -124,6 +124,12 @@ def test_a_change_received_is_never_called_a_waiting_commit(
         out = laptop.ok("sync", "now")
         assert out.startswith("Synced: 0 files sent, "), out
         assert "waiting commit" not in out and "earlier sync" not in out, out
+    # a refused file: this machine's tree then differs from the remote's, so the sync commits
+    # its own manifest on top of the remote's commit; that commit waited for nothing either
+    name = blob_name(laptop, "records/decision-forged.json")
+    hostile.plant(remote, {name: b"age-encryption.org/v1\n-> garbage\n"})
+    out = laptop.ok("sync", "now", code=6).splitlines()[0]
+    assert out.startswith("Synced with refusals: 0 files sent, 1 file received; 0 applied"), out
 
 
 def test_status_after_a_failed_sync_shows_no_refusals_of_an_earlier_one(
