@@ -283,8 +283,11 @@ def kept_parents(
     over the remote's branch (with a lease on the commit it merged) and prunes what nothing
     reaches any more."""
     span = [remote, "--not", head] if head else [remote]
-    listed = repo.text("rev-list", "--objects", "--no-object-names", *span).split()
-    sizes = repo.sizes(listed)
+    # the blobs over the cap, by their headers alone: git's filter leaves them out of the
+    # walk and prints them with a "~"
+    walk = ["--objects", "--no-object-names", f"--filter=blob:limit={BLOB_MAX + 1}"]
+    listed = repo.text("rev-list", *walk, "--filter-print-omitted", *span).split()
+    sizes = repo.sizes(line[1:] for line in listed if line.startswith("~"))
     big = {o for o, (kind, size) in sizes.items() if kind == "blob" and size > BLOB_MAX}
     for oid in sorted(big - refused):
         report.refuse(
