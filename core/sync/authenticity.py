@@ -219,24 +219,36 @@ def working_listing(
     work: WorkingCopy, held: dict[str, Manifest] | None = None
 ) -> dict[str, Listed]:
     """Every file of the working copy but the manifests, as a manifest lists it: blob digests
-    from the cache `write_blob` keeps (a file whose stat differs is read again, and its
-    plaintext length taken from a manifest in `held` that lists those bytes, or found)."""
-    lengths = {
-        (name, listed.digest): listed.length
-        for manifest in (held or {}).values()
-        for name, listed in manifest.files.items()
-    }
+    from the cache `write_blob` keeps of every blob it wrote (every write and removal goes
+    through it, and a sync cut short drops the cache), so only the folders' names are read; a
+    file the cache does not hold is read, and its plaintext length taken from a manifest in
+    `held` that lists those bytes, or found)."""
+    lengths: dict[tuple[str, str], int] | None = None
     listing: dict[str, Listed] = {}
     base = str(work.path)
     for directory, folders, files in os.walk(base):
         if directory == base:
-            folders[:] = [f for f in folders if f != ".git"]
+            folders[:] = [f for f in folders if f not in (".git", manifests.FOLDER)]
+            prefix = ""
+        else:
+            prefix = directory[len(base) + 1 :].replace(os.sep, "/") + "/"
         for file_name in files:
-            full = os.path.join(directory, file_name)
-            name = os.path.relpath(full, base).replace(os.sep, "/")
-            if name.startswith(f"{manifests.FOLDER}/") or _left_by_a_writer(file_name):
+            name = prefix + file_name
+            if _left_by_a_writer(file_name):
                 continue
-            listing[name] = _listed(work, name, full, lengths)
+            cached = work.state.blobs.get(name)
+            if cached is not None:
+                listing[name] = Listed(
+                    work.state.known.get(name, ""), str(cached[0]), int(cached[1])
+                )
+                continue
+            if lengths is None:
+                lengths = {
+                    (n, listed.digest): listed.length
+                    for manifest in (held or {}).values()
+                    for n, listed in manifest.files.items()
+                }
+            listing[name] = _listed(work, name, os.path.join(directory, file_name), lengths)
     return listing
 
 
@@ -247,19 +259,15 @@ def _left_by_a_writer(file_name: str) -> bool:
 
 
 def _listed(work: WorkingCopy, name: str, full: str, lengths: dict[tuple[str, str], int]) -> Listed:
-    info = os.lstat(full)
-    key = [info.st_size, info.st_mtime_ns, info.st_ino]
-    cached = work.state.blobs.get(name)
+    """A blob the cache does not hold, read: its digest and plaintext length, then cached."""
     path = work.state.known.get(name, "")
-    if cached is not None and cached[2:] == key:
-        return Listed(path, str(cached[0]), int(cached[1]))
     with open(full, "rb") as handle:
         blob = handle.read()
     digest = blob_digest(blob)
     length = lengths.get((name, digest))
     if length is None:
         length = _plain_length(work, name, path, blob)
-    work.state.blobs[name] = [digest, length, *key]
+    work.state.blobs[name] = [digest, length]
     return Listed(path, digest, length)
 
 
