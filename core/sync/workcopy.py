@@ -144,8 +144,10 @@ class WorkingCopy:
     # journal ------------------------------------------------------------------------------
 
     def read(self, path: str) -> bytes | None:
+        target = self.root / path
+        checked = target.parent in self.checked_dirs
         try:
-            return read_regular_file(self.root, self.root / path, FILE_MAX)
+            return read_regular_file(self.root, target, FILE_MAX, parents_checked=checked)
         except (FileNotFoundError, NotFound):
             return None
 
