@@ -116,10 +116,10 @@ class PlainGit:
 
 def run_size(size: int, work: Path, manifest_syncs: int) -> list[tuple[str, float, float | None]]:
     """(figure, seconds, plain git's seconds for the same work) for one journal size."""
-    from bench.journal_gen import write_journal  # noqa: PLC0415  # from --code's checkout
-    from core.store.decisions import DecisionStore  # noqa: PLC0415
-    from core.sync.engine import SyncEngine  # noqa: PLC0415
-    from core.sync.keystore import KeyLocation, load_key  # noqa: PLC0415
+    from bench.journal_gen import write_journal  # from the --code checkout
+    from core.store.decisions import DecisionStore
+    from core.sync.engine import SyncEngine
+    from core.sync.keystore import KeyLocation, load_key
 
     laptop, desk = work / "laptop", work / "desk"
     ids = write_journal(laptop, size)
@@ -134,6 +134,7 @@ def run_size(size: int, work: Path, manifest_syncs: int) -> list[tuple[str, floa
     def measure(name: str, ours: Callable[[], object], baseline: Callable[[], object]) -> None:
         base = _timed(baseline)
         figures.append((name, _timed(ours, name), base))
+        print(f"  ({size}: {name} {figures[-1][1]:.2f} s, plain git {base:.2f} s)", flush=True)
 
     measure(
         "first push",

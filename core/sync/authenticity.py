@@ -127,7 +127,7 @@ class RemoteCheck:
         """Checks every manifest in `commit`; refusals go to `report`."""
         names = [
             e.text
-            for e in repo.entries(commit)
+            for e in repo.entries(commit, manifests.FOLDER)
             if e.text is not None and manifests.is_manifest(e.text) and e.mode == FILE_MODE
         ]
         found = repo.blobs(commit, names, limit=MANIFEST_MAX)

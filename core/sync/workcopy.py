@@ -29,6 +29,7 @@ from core.errors import NotFound
 from core.store.locking import locked
 from core.store.safefs import (
     atomic_write,
+    check_no_links,
     ensure_private_dir,
     read_regular_file,
     read_regular_file_stat,
@@ -104,7 +105,11 @@ class WorkingCopy:
             entry = self.index.get(path)
             if entry is not None and entry.unchanged(FileIdentity.of(info)):
                 continue
-            data, read_info = read_regular_file_stat(self.root, self.root / path, FILE_MAX)
+            target = self.root / path
+            self._checked_dir(target.parent, create=False)
+            data, read_info = read_regular_file_stat(
+                self.root, target, FILE_MAX, parents_checked=True
+            )
             name = self.codec.name(path)
             found = digest(data)
             if entry is None or entry.digest != found:
@@ -136,9 +141,14 @@ class WorkingCopy:
         except FileNotFoundError:
             return
 
-    def _checked_dir(self, directory: Path) -> None:
+    def _checked_dir(self, directory: Path, *, create: bool = True) -> None:
+        """Checks a folder for links once per sync (and makes it, private, unless told not
+        to: a folder the scan found is read, not written)."""
         if directory not in self.checked_dirs:
-            ensure_private_dir(self.root, directory)
+            if create:
+                ensure_private_dir(self.root, directory)
+            else:
+                check_no_links(self.root, directory)
             self.checked_dirs.add(directory)
 
     # journal ------------------------------------------------------------------------------
