@@ -196,13 +196,19 @@ def _read_at_most(fd: int, expected: int, limit: int) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def atomic_write(root: Path, path: Path, data: bytes, *, durable: bool = True) -> None:
+def atomic_write(
+    root: Path, path: Path, data: bytes, *, durable: bool = True, parents_checked: bool = False
+) -> None:
     """temp file in the same directory, write, fsync, chmod 0600, rename, fsync the directory.
 
     `durable=False` leaves out both fsyncs, for a cache that is checked when read: after a
     power cut it may be missing or torn, never half-replaced by a valid-looking mix.
+    `parents_checked` lets a writer of many files check each directory once (with
+    `ensure_private_dir`) instead of per file; the file itself is still refused when it is a
+    link or not a regular file.
     """
-    check_no_links(root, path)
+    if not parents_checked:
+        check_no_links(root, path)
     _require_regular_or_missing(path)
     temp = path.with_name(temp_name(path.name))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
