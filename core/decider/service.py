@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Protocol
 
 from core.capture.machine import AutoAnswer
 from core.capture.proposal import ParsedProposal
@@ -107,21 +107,50 @@ class Overruled:
     kind_label: str
 
 
+class ProfileSource(Protocol):
+    """The profile as the decider reads it (`core.profile.store.ProfileStore`)."""
+
+    def load(self) -> PreferenceProfile: ...
+
+    def journal_source_hash(self) -> str: ...
+
+
+def staleness(profile: PreferenceProfile, source: ProfileSource) -> str:
+    """Why `profile` is out of date with the journal, or "" when it was built from the records
+    as they are now (its source hash is the journal's). A journal whose hash cannot be read is
+    never current."""
+    if profile.revision == 0:
+        return "the preference profile has not been built yet"
+    try:
+        journal_hash = source.journal_source_hash()
+    except (JournalError, OSError) as exc:
+        return f"the journal cannot be compared with the preference profile ({exc})"
+    if profile.source_hash != journal_hash:
+        return (
+            "the preference profile is out of date with the journal (a change to the records "
+            "is not folded in yet); asked until it is rebuilt"
+        )
+    return ""
+
+
 class Decider:
     """Implements `core.capture.machine.DeciderHook` over one journal's files."""
 
     def __init__(
         self,
         journal_root: Path,
-        load_profile: Callable[[], PreferenceProfile],
+        profile: ProfileSource,
         *,
         clock: Clock = utc_now,
     ) -> None:
         self.root = Path(journal_root)
         self.ledger = DeciderLedger(self.root)
         self.modes = ModeBook(self.root)
-        self._load_profile = load_profile
+        self._profile = profile
         self._clock = clock
+
+    def _load_profile(self) -> PreferenceProfile:
+        return self._profile.load()
 
     def policy(self) -> RoutingPolicy:
         return load_policy(self.root)
@@ -144,11 +173,20 @@ class Decider:
     # --- capture's hook -----------------------------------------------------------------------
 
     def route_of(self, question: Question) -> Route:
+        """Where the question goes. The profile's freshness is checked only when everything
+        else would let it answer, because it looks at every record file's stat."""
         policy = self.policy()
-        prediction = predict(self._load_profile(), question)
-        return route(
-            question, mode=self.modes.mode_of(question.kind), prediction=prediction, policy=policy
-        )
+        profile = self._load_profile()
+        prediction = predict(profile, question)
+        mode = self.modes.mode_of(question.kind)
+        routed = route(question, mode=mode, prediction=prediction, policy=policy)
+        if routed.to != "profile":
+            return routed
+        stale = staleness(profile, self._profile)
+        if not stale:
+            return routed
+        log.debug("asking the person about %r: %s", question.kind, stale)
+        return route(question, mode=mode, prediction=prediction, policy=policy, stale=stale)
 
     def presented(self, proposal: ParsedProposal) -> AutoAnswer | None:
         question = question_of(proposal)
@@ -366,7 +404,7 @@ class Decider:
 
 def decider_for(journal: Journal, *, clock: Clock = utc_now) -> Decider:
     """The decider of an open journal, reading its profile as it is on disk."""
-    return Decider(journal.root, journal.profile.load, clock=clock)
+    return Decider(journal.root, journal.profile, clock=clock)
 
 
 def principle_sources(journal: Journal) -> PrincipleSources:
