@@ -10,20 +10,32 @@ rule, the strength and the scoring live here, one JSON line per event:
 - `scored`: the person answered a predicted decision: `agree`, `amend` or `overrule`;
 - `automatic`: the profile answered for the person (never evidence, never scored);
 - `overruled`: the person corrected an automatic answer (counts toward demotion).
+
+Routing reads only the lines it needs: the events of one decision (was it predicted, scored,
+answered automatically, overruled) and of one kind (its score, for a demotion), looked up in
+`cache/decider-ledger.sqlite3` (`core.bulk.log_index`), which each append brings up to date and
+which is rebuilt from the log whenever it is missing or does not match it. Listing every kind
+(`modes`) still reads the whole log.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from core.bulk.log_index import LogIndex
 from core.decider.policy import DECIDER_DIR
+from core.errors import JournalError
 from core.store.append_log import AppendLog
 
 LEDGER_FILE = "ledger.ndjson"
+LEDGER_INDEX = "cache/decider-ledger.sqlite3"
+
+log = logging.getLogger(__name__)
 
 EventType = Literal["prediction", "scored", "automatic", "overruled"]
 EVENT_TYPES: tuple[EventType, ...] = ("prediction", "scored", "automatic", "overruled")
@@ -94,9 +106,33 @@ class DeciderLedger:
     def __init__(self, journal_root: Path) -> None:
         root = Path(journal_root)
         self.log = AppendLog(root, root / DECIDER_DIR / LEDGER_FILE)
+        self.index = LogIndex(self.log, root / LEDGER_INDEX, ("decision_id", "kind"))
 
     def append(self, events: Iterable[Event]) -> int:
-        return self.log.append(event.to_dict() for event in events)
+        written = self.log.append(event.to_dict() for event in events)
+        try:
+            self.index.refresh()
+        except (JournalError, OSError):  # a cache: the next lookup indexes it, or reads all
+            log.warning("the decider ledger's index was not brought up to date", exc_info=True)
+        return written
+
+    def _events(self, **where: str) -> list[Event]:
+        try:
+            raw = self.index.lines(**where)
+        except (JournalError, OSError):
+            log.warning("the decider ledger's index cannot be read; reading the log", exc_info=True)
+            raw = [
+                e for e in self.log.read().entries if all(e.get(k) == v for k, v in where.items())
+            ]
+        return [e for e in map(event_from_dict, raw) if e is not None]
+
+    def of_decision(self, decision_id: str) -> list[Event]:
+        """The events of one decision, oldest first, without reading the whole log."""
+        return self._events(decision_id=decision_id)
+
+    def of_kind(self, kind: str) -> list[Event]:
+        """The events of one (folded) kind, oldest first."""
+        return self._events(kind=kind)
 
     def read(self) -> LedgerRead:
         raw = self.log.read()

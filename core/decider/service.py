@@ -208,10 +208,7 @@ class Decider:
         return None
 
     def _log_prediction(self, decision_id: str, question: Question, prediction: Prediction) -> None:
-        if any(
-            e.type == "prediction" and e.decision_id == decision_id
-            for e in self.ledger.read().events
-        ):
+        if any(e.type == "prediction" for e in self.ledger.of_decision(decision_id)):
             return
         self._log(
             "prediction",
@@ -236,13 +233,9 @@ class Decider:
                 option_label=record.selected_label(),
             )
             return ""
-        events = self.ledger.read().events
-        prediction = next(
-            (e for e in events if e.type == "prediction" and e.decision_id == record.id), None
-        )
-        if prediction is None or any(
-            e.type == "scored" and e.decision_id == record.id for e in events
-        ):
+        events = self.ledger.of_decision(record.id)
+        prediction = next((e for e in events if e.type == "prediction"), None)
+        if prediction is None or any(e.type == "scored" for e in events):
             return ""
         answer, custom = _answer_label(record)
         outcome = classify(prediction.option_label, answer, custom)
@@ -279,13 +272,16 @@ class Decider:
 
     # --- modes --------------------------------------------------------------------------------
 
-    def scores(self, *, kinds: list[tuple[str, str]] | None = None) -> list[KindScore]:
-        """Every kind the profile, the log or the modes file knows, with its score."""
+    def scores(
+        self, *, kinds: list[tuple[str, str]] | None = None, events: list[Event] | None = None
+    ) -> list[KindScore]:
+        """Every kind the profile, the log or the modes file knows, with its score; `events`
+        (default: the whole log) are the ledger lines scored."""
         profile = self._load_profile()
         known = list(kinds or [])  # as typed, unless the journal spells the kind itself
         known.extend((fold_name(r.criterion), r.criterion) for r in profile.rules)
         return score_kinds(
-            self.ledger.read().events,
+            self.ledger.read().events if events is None else events,
             self.modes.read(),
             self.policy(),
             now=self._clock(),
@@ -293,8 +289,10 @@ class Decider:
         )
 
     def score_of(self, kind: str) -> KindScore | None:
+        """One kind's score, from that kind's ledger lines only."""
         wanted = fold_name(kind)
-        return next((s for s in self.scores(kinds=[(wanted, kind)]) if s.kind == wanted), None)
+        scores = self.scores(kinds=[(wanted, kind)], events=self.ledger.of_kind(wanted))
+        return next((s for s in scores if s.kind == wanted), None)
 
     def set_mode(self, kind: str, mode: str) -> KindMode:
         """`ask` always; `auto` only when recommended, else ModeRefused with the reason."""
@@ -338,13 +336,9 @@ class Decider:
 
     def _note_overrule(self, record: DecisionRecord) -> str:
         """Logs the overrule of a once-automatic record (once) and demotes when it is due."""
-        events = self.ledger.read().events
-        automatic = next(
-            (e for e in events if e.type == "automatic" and e.decision_id == record.id), None
-        )
-        if automatic is None or any(
-            e.type == "overruled" and e.decision_id == record.id for e in events
-        ):
+        events = self.ledger.of_decision(record.id)
+        automatic = next((e for e in events if e.type == "automatic"), None)
+        if automatic is None or any(e.type == "overruled" for e in events):
             return ""
         self._log(
             "overruled",
