@@ -22,14 +22,13 @@ import hashlib
 import json
 import os
 import sqlite3
-import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from core.store.append_log import AppendLog
-from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir
+from core.store.safefs import check_no_links, ensure_private_dir, ensure_private_file
 
 INDEX_FORMAT = "decision-journal-log-index/1"
 EDGE_BYTES = 256
@@ -43,21 +42,6 @@ class _Stale(Exception):
 
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _private_file(root: Path, path: Path) -> None:
-    """SQLite would create the file with the umask's mode; the journal's data stays 0600."""
-    check_no_links(root, path)
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags, FILE_MODE)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise _Stale
-        if os.name == "posix" and stat.S_IMODE(info.st_mode) != FILE_MODE:
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
 
 
 class LogIndex:
@@ -93,7 +77,7 @@ class LogIndex:
 
     def _connect(self) -> sqlite3.Connection:
         ensure_private_dir(self.log.root, self.path.parent)
-        _private_file(self.log.root, self.path)
+        ensure_private_file(self.log.root, self.path, "log index")
         connection = sqlite3.connect(
             self.path, timeout=10.0, isolation_level=None, check_same_thread=False
         )
