@@ -66,47 +66,50 @@ def median_ms(run: Callable[[], object], rounds: int) -> float:
     return statistics.median(times) * 1000
 
 
+def measure(entries: int, rounds: int) -> None:
+    root = Path(tempfile.mkdtemp()) / "journal"
+    ledger = fill(root, entries)
+    wanted = f"decision-{(entries // 2 - 3):032x}"
+
+    def full_read() -> list[Event]:
+        return [e for e in ledger.read().events if e.decision_id == wanted]
+
+    assert full_read() == ledger.of_decision(wanted)
+    before = median_ms(full_read, rounds)
+    after = median_ms(lambda: ledger.of_decision(wanted), rounds)
+    print(
+        f"{entries:>6,} entries  one decision's events: full read {before:8.2f} ms, "
+        f"index {after:6.2f} ms ({before / after:.0f}x)"
+    )
+
+    def full_kind() -> list[Event]:
+        return [e for e in ledger.read().events if e.kind == "kind-7"]
+
+    assert full_kind() == ledger.of_kind("kind-7")
+    before = median_ms(full_kind, max(rounds // 10, 5))
+    after = median_ms(lambda: ledger.of_kind("kind-7"), max(rounds // 10, 5))
+    print(
+        f"{entries:>6,} entries  one kind's events:     full read {before:8.2f} ms, "
+        f"index {after:6.2f} ms ({before / after:.1f}x)"
+    )
+
+    line = ledger.read().events[0]
+    plain = AppendLog(root, ledger.log.path)
+    appended_plain = median_ms(lambda: plain.append([line.to_dict()]), rounds // 4)
+    appended = median_ms(lambda: ledger.append([line]), rounds // 4)
+    print(
+        f"{entries:>6,} entries  one append:            plain {appended_plain:12.2f} ms, "
+        f"with index {appended:6.2f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
-    rounds = args.rounds
-    print(f"median of {rounds} rounds; 'full read' is what each lookup did before")
+    print(f"median of {args.rounds} rounds; 'full read' is what each lookup did before")
     for entries in (1_000, 10_000):
-        root = Path(tempfile.mkdtemp()) / "journal"
-        ledger = fill(root, entries)
-        wanted = f"decision-{(entries // 2 - 3):032x}"
-
-        def full_read(decision_id: str = wanted) -> list[Event]:
-            return [e for e in ledger.read().events if e.decision_id == decision_id]
-
-        assert full_read() == ledger.of_decision(wanted)
-        before = median_ms(full_read, rounds)
-        after = median_ms(lambda: ledger.of_decision(wanted), rounds)
-        print(
-            f"{entries:>6,} entries  one decision's events: full read {before:8.2f} ms, "
-            f"index {after:6.2f} ms ({before / after:.0f}x)"
-        )
-
-        def full_kind() -> list[Event]:
-            return [e for e in ledger.read().events if e.kind == "kind-7"]
-
-        assert full_kind() == ledger.of_kind("kind-7")
-        before = median_ms(full_kind, max(rounds // 10, 5))
-        after = median_ms(lambda: ledger.of_kind("kind-7"), max(rounds // 10, 5))
-        print(
-            f"{entries:>6,} entries  one kind's events:     full read {before:8.2f} ms, "
-            f"index {after:6.2f} ms ({before / after:.1f}x)"
-        )
-
-        line = ledger.read().events[0]
-        plain = AppendLog(root, ledger.log.path)
-        appended_plain = median_ms(lambda: plain.append([line.to_dict()]), rounds // 4)
-        appended = median_ms(lambda: ledger.append([line]), rounds // 4)
-        print(
-            f"{entries:>6,} entries  one append:            plain {appended_plain:12.2f} ms, "
-            f"with index {appended:6.2f} ms"
-        )
+        measure(entries, args.rounds)
 
 
 if __name__ == "__main__":

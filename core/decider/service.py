@@ -145,7 +145,7 @@ class Decider:
     ) -> None:
         self.root = Path(journal_root)
         self.ledger = DeciderLedger(self.root)
-        self.modes = ModeBook(self.root)
+        self.modes = ModeBook(self.root, self.ledger)
         self._profile = profile
         self._clock = clock
 
@@ -179,6 +179,8 @@ class Decider:
         profile = self._load_profile()
         prediction = predict(profile, question)
         mode = self.modes.mode_of(question.kind)
+        if mode == MODE_AUTO and self._demote_if_due(question.kind):
+            mode = MODE_ASK  # overrules made on two machines, met here after a sync
         routed = route(question, mode=mode, prediction=prediction, policy=policy)
         if routed.to != "profile":
             return routed
@@ -273,16 +275,20 @@ class Decider:
     # --- modes --------------------------------------------------------------------------------
 
     def scores(
-        self, *, kinds: list[tuple[str, str]] | None = None, events: list[Event] | None = None
+        self,
+        *,
+        kinds: list[tuple[str, str]] | None = None,
+        events: list[Event] | None = None,
+        modes: dict[str, KindMode] | None = None,
     ) -> list[KindScore]:
-        """Every kind the profile, the log or the modes file knows, with its score; `events`
-        (default: the whole log) are the ledger lines scored."""
+        """Every kind the profile, the log or the modes know, with its score; `events` and
+        `modes` (default: the whole log's) are what is scored."""
         profile = self._load_profile()
         known = list(kinds or [])  # as typed, unless the journal spells the kind itself
         known.extend((fold_name(r.criterion), r.criterion) for r in profile.rules)
         return score_kinds(
             self.ledger.read().events if events is None else events,
-            self.modes.read(),
+            self.modes.read() if modes is None else modes,
             self.policy(),
             now=self._clock(),
             kinds=known,
@@ -291,7 +297,12 @@ class Decider:
     def score_of(self, kind: str) -> KindScore | None:
         """One kind's score, from that kind's ledger lines only."""
         wanted = fold_name(kind)
-        scores = self.scores(kinds=[(wanted, kind)], events=self.ledger.of_kind(wanted))
+        entry = self.modes.entry_of(wanted)
+        scores = self.scores(
+            kinds=[(wanted, kind)],
+            events=self.ledger.of_kind(wanted),
+            modes={wanted: entry} if entry else {},
+        )
         return next((s for s in scores if s.kind == wanted), None)
 
     def set_mode(self, kind: str, mode: str) -> KindMode:
