@@ -222,8 +222,7 @@ class TrayApp(QObject):
         choice there overrules the profile and counts toward setting the kind back to ask."""
         window = self._journal_window()
         window.present()
-        window.open_decision(decision_id)
-        window.dialogs.edit_current()
+        window.open_decision(decision_id, edit=True)
 
     @Slot(str)
     def show_decision(self, decision_id: str) -> None:
