@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from core.decider.fold import fold_name
 from core.decider.ledger import DeciderLedger, Event, event_from_dict, parse_time, time_text
@@ -122,12 +123,13 @@ class ModeBook:
             f"{count} mode change{'s' if count != 1 else ''} cannot be read",
         )
 
-    def read(self) -> dict[str, KindMode]:
-        """Every kind with a mode change (reads the whole ledger: for listings)."""
+    def read(self, entries: list[dict[str, Any]] | None = None) -> dict[str, KindMode]:
+        """Every kind with a mode change, from the ledger's `entries` (default: read now, the
+        whole ledger: for listings)."""
         kinds = self._legacy()
         by_kind: dict[str, list[Event]] = {}
         bad = 0
-        for raw in self.ledger.log.read().entries:
+        for raw in self.ledger.log.read().entries if entries is None else entries:
             if raw.get("type") != "mode":
                 continue
             event = event_from_dict(raw)

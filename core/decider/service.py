@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from core.capture.machine import AutoAnswer
 from core.capture.proposal import ParsedProposal
 from core.decider.fold import fold_name
-from core.decider.ledger import DeciderLedger, Event, EventType, time_text
+from core.decider.ledger import DeciderLedger, Event, EventType, event_from_dict, time_text
 from core.decider.modes import KindMode, ModeBook
 from core.decider.policy import RoutingPolicy, load_policy
 from core.decider.principles import PrincipleSources
@@ -286,9 +286,15 @@ class Decider:
         profile = self._load_profile()
         known = list(kinds or [])  # as typed, unless the journal spells the kind itself
         known.extend((fold_name(r.criterion), r.criterion) for r in profile.rules)
+        if events is None or modes is None:
+            entries = self.ledger.log.read().entries  # read once for both
+            if events is None:
+                events = [e for e in map(event_from_dict, entries) if e is not None]
+            if modes is None:
+                modes = self.modes.read(entries)
         return score_kinds(
-            self.ledger.read().events if events is None else events,
-            self.modes.read() if modes is None else modes,
+            events,
+            modes,
             self.policy(),
             now=self._clock(),
             kinds=known,
@@ -434,8 +440,9 @@ def with_modes(result: EvidenceResult, decider: Decider) -> dict[str, Any]:
 
     A modes file that cannot be read says `ask` with the reason, as routing then asks."""
     data = result.to_dict()
-    try:
-        scores = {s.kind: s for s in decider.scores(kinds=[(fold_name(result.kind), result.kind)])}
+    criteria = {fold_name(m["criterion"]): m["criterion"] for m in data["matches"]}
+    try:  # each kind from its own ledger lines, not the whole ledger
+        scores = {k: s for k, label in criteria.items() if (s := decider.score_of(label))}
     except JournalDamaged as exc:
         scores, problem = {}, str(exc)
     else:

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from core.capture.machine import NeedsHuman, Recorded
-from core.decider.service import staleness
+from core.decider.ledger import DeciderLedger, LedgerRead
+from core.decider.service import staleness, with_modes
 from core.profile.model import PreferenceProfile
+from core.profile.query import EvidenceResult, query_evidence
 from core.record.corrections import Correction, apply_correction
 from core.record.origin import is_automatic
 from tests.core.decider.support import KIND, Journal, database_proposal
@@ -68,3 +70,33 @@ def test_a_profile_never_built_is_stale(auto_journal: Journal) -> None:
 
 def test_a_current_profile_is_not_stale(auto_journal: Journal) -> None:
     assert staleness(auto_journal.profile.load(), auto_journal.profile) == ""
+
+
+def test_preferences_carry_each_rules_mode_from_its_own_ledger_lines(
+    auto_journal: Journal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = _evidence(auto_journal)
+    monkeypatch.setattr(DeciderLedger, "read", _no_full_read)
+    [match, *_] = with_modes(result, auto_journal.decider)["matches"]
+    assert (match["mode"], match["scored_predictions"], match["agreement"]) == ("auto", 10, 1.0)
+    assert match["auto_recommended"] and "mode_problem" not in match
+
+
+def test_preferences_say_ask_when_a_mode_line_cannot_be_read(auto_journal: Journal) -> None:
+    DeciderLedger(auto_journal.root).log.append(
+        [{"type": "mode", "at": "soon", "kind": "databaseengine", "mode": "auto"}]
+    )
+    result = _evidence(auto_journal)
+    [match, *_] = with_modes(result, auto_journal.decider)["matches"]
+    assert match["mode"] == "ask" and "cannot be read" in match["mode_problem"]
+    assert isinstance(auto_journal.present(database_proposal(950)), NeedsHuman)
+
+
+def _evidence(journal: Journal) -> EvidenceResult:
+    profile = journal.profile.load()
+    rule = profile.rules[0]
+    return query_evidence(profile, kind=rule.criterion, project_id=rule.support_project_ids[0])
+
+
+def _no_full_read(_ledger: DeciderLedger) -> LedgerRead:
+    raise AssertionError("the whole ledger was read")
