@@ -266,6 +266,17 @@ class DesktopNotifier(QObject):
         if arguments and isinstance(arguments[0], int):
             self._keys.pop(arguments[0], None)
 
+    def close_all(self) -> None:
+        """Withdraws our notifications with buttons (the app is quitting: nobody would hear a
+        press); detached, so quitting never waits on the service."""
+        for number in list(self._keys):
+            process = self._process(_call("CloseNotification", f"uint32 {number}"))
+            process.setStandardOutputFile(QProcess.nullDevice())
+            process.setStandardErrorFile(QProcess.nullDevice())
+            process.startDetached()
+            process.deleteLater()
+        self._keys.clear()
+
     def sent(self) -> dict[int, str]:
         """The notifications with buttons still open: id → key."""
         return dict(self._keys)

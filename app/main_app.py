@@ -366,6 +366,8 @@ class TrayApp(QObject):
         self.transcripts.stop()
         self.workers.wait_idle()
         self.profile_worker.stop()
+        if self.tray is not None:
+            self.tray.notifier.close_all()  # an "Overrule" button nobody would hear
         QApplication.quit()
 
 

@@ -5,16 +5,20 @@ service shows no buttons or is not there."""
 from __future__ import annotations
 
 import json
+import string
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pytestqt.qtbot import QtBot
 
 from app.desktop_notifications import (
     DesktopNotifier,
     capabilities_of,
+    gvariant_string,
     notification_id,
     notify_arguments,
 )
@@ -29,10 +33,14 @@ def session_bus() -> Iterator[str]:
         yield address
 
 
-def _calls(path: Path) -> list[dict[str, Any]]:
+def _lines(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _calls(path: Path) -> list[dict[str, Any]]:
+    return [line for line in _lines(path) if "closed" not in line]
 
 
 def _ready_notifier(qtbot: QtBot, address: str) -> DesktopNotifier:
@@ -153,3 +161,28 @@ def test_without_a_service_a_click_on_the_balloon_overrules(qtbot: QtBot) -> Non
     with qtbot.waitSignal(tray.overrule_requested) as clicked:
         tray.icon.messageClicked.emit()
     assert clicked.args == ["decision-auto"]
+
+
+def test_quitting_withdraws_the_notifications_with_buttons(
+    qtbot: QtBot, tmp_path: Path, session_bus: str
+) -> None:
+    calls = tmp_path / "calls.jsonl"
+    with fake_service(session_bus, calls):
+        notifier = _ready_notifier(qtbot, session_bus)
+        tray = TrayController(autostart_enabled=False, notifier=notifier)
+        tray.answered_for_you("decision-auto", "Postgres")
+        qtbot.waitUntil(lambda: bool(notifier.sent()), timeout=10_000)
+        [number] = notifier.sent()
+        notifier.close_all()
+        assert notifier.sent() == {}
+        qtbot.waitUntil(lambda: {"closed": number} in _lines(calls), timeout=10_000)
+
+
+_capability = st.text(alphabet=string.ascii_letters + string.digits + "-_.", min_size=1)
+
+
+@given(st.lists(_capability, max_size=8), st.integers(0, 2**32 - 1))
+def test_replies_as_gdbus_prints_them_are_read_back(names: list[str], number: int) -> None:
+    printed = "([" + ", ".join(gvariant_string(n) for n in names) + "],)\n"
+    assert capabilities_of(printed) == frozenset(names)
+    assert notification_id(f"(uint32 {number},)\n") == number

@@ -88,7 +88,10 @@ class Service:
             self.connection.send(new_signal(self.emitter, "ActionInvoked", "us", (number, action)))
             self.connection.send(new_signal(self.emitter, "NotificationClosed", "uu", (number, 2)))
         elif member == "CloseNotification":
+            with self.out.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps({"closed": body[0]}) + "\n")
             self.connection.send(new_method_return(message))
+            self.connection.send(new_signal(self.emitter, "NotificationClosed", "uu", (body[0], 3)))
         else:
             self.connection.send(new_method_return(message))
 
