@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from core.store.append_log import AppendLog
-from core.store.safefs import check_no_links, ensure_private_dir, ensure_private_file
+from core.store.safefs import check_no_links, ensure_private_dir, ensure_private_file, read_at
 
 INDEX_FORMAT = "decision-journal-log-index/1"
 EDGE_BYTES = 256
@@ -127,6 +127,7 @@ class LogIndex:
     def _open_log(self) -> int | None:
         check_no_links(self.log.root, self.log.path)
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        flags |= getattr(os, "O_BINARY", 0)  # Windows would translate line ends otherwise
         try:
             return os.open(self.log.path, flags)
         except FileNotFoundError:
@@ -149,9 +150,9 @@ class LogIndex:
         info = os.fstat(fd)
         size = info.st_size
         if covered:
-            head = os.pread(fd, min(EDGE_BYTES, covered), 0)
+            head = read_at(fd, min(EDGE_BYTES, covered), 0)
             start = max(0, covered - EDGE_BYTES)
-            tail = os.pread(fd, covered - start, start)
+            tail = read_at(fd, covered - start, start)
             if (
                 size < covered
                 or meta["identity"] != self._identity(info)
@@ -163,7 +164,7 @@ class LogIndex:
         position = covered
         rows: list[tuple[Any, ...]] = []
         while position < size:
-            more = os.pread(fd, min(CHUNK_BYTES, size - position), position)
+            more = read_at(fd, min(CHUNK_BYTES, size - position), position)
             if not more:
                 break
             position += len(more)
@@ -185,8 +186,8 @@ class LogIndex:
             values = {
                 "covered": str(new_covered),
                 "identity": self._identity(info),
-                "head": _digest(os.pread(fd, min(EDGE_BYTES, new_covered), 0)),
-                "tail": _digest(os.pread(fd, new_covered - start, start)),
+                "head": _digest(read_at(fd, min(EDGE_BYTES, new_covered), 0)),
+                "tail": _digest(read_at(fd, new_covered - start, start)),
             }
             connection.executemany(
                 "UPDATE meta SET value = ? WHERE key = ?", [(v, k) for k, v in values.items()]
@@ -225,11 +226,11 @@ class LogIndex:
     def _line_at(fd: int | None, offset: int, covered: int, where: dict[str, str]) -> Any:
         if fd is None or offset >= covered:
             raise _Stale
-        if offset and os.pread(fd, 1, offset - 1) != b"\n":
+        if offset and read_at(fd, 1, offset - 1) != b"\n":
             raise _Stale
         data = b""
         while not data.endswith(b"\n") and offset + len(data) < covered:
-            more = os.pread(fd, min(64 * 1024, covered - offset - len(data)), offset + len(data))
+            more = read_at(fd, min(64 * 1024, covered - offset - len(data)), offset + len(data))
             if not more:
                 break
             cut = more.find(b"\n")

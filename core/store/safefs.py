@@ -89,6 +89,15 @@ def ensure_private_dir(root: Path, directory: Path) -> None:
                 os.chmod(path, DIR_MODE)
 
 
+def read_at(fd: int, size: int, offset: int) -> bytes:
+    """`os.pread` where it exists; elsewhere (Windows) a seek and a read, so the descriptor must
+    be the caller's own, shared with no other thread."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
 def ensure_private_file(root: Path, path: Path, what: str = "journal file") -> None:
     """Creates `path` as an empty 0600 file when missing, and tightens an existing one; for
     files another library opens (SQLite would create them with the umask's mode)."""

@@ -122,3 +122,16 @@ def test_an_append_is_indexed_and_later_reads_use_the_cache(tmp_path: Path) -> N
 def test_a_log_that_does_not_exist_has_no_lines(tmp_path: Path) -> None:
     log = AppendLog(tmp_path, tmp_path / "decider" / "ledger.ndjson")
     assert LogIndex(log, tmp_path / "cache" / "ledger.sqlite3", KEYS).lines(decision_id="a") == []
+
+
+def test_without_pread_the_same_lines_are_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows has no `os.pread`: the lookup seeks and reads instead."""
+    log = AppendLog(tmp_path, tmp_path / "decider" / "ledger.ndjson")
+    log.append([{"decision_id": "a", "kind": "k1"}, {"decision_id": "b"}, {"decision_id": "a"}])
+    monkeypatch.delattr(os, "pread")
+    index = LogIndex(log, tmp_path / "cache" / "ledger.sqlite3", KEYS)
+    assert index.lines(decision_id="a") == _plain(log, decision_id="a")
+    log.append([{"decision_id": "a", "kind": "k2"}])
+    assert index.lines(decision_id="a") == _plain(log, decision_id="a")
