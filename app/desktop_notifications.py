@@ -43,6 +43,8 @@ EXPIRE_MS = 8000
 ACTIONS_CAPABILITY = "actions"
 BUS_NAME = "decision-journal-notifications"
 """QtDBus's name for our connection to a bus given by address (tests' private buses)."""
+KEY_PROPERTY = "decision-journal-key"
+"""The QProcess property that carries a Notify call's key to its reply."""
 _ID_REPLY = re.compile(r"\(\s*(?:uint32\s+)?(\d+)\s*,?\s*\)")
 _WORD = re.compile(r"'((?:[^'\\]|\\.)*)'")
 
@@ -101,6 +103,10 @@ def notification_id(output: str) -> int | None:
 def capabilities_of(output: str) -> frozenset[str]:
     """The words in `gdbus call`'s printed reply to GetCapabilities, `(['actions', 'body'],)`."""
     return frozenset(m.group(1) for m in _WORD.finditer(output))
+
+
+def _output(process: QProcess) -> str:
+    return bytes(process.readAllStandardOutput().data()).decode("utf-8", "replace")
 
 
 def _bus(address: str | None) -> QDBusConnection:
@@ -183,15 +189,20 @@ class DesktopNotifier(QObject):
             return
         self._probing = True
         process = self._process(_call("GetCapabilities"))
-
-        def finished() -> None:
-            output = bytes(process.readAllStandardOutput().data()).decode("utf-8", "replace")
-            self._capabilities = capabilities_of(output)
-            self._probing = False
-            process.deleteLater()
-
-        process.finished.connect(finished)
+        process.setStandardErrorFile(QProcess.nullDevice())
+        # bound methods, not closures: a notifier being destroyed hears nothing from its
+        # children's last signals
+        process.finished.connect(self._probed)
         process.start()
+
+    @Slot()
+    def _probed(self) -> None:
+        process = self.sender()
+        if not isinstance(process, QProcess):
+            return
+        self._capabilities = capabilities_of(_output(process))
+        self._probing = False
+        process.deleteLater()
 
     def _environment(self) -> QProcessEnvironment:
         environment = QProcessEnvironment()
@@ -227,17 +238,21 @@ class DesktopNotifier(QObject):
         self._listen()
         process = self._process(notify_arguments(title, body, actions))
         process.setStandardErrorFile(QProcess.nullDevice())
-
-        def finished() -> None:
-            output = bytes(process.readAllStandardOutput().data()).decode("utf-8", "replace")
-            number = notification_id(output)
-            if number is not None:
-                self._keys[number] = key
-            process.deleteLater()
-
-        process.finished.connect(finished)
+        process.setProperty(KEY_PROPERTY, key)
+        process.finished.connect(self._notified)
         process.start()
         return True
+
+    @Slot()
+    def _notified(self) -> None:
+        process = self.sender()
+        if not isinstance(process, QProcess):
+            return
+        number = notification_id(_output(process))
+        key = process.property(KEY_PROPERTY)
+        if number is not None and isinstance(key, str):
+            self._keys[number] = key
+        process.deleteLater()
 
     def _listen(self) -> None:
         if self._listening:
