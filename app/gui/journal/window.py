@@ -875,6 +875,8 @@ class JournalWindow(QMainWindow):
 
     @Slot(str, str)
     def _record_failed(self, decision_id: str, message: str) -> None:
+        if decision_id == self._edit_when_loaded:
+            self._edit_when_loaded = ""  # never a correction opened later, unasked
         self.statusBar().showMessage(f"Could not read {decision_id}: {message}", NOTICE_MS)
 
     def show_record(self, record: DecisionRecord | None) -> None:
