@@ -6,6 +6,7 @@ like any other forged file."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,7 @@ def test_a_forged_mode_change_on_the_remote_is_refused(
 
     forged_line = {
         "type": "mode",
-        "at": time_text(on_laptop.clock.now),
+        "at": time_text(on_laptop.clock.now + timedelta(minutes=1)),  # newer than the ask
         "decision_id": "",
         "kind": fold_name(KIND),
         "kind_label": KIND,
