@@ -185,6 +185,7 @@ class TrayApp(QObject):
         tray.transcript_watch_toggled.connect(self._set_transcript_watch)
         tray.usual_choice_toggled.connect(self._set_usual_choice)
         tray.overrule_requested.connect(self.overrule)
+        tray.automatic_opened.connect(self.show_decision)
         self.controller.answered_for_person.connect(tray.answered_for_you)
         tray.decision_requested.connect(self.controller.open_pending)
         tray.autostart_toggled.connect(
@@ -221,8 +222,14 @@ class TrayApp(QObject):
         choice there overrules the profile and counts toward setting the kind back to ask."""
         window = self._journal_window()
         window.present()
+        window.open_decision(decision_id, edit=True)
+
+    @Slot(str)
+    def show_decision(self, decision_id: str) -> None:
+        """The journal window at one decision (an automatic answer's "Open")."""
+        window = self._journal_window()
+        window.present()
         window.open_decision(decision_id)
-        window.dialogs.edit_current()
 
     @Slot(bool)
     def _set_transcript_watch(self, enabled: bool) -> None:
@@ -359,6 +366,8 @@ class TrayApp(QObject):
         self.transcripts.stop()
         self.workers.wait_idle()
         self.profile_worker.stop()
+        if self.tray is not None:
+            self.tray.notifier.close_all()  # an "Overrule" button nobody would hear
         QApplication.quit()
 
 

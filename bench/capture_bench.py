@@ -102,7 +102,7 @@ def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
     journal = answered.root
     pending = PendingStore(journal)
     workers = WorkerPool()
-    deciding = Decider(journal, answered.profile.load) if decider else None
+    deciding = Decider(journal, answered.profile) if decider else None
     controller = CaptureController(
         CaptureService(DecisionStore(journal), pending, decider=deciding),
         pending,

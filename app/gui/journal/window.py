@@ -175,6 +175,8 @@ class JournalWindow(QMainWindow):
         self.record: DecisionRecord | None = None
         self._generation = 0
         self._wanted_id = ""
+        self._edit_when_loaded = ""
+        """A decision whose correction opens as soon as it is shown (an overrule)."""
         self._loaded_once = False
         self._first_reconcile_pending = False
         """The reconcile the first page waits for: what it finds is already on that page."""
@@ -814,8 +816,10 @@ class JournalWindow(QMainWindow):
             self._wanted_id = str(decision_id)
             self.bridge.load_record(self._wanted_id)
 
-    def open_decision(self, decision_id: str) -> None:
-        """Shows a decision in the fork view, whether or not the list currently holds it."""
+    def open_decision(self, decision_id: str, *, edit: bool = False) -> None:
+        """Shows a decision in the fork view, whether or not the list currently holds it;
+        with `edit`, its correction opens once it is loaded (never another decision's)."""
+        self._edit_when_loaded = decision_id if edit else ""
         self.tabs.setCurrentIndex(0)
         row = self.model.row_of(decision_id)
         if row >= 0:
@@ -836,6 +840,9 @@ class JournalWindow(QMainWindow):
         """Shows the record the user asked for last; a late answer for an older pick is dropped."""
         if record.id == self._wanted_id or self.is_shown(record.id):
             self.show_record(record)
+            if record.id == self._edit_when_loaded:
+                self._edit_when_loaded = ""
+                self.dialogs.edit_current()
 
     @Slot(str)
     def show_file(self, path: str) -> None:
@@ -868,6 +875,8 @@ class JournalWindow(QMainWindow):
 
     @Slot(str, str)
     def _record_failed(self, decision_id: str, message: str) -> None:
+        if decision_id == self._edit_when_loaded:
+            self._edit_when_loaded = ""  # never a correction opened later, unasked
         self.statusBar().showMessage(f"Could not read {decision_id}: {message}", NOTICE_MS)
 
     def show_record(self, record: DecisionRecord | None) -> None:

@@ -249,3 +249,26 @@ def test_the_dialog_fits_the_screens_free_area(
     dialog = open_editor(qtbot, window)
     assert dialog.height() <= free.height() - TITLE_BAR_ALLOWANCE
     assert dialog.width() == 720, "only what does not fit shrinks"
+
+
+def test_an_overrule_opens_the_correction_of_that_decision_once_it_is_loaded(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The tray's and the notification's "Overrule": the correction is the one asked for,
+    never the decision the window showed before the asked one had loaded."""
+    journal = make_journal(tmp_path / "journal", [record(1), record(2)])
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
+    try:
+        qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
+        assert window.record is not None and window.record.id == "decision-test-0002"
+        window.open_decision("decision-missing-0001", edit=True)  # cannot be read: no dialog
+        window.open_decision(DECISION, edit=True)
+        qtbot.waitUntil(lambda: window.findChild(EditDialog) is not None, timeout=5000)
+        dialog = window.findChild(EditDialog)
+        assert dialog is not None and dialog._original.id == DECISION
+        assert window.record is not None and window.record.id == DECISION
+        dialog.reject()
+        window.open_decision("decision-missing-0002", edit=True)
+        qtbot.waitUntil(lambda: window._edit_when_loaded == "", timeout=5000)
+    finally:
+        shut_down(qtbot, window)
