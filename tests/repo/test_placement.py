@@ -34,6 +34,7 @@ FEATURE_TESTS: dict[str, str] = {
     "tests/app/gui/journal/test_sync_conflicts.py": "a real sync conflict shown and resolved",
     "tests/app/setup_clients/test_setup_calls.py": "the setup calls printed for a user to repeat",
     "tests/app/test_app_journal_not_a_folder.py": "`decision-journal app` on a file, not a folder",
+    "tests/app/test_leak_guard.py": "the leak guard of tests/app/conftest.py names where",
     "tests/app/test_quit_answers.py": "the tray's Quit while an agent waits for an answer",
     "tests/app/test_sync_quit.py": "quitting while a sync waits on the remote",
     "tests/app/test_sync_refused.py": "automatic sync against a tampered remote, as shown",
