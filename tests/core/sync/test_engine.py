@@ -74,8 +74,10 @@ def synced(tmp_path: Path, remote: Path) -> SyncEngine:
     return engine
 
 
-def leftovers(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir() if p.name == "sync" or STAGING_PREFIX in p.name)
+def leftovers(engine: SyncEngine) -> list[str]:
+    """What a set-up wrote in the journal folder: its working copy, or a staging folder."""
+    copy = engine.files.working_copy
+    return sorted(p.name for p in engine.root.iterdir() if p == copy or STAGING_PREFIX in p.name)
 
 
 def test_a_journal_that_does_not_sync_says_how_to_start(tmp_path: Path) -> None:
@@ -123,7 +125,7 @@ def test_a_set_up_the_remote_does_not_fit_is_refused_and_leaves_nothing_behind(
         else:
             engine.join(url, key=None)
     assert not engine.configured
-    assert leftovers(engine.root) == []
+    assert leftovers(engine) == []
 
 
 def test_join_brings_the_remote_journal_here(
@@ -177,7 +179,7 @@ def test_a_remote_whose_branch_is_gone_is_reported_rolled_back_and_gets_the_jour
 
 
 def test_a_git_killed_mid_write_does_not_stop_the_next_sync(synced: SyncEngine) -> None:
-    git = synced.root / "sync" / ".git"
+    git = synced.files.working_copy / ".git"
     (git / "index.lock").write_text("")
     (git / "refs" / "heads" / "main.lock").write_text("")
     DecisionStore(synced.root).put(make_record(id="decision-2", problem="Pick the queue"))
@@ -197,7 +199,7 @@ def test_a_sync_cancelled_while_another_holds_the_lock_stops_at_once(
         except BaseException as exc:  # handed to the test's thread
             errors.append(exc)
 
-    with locked(synced.root, synced.root / "sync" / ".git" / "decision-journal" / "sync"):
+    with locked(synced.root, synced.files.directory / "sync"):  # as another sync holds it
         worker = threading.Thread(target=second_sync)
         worker.start()
         synced.cancel()
@@ -221,7 +223,7 @@ def test_off_removes_the_working_copy_and_keeps_the_journal(
     head = remote_head(remote)
     synced.off(forget_key=False)
     assert not synced.configured
-    assert not (synced.root / "sync").exists()
+    assert not synced.files.working_copy.exists()
     assert DecisionStore(synced.root).get("decision-1").revision == 1
     assert remote_head(remote) == head
 
