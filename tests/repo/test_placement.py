@@ -44,6 +44,7 @@ FEATURE_TESTS: dict[str, str] = {
     # One file for a package's modules that share one set of fixtures and one contract.
     "tests/core/exporters/test_exporters.py": "each export format, progress and staging",
     "tests/core/outcomes/test_outcomes.py": "verdict, reward, signals and rule scores together",
+    "tests/core/decider/test_decider.py": "predictions to demotion through the real capture",
     # Byte compatibility with Go, against vectors and a profile Go itself produced.
     "tests/core/gocompat/test_go_compat.py": "record bytes and identities as Go writes them",
     "tests/core/profile/test_go_compat.py": "a profile equal to an independent Go derivation",
@@ -172,11 +173,12 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "core/bulk/profile_facts.py": "tests/core/bulk/test_parallel_read.py",
     # core/decider
     "core/decider/fold.py": "tests/core/decider/test_route.py",
-    "core/decider/ledger.py": "tests/core/decider/test_service.py",
+    "core/decider/ledger.py": "tests/core/decider/test_decider.py",
     "core/decider/modes.py": "tests/app/gui/journal/test_modes_page.py",
     "core/decider/policy.py": "tests/core/decider/test_route.py",
-    "core/decider/principles.py": "tests/core/decider/test_service.py",
-    "core/decider/score.py": "tests/core/decider/test_service.py",
+    "core/decider/principles.py": "tests/core/decider/test_decider.py",
+    "core/decider/score.py": "tests/core/decider/test_decider.py",
+    "core/decider/service.py": "tests/core/decider/test_decider.py",
     # core/exporters
     "core/exporters/csv_export.py": "tests/core/exporters/test_exporters.py",
     "core/exporters/decision_log.py": "tests/core/exporters/test_exporters.py",
@@ -225,9 +227,9 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "core/outcomes/verdict.py": "tests/core/outcomes/test_outcomes.py",
     # core/record
     "core/record/codec.py": "tests/core/record/test_models.py",
-    "core/record/corrections.py": "tests/core/decider/test_service.py",
+    "core/record/corrections.py": "tests/core/decider/test_decider.py",
     "core/record/identity.py": "tests/core/agents/test_notes.py",
-    "core/record/origin.py": "tests/core/decider/test_service.py",
+    "core/record/origin.py": "tests/core/decider/test_decider.py",
     "core/record/redact_record.py": "tests/core/store/test_redaction_sweep.py",
     "core/record/redaction_prose.py": "tests/core/record/test_redaction.py",
     "core/record/redaction_rules.py": "tests/core/record/test_redaction.py",
