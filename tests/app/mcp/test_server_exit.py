@@ -1,8 +1,8 @@
 """`decision-journal mcp` ends quickly and with 0 when its client closes stdin, then signals.
 
 Why: Claude Code stops a server by closing stdin, sending SIGINT, and SIGTERM shortly after
-("SIGINT failed, sending SIGTERM" in its debug log, seen with Claude Code 2.1.197 in the
-outsider run of issue 17). The interpreter's own shutdown after the end of stdin was slower
+("SIGINT failed, sending SIGTERM" in its debug log, seen with Claude Code 2.1.197 when a
+person new to the project used it). The interpreter's own shutdown after the end of stdin was slower
 than that pause, and a SIGINT arriving during it killed the server by signal.
 """
 
