@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from core import limits
 from core.errors import ProposalInvalid, Violation, ViolationsError
 from core.gocompat.gojson import go_valid_text
 from core.gocompat.text import go_lower, go_trim, utf8_len
+from core.messages.wording import too_large
+from core.record.fields import FieldRule, id_rule, item_rule, number_rule, risk_problem, rule
 from core.record.identity import (
     ProjectIdentity,
     evidence_fingerprint,
@@ -35,6 +36,7 @@ from core.record.models import (
     RejectedReason,
 )
 from core.record.normalize import dedupe_fold
+from core.record.redact_record import free_text_updates, option_text_updates
 from core.record.redaction import looks_sensitive, redact_text
 from core.record.validation import is_valid_decision_id, is_valid_option_id
 
@@ -69,22 +71,13 @@ _STRING_FIELDS = (
     "recommended_option_id",
 )
 _LOWERCASED = ("decision_kind", "risk_level")
-_LIST_CAPS = {
-    "domains": limits.DOMAINS_MAX,
-    "languages": limits.LANGUAGES_MAX,
-    "evidence_refs": limits.EVIDENCE_REFS_MAX,
-}
-_LIST_ITEM_CAPS = {
-    "domains": limits.LIST_ITEM_MAX,
-    "languages": limits.LIST_ITEM_MAX,
-    "evidence_refs": limits.EVIDENCE_REF_MAX,
-}
+_LISTS = ("domains", "languages", "evidence_refs")
+"""The proposal's string lists, each capped and its items limited by its rule in `fields`."""
 _RESUME_KEYS = frozenset({"decision_id", *CALLER_FIELDS})
 _SENSITIVE = (
     "must not contain sensitive material (it looks like a secret; identifiers are refused, "
     "never rewritten)"
 )
-_ID_RULE = "use 1 to {n} characters from A-Z a-z 0-9 . _ -"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +156,7 @@ class ParsedProposal:
         if bool(selection.option_id) == bool(selection.custom):
             return False
         if selection.custom:
-            return utf8_len(selection.custom) <= limits.CUSTOM_SELECTION_MAX
+            return rule("custom_selection").fits(utf8_len(selection.custom))
         return selection.option_id in self.option_ids
 
     def proposal_fields(self) -> dict[str, Any]:
@@ -191,12 +184,8 @@ class ParsedProposal:
         """
         return replace(
             self,
-            problem=_redact(self.problem),
-            header=_redact(self.header),
+            **free_text_updates(self, _redact),
             options=tuple(_redact_option(option) for option in self.options),
-            domains=tuple(_redact(d) for d in self.domains),
-            languages=tuple(_redact(lang) for lang in self.languages),
-            evidence_refs=tuple(_redact(ref) for ref in self.evidence_refs),
             agent=_redact(self.agent),
             identity=replace(
                 self.identity,
@@ -276,14 +265,7 @@ def _redact(text: str) -> str:
 
 
 def _redact_option(option: ProposalOption) -> ProposalOption:
-    return ProposalOption.model_construct(
-        id=option.id,
-        label=_redact(option.label),
-        description=_redact(option.description),
-        pros=[_redact(p) for p in option.pros],
-        cons=[_redact(c) for c in option.cons],
-        recommended=option.recommended,
-    )
+    return option.model_copy(update=option_text_updates(option, _redact))
 
 
 # --- entry points ----------------------------------------------------------------------------
@@ -399,10 +381,10 @@ class _Violations:
         self.items.append(Violation(where, f"must be {expected} (got {_json_type(value)})"))
         self._mistyped.add(where)
 
-    def size(self, where: str, value: str, limit: int) -> None:
+    def size(self, where: str, value: str, limit: FieldRule) -> None:
         size = utf8_len(value)
-        if size > limit:
-            self.add(where, f"exceeds {limit} bytes (got {size})", limit)
+        if size > limit.most:
+            self.add(where, too_large(size, limit.most), limit.most)
 
     def raise_if_any(self, error: type[ViolationsError]) -> None:
         if self.items:
@@ -478,8 +460,8 @@ def _read_proposal(raw: object, found: _Violations) -> _Draft:
         draft.present.add(key)
         if key in _STRING_FIELDS:
             _read_string_field(draft, key, value, found)
-        elif key in _LIST_CAPS:
-            setattr(draft, key, _read_string_list(key, value, _LIST_CAPS[key], found))
+        elif key in _LISTS:
+            setattr(draft, key, _read_string_list(key, value, rule(key).most, found))
         elif key == "options":
             _read_options(draft, value, found)
         elif key == "detector_confidence":
@@ -561,7 +543,7 @@ def _read_option(index: int, item: dict[Any, Any], found: _Violations) -> _Draft
                 found.wrong_type(where, "a boolean", value)
                 option.recommended_mistyped = True
         elif key in ("pros", "cons"):
-            items = _read_string_list(where, value, limits.OPTION_DETAIL_ITEMS_MAX, found)
+            items = _read_string_list(where, value, rule("option.details").most, found)
             setattr(option, key, items)
         elif isinstance(value, str):
             setattr(option, key, go_trim(go_valid_text(value)))
@@ -614,19 +596,16 @@ def check_new_options(options: Sequence[Option]) -> None:
 
 def _check_rules(draft: _Draft, found: _Violations) -> None:
     _check_required(draft, found)
-    found.size("problem", draft.problem, limits.PROBLEM_MAX)
-    found.size("decision_kind", draft.decision_kind, limits.KIND_MAX)
-    found.size("header", draft.header, limits.HEADER_MAX)
+    for name in ("problem", "decision_kind", "header"):
+        found.size(name, getattr(draft, name), rule(name))
     if draft.risk_level not in RISK_LEVELS:
-        found.add(
-            "risk_level",
-            f"must be one of low, medium, high, critical or empty (got {draft.risk_level!r})",
-        )
+        found.add("risk_level", risk_problem(draft.risk_level))
     _check_confidence(draft, found)
     _check_option_count(draft, found)
-    for name, item_cap in _LIST_ITEM_CAPS.items():
+    for name in _LISTS:
+        each = item_rule(name)
         for index, item in enumerate(getattr(draft, name)):
-            found.size(f"{name}[{index}]", item, item_cap)
+            found.size(f"{name}[{index}]", item, each)
     for name in ("decision_kind", "task_fingerprint", "evidence_fingerprint"):
         _check_identifier(name, getattr(draft, name), found)
     _check_options(draft, found)
@@ -641,17 +620,17 @@ def _check_required(draft: _Draft, found: _Violations) -> None:
 
 
 def _check_confidence(draft: _Draft, found: _Violations) -> None:
-    value = draft.confidence
+    value, limit = draft.confidence, number_rule("detector_confidence")
     if value is None:
         if "detector_confidence" not in draft.present:
-            found.add("detector_confidence", "is required: a number from 0.65 to 1")
+            found.add("detector_confidence", f"is required: a number from {limit.span()}")
         return
     if not _in_unit_range(value):
         found.add("detector_confidence", f"must be a finite number from 0 to 1 (got {value})")
-    elif value < limits.CAPTURE_CONFIDENCE_MIN:
+    elif value < limit.least:
         found.add(
             "detector_confidence",
-            f"is below {limits.CAPTURE_CONFIDENCE_MIN} (got {float(value):.2f}): the decision "
+            f"is below {limit.least} (got {float(value):.2f}): the decision "
             "tool is reserved for material forks",
         )
 
@@ -664,17 +643,17 @@ def _in_unit_range(value: int | float) -> bool:
 
 
 def _check_option_count(draft: _Draft, found: _Violations) -> None:
-    count = draft.option_count
+    count, limit = draft.option_count, rule("options")
     if count is None:
         if "options" not in draft.present:
-            found.add("options", "is required: give 2 to 4 options")
+            found.add("options", f"is required: give {limit.span()}")
         return
-    if not limits.OPTIONS_MIN <= count <= limits.OPTIONS_MAX:
-        found.add("options", f"must have 2 to 4 options (got {count})", limits.OPTIONS_MAX)
+    if not limit.least <= count <= limit.most:
+        found.add("options", f"must have {limit.span()} (got {count})", limit.most)
 
 
 def _check_identifier(name: str, value: str, found: _Violations) -> None:
-    found.size(name, value, limits.IDENTIFIER_MAX)
+    found.size(name, value, rule("identifier"))
     if value and looks_sensitive(value):
         found.add(name, _SENSITIVE)
 
@@ -702,22 +681,21 @@ def _check_options(draft: _Draft, found: _Violations) -> None:
 
 def _check_option_sizes(option: _DraftOption, found: _Violations) -> None:
     where = option.where
-    found.size(f"{where}.id", option.id, limits.OPTION_ID_MAX)
-    found.size(f"{where}.label", option.label, limits.OPTION_LABEL_MAX)
-    found.size(f"{where}.description", option.description, limits.OPTION_DESCRIPTION_MAX)
+    for name in ("id", "label", "description"):
+        found.size(f"{where}.{name}", getattr(option, name), rule(f"option.{name}"))
     for name in ("pros", "cons"):
         for index, item in enumerate(getattr(option, name)):
-            found.size(f"{where}.{name}[{index}]", item, limits.OPTION_DETAIL_MAX)
+            found.size(f"{where}.{name}[{index}]", item, item_rule("option.details"))
 
 
 def _check_option_content(option: _DraftOption, found: _Violations) -> None:
     where = option.where
     if not option.id:
         found.add(f"{where}.id", "is required")
-    elif utf8_len(option.id) <= limits.OPTION_ID_MAX and not is_valid_option_id(option.id):
-        rule = _ID_RULE.format(n=limits.OPTION_ID_MAX)
+    elif rule("option.id").fits(utf8_len(option.id)) and not is_valid_option_id(option.id):
         found.add(
-            f"{where}.id", f"is not a valid option id ({rule}; not __custom__): {option.id!r}"
+            f"{where}.id",
+            f"is not a valid option id ({id_rule('option.id')}; not __custom__): {option.id!r}",
         )
     elif looks_sensitive(option.id):
         found.add(f"{where}.id", _SENSITIVE)
@@ -748,16 +726,15 @@ def _check_caller(found: _Violations, *, session_id: str, workspace: str, agent:
     if not go_trim(session_id):
         found.add("session_id", "is required")
     _check_identifier("session_id", go_trim(session_id), found)
-    found.size("workspace", go_trim(workspace), limits.WORKSPACE_MAX)
+    found.size("workspace", go_trim(workspace), rule("workspace"))
     if "\x00" in workspace:
         found.add("workspace", "must not contain a NUL character")
-    found.size("agent", agent, limits.IDENTIFIER_MAX)
+    found.size("agent", agent, rule("identifier"))
 
 
 def _check_decision_id(value: str, found: _Violations, *, what: str) -> None:
     if not is_valid_decision_id(value):
-        rule = _ID_RULE.format(n=limits.DECISION_ID_MAX)
-        found.add("decision_id", f"invalid {what} {value[:80]!r}: {rule}, without '..'")
+        found.add("decision_id", f"invalid {what} {value[:80]!r}: {id_rule('id')}, without '..'")
     elif looks_sensitive(value):
         found.add("decision_id", _SENSITIVE)
 
@@ -774,25 +751,8 @@ def _check_redacted(draft: _Draft, found: _Violations) -> None:
 
 
 def _redacted_draft(draft: _Draft) -> _Draft:
-    options = [
-        replace(
-            option,
-            label=_redact(option.label),
-            description=_redact(option.description),
-            pros=[_redact(p) for p in option.pros],
-            cons=[_redact(c) for c in option.cons],
-        )
-        for option in draft.options
-    ]
-    return replace(
-        draft,
-        problem=_redact(draft.problem),
-        header=_redact(draft.header),
-        domains=[_redact(d) for d in draft.domains],
-        languages=[_redact(lang) for lang in draft.languages],
-        evidence_refs=[_redact(ref) for ref in draft.evidence_refs],
-        options=options,
-    )
+    options = [replace(option, **option_text_updates(option, _redact)) for option in draft.options]
+    return replace(draft, **free_text_updates(draft, _redact), options=options)
 
 
 # --- identity and the final value ------------------------------------------------------------
