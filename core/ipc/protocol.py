@@ -33,13 +33,9 @@ from core.errors import (
     MESSAGE_MAX,
     ErrorCode,
     FrameTooLarge,
-    InvalidDecision,
-    JournalDamaged,
-    NotFound,
-    PendingConflict,
+    JournalError,
     ProtocolError,
     RemoteError,
-    RevisionConflict,
     ViolationsError,
     describe,
 )
@@ -595,29 +591,15 @@ class PendingItem(_Result):
 # --- core errors on the wire ---------------------------------------------------------------
 
 
-def _violations_message(exc: ViolationsError, message: str) -> str:
-    """The error's one line with the first violations, then "and N more"."""
-    count = len(exc.violations)
-    if count <= MAX_LISTED_VIOLATIONS:
-        return message
-    listed = "; ".join(str(v) for v in exc.violations[:MAX_LISTED_VIOLATIONS])
-    more = count - MAX_LISTED_VIOLATIONS
-    return f"invalid {exc.subject} ({count} problems): {listed}; and {more} more"
-
-
-def _invalid(exc: InvalidDecision, message: str, data: dict[str, Any]) -> ProtocolError:
-    """INVALID_PROPOSAL naming the field and limit, with at most the first violations."""
-    if exc.limit is not None:
-        data["limit"] = exc.limit
-    if isinstance(exc, ViolationsError):
-        listed = exc.violations[:MAX_LISTED_VIOLATIONS]
-        data["violations"] = [
-            {"field": v.field, "message": v.message, "limit": v.limit} for v in listed
-        ]
-        if len(exc.violations) > len(listed):
-            data["violations_omitted"] = len(exc.violations) - len(listed)
-        message = _violations_message(exc, message)
-    return ProtocolError(ErrorCode.INVALID_PROPOSAL, message, exc.field, data=data)
+def _listed(exc: ViolationsError, data: dict[str, Any]) -> str:
+    """Adds the first violations to `data`; the message the error itself words for them."""
+    listed = exc.violations[:MAX_LISTED_VIOLATIONS]
+    data["violations"] = [
+        {"field": v.field, "message": v.message, "limit": v.limit} for v in listed
+    ]
+    if len(exc.violations) > len(listed):
+        data["violations_omitted"] = len(exc.violations) - len(listed)
+    return exc.listing(MAX_LISTED_VIOLATIONS)
 
 
 def encode_error_frame(request_id: RequestIdType | None, error: ProtocolError) -> bytes:
@@ -644,32 +626,25 @@ def _scalar(value: Any) -> bool:
 
 
 def error_from_exception(exc: BaseException) -> ProtocolError:
-    """Maps the core's error family to wire errors, so every adapter reports them alike.
+    """The wire error of any exception: the code, details and runbook entry its class
+    declares (`core.errors`), the message and field as `describe` gives them.
 
-    Anything outside the family becomes INTERNAL_ERROR without its text: an unexpected
-    exception is a bug to log in the app, not a message for the agent.
+    An error whose class declares no wire code, and anything outside the family, becomes
+    INTERNAL_ERROR without its text: an unexpected exception is a bug to log in the app, not
+    a message for the agent.
     """
     if isinstance(exc, ProtocolError):
         return exc
+    if isinstance(exc, RemoteError):  # relayed as the app that raised it sent it
+        return ProtocolError(exc.code, exc.message, exc.field, data=exc.data)
+    if not isinstance(exc, JournalError) or exc.wire_code == ErrorCode.INTERNAL_ERROR:
+        return ProtocolError(ErrorCode.INTERNAL_ERROR, f"internal error ({type(exc).__name__})")
     described = describe(exc)
-    data: dict[str, Any] = {}
+    data = exc.details()
     if described.runbook_path:
         data["runbook"] = described.runbook_path
-    message = described.message
-    if isinstance(exc, InvalidDecision):
-        return _invalid(exc, message, data)
-    if isinstance(exc, PendingConflict):
-        data["pending_id"] = exc.pending_id
-        return ProtocolError(ErrorCode.PENDING_CONFLICT, message, data=data)
-    if isinstance(exc, RevisionConflict):
-        if exc.current_revision is not None:
-            data["current_revision"] = exc.current_revision
-        return ProtocolError(ErrorCode.REVISION_CONFLICT, message, data=data)
-    if isinstance(exc, NotFound):
-        return ProtocolError(ErrorCode.NOT_FOUND, message, data=data)
-    if isinstance(exc, JournalDamaged):
-        return ProtocolError(ErrorCode.JOURNAL_DAMAGED, message, data=data)
-    return ProtocolError(ErrorCode.INTERNAL_ERROR, f"internal error ({type(exc).__name__})")
+    message = _listed(exc, data) if isinstance(exc, ViolationsError) else described.message
+    return ProtocolError(exc.wire_code, message, described.field, data=data)
 
 
 SHUTTING_DOWN = "shutting_down"

@@ -52,7 +52,7 @@ from app.gui.widgets.byte_counter import ByteCounter, over_limit_color
 from app.gui.widgets.message_bar import MessageBar
 from app.gui.widgets.palette import adopt, warning_colour
 from app.gui.widgets.screen_fit import fit_to_screen
-from core.errors import InvalidDecision, NoChanges
+from core.errors import InvalidDecision, NoChanges, describe
 from core.gocompat.text import go_trim, utf8_len
 from core.messages.wording import too_large
 from core.record.corrections import Correction, apply_correction, precheck
@@ -530,7 +530,7 @@ class EditDialog(QDialog):
         try:
             precheck(correction)
         except InvalidDecision as exc:
-            self.message.show_error(str(exc))
+            self.message.show_error(str(describe(exc)))
             return
         self._saving = True
         self.save_button.setEnabled(False)

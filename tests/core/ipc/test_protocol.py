@@ -136,7 +136,7 @@ def test_oversized_header_is_refused_before_any_body_arrives() -> None:
     assert peak < 64 * 1024
     assert info.value.code == ErrorCode.FRAME_TOO_LARGE
     assert info.value.size == 2**32 - 1
-    assert "4194304-byte limit" in info.value.message
+    assert "the limit is 4,194,304 bytes" in info.value.message
     assert decoder.buffered == 0
     with pytest.raises(FrameTooLarge):
         list(decoder.feed(b"{}"))

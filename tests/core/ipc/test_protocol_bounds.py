@@ -103,7 +103,7 @@ def test_an_8200_option_proposal_gives_an_error_that_fits_a_frame() -> None:
     assert len(data["violations"]) == MAX_LISTED_VIOLATIONS
     total = len(info.value.violations)  # type: ignore[attr-defined]
     assert data["violations_omitted"] == total - MAX_LISTED_VIOLATIONS
-    assert reply["error"]["message"].endswith(f"; and {total - MAX_LISTED_VIOLATIONS} more")
+    assert reply["error"]["message"].endswith(f"; and {total - MAX_LISTED_VIOLATIONS:,} more")
 
 
 def test_a_few_violations_are_all_listed() -> None:
