@@ -13,12 +13,12 @@ from core.capture.proposal import (
     ParsedProposal,
     Rationales,
     Selection,
-    check_new_options,
     is_resume_request,
     parse_proposal,
     parse_resume,
     parse_stored_proposal,
 )
+from core.capture.proposal_rules import check_new_options
 from core.errors import InvalidDecision, ProposalInvalid, Violation
 from core.record.identity import (
     decision_id,
