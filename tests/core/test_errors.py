@@ -38,6 +38,8 @@ from core.messages import runbook
 DEFINED_ELSEWHERE = {
     "core.messages.runbook.UnknownEntry": "core.errors names runbook entries through this module",
     "core.sync.gitrepo.GitFailed": "it reads git's stderr with the marker lists beside it",
+    "core.ipc.protocol.CrossFieldError": "raised inside a pydantic validator, it never leaves "
+    "the params check, which turns it into the INVALID_PARAMS error naming its field",
 }
 """Public exceptions that live beside the code they need, each with the reason."""
 BUILT_INS = (ValueError, LookupError, OSError, RuntimeError)

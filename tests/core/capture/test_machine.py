@@ -34,7 +34,7 @@ from core.errors import (
     PendingDamaged,
     ProposalInvalid,
 )
-from core.ipc.protocol import DecisionPresentResult
+from core.ipc.methods import DecisionPresentResult
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore
 from tests.factories import proposal_dict

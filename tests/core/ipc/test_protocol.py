@@ -40,21 +40,19 @@ from core.errors import (
     UnsafePath,
 )
 from core.ipc.client import IpcClient
-from core.ipc.protocol import (
-    MAX_DEPTH,
-    MAX_FRAME,
-    PROTOCOL_VERSION,
+from core.ipc.framing import MAX_DEPTH, MAX_FRAME, FrameDecoder, decode_json, encode_frame
+from core.ipc.methods import (
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
     DecisionPresentResult,
-    FrameDecoder,
     HelloParams,
+)
+from core.ipc.protocol import (
+    PROTOCOL_VERSION,
     Notification,
     Request,
     Response,
-    decode_json,
-    encode_frame,
     error_from_exception,
     error_message,
     parse_params,

@@ -22,11 +22,9 @@ from core.errors import (
     ProtocolError,
     Violation,
 )
+from core.ipc.framing import MAX_FRAME, MAX_VALUES, decode_json
 from core.ipc.protocol import (
-    MAX_FRAME,
     MAX_LISTED_VIOLATIONS,
-    MAX_VALUES,
-    decode_json,
     encode_error_frame,
     error_from_exception,
     parse_request,
