@@ -37,6 +37,8 @@ SURFACES = (
     "app/mcp/schemas.py",
     "app/mcp/arguments.py",
     "app/gui/journal/edit_dialog.py",
+    "app/cli/capture_cmds.py",
+    "core/importers/shaping.py",
 )
 """Every module that checks a record field or words its limit for a person or an agent."""
 _WRITTEN_LIMIT = re.compile(r"\b1 to 1[26]0\b|\b2 to 4\b|\b0\.65\b|\b4,?096\b|\b1,?024\b|\b128\b")
