@@ -41,12 +41,14 @@ from core.capture.pending import PendingStore, pending_items
 from core.capture.proposal import ParsedProposal
 from core.decider.service import UsualChoice
 from core.errors import ErrorCode, InvalidDecision, ProtocolError, describe
-from core.ipc.protocol import (
+from core.ipc.methods import (
     JOURNAL_CHANGED,
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
     JournalChangedParams,
+)
+from core.ipc.protocol import (
     Request,
     RequestIdType,
     error_from_exception,

@@ -23,7 +23,7 @@ from app.ipc.server import IpcServer
 from app.records_watch import RecordsWatch
 from app.sync_service import SyncService
 from app.transcript_watch import TranscriptWatcher
-from app.tray import TrayController, WaitingItem, plural
+from app.tray import TrayController, WaitingItem
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
@@ -33,6 +33,7 @@ from core.decider.service import UsualChoice, decider_for, principle_sources, re
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
+from core.messages.wording import count as count_of
 from core.record.redaction import redact_text
 from core.store.location import default_journal_dir
 from core.sync.schedule import SyncTiming
@@ -239,7 +240,7 @@ class TrayApp(QObject):
     @Slot(int)
     def _notify_imported(self, count: int) -> None:
         if self.tray is not None:
-            added = plural(count, "answered question")
+            added = count_of(count, "answered question")
             self.tray.notify("Imported from Claude Code", f"{added} added")
 
     @Slot()
@@ -281,7 +282,7 @@ class TrayApp(QObject):
     @Slot(object)
     def _notify_conflicts(self, record_ids: tuple[str, ...]) -> None:
         if self.tray is not None:
-            title = plural(len(record_ids), "sync conflict")
+            title = count_of(len(record_ids), "sync conflict")
             self.tray.notify(title, "Changed on two machines; both versions are kept.")
 
     @Slot(str, str)

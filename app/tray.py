@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from app.desktop_notifications import DesktopNotifier
 from app.gui.widgets.icons import tray_icon
 from app.gui.widgets.indicators import use_clear_indicators
+from core.messages import wording
 from core.sync.indicator import CONFLICT, ERROR, REFUSED, SyncView, explanation, headline
 
 MENU_LABEL_WIDTH = 60
@@ -59,16 +60,11 @@ def ellipsize_menu(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def plural(count: int, word: str) -> str:
-    """ "1 decision", "2 decisions", "1,024 decisions"."""
-    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
 def tray_tooltip(count: int, journal_name: str = "", sync_line: str = "") -> str:
     """ "Decision Journal", with the journal's name when it is not the default, and the count;
     sync's state on a second line when the journal syncs."""
     title = f"{APP_TITLE} — {journal_name}" if journal_name else APP_TITLE
-    first = f"{title}: {plural(count, 'decision')} waiting" if count else title
+    first = f"{title}: {wording.count(count, 'decision')} waiting" if count else title
     return f"{first}\n{sync_line}" if sync_line else first
 
 

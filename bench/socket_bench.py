@@ -80,7 +80,7 @@ def _connect(path: str) -> socket.socket:
 
 
 def _hostile_frames() -> list[bytes]:
-    from core.ipc.protocol import MAX_FRAME
+    from core.ipc.framing import MAX_FRAME
 
     header = b'{"jsonrpc":"2.0","id":1,"method":"decision.pending","params":{"workspace":'
     room = MAX_FRAME - len(header) - 16

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from app.cli.exit_codes import OK
 from core import __version__
-from core.messages.wording import number
+from core.messages.wording import count, number, span
+from core.record.fields import number_rule, rule
 
 if TYPE_CHECKING:
     from core.journal import Journal
@@ -83,26 +84,29 @@ def cmd_pending(journal: Journal, args: argparse.Namespace) -> int:
     return OK
 
 
-ASK_DESCRIPTION = """\
-Ask the human to choose between 2 to 4 approaches, in the tray app's window (started when a
+_OPTIONS = span(rule("options").least, rule("options").most)
+_CONFIDENCE = number_rule("detector_confidence").span()
+ASK_DESCRIPTION = f"""\
+Ask the human to choose between {_OPTIONS} approaches, in the tray app's window (started when a
 display exists), else in this terminal; without either the decision is saved as pending.
 
 The input is one JSON object, either a new proposal:
 
-  {"problem": "How should records be stored?",
+  {{"problem": "How should records be stored?",
    "decision_kind": "storage-layout",
    "detector_confidence": 0.8,
    "options": [
-     {"id": "per-record-json", "label": "One JSON file per record",
-      "description": "records/<id>.json, written atomically", "recommended": true},
-     {"id": "single-json", "label": "One JSON document",
-      "description": "every record in one file"}]}
+     {{"id": "per-record-json", "label": "One JSON file per record",
+      "description": "records/<id>.json, written atomically", "recommended": true}},
+     {{"id": "single-json", "label": "One JSON document",
+      "description": "every record in one file"}}]}}
 
-  required: problem (4,096 bytes), decision_kind, detector_confidence (0.65 to 1),
-  options (2 to 4, each with id, label and description; exactly one recommended);
+  required: problem ({count(rule("problem").most, "byte")}), decision_kind,
+  detector_confidence ({_CONFIDENCE}), options ({_OPTIONS}, each with id, label and
+  description; exactly one recommended);
   optional: risk_level, header, domains, languages, evidence_refs, pros/cons per option
 
-or a resume of a decision that is still pending: {"decision_id": "decision-..."}.
+or a resume of a decision that is still pending: {{"decision_id": "decision-..."}}.
 One decision may be pending per workspace: a new proposal there waits for it."""
 
 ASK_EPILOG = f"""\

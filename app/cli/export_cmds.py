@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from app.cli.exit_codes import INVALID, OK, UNEXPECTED
+from app.cli.exit_codes import INVALID, OK, UNEXPECTED, print_error
 from app.cli.filter_args import add_filters, add_limit, filter_from
 from core.exporters import FORMATS, export, render_single
 from core.exporters.naming import export_name
@@ -70,7 +70,7 @@ def _missing_folder(target: Path) -> bool:
     blocker = next((p for p in target.parents if os.path.lexists(p)), None)
     if blocker is not None and not blocker.is_dir():
         return False  # _cannot_write names the file in the way
-    _error(
+    print_error(
         f"cannot write {target}: the folder {folder} does not exist "
         "(end the path with / to create a folder and write into it)"
     )
@@ -84,7 +84,7 @@ def _cannot_write(target: Path, exc: OSError) -> int:
         reason = f"{blocker} is a file, not a folder"
     else:
         reason = exc.strerror or type(exc).__name__
-    _error(f"cannot write {target}: {reason}")
+    print_error(f"cannot write {target}: {reason}")
     return UNEXPECTED
 
 
@@ -92,11 +92,13 @@ def _export_folder(records: list[DecisionRecord], args: argparse.Namespace) -> i
     """MADR: one file per decision and an index, into a folder that is new, empty, or forced."""
     if args.output in (None, "-"):
         example = export_name("madr", private=args.private)
-        _error(f"madr writes a folder, not standard output; give -o FOLDER (e.g. -o {example})")
+        print_error(
+            f"madr writes a folder, not standard output; give -o FOLDER (e.g. -o {example})"
+        )
         return INVALID
     target = Path(args.output)
     if target.exists() and not target.is_dir():
-        _error(f"{target} is a file; madr writes a folder")
+        print_error(f"{target} is a file; madr writes a folder")
         return INVALID
     if not args.output.endswith(_SEPARATORS) and _missing_folder(target):
         return INVALID
@@ -115,12 +117,9 @@ def _refuse_existing(target: Path, force: bool, kind: str) -> bool:
     if force or not os.path.lexists(target):
         return False
     what = "is not empty" if kind == "folder" else "exists"
-    _error(f"{target} {what}; add --force to replace {'its files' if kind == 'folder' else 'it'}")
+    them = "its files" if kind == "folder" else "it"
+    print_error(f"{target} {what}; add --force to replace {them}")
     return True
-
-
-def _error(message: str) -> None:
-    print(f"decision-journal: error: {message}", file=sys.stderr)
 
 
 def _say_written(records: int, path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from app.cli.exit_codes import INVALID, OK
+from app.cli.exit_codes import INVALID, OK, print_error
 from core.messages import runbook
 
 
@@ -24,7 +24,7 @@ def cmd_help(args: argparse.Namespace) -> int:
     try:
         text = runbook.entry(args.entry)
     except runbook.UnknownEntry as exc:
-        print(f"decision-journal: error: {exc}", file=sys.stderr)
+        print_error(exc)
         return INVALID
     sys.stdout.write(text)
     print(f"\n(from {runbook.installed_path()}#{args.entry})")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli import render
-from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
+from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE, print_error
 from app.cli.filter_args import add_filters, add_limit, filter_from
 from app.cli.redact_cmds import add_arguments as add_redact_arguments
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
@@ -255,7 +255,7 @@ def _after(journal: Journal, done: Revision) -> int:
 
 
 def _wrong_state(message: str) -> int:
-    print(f"decision-journal: error: {message}", file=sys.stderr)
+    print_error(message)
     return WRONG_STATE
 
 

@@ -27,6 +27,7 @@ from core.errors import JournalDamaged, ProfileDamaged, ProfileInvalid
 from core.gocompat.gojson import loads_strict
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import fold_keys, go_lower, go_trim, utf8_len
+from core.messages.wording import too_large
 from core.record.codec import pydantic_problem
 from core.record.models import GoFloat, Timestamp
 from core.record.redaction import looks_sensitive, none_sensitive, redact_text
@@ -401,7 +402,7 @@ def _check_bytes(field: str, value: str, limit: int) -> None:
     size = utf8_len(value)
     if size > limit:
         raise ProfileInvalid(
-            f"preference profile {field} exceeds the storage limit: {size} bytes, limit {limit}",
+            f"preference profile {field} exceeds the storage limit: it {too_large(size, limit)}",
             field=field,
             limit=limit,
         )

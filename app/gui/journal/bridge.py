@@ -484,15 +484,16 @@ class JournalBridge(QObject):
             except NoChanges:
                 return MutationResult(action, decision_id, no_changes=True)
             except InvalidDecision as exc:
-                return MutationResult(action, decision_id, error=str(exc), field=exc.field or "")
+                error = str(describe(exc))
+                return MutationResult(action, decision_id, error=error, field=exc.field or "")
             except SyncConflictPending as exc:
-                return MutationResult(action, decision_id, error=str(exc), settled=True)
+                return MutationResult(action, decision_id, error=str(describe(exc)), settled=True)
             except RevisionConflict as exc:
                 try:
                     newer = self.journal.store.get(decision_id)
                 except (NotFound, OSError):
                     newer = None
-                return MutationResult(action, decision_id, newer=newer, error=str(exc))
+                return MutationResult(action, decision_id, newer=newer, error=str(describe(exc)))
             return MutationResult(
                 action,
                 decision_id,
