@@ -226,14 +226,15 @@ class JournalBridge(QObject):
 
     # the list ----------------------------------------------------------------------------------
 
-    def open_scope(self, generation: int, state: FilterState) -> None:
+    def open_scope(self, generation: int, state: FilterState, kept: str = "") -> None:
         """Shows the first page at once, then freezes every matching ID in a snapshot.
 
         Two steps because a broad text query over 100,000 decisions spends most of its time
         collecting every matching ID: the newest 100 (a LIMIT query) are on screen first, and
         the count and the snapshot follow. If a capture landed in between, the snapshot's
         first page replaces the one shown, so paging never skips or repeats a row. Any order
-        but newest first needs every match before the first page, so it takes one step.
+        but newest first needs every match before the first page, so it takes one step. The
+        count says whether the snapshot holds `kept` (the decision on screen).
         """
         self._latest_scope = generation
 
@@ -243,7 +244,7 @@ class JournalBridge(QObject):
             current = self.current_project() if state.scope == SCOPE_CURRENT else ""
             flt = state.to_index_filter(current)
             if state.sort != SORT_NEWEST:
-                return self._sorted_scope(generation, state, flt, current)
+                return self._sorted_scope(generation, state, flt, current, kept)
             first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
             rows = self.index.rows(first)
             if not self._closed:
@@ -253,7 +254,9 @@ class JournalBridge(QObject):
             ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
             snapshot, ids, truncated = self._freeze(filter_key(flt), ids)
             fresh = None if ids[:PAGE_SIZE] == first else self.index.rows(ids[:PAGE_SIZE])
-            return ScopeCount(generation, snapshot, len(ids), fresh, truncated)
+            return ScopeCount(
+                generation, snapshot, len(ids), fresh, truncated, kept, bool(kept) and kept in ids
+            )
 
         def done(count: ScopeCount | None) -> None:
             if count is not None:
@@ -264,7 +267,7 @@ class JournalBridge(QObject):
         )
 
     def _sorted_scope(
-        self, generation: int, state: FilterState, flt: IndexFilter, current: str
+        self, generation: int, state: FilterState, flt: IndexFilter, current: str, kept: str
     ) -> ScopeCount:
         """Every match, in the order the user chose, frozen in one snapshot of its own."""
         ids = sort_ids(self.index.query_ids(flt), state.sort, self.index.rows)
@@ -272,7 +275,8 @@ class JournalBridge(QObject):
         rows = self.index.rows(ids[:PAGE_SIZE])
         if not self._closed:
             self.scope_loaded.emit(self._page(generation, rows, current, flt))
-        return ScopeCount(generation, snapshot, len(ids), None, truncated)
+        listed = bool(kept) and kept in ids
+        return ScopeCount(generation, snapshot, len(ids), None, truncated, kept, listed)
 
     def _page(
         self, generation: int, rows: list[ListRow], current: str, flt: IndexFilter

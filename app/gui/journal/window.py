@@ -185,8 +185,11 @@ class JournalWindow(QMainWindow):
         """F5: the next reconcile report reloads the list, whatever it found."""
         self._stale = False
         """A commit landed while the window was hidden: opening it reloads the list."""
-        self._quiet_generation = -1
-        """The scope generation a commit reloaded: the decision on screen stays on screen."""
+        self._choice_pending = False
+        """The user chose another filter: the next first page may give the decision on screen
+        way to its newest. Every other reload (a commit, F5, an import, a sync) keeps it."""
+        self._kept_outside = False
+        """The last count said the decision on screen is not in the list's scope."""
         self._shut_down = False
         self.current_project = ""
         self._last_refresh = 0
@@ -509,13 +512,13 @@ class JournalWindow(QMainWindow):
         if not self.isVisible():
             self._stale = True
             return
-        self._reload_changed(quiet=True)
+        self._reload_changed()
 
-    def _reload_changed(self, *, quiet: bool) -> None:
+    def _reload_changed(self) -> None:
         """The list, the catalog's counts and the decision on screen, read again."""
         self.change_timer.stop()  # a commit waiting to reload is in this reload too
         self._index_generation = self.bridge.index.generation
-        self.reload_scope(quiet=quiet)
+        self.reload_scope()
         self.bridge.load_catalog()
         if self.record is not None:
             self.bridge.load_record(self.record.id)
@@ -611,31 +614,40 @@ class JournalWindow(QMainWindow):
 
     # the list ----------------------------------------------------------------------------------
 
-    def reload_scope(self, *, quiet: bool = False) -> None:
+    def reload_scope(self, *, chosen: bool = False) -> None:
         """Applies the current filter from the first page with a new snapshot.
 
         Args:
-            quiet: the journal changed, the user did nothing: a decision on screen that is
-                not on the first page stays on screen instead of giving way to the newest.
+            chosen: the user chose another filter, so a decision on screen that the new list
+                does not hold gives way to its newest. Otherwise (the journal changed, F5, an
+                import) the decision on screen stays, listed or not, whichever reload lands
+                last: nothing is swapped under the reader.
         """
         self._generation += 1
-        if quiet:
-            self._quiet_generation = self._generation
+        self._choice_pending = self._choice_pending or chosen
         self.model.begin_scope(self._generation)
         self._set_caption("Loading…")
-        self.bridge.open_scope(self._generation, self.filter_bar.state)
+        self.bridge.open_scope(self._generation, self.filter_bar.state, self._kept_id())
+
+    def _kept_id(self) -> str:
+        """The decision the reader is looking at, or has just picked and is loading."""
+        current = self.list_view.currentIndex().data(DecisionListModel.DecisionIdRole)
+        if current:
+            return str(current)
+        return self._wanted_id or (self.record.id if self.record is not None else "")
 
     @Slot(object)
     def _filter_changed(self, _state: FilterState) -> None:
-        self.reload_scope()
+        self.reload_scope(chosen=True)
 
     @Slot(object)
     def _scope_loaded(self, page: ScopePage) -> None:
         if self._shut_down:
             return
-        keep = self.record.id if self.record is not None else ""
+        keep = self._kept_id()
         if not self.model.set_scope(page):
             return
+        chosen, self._choice_pending = self._choice_pending, False
         self.current_project = page.current_project
         self._show_welcome(page.journal_empty)
         auto, self._auto_scope = self._auto_scope, False
@@ -643,8 +655,8 @@ class JournalWindow(QMainWindow):
             self.filter_bar.show_all_projects()  # a first look must not open on an empty list
             return
         self._show_list_or_empty(page.elsewhere)
-        self._select_after_load(keep)
-        if not page.rows:
+        self._select_after_load(keep, chosen=chosen)
+        if not page.rows and (chosen or not keep):
             self.show_record(None)
         self.first_page_shown.emit()
         if not self._catalog_requested:
@@ -657,14 +669,16 @@ class JournalWindow(QMainWindow):
     def _scope_counted(self, count: ScopeCount) -> None:
         if self._shut_down:
             return
-        keep = self.record.id if self.record is not None else ""
+        keep = self._kept_id()
         if not self.model.set_count(count):
             return
+        self._kept_outside = bool(count.kept) and not count.kept_listed
         if count.rows is not None:
             if count.rows:
                 self._show_welcome(False)  # a first decision landed while the page was loaded
             self._show_list_or_empty(0)
-            self._select_after_load(keep)
+            self._select_after_load(keep, chosen=False)
+        self._show_outside_cue()
         if count.truncated:
             self.show_notice(
                 f"{count_text(count.truncated, 'decision')} match; the first {count.total:,} "
@@ -720,15 +734,28 @@ class JournalWindow(QMainWindow):
             self.model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
         )
 
-    def _select_after_load(self, keep: str) -> None:
-        """Keeps the decision on screen selected when it is still listed, else the newest."""
+    def _select_after_load(self, keep: str, *, chosen: bool) -> None:
+        """Keeps the decision on screen selected when it is listed. When it is not, it stays
+        on screen unselected (the count adds "not in this view"), unless the user chose
+        another filter: then the newest listed takes its place. Nothing shown: the newest."""
         row = self.model.row_of(keep)
-        if row < 0 and keep and self._quiet_generation == self._generation:
+        if row < 0 and keep and not chosen:
+            self._show_outside_cue()
             return
         if row < 0 and self.model.rowCount():
             row = 0
         if row >= 0:
             self._select_row(row)
+
+    def _show_outside_cue(self) -> None:
+        """ "Not in this view" beside a decision on screen that the list's scope leaves out:
+        the last count said so, or every match is loaded and it is not among them."""
+        record = self.record
+        outside = False
+        if record is not None and self.model.row_of(record.id) < 0 and self.model.counted:
+            counted_it = self._kept_outside and self._kept_id() == record.id
+            outside = counted_it or self.model.loaded >= self.model.total
+        self.inspector.set_outside_view(outside)
 
     @Slot(int, str)
     def _scope_failed(self, generation: int, message: str) -> None:
@@ -796,7 +823,7 @@ class JournalWindow(QMainWindow):
         moved = known is not None and known != report.generation
         changed = moved or report.added or report.changed or report.removed
         if self._loaded_once and (requested or changed):
-            self._reload_changed(quiet=not requested)
+            self._reload_changed()
             if requested:
                 self.show_status("Refreshed.")
 
@@ -820,7 +847,9 @@ class JournalWindow(QMainWindow):
         row = self.model.row_of(decision_id)
         if row >= 0:
             self.list_view.setCurrentIndex(self.model.index(row))
-            self.select_timer.stop()
+        else:
+            self.list_view.selectionModel().clear()  # the list does not hold it: no row is it
+        self.select_timer.stop()  # a pick still settling in the list gives way to this one
         self._wanted_id = decision_id
         self.bridge.load_record(decision_id)
 
@@ -833,7 +862,12 @@ class JournalWindow(QMainWindow):
 
     @Slot(object)
     def _record_loaded(self, record: DecisionRecord) -> None:
-        """Shows the record the user asked for last; a late answer for an older pick is dropped."""
+        """Shows the record the user asked for last; a late answer for an older pick is dropped,
+        and so is a read that began before a newer revision of the one on screen arrived (a
+        reload's read racing a save's answer)."""
+        shown = self.record
+        if shown is not None and shown.id == record.id and record.revision < shown.revision:
+            return
         if record.id == self._wanted_id or self.is_shown(record.id):
             self.show_record(record)
 
@@ -875,6 +909,9 @@ class JournalWindow(QMainWindow):
         self.inspector.show_record(record)
         if record is not None:
             self.model.replace_row(ListRow.of(record))
+        else:
+            self._wanted_id = ""
+        self._show_outside_cue()
         self._update_actions()
 
     def is_shown(self, decision_id: str) -> bool:
