@@ -21,7 +21,7 @@ from pytestqt.qtbot import QtBot
 
 from app.gui.journal.requests import FilterState
 from app.gui.journal.window import JournalWindow
-from app.gui.journal.window import remember_filters as store_filters
+from app.gui.journal.window_settings import remember_filters as store_filters
 from core.gocompat.gotime import GoTime
 from core.journal import Journal
 from core.record.codec import encode_record
