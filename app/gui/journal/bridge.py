@@ -508,11 +508,14 @@ class JournalBridge(QObject):
     def _log(exc: BaseException) -> None:
         log.warning("journal task failed: %s", describe(exc))
 
+    def wait_idle(self, timeout_ms: int = 30_000) -> bool:
+        """Lets the running jobs of every lane finish (their answers are then queued)."""
+        return all([pool.wait_idle(timeout_ms) for pool in self._lanes.values()])
+
     def shutdown(self, timeout_ms: int = 30_000) -> None:
         """Lets running tasks finish, detaches from the profile worker, stops our own worker."""
         self._closed = True
         self._relay.detach()
-        for pool in self._lanes.values():
-            pool.wait_idle(timeout_ms)
+        self.wait_idle(timeout_ms)
         if self._owns_worker:
             self.profile_worker.stop()
