@@ -275,14 +275,6 @@ def test_confirm_button_makes_an_imported_record_the_users(
     assert not window.imports.confirm_action.isEnabled()
 
 
-@pytest.mark.xfail(
-    reason=(
-        "known defect, open: a scope reload that lands after the stale-confirm answer (the "
-        "live reload after a commit) can select the newest listed decision instead of keeping "
-        "the one on screen when it is not in the current scope; timing-dependent"
-    ),
-    strict=False,
-)
 def test_confirm_on_a_stale_revision_says_so_and_reloads(
     qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
 ) -> None:
