@@ -89,11 +89,12 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_show(journal: Journal, args: argparse.Namespace) -> int:
-    record = journal.store.get(args.id)
     if args.json:
-        _print_json(record.to_go_dict())
-    else:
-        print(render.details(record, _sync_conflicts(journal).get(record.id)))
+        _print_json(journal.store.get(args.id).to_go_dict())
+        return OK
+    # The index's row when it proves the file unchanged since its strict read, else that read.
+    record = journal.index.current_shape(args.id) or journal.store.get(args.id)
+    print(render.details(record, _sync_conflicts(journal).get(record.id)))
     return OK
 
 

@@ -7,10 +7,10 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from core.messages.language import ENGLISH, KOREAN, summary_language
+from core.record.shape import option_label_of
 
 if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
     from core.gocompat.gotime import GoTime
-    from core.record.models import DecisionRecord
     from core.record.shape import RecordShape
     from core.sync.conflicts import Conflict
 
@@ -84,7 +84,7 @@ def conflict_line(record_id: str, conflict: Conflict) -> str:
     )
 
 
-def summary_lines(record: DecisionRecord, language: str) -> list[str]:
+def summary_lines(record: RecordShape, language: str) -> list[str]:
     """The summary in the reader's language, then in the other (the Korean one is the sentence
     KernForge stores); a record without a choice yet has none."""
     from core.record.summary import summary_in  # only details show a summary
@@ -97,7 +97,7 @@ def summary_lines(record: DecisionRecord, language: str) -> list[str]:
     return [f"Summary:    {first}", f"{label}{second}"]
 
 
-def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
+def details(record: RecordShape, conflict: Conflict | None = None) -> str:
     conflicted = () if conflict is None else (record.id,)
     lines = [
         f"{record.id}  (revision {record.revision}, {status(record, conflicted)})",
@@ -127,7 +127,7 @@ def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
         lines.append(f"  Other: {record.custom_selection}  [selected]")
     lines.append(f"Why chosen: {record.selection_reason_raw}")
     for rejection in record.rejected_reasons:
-        label = record.option_label(rejection.option_id) or rejection.option_id
+        label = option_label_of(record, rejection.option_id) or rejection.option_id
         lines.append(f"Why not {label}: {rejection.reason}")
     lines.extend(summary_lines(record, summary_language()))
     created, updated = local_time(record.created_at), local_time(record.updated_at)
