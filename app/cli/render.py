@@ -3,7 +3,7 @@ user's clock (`--json` keeps the stored UTC text)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from core.messages.language import ENGLISH, KOREAN, summary_language
@@ -11,6 +11,7 @@ from core.record.shape import option_label_of
 
 if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
     from core.gocompat.gotime import GoTime
+    from core.index.rows import ListRow
     from core.record.shape import RecordShape
     from core.sync.conflicts import Conflict
 
@@ -34,7 +35,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def when(record: RecordShape) -> str:
+def when(record: RecordShape | ListRow) -> str:
     """The last update to the minute, on the user's clock (as the journal window shows it)."""
     if record.updated_at is None:
         return ""
@@ -48,24 +49,36 @@ def local_time(value: GoTime | None, pattern: str = "%Y-%m-%d %H:%M:%S %Z") -> s
     return value.to_datetime().astimezone().strftime(pattern)
 
 
-def status(record: RecordShape, conflicted: Collection[str] = ()) -> str:
+def status(record: RecordShape | ListRow, conflicted: Collection[str] = ()) -> str:
     """The record's status, with `IN_CONFLICT` when it waits for a choice of version."""
     return f"{record.status}, {IN_CONFLICT}" if record.id in conflicted else record.status
 
 
-def list_rows(records: Sequence[RecordShape], conflicted: Collection[str] = ()) -> list[list[str]]:
+def list_cells(row: ListRow, conflicted: Collection[str] = ()) -> list[str]:
+    """One line of `list`'s table (`LIST_HEADERS`), from the index's list row."""
     return [
-        [
-            r.id,
-            when(r),
-            r.project_alias or r.project_id,
-            r.decision_kind,
-            status(r, conflicted),
-            ellipsize(r.selected_label(), 28),
-            ellipsize(r.problem, 48),
-        ]
-        for r in records
+        row.id,
+        when(row),
+        row.project_alias or row.project_id,
+        row.decision_kind,
+        status(row, conflicted),
+        ellipsize(row.selected_label, 28),
+        ellipsize(row.problem, 48),
     ]
+
+
+def table_lines(
+    headers: Sequence[str], rows: Callable[[], Iterable[Sequence[str]]]
+) -> Iterator[str]:
+    """`table`'s lines, from rows read twice (once for the column widths, once to print)
+    instead of held: a listing of a whole journal never holds every row at once."""
+    widths = [len(h) for h in headers]
+    for row in rows():
+        for index, cell in enumerate(row):
+            widths[index] = max(widths[index], len(cell))
+    yield "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
+    for row in rows():
+        yield "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
 
 
 LIST_HEADERS = ("ID", "UPDATED", "PROJECT", "KIND", "STATUS", "SELECTED", "PROBLEM")

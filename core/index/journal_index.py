@@ -460,6 +460,20 @@ class JournalIndex:
             return None
         return record
 
+    def iter_rows(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[ListRow]]:
+        """`rows` in chunks (see `iter_records`), for a listing of any length."""
+        return self._by_chunk(ids, chunk, _rows)
+
+    def iter_compact(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[bytes]]:
+        """The records' compact JSON as the index holds it, in chunks (see `iter_records`): what
+        whole-journal output writes from, without building a record."""
+        return self._by_chunk(ids, chunk, _compact)
+
+    def ids_of_whole(self, flt: IndexFilter) -> list[str]:
+        """`list_records`' ids: reconciles, then fails closed if any record is unreadable."""
+        self._reconcile_whole()
+        return self.query_ids(flt)
+
     def iter_records(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[DecisionRecord]]:
         """Records in chunks, releasing the lock between them so other queries are not held up."""
         return self._by_chunk(ids, chunk, _records)
@@ -477,8 +491,7 @@ class JournalIndex:
 
     def list_records(self, flt: IndexFilter) -> list[DecisionRecord]:
         """Reconciles, then fails closed if any record is unreadable: for export and derivation."""
-        self._reconcile_whole()
-        return self.records(self.query_ids(flt))
+        return self.records(self.ids_of_whole(flt))
 
     def list_shapes(self, flt: IndexFilter) -> list[RecordShape]:
         """`list_records` as views (see `shapes`): for figures over the whole journal."""
@@ -512,6 +525,14 @@ class JournalIndex:
 
 def _records(backend: Backend, ids: Sequence[str]) -> list[DecisionRecord]:
     return backend.records(ids)
+
+
+def _rows(backend: Backend, ids: Sequence[str]) -> list[ListRow]:
+    return backend.rows(ids)
+
+
+def _compact(backend: Backend, ids: Sequence[str]) -> list[bytes]:
+    return backend.compact(ids)
 
 
 def _shapes(backend: Backend, ids: Sequence[str]) -> list[RecordShape]:
