@@ -9,6 +9,7 @@ MADR folder that already holds files, is replaced only with `--force`.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from app.cli.exit_codes import INVALID, OK, UNEXPECTED, print_error
 from app.cli.filter_args import add_filters, add_limit, filter_from
 from core.exporters import FORMATS, export, render_single
+from core.exporters.json_export import json_pieces, write_json_pieces
 from core.exporters.naming import export_name
 from core.journal import Journal
 from core.messages.language import summary_language
@@ -24,6 +26,8 @@ from core.record.models import DecisionRecord
 
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
+    if args.format == "json":
+        return _export_json(journal, args)
     records = journal.index.list_records(filter_from(journal, args))
     if args.limit:
         records = records[: args.limit]  # newest first, as list shows them
@@ -35,12 +39,8 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
         )
         sys.stdout.buffer.write(data)
         return OK
-    target = Path(args.output)
-    if target.is_dir() or args.output.endswith(_SEPARATORS):
-        target = target / export_name(args.format, private=args.private)
-    elif _missing_folder(target):
-        return INVALID
-    if _refuse_existing(target, args.force, "file"):
+    target = _file_target(args)
+    if target is None:
         return INVALID
     try:
         written = export(
@@ -55,6 +55,43 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
         return _cannot_write(target, exc)
     _say_written(len(records), written[0])
     return OK
+
+
+def _export_json(journal: Journal, args: argparse.Namespace) -> int:
+    """The JSON array, written from the index's compact JSON as it is read, chunk by chunk
+    (`core.exporters.json_export.json_pieces`): no record model is built, and the journal is
+    never held in memory whole."""
+    index = journal.index
+    ids = index.ids_of_whole(filter_from(journal, args))
+    if args.limit:
+        ids = ids[: args.limit]  # newest first, as list shows them
+    compacts = itertools.chain.from_iterable(index.iter_compact(ids))
+    pieces = json_pieces(compacts, include_private=args.private)
+    if args.output in (None, "-"):
+        sys.stdout.buffer.writelines(pieces)
+        return OK
+    target = _file_target(args)
+    if target is None:
+        return INVALID
+    try:
+        written = write_json_pieces(pieces, target.parent, target.name)
+    except OSError as exc:
+        return _cannot_write(target, exc)
+    _say_written(len(ids), written)
+    return OK
+
+
+def _file_target(args: argparse.Namespace) -> Path | None:
+    """The file `-o` names (inside a folder it names, under the export's name), or None after
+    saying why not (a missing folder, an existing file without --force)."""
+    target = Path(args.output)
+    if target.is_dir() or args.output.endswith(_SEPARATORS):
+        target = target / export_name(args.format, private=args.private)
+    elif _missing_folder(target):
+        return None
+    if _refuse_existing(target, args.force, "file"):
+        return None
+    return target
 
 
 _SEPARATORS = tuple({"/", os.sep})

@@ -17,7 +17,7 @@ def cmd_help(args: argparse.Namespace) -> int:
     if args.topic is None:  # `help` alone: the commands, as `--help` shows them
         from app.cli.main import build_parser  # here: main imports this module
 
-        build_parser().print_help()
+        build_parser(listing=True).print_help()
         return OK
     if args.entry is None:
         return _list_entries()

@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from core.bulk.decision_ids import all_valid_decision_ids
 from core.errors import JournalDamaged, ProfileDamaged, ProfileInvalid
 from core.gocompat.gojson import loads_strict
 from core.gocompat.gotime import GoTime
@@ -386,7 +387,7 @@ class _Checker:
     def decision_ids(self, field: str, ids: list[str]) -> None:
         # Rules share most IDs: only ids not checked for an earlier rule are looked at.
         fresh = set(ids).difference(self._safe)
-        if all(map(is_valid_decision_id, fresh)) and none_sensitive(fresh):
+        if all_valid_decision_ids(fresh) and none_sensitive(fresh):
             self._safe.update(fresh)  # the common case, asked of all of them at once
             return
         for value in filter(fresh.__contains__, dict.fromkeys(ids)):  # the first bad one, in order

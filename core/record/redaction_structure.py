@@ -232,6 +232,8 @@ def _authorization(match: re.Match[str]) -> tuple[str, str] | None:
 
 # A flag's value is one shell word: quoted, or bare with quoted parts (deploy:'p@ss w0rd')
 _SHELL_WORD = r"(?:[^\s\"'`;&|]|'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\")+"
+_FLAG_CONFIRM = r"-[a-z][\w-]*(?:=|[\t ]+)\S"
+"""What follows the dash of a flag the rule can match, on casefolded text."""
 _FLAG = compile_ascii(
     r"(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)(?:=|[\t ]+)(?!-)(?P<value>" + _SHELL_WORD + ")"
 )
@@ -449,7 +451,10 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         _FLAG,
         ("-",),
         _flag,
-        confirm=re.compile(r"-[a-z][\w-]*(?:=|[\t ]+)\S"),
+        confirm=re.compile(_FLAG_CONFIRM),
+        # "-" is in every decision id: the early exit asks for a flag's name and its = or
+        # space (the confirm's own start, so sound, and never reaching past a NUL)
+        gates={"-": r"[a-z][\w-]*(?:=|[\t ]+)"},
     ),
     Rule(
         "command_line_secret",

@@ -18,11 +18,14 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:
+    from app.capture_controller import CaptureController
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -114,3 +117,16 @@ def leak_guard() -> Iterator[None]:
         left = _leftovers(before)
     if left:
         pytest.fail("the test left behind:\n  " + "\n  ".join(left), pytrace=False)
+
+
+@pytest.fixture
+def harness(
+    qtbot: object, tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Path, CaptureController]]:
+    """(journal, controller): a real capture controller behind a listening socket server."""
+    from tests.app.support.controller_support import serving_controller
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
+    journal = tmp_path / "journal"
+    with serving_controller(journal) as controller:
+        yield journal, controller
