@@ -31,8 +31,13 @@ from core.record.redaction_rules import (
     token,
     vendor,
 )
-from core.record.redaction_structure import STRUCTURE_RULES
-from core.record.redaction_values import is_placeholder, is_public_id, is_reference
+from core.record.redaction_structure import STRUCTURE_RULES, name_before, names_no_secret
+from core.record.redaction_values import (
+    is_placeholder,
+    is_public_id,
+    is_reference,
+    never_a_secret,
+)
 from core.record.redaction_vendors import VENDOR_RULES, VENDOR_RULES_AFTER_REFERENCE
 
 
@@ -356,8 +361,12 @@ def _guarded(rule: _Rule) -> _Rule:
             cut = value.find("=") + 1 or len(value.split(None, 1)[0])
             whole = _WHOLE_VALUE.match(match.string, match.start() + cut)
             value = whole.group(0).strip() if whole else value  # the pattern matches "" too
-        if is_reference(value) or is_filler(value) or is_placeholder(value):
+        if is_reference(value) or is_filler(value) or is_placeholder(value) or is_public_id(value):
             return None
+        if "rest" in match.re.groupindex and names_no_secret(
+            name_before(match.string, match.start()) + match.group(0).split("=", 1)[0]
+        ):
+            return None  # next_page_token=…, MAPBOX_PUBLIC_TOKEN=…
         if inner is not None:
             return inner(match)
         rest = match.groupdict().get("rest") or ""
@@ -375,9 +384,29 @@ def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
     value = match.group(4).strip(_GO_TRIM)
     if match.string[match.start() - 1 : match.start()] in {":", "/"}:
         return None
-    if is_reference(value) or is_placeholder(value) or is_public_id(value):
-        return None
+    if never_a_secret(value) or names_no_secret(
+        name_before(match.string, match.start()) + "_" + match.group(1)
+    ):
+        return None  # a reference, placeholder, public id, path or number; a page token
     return _password_assignment(match)
+
+
+_PEM_BODY = re.compile(r"[A-Za-z0-9+/]{20,}")
+
+
+def _with_key_body(rule: _Rule) -> _Rule:
+    """The same PEM rule, leaving a block whose body is filler (``...``, ``<paste key here>``):
+    a key's body is base64, in lines of 64 characters."""
+    inner = rule.replacer
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        if _PEM_BODY.search(match.group(0)) is None:
+            return None
+        if inner is None:
+            return _token(rule.name), rule.name
+        return inner(match)
+
+    return dataclasses.replace(rule, replacer=replace)
 
 
 def _pipeline_rule(rule: _Rule) -> _Rule:
@@ -389,6 +418,8 @@ def _pipeline_rule(rule: _Rule) -> _Rule:
         return dataclasses.replace(rule, replacer=_password_value)
     if rule.name == "github_token":
         return _guarded(rule)
+    if rule.name == "private_key":
+        return _with_key_body(rule)
     return rule
 
 
@@ -489,11 +520,13 @@ _AFTER_REFERENCE = (
     # Complete RSA/EC/DSA/OPENSSH/ENCRYPTED blocks are gone by now (reference private_key).
     # Left: PKCS#8 "BEGIN PRIVATE KEY" and PGP blocks, which the reference's pattern does not
     # match, and keys pasted without their END line.
-    _vendor(
-        "private_key",
-        rf"(?is:{_PEM_BEGIN}(?:.*?{_PEM_END}|(?:(?:{_GO_SPACE}|\\[nr])*{_PEM_LINE})+))",
-        ("-----begin",),
-        filler_check=False,
+    _with_key_body(
+        _vendor(
+            "private_key",
+            rf"(?is:{_PEM_BEGIN}(?:.*?{_PEM_END}|(?:(?:{_GO_SPACE}|\\[nr])*{_PEM_LINE})+))",
+            ("-----begin",),
+            filler_check=False,
+        )
     ),
 )
 

@@ -66,10 +66,12 @@ _WORD_START = "(?=[AaSsPpTtCcOoMm2])"
 """The letters a word of _WORD starts with: a cheap first test at each position."""
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 # Longest first: the engine takes the first that fits, and a replacer that then refuses the
-# value ("now" after "is") does not send it back for a longer one.
+# value ("now" after "is") does not send it back for a longer one. After a gap of words, "="
+# needs a blank before it: "set the pw to ab=cd" is "to", not a gap "to ab" and "=".
 _CONNECTOR = (
-    r"(?P<conn>:(?=[\t ])|=|(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)"
-    r"[\t ]+to|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
+    r"(?P<conn>:(?=[\t ])|(?(gap)(?<=[\t ])=|=)"
+    r"|(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)[\t ]+to"
+    r"|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
     r"|becomes|is|was|are|were|to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(

@@ -96,6 +96,32 @@ def key_kind(key: str) -> str | None:
     return None
 
 
+def names_no_secret(key: str) -> bool:
+    """Whether a name that holds a secret word says its value is no secret: a page or
+    continuation token (``next_page_token``), a public or publishable key, a sort or cache key.
+    Narrower than ``key_kind`` returning None: an unknown spelling is not vouched for."""
+    parts = _parts(key)
+    while len(parts) > 1 and parts[-1] in _TAILS:
+        parts.pop()
+    if len(parts) < 2:
+        return False
+    last, before = parts[-1], parts[-2]
+    if last == "token" and before in _NOT_SECRET_BEFORE_TOKEN:
+        return True
+    publicly = {"public", "publishable"}
+    return last in {"key", "apikey", "token"} and (
+        before in _PUBLIC_KEY_QUALIFIERS or not publicly.isdisjoint(parts)
+    )
+
+
+def name_before(text: str, at: int) -> str:
+    """The name characters that end at ``at`` (``next_page_`` before ``token=``)."""
+    start = at
+    while start > 0 and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    return text[start:at]
+
+
 def accepts(kind: str, value: str, position: Position) -> bool:
     """Whether ``value`` of a key or flag of ``kind`` (see ``key_kind``) is a secret."""
     if kind == "weak":
@@ -127,7 +153,7 @@ SECRET_WORD = any_case("pass", "pw", "secret", "token", "auth", "cred", "key", "
 first character: the engine then tries a few literals at each position instead of a run of
 name characters, and ``key_at`` reads the rest of the name backwards."""
 _ASSIGNMENT = compile_ascii(
-    SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>:=|=>|=|:)"
+    SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>::?=|[?+]=|=>|=|:)"
     r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,;]+)"
 )
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-@")
@@ -145,10 +171,12 @@ def key_at(match: re.Match[str], end_group: str) -> str | None:
     if text.endswith(_NOT_BEFORE_KEY, 0, start):
         return None
     key = text[start : match.start(end_group)]
+    if text[start - 1 : start] in {"+", "/"} and any(c.isdigit() for c in key):
+        return None  # …0EwEHPw== inside a base64 blob, not a name
     quote = match.groupdict().get("kq") or ""
     if quote and not text.endswith(quote, 0, start):
         return None
-    return key.rstrip("\"'] \t:=>")
+    return key.rstrip("\"'] \t:=>?+")
 
 
 def _key(match: re.Match[str]) -> str | None:
@@ -404,7 +432,9 @@ def _url_userinfo(match: re.Match[str]) -> tuple[str, str] | None:
     return _replace_group(match, "value", start, len(match.group("value")), name), name
 
 
-_ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?::=|=>|[:=])"  # config["SECRET_KEY"] = … too
+_ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?:::?=|[?+]=|=>|[:=])"  # config["SECRET_KEY"] = … too
+"""What follows a secret word in an assignment: ``=``, ``:``, ``:=`` (Go, Make), ``?=``, ``+=`` and
+``::=`` (Make), ``=>`` (Ruby, PHP)."""
 STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule(
         "url_credentials",

@@ -51,7 +51,10 @@ _CODE_CHAIN = re.compile(
     r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
     r"(?:\([^()]*\)|\[[^\[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
 )  # session.get_credentials().access_key, config["db"]["password"]
-_CUT_CODE = re.compile(r"[A-Za-z_$][\w$.]*[(\[]")  # os.environ[ cut at its quote: code goes on
+_CUT_CODE = re.compile(
+    r"[A-Za-z_$][\w$.]*[(\[]"  # os.environ[ cut at its quote: code goes on
+    r"|[A-Za-z_$][\w$]{2,}(?:\.[A-Za-z_$][\w$]*)*\([a-z_$][A-Za-z_$.]*"  # jwt.encode(payload, …
+)
 _CODE_ROOTS = frozenset(
     """process os settings config conf cfg env environ self this app secrets vars inputs params
     values import window request req ctx context args opts options props properties System
@@ -86,7 +89,8 @@ _STOP_VALUES = frozenset(
     sensitive public private local remote admin root guest user username test testing demo dev
     development staging production prod hunter2 foobar foo bar baz qux abc abcdef letmein
     changeit welcome here todo tbd fixme mypassword mysecret mytoken secretkey supersecret
-    topsecret""".split()
+    topsecret 1password bitwarden lastpass keepass keepassxc dashlane passbolt pass-store
+    gopass""".split()
 )
 _TECH_WORDS = (
     "argon2", "sha1", "sha2", "sha3", "sha256", "sha384", "sha512", "md5", "base64", "pbkdf2",
@@ -114,6 +118,10 @@ _SETTING_NAME = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+")  # jetbra
 _HANGUL_WORDS = re.compile(r"[\uac00-\ud7a3\u3131-\u318e\s.,()-]+")
 _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
 _REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
+_REMARK = re.compile(r"[(\[][A-Za-z]+")
+_SPEC = re.compile(r"(?:[a-z][a-z0-9_-]*=[^,=\s]*,)+[a-z][a-z0-9_-]*=[^,=\s]*")
+"""``id=npm,src=$HOME/.npmrc``, ``type=bind,source=/x``: a mount or secret spec, names and paths."""
+_SPEC_SECRET_NAME = re.compile(r"(?:^|,)[a-z_-]*(?:pass|pw|secret|token|key|auth|cred)[a-z_-]*=")
 
 
 def is_reference(value: str, *, bare_names: bool = True) -> bool:
@@ -122,6 +130,8 @@ def is_reference(value: str, *, bare_names: bool = True) -> bool:
     ``bare_names`` False: a dotted or upper-case name without ``$`` or a call is taken as a
     value, as in a URL or a flag, where code does not stand.
     """
+    if value.endswith("!") and _DOTTED_NAME.fullmatch(value[:-1]):
+        value = value[:-1]  # process.env.API_KEY!: TypeScript's non-null assertion
     if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or _CUT_CODE.fullmatch(value):
         return True
     if not bare_names:
@@ -179,7 +189,32 @@ def _not_a_secret_shape(value: str) -> bool:
         return True
     if _FILE_END.search(lowered):
         return True
-    return bool(value.startswith(("/", "./", "../", "~/")) and _PATH.fullmatch(value))
+    return bool(
+        value.startswith(("/", "./", "../", "~/"))
+        and _PATH.fullmatch(value)
+        and not any(_generated(part) for part in value.split("/"))
+    )
+
+
+def _generated(part: str) -> bool:
+    """A path segment no one names a folder: 12 characters or more of both cases and digits
+    (``/FEL2TSV5EO0A5ooaft1gRBkx`` is a base64 secret that starts with a slash)."""
+    return (
+        len(part) >= 12
+        and any(c.isdigit() for c in part)
+        and any(c.isupper() for c in part)
+        and any(c.islower() for c in part)
+    )
+
+
+_WORDY_SEGMENT = re.compile(r"[A-Za-z][A-Za-z_.-]*|v?[0-9]+|")
+
+
+def _wordy_path(value: str) -> bool:
+    """``secret/data/app``, ``api/v1/users``: a relative path of words, not ``s5k/vst5``."""
+    return _PATH_LIKE.fullmatch(value) is not None and all(
+        _WORDY_SEGMENT.fullmatch(part) for part in value.split("/")
+    )
 
 
 def is_credential(value: str, position: Position, *, password_key: bool = False) -> bool:
@@ -191,17 +226,23 @@ def is_credential(value: str, position: Position, *, password_key: bool = False)
         password_key: the key or flag names a password itself (``password``, ``requirepass``),
             so a plain word of eight letters or more is taken too: people pick words.
     """
-    if _never_a_secret(value, bare_names=position is not Position.STRONG):
+    if never_a_secret(value, bare_names=position is not Position.STRONG):
         return False
     if position is Position.PROSE:
         return _random_enough_for_prose(value)
     return _secret_in_place(value, 3 if position is Position.STRONG else 4, password_key)
 
 
-def _never_a_secret(value: str, *, bare_names: bool = True) -> bool:
+def _harmless_spec(value: str) -> bool:
+    return _SPEC.fullmatch(value) is not None and _SPEC_SECRET_NAME.search(value) is None
+
+
+def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
     """Values no position makes a secret: references, filler, public ids, paths, numbers."""
     if not value or len(value) > 8192 or "[REDACTED" in value:
         return True
+    if _REMARK.fullmatch(value) or _harmless_spec(value):
+        return True  # "(see 1Password…": a remark begins where a value would; a mount spec
     if _HANGUL.search(value) and (_HANGUL_WORDS.fullmatch(value) or " " in value):
         return True  # Korean words where a value would stand: a sentence, not a password
     if _NUMERIC.fullmatch(value) and not value.isdigit():
@@ -229,9 +270,9 @@ def _not_for_prose(value: str) -> bool:
         _SNAKE_WORDS.fullmatch(value)
         or _HANGUL.search(value)
         or value.startswith("-")
-        or any(w in lowered for w in _TECH_WORDS)
+        or lowered.startswith(_TECH_WORDS)
         or _LOWER_DOTTED.fullmatch(value)  # color.primary.500: a design token's name
-        or ("/" in value and _PATH_LIKE.fullmatch(value))
+        or ("/" in value and _wordy_path(value))
     )
 
 
@@ -260,7 +301,7 @@ def looks_random(value: str, minimum: int = 16) -> bool:
         and any(c.isdigit() for c in value)
         and any(c.isalpha() for c in value)
         and _entropy(value) >= 3.2
-        and not _never_a_secret(value)
+        and not never_a_secret(value)
         and _SETTING_NAME.fullmatch(value) is None
         and not value.startswith("-")  # a flag
     )
