@@ -484,7 +484,7 @@ _BEFORE_REFERENCE = (
     ),
     _vendor(
         "slack_token",
-        r"\b(?:xox[abeoprs]-(?:[0-9]+-){1,3}[A-Za-z0-9]{8,}[A-Za-z0-9-]*"
+        r"\b(?:xox[abceoprs]-(?:[0-9]+-){1,3}[A-Za-z0-9]{8,}[A-Za-z0-9-]*"
         r"|xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9]{60,}"
         r"|xapp-[0-9]-[A-Z0-9]{6,}-[0-9]{6,}-[A-Za-z0-9]{20,})",
         ("xox", "xapp-"),
