@@ -381,9 +381,13 @@ def _guarded(rule: _Rule) -> _Rule:
 def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
     """The reference's assignment, but not of a reference, placeholder or public id, nor for a
     key inside a larger value (``arn:…:secret:name``, ``vault/secret/…``)."""
-    value = match.group(4).strip(_GO_TRIM)
-    if match.string[match.start() - 1 : match.start()] in {":", "/"}:
-        return None
+    value = match.group(4).strip(_GO_TRIM).rstrip(";,")  # a statement's end is not the value
+    after_break = match.group(2).rpartition("\n")
+    if match.string[match.start() - 1 : match.start()] in {":", "/"} or (
+        after_break[1] and not after_break[2]
+    ):
+        return None  # inside a larger value; "API_KEY=" with nothing after it (a YAML value
+        # on the next line is indented)
     if never_a_secret(value) or names_no_secret(
         name_before(match.string, match.start()) + "_" + match.group(1)
     ):

@@ -49,7 +49,8 @@ _TAILS = frozenset(
 _PUBLIC_KEY_QUALIFIERS = frozenset(
     """public publishable pub primary foreign sort partition cache idempotency routing shard
     host ssh gpg pgp ca cert certificate sequence composite unique natural surrogate index
-    hash lookup map dict object row column field json yaml config registry""".split()
+    hash lookup map dict object row column field json yaml config registry search site
+    anon""".split()
 )
 _NOT_SECRET_BEFORE_TOKEN = frozenset(
     "page next continuation cancellation sync resume max num total input output".split()
@@ -81,7 +82,7 @@ def key_kind(key: str) -> str | None:
     last = parts[-1]
     before = parts[-2] if len(parts) > 1 else ""
     if last in _PASSWORD_WORDS or (
-        last.endswith(("password", "passwd", "pwd"))
+        last.endswith(("password", "passwd", "pwd", "pw"))
         or (last.endswith("pass") and last not in _NOT_PASS)
     ):
         return "password"
@@ -112,6 +113,14 @@ def names_no_secret(key: str) -> bool:
     return last in {"key", "apikey", "token"} and (
         before in _PUBLIC_KEY_QUALIFIERS or not publicly.isdisjoint(parts)
     )
+
+
+def _word_before(text: str, at: int) -> str:
+    """The word before the name that ends at ``at``, across one blank (``public`` in
+    ``public key:``)."""
+    start = len(name_before(text, at))
+    head = text[: at - start].rstrip(" \t")
+    return name_before(head, len(head)) if len(head) < at - start else ""
 
 
 def name_before(text: str, at: int) -> str:
@@ -203,8 +212,12 @@ def _keyed_value(position: Position) -> Replacer:
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
         key = _key(match)
         kind = None if key is None else key_kind(key)
-        if kind is None:
+        if kind is None or key is None:
             return None
+        if kind == "weak" and names_no_secret(
+            _word_before(match.string, match.start()) + "_" + key
+        ):
+            return None  # "public key: age1…", "SSH key: ssh-ed25519 …"
         raw = match.group("value")
         if match.re is _XML_ELEMENT or match.re is _XML_NAMED:  # element text, spaces and all
             value, start, end = raw.strip(), 0, len(raw)
@@ -323,6 +336,12 @@ def _pair(match: re.Match[str], start: int, end: int, value: str) -> tuple[str, 
     return _replace_group(match, "value", cut, end - quoted, name), name
 
 
+def _flag_value(match: re.Match[str]) -> tuple[str, str] | None:
+    if match.group("value").endswith(":"):
+        return None  # -Auth "password": …, a mapping's key after a word that looks like a flag
+    return _flag(match)
+
+
 def _flag(match: re.Match[str]) -> tuple[str, str] | None:
     flag = match.group("flag")
     value, start, end = _position_value(match.group("value"))
@@ -396,6 +415,13 @@ def _strong_value(name: str, *groups: str, line_needs: re.Pattern[str] | None = 
 
 
 def _fallback(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.string
+    if text[match.end() :].lstrip(" \t").startswith(":"):
+        return None  # "name": "DB_PASSWORD", "valueFrom": …: the next key of a mapping
+    if "," in match.group(0)[len(match.group("key")) : match.start("value") - match.start()]:
+        before = text[: match.start("key")].rstrip("\"' \t")
+        if not before.endswith(("(", "[")):
+            return None  # a literal default is an argument: getenv("API_KEY", "…")
     kind = key_kind(match.group("key"))
     value, start, end = _position_value(match.group("value"))
     if kind is None or not accepts(kind, value, Position.KEYED):
@@ -430,6 +456,41 @@ def _url_userinfo(match: re.Match[str]) -> tuple[str, str] | None:
     name = "url_credentials"
     start = 0 if _looks_like_key_id(user) else len(user) + 1
     return _replace_group(match, "value", start, len(match.group("value")), name), name
+
+
+# Kubernetes and compose ``env:`` lists, ECS task definitions: the name and its value apart.
+#   - name: DJANGO_SECRET_KEY         {"name": "API_TOKEN", "value": "…"}
+#     value: "…"
+_NAME_VALUE = compile_ascii(
+    r"\bname[\"']?[\t ]*:[\t ]*[\"']?(?P<key>[A-Za-z_][\w.-]*)[\"']?[\t ]*"
+    r"(?:\n[\t -]*|,[\t ]*)[\"']?value[\"']?[\t ]*:[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,}]+)"
+)
+# Terraform: variable "db_password" { … default = "…" }
+_HCL_VARIABLE = compile_ascii(
+    r"\bvariable[\t ]+\"(?P<key>[^\"\n]{1,80})\"[\t ]*\{[^{}]{0,400}?\bdefault[\t ]*=[\t ]*"
+    r"(?P<value>\"(?:[^\"\\\n]|\\.)*\")"
+)
+# An exec array: ["redis-server", "--requirepass", "…"], command: ["redis-cli", "-a", "…"]
+_ARRAY_FLAG = compile_ascii(
+    r"[\"'](?P<flag>--?[A-Za-z][\w-]*)[\"'][\t ]*,[\t ]*(?P<value>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+')"
+)
+# ``snyk auth 0c1af2ed-…``, ``tool login <token>``: a generated value given to a login command
+_AUTH_COMMAND = compile_ascii(
+    r"(?m)(?:^|(?<=[\s;&|$]))[a-z][\w.-]*[\t ]+(?:auth|login|authenticate)[\t ]+"
+    r"(?P<value>[^\s\"'`;&|<>]{16,})"
+)
+
+
+def _generated_value(name: str) -> Replacer:
+    """Replaces ``value`` when it looks generated: a command's argument says nothing more."""
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        value, start, end = _position_value(match.group("value"))
+        if not looks_random(value):
+            return None
+        return _replace_group(match, "value", start, end, name), name
+
+    return replace
 
 
 _ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?:::?=|[?+]=|=>|[:=])"  # config["SECRET_KEY"] = … too
@@ -478,7 +539,7 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         "command_line_secret",
         _FLAG,
         ("-",),
-        _flag,
+        _flag_value,
         confirm=re.compile(r"-[a-z][\w-]*(?:=|[\t ]+)\S"),
     ),
     Rule(
@@ -504,8 +565,36 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         ("requirepass", "masterauth", "env", "arg", "login"),
         _keyed_value(Position.STRONG),
         confirm=re.compile(
-            r"(?m)^[\t ]*(?:requirepass|masterauth|env|arg)[\t ]|login[\t ]+\S+\s+pass"
+            r"(?m)(?:^|\s)(?:requirepass|masterauth)[\t ]|^[\t ]*(?:env|arg)[\t ]"
+            r"|login[\t ]+\S+\s+pass"
         ),
+    ),
+    Rule(
+        "secret_assignment",
+        _NAME_VALUE,
+        ("value",),
+        _keyed_value(Position.KEYED),
+        confirm=re.compile(r"name[\"']?[\t ]*:[^\n]*(?:\n[\t -]*|,[\t ]*)[\"']?value[\"']?[\t ]*:"),
+    ),
+    Rule(
+        "secret_assignment",
+        _HCL_VARIABLE,
+        ("variable",),
+        _keyed_value(Position.KEYED),
+        confirm=re.compile(r"variable[\t ]+\""),
+    ),
+    Rule(
+        "command_line_secret",
+        _ARRAY_FLAG,
+        ('"-', "'-"),
+        _flag,
+        confirm=re.compile(r"[\"']--?[a-z][\w-]*[\"'][\t ]*,"),
+    ),
+    Rule(
+        "command_line_secret",
+        _AUTH_COMMAND,
+        (" auth ", " login ", " authenticate "),
+        _generated_value("command_line_secret"),
     ),
     Rule("secret_assignment", _XML_ELEMENT, ("</",), _keyed_value(Position.KEYED)),
     Rule("secret_assignment", _XML_NAMED, ("</",), _keyed_value(Position.KEYED)),

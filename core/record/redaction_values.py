@@ -39,7 +39,8 @@ _REFERENCE = re.compile(
     | \{[A-Za-z_][\w.-]*\}                   # {token}, a format field
     | \[[^\]]*\]                            # [REDACTED], [secret]
     | <[^<>]*>                              # <your-token>
-    | !{1,2}[A-Za-z][A-Za-z-]* | [&*][a-z_][a-z0-9_-]*   # YAML tags (!vault), anchors, aliases
+    | !{1,2}(?:[a-z][a-z-]*|(?:[A-Z][a-z]+)+|[A-Z]{2,8})   # YAML tags: !vault, !GetAtt, !ENV
+    | [&*][a-z_][a-z0-9_-]*                 # YAML anchors and aliases
     | :[A-Za-z_]\w*                         # :token, a route or SQL parameter
     | [A-Za-z_$][A-Za-z_$.]*\(.*\)          # getenv("X"), env('X'), get_secret()
     | [A-Za-z_][\w.]*\[[^\]]*\]            # os.environ["X"], ENV['X'], config[key]
@@ -68,6 +69,8 @@ _SHORT_SEGMENTS = re.compile(rf"(?=[^.]{{1,12}}\.){_NAME_SEGMENT}(?:\.{_NAME_SEG
 """settings.DB_PASSWORD, config.apiKey: segments a programmer names, the first one short."""
 _PUBLIC_ID = re.compile(
     r"(?:AC|SK|PN|MG|SM|CA|RE|IS|US|AP)[0-9a-f]{32}"  # Twilio SIDs
+    r"|age1[02-9ac-hj-np-z]{58}"  # age public keys (bech32): the recipient, shared on purpose
+    r"|phc_[A-Za-z0-9]{32,}"  # PostHog project keys, shipped in browsers
     r"|pk_(?:live|test)_[A-Za-z0-9]{16,}"  # Stripe publishable keys
     r"|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"  # Mapbox public tokens
 )
@@ -77,7 +80,7 @@ _PLACEHOLDER_WORDS = (
     "replace-me", "replace_with", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
     "yourkey", "placeholder", "example", "sample", "dummy", "redacted", "insert_", "insert-",
     "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "****",
-    "....", "…", "<", ">", "{{", "}}", "${", "%(", "your_token", "sekret",
+    "....", "…", "{{", "}}", "${", "%(", "your_token", "sekret",
     "secret123", "password123", "passw0rd", "p@ssw0rd", "p@ssword", "abc123", "qwerty123",
 )  # fmt: skip
 _STOP_VALUES = frozenset(
@@ -118,7 +121,14 @@ _SETTING_NAME = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+")  # jetbra
 _HANGUL_WORDS = re.compile(r"[\uac00-\ud7a3\u3131-\u318e\s.,()-]+")
 _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
 _REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
-_REMARK = re.compile(r"[(\[][A-Za-z]+")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_PASSWORD_HASH = re.compile(
+    r"(?:\$(?:2[abxy]?|1|5|6|y|apr1|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$"
+    r"|(?:pbkdf2_sha(?:1|256)|argon2|bcrypt(?:_sha256)?|scrypt)\$|\{S?SHA(?:256|512)?\})\S+"
+)
+"""A stored password hash (``$2b$12$…``, ``pbkdf2_sha256$…``, ``{SSHA}…``): what is kept instead of
+the password."""
+_REMARK = re.compile(r"[(\[][A-Za-z][A-Za-z0-9-]*")
 _SPEC = re.compile(r"(?:[a-z][a-z0-9_-]*=[^,=\s]*,)+[a-z][a-z0-9_-]*=[^,=\s]*")
 """``id=npm,src=$HOME/.npmrc``, ``type=bind,source=/x``: a mount or secret spec, names and paths."""
 _SPEC_SECRET_NAME = re.compile(r"(?:^|,)[a-z_-]*(?:pass|pw|secret|token|key|auth|cred)[a-z_-]*=")
@@ -130,6 +140,7 @@ def is_reference(value: str, *, bare_names: bool = True) -> bool:
     ``bare_names`` False: a dotted or upper-case name without ``$`` or a call is taken as a
     value, as in a URL or a flag, where code does not stand.
     """
+    value = value.replace("?.", ".")  # session?.access_token: optional chaining
     if value.endswith("!") and _DOTTED_NAME.fullmatch(value[:-1]):
         value = value[:-1]  # process.env.API_KEY!: TypeScript's non-null assertion
     if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or _CUT_CODE.fullmatch(value):
@@ -166,6 +177,10 @@ def is_placeholder(value: str) -> bool:
         return True
     if "xxxx" in value or "XXXX" in value:
         return True
+    if value.startswith("<") or value.endswith(">") or "<your" in lowered:
+        return (
+            True  # <paste-here>, <YOUR_KEY>; a "<" inside a random value is one of its characters
+        )
     if value.endswith("@") and value.rstrip("@").casefold() in _STOP_VALUES:
         return True  # guest@, anonymous@: the anonymous-FTP convention
     first, sep, second = value.replace("/", ":").partition(":")
@@ -241,7 +256,7 @@ def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
     """Values no position makes a secret: references, filler, public ids, paths, numbers."""
     if not value or len(value) > 8192 or "[REDACTED" in value:
         return True
-    if _REMARK.fullmatch(value) or _harmless_spec(value):
+    if _REMARK.fullmatch(value) or _harmless_spec(value) or _PASSWORD_HASH.fullmatch(value):
         return True  # "(see 1Password…": a remark begins where a value would; a mount spec
     if _HANGUL.search(value) and (_HANGUL_WORDS.fullmatch(value) or " " in value):
         return True  # Korean words where a value would stand: a sentence, not a password
@@ -258,6 +273,9 @@ def _random_enough_for_prose(value: str) -> bool:
     not Korean (the sentence going on), a flag, a path, or a setting's or algorithm's name."""
     if len(value) < 6 or not any(ch.isalpha() for ch in value) or _not_for_prose(value):
         return False
+    word = value.rstrip("?!")
+    if word.isalpha() and (word.islower() or word.istitle()):
+        return False  # "policy?", "Reset!": a word and the sentence's own mark
     if any(ch.isdigit() for ch in value) or _has_symbol(value):
         return True
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
@@ -300,7 +318,7 @@ def looks_random(value: str, minimum: int = 16) -> bool:
         len(value) >= minimum
         and any(c.isdigit() for c in value)
         and any(c.isalpha() for c in value)
-        and _entropy(value) >= 3.2
+        and _entropy(value) >= (2.9 if _HEX.fullmatch(value) else 3.2)  # hex has 16 letters
         and not never_a_secret(value)
         and _SETTING_NAME.fullmatch(value) is None
         and not value.startswith("-")  # a flag

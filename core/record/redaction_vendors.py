@@ -11,6 +11,8 @@ patterns: a ``token=xoxb-…`` should be reported as Slack, not as a signed URL.
 
 from __future__ import annotations
 
+import re
+
 from core.record.redaction_rules import Rule, vendor
 
 _HEX32 = "[a-f0-9]{32}"
@@ -33,7 +35,15 @@ def _context(name: str, vendor_words: str, value: str, keywords: tuple[str, ...]
     """A rule for a vendor named just before its value; prose naming the vendor without a
     key, token or secret word after it never opens the rule's gate."""
     gates = dict.fromkeys(keywords, _NAMED_TAIL)
-    return vendor(name, _named(vendor_words, value), keywords, gates=gates)
+    return vendor(name, _named(vendor_words, value), keywords, _not_public, gates=gates)
+
+
+_PUBLIC_WORDS = re.compile(r"(?i:public|publishable|search|site|anon)")
+
+
+def _not_public(match: re.Match[str]) -> bool:
+    """ALGOLIA_SEARCH_KEY, a site key: a vendor's key named public is meant for browsers."""
+    return _PUBLIC_WORDS.search(match.string, match.start(), match.start("secret")) is None
 
 
 def _prefixed(name: str, pattern: str, *keywords: str, gates: dict[str, str] | None = None) -> Rule:
@@ -157,7 +167,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("atlassian_api_token", r"\bATATT3[A-Za-z0-9_=-]{150,}", "atatt3"),
     vendor(
         "npm_auth_token",
-        r"(?i:_authToken)[\t ]*=[\t ]*[\"']?(?P<secret>[A-Za-z0-9._-]{20,})",
+        r"(?i:_authToken)[\t ]*=[\t ]*[\"']?(?P<secret>[A-Za-z0-9._+/-]{20,}={0,2})",
         ("_authtoken",),
     ),
     # AI and ML providers
