@@ -347,6 +347,7 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 # reference's character class cuts short (``TOKEN=q9+Xf3k…/8LmW``, ``Bearer abc+def/ghi=``)
 # goes whole: the rest of it is the rest of the secret.
 
+_NO_VALUE = frozenset({"null", "none", "nil", "undefined", "true", "false", "empty"})
 _WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;]*")
 _REST = r"(?P<rest>[^\t\n\f\r \"'`,;<>\[\](){}]*)"
 
@@ -361,8 +362,17 @@ def _guarded(rule: _Rule) -> _Rule:
             cut = value.find("=") + 1 or len(value.split(None, 1)[0])
             whole = _WHOLE_VALUE.match(match.string, match.start() + cut)
             value = whole.group(0).strip() if whole else value  # the pattern matches "" too
-        if is_reference(value) or is_filler(value) or is_placeholder(value) or is_public_id(value):
+        if (
+            is_reference(value)
+            or is_filler(value)
+            or is_placeholder(value)
+            or is_public_id(value)
+            or value.casefold() in _NO_VALUE
+        ):
             return None
+        before = match.string[match.start() - 1 : match.start()]
+        if "rest" in match.re.groupindex and (before.isdigit() or before == "/"):
+            return None  # …a0010TOKEN=0 inside a longer value: the rules for that value judge it
         if "rest" in match.re.groupindex and names_no_secret(
             name_before(match.string, match.start()) + match.group(0).split("=", 1)[0]
         ):
@@ -388,6 +398,9 @@ def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
     ):
         return None  # inside a larger value; "API_KEY=" with nothing after it (a YAML value
         # on the next line is indented)
+    key_start = match.start() - len(name_before(match.string, match.start()))
+    if match.string.endswith(("${", "$", "%(", "{{"), 0, key_start):
+        return None  # ${DB_PASSWORD:?required}: the name of a variable, and its default
     if never_a_secret(value) or names_no_secret(
         name_before(match.string, match.start()) + "_" + match.group(1)
     ):

@@ -30,6 +30,8 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
 
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
         raw = match.group("secret")
+        if raw[:1] in {">", ")", "]", "}"}:
+            return None  # the end of a placeholder: <비밀번호>, (see vault)
         quoted = len(raw) >= 2 and _QUOTES.get(raw[0]) == raw[-1]
         value = raw[1:-1] if quoted else trim_value(raw)
         offset = 1 if quoted else max(raw.find(value), 0)  # "(value)" in a sentence
@@ -83,7 +85,7 @@ _PROSE = compile_ascii(
 _BARE = compile_ascii(rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))[\t ]+{_VALUE}")
 # "use Tiger23+Nimbus as the password", "Tiger23+Nimbus is the root password"
 _BEFORE = compile_ascii(
-    r"(?<![^\s\"'`(])(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
+    r"(?<![^\s\"'`(])(?<!%\()(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
     r"|as[\t ]+(?:the|a|my|our|your|its)?)[\t ]*(?:[\w-]+[\t ]+){0,2}?(?P<word>(?i:"
     + _WORD
     + r"))\b"

@@ -23,6 +23,7 @@ from core.record.redaction_rules import Replacer, Rule, any_case, compile_ascii,
 from core.record.redaction_values import (
     Position,
     is_credential,
+    is_placeholder,
     is_reference,
     looks_random,
     trim_value,
@@ -169,6 +170,16 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _NOT_BEFORE_KEY = ("$", "%", "${", "%(", "[REDACTED:")
 
 
+def _inside_value(text: str, start: int, key: str) -> bool:
+    """Whether a name that starts at ``start`` is glued to a value's characters before it."""
+    before = text[start - 1 : start]
+    if before in {"+", "/"}:
+        return any(c.isdigit() for c in key)
+    if before == "#":  # "#DB_PASSWORD=…" comments a line out; "…L#Hbpw=" is inside a value
+        return start >= 2 and not text[start - 2].isspace()
+    return before != "" and before in "!%^*=~|\\"  # not ? or &: a query's parameters
+
+
 def key_at(match: re.Match[str], end_group: str) -> str | None:
     """The whole name whose secret word starts ``match``, up to where ``end_group`` starts
     (without its closing quote); None when the name stands inside a reference (``${X:-}``,
@@ -180,8 +191,8 @@ def key_at(match: re.Match[str], end_group: str) -> str | None:
     if text.endswith(_NOT_BEFORE_KEY, 0, start):
         return None
     key = text[start : match.start(end_group)]
-    if text[start - 1 : start] in {"+", "/"} and any(c.isdigit() for c in key):
-        return None  # …0EwEHPw== inside a base64 blob, not a name
+    if _inside_value(text, start, key):
+        return None  # …0EwEHPw== in a base64 blob, …L#Hbpw=gorY in a password: not a name
     quote = match.groupdict().get("kq") or ""
     if quote and not text.endswith(quote, 0, start):
         return None
@@ -317,8 +328,8 @@ def _looks_like_key_id(user: str) -> bool:
 
 def _pair(match: re.Match[str], start: int, end: int, value: str) -> tuple[str, str] | None:
     """``user:secret`` (or ``user%secret``): the secret goes, the user too when it is an id."""
-    if "[REDACTED" in value:
-        return None
+    if "[REDACTED" in value or is_reference(value) or is_placeholder(value):
+        return None  # ${env:X}, op://vault/item: one reference, not a user and a password
     user, sep, secret = value.partition(":")
     if not sep:
         user, sep, secret = value.partition("%")

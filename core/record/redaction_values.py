@@ -34,6 +34,9 @@ class Position(Enum):
 _REFERENCE = re.compile(
     r"""(?x)
     \$\{[^}]*\}?.* | \$\(.* | \$[A-Za-z_][A-Za-z0-9_]* | \$[0-9]  # $VAR, ${VAR}, $(cmd), $1
+    | \$env:[A-Za-z_]\w* | \{env:[^}]+\}                  # PowerShell's $env:X, {env:X} configs
+    | !(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap|If|Base64|Split|vault|secret
+        |include|env_var|ENV|reference)\b.*      # CloudFormation's !Ref X, Ansible's !vault
     | %\(?[A-Za-z_][\w.]*\)?[sdr]? | %[A-Za-z_][A-Za-z0-9_]*%      # %(name)s, %s, %APPDATA%
     | \{\{.*\}\}? | \{%.*%\}? | <%.*%>? | \#\{.*\}? | @\{.*\}?    # templates
     | \{[A-Za-z_][\w.-]*\}                   # {token}, a format field
@@ -53,7 +56,7 @@ _CODE_CHAIN = re.compile(
     r"(?:\([^()]*\)|\[[^\[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
 )  # session.get_credentials().access_key, config["db"]["password"]
 _CUT_CODE = re.compile(
-    r"[A-Za-z_$][\w$.]*[(\[]"  # os.environ[ cut at its quote: code goes on
+    r"@?[A-Za-z_$][\w$.]*[(\[]"  # os.environ[, @Value( cut at its quote: code goes on
     r"|[A-Za-z_$][\w$]{2,}(?:\.[A-Za-z_$][\w$]*)*\([a-z_$][A-Za-z_$.]*"  # jwt.encode(payload, …
 )
 _CODE_ROOTS = frozenset(
@@ -61,6 +64,7 @@ _CODE_ROOTS = frozenset(
     values import window request req ctx context args opts options props properties System
     Rails ENV current_app st Deno Bun cli flags""".split()
 )
+_STRONG_ROOTS = frozenset("process os settings var local data module env self this".split())
 _DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _NAME_SEGMENT = (
     r"(?:[a-z_$][a-z0-9_$]*|[A-Z][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z0-9]+)+|(?:[A-Z][a-z0-9]+)+)"
@@ -143,7 +147,13 @@ def is_reference(value: str, *, bare_names: bool = True) -> bool:
     value = value.replace("?.", ".")  # session?.access_token: optional chaining
     if value.endswith("!") and _DOTTED_NAME.fullmatch(value[:-1]):
         value = value[:-1]  # process.env.API_KEY!: TypeScript's non-null assertion
-    if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or _CUT_CODE.fullmatch(value):
+    if (
+        _REFERENCE.fullmatch(value)
+        or _CODE_CHAIN.fullmatch(value)
+        or _CUT_CODE.fullmatch(value)
+        # process.env.X, var.db_password: code even where a value is expected
+        or (_DOTTED_NAME.fullmatch(value) and value.split(".", 1)[0] in _STRONG_ROOTS)
+    ):
         return True
     if not bare_names:
         return False
@@ -175,8 +185,8 @@ def is_placeholder(value: str) -> bool:
     lowered = value.casefold()
     if any(w in lowered for w in _PLACEHOLDER_WORDS) or _REPEATED.search(value):
         return True
-    if "xxxx" in value or "XXXX" in value:
-        return True
+    if "xxxx" in value or "XXXX" in value or "..." in value or "***" in value:
+        return True  # sk-...4f2a, ****a1b2: a masked value
     if value.startswith("<") or value.endswith(">") or "<your" in lowered:
         return (
             True  # <paste-here>, <YOUR_KEY>; a "<" inside a random value is one of its characters
@@ -222,7 +232,7 @@ def _generated(part: str) -> bool:
     )
 
 
-_WORDY_SEGMENT = re.compile(r"[A-Za-z][A-Za-z_.-]*|v?[0-9]+|")
+_WORDY_SEGMENT = re.compile(r"[A-Za-z]{2,}(?:[._-][A-Za-z]{2,})*|v?[0-9]+|")
 
 
 def _wordy_path(value: str) -> bool:
@@ -282,13 +292,23 @@ def _random_enough_for_prose(value: str) -> bool:
     return mixed and not value.istitle() and len(value) >= 10
 
 
+def _names_a_technique(lowered: str) -> bool:
+    """``sha256``, ``aes-256-gcm``, ``bcrypt``: an algorithm's name, not ``2fa0abf9…``."""
+    for word in _TECH_WORDS:
+        if lowered.startswith(word):
+            rest = lowered[len(word) :]
+            if len(rest) <= 8 or not rest[0].isalnum():
+                return True
+    return False
+
+
 def _not_for_prose(value: str) -> bool:
     lowered = value.casefold()
     return bool(
         _SNAKE_WORDS.fullmatch(value)
         or _HANGUL.search(value)
         or value.startswith("-")
-        or lowered.startswith(_TECH_WORDS)
+        or _names_a_technique(lowered)
         or _LOWER_DOTTED.fullmatch(value)  # color.primary.500: a design token's name
         or ("/" in value and _wordy_path(value))
     )

@@ -36,18 +36,32 @@ HARD = "+/=#?@!%$&*'"
 BODY = string.ascii_letters + string.digits + HARD + "_-.^~"
 
 
+WORDS = ["maple", "tiger", "nimbus", "harbor", "quartz", "falcon", "river", "cedar", "orbit",
+         "canyon", "seoul", "hangang", "mocha", "birch", "fjord", "zebra", "winter"]  # fmt: skip
+
+
 @st.composite
 def passwords(draw: st.DrawFn, *, quote_free: bool = False) -> str:
-    """A password a person or a generator picks: 8 to 32 characters, a letter first, a digit,
-    and at least one of the hard characters."""
+    """A password a generator or a person picks: 8 to 32 characters spread from drawn bytes (so
+    shrinking never turns it into filler), or words, digits and a symbol ("Maple$3794ember");
+    a letter first, a digit, and at least one of the hard characters either way."""
     alphabet = BODY.replace("'", "") if quote_free else BODY
     hard = HARD.replace("'", "") if quote_free else HARD
-    first = draw(st.sampled_from(string.ascii_letters))
-    body = draw(st.text(alphabet=alphabet, min_size=5, max_size=28))
-    symbol = draw(st.sampled_from(hard))
-    digit = draw(st.sampled_from(string.digits))
-    at = draw(st.integers(0, len(body)))
-    value = first + body[:at] + symbol + body[at:] + digit
+    seed = draw(st.binary(min_size=8, max_size=8))
+    stream = hashlib.shake_256(seed).digest(64)
+    if draw(st.booleans()):
+        size = 6 + stream[0] % 24
+        body = "".join(alphabet[b % len(alphabet)] for b in stream[1 : 1 + size])
+    else:
+        first, second = WORDS[stream[0] % len(WORDS)], WORDS[stream[1] % len(WORDS)]
+        body = first + str(stream[2] * 37 % 10000) + second.title()
+    value = (
+        string.ascii_letters[stream[40] % 52]
+        + body[: len(body) // 2]
+        + hard[stream[41] % len(hard)]
+        + body[len(body) // 2 :]
+        + string.digits[stream[42] % 10]
+    )
     assume(len(set(value)) >= 6 and re.search(r"(.)\1{3,}", value) is None)
     assume(not is_placeholder(value))
     assume("[" not in value and "]" not in value)
