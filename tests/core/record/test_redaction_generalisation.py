@@ -340,6 +340,9 @@ def references(draw: st.DrawFn) -> str:
                 f"op://infra/{lower}/credential", f"vault:secret/data/{lower}#{lower}",
                 f"arn:aws:secretsmanager:eu-west-1:123456789012:secret:{lower}-AbCdEf",
                 f"projects/acme/secrets/{lower}/versions/latest", "''", '""',
+                f"var.{lower}", f"local.{lower}", f"$env:{name}", f"{{env:{name}}}",
+                f"$({name})", f"!Ref {lower.title().replace('_', '')}", f"sk-...{lower[:4]}",
+                f"****{lower[:4]}", f"${{env:{name}}}", "null",
             ]
         )
     )  # fmt: skip
