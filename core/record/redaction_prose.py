@@ -69,12 +69,13 @@ _WORD_START = "(?=[AaSsPpTtCcOoMm2])"
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 # Longest first: the engine takes the first that fits, and a replacer that then refuses the
 # value ("now" after "is") does not send it back for a longer one. After a gap of words, "="
-# needs a blank before it: "set the pw to ab=cd" is "to", not a gap "to ab" and "=".
+# needs a blank before it: "set the pw to ab=cd" is "to", not a gap "to ab" and "=". A word
+# connector starts a word ("Cloudflare" holds "are").
 _CONNECTOR = (
     r"(?P<conn>:(?=[\t ])|(?(gap)(?<=[\t ])=|=)"
-    r"|(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)[\t ]+to"
+    r"|(?:(?<![A-Za-z])(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)[\t ]+to"
     r"|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
-    r"|becomes|is|was|are|were|to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
+    r"|becomes|is|was|are|were|to)|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(
     rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))"

@@ -513,7 +513,7 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         _URL_USERINFO,
         ("://",),
         _url_userinfo,
-        confirm=re.compile(r"://[^\s:/@]*:[^\s]*@"),
+        confirm=re.compile(r"://[^\s:/]*:[^\s]*@"),  # the user may be an e-mail address
     ),
     Rule("authorization_header", _AUTHORIZATION, ("authorization",), _authorization),
     Rule(

@@ -171,6 +171,8 @@ EN_FORMS = [
     "new {w} is {v} (rotated today)", "use {v} as the {w}", "set the {w} to {v}",
     "{w} was changed to {v}", "{W}: {v}", "FYI the {w} is now {v}.", "the {w} is `{v}`",
     'the {w} is "{v}"', "{w} -> {v}", "my {w} is {v}, don't share it",
+    "use this {w} for the Cloudflare sandbox: {v}", "the {w} for the Tokyo mirror: {v}",
+    "the {w} on the Isilon array is {v}",
 ]  # fmt: skip
 KO_WORDS = ["암호", "비밀번호", "비번", "패스워드", "토큰", "API 키", "시크릿", "인증 토큰",
             "액세스 키", "관리자 암호", "DB 비밀번호", "서버 비밀번호", "접속 토큰"]  # fmt: skip
@@ -228,7 +230,7 @@ def test_a_flag_that_takes_a_secret_gives_it_up_whole(value: str, form: str, aro
 SCHEMES = ["https", "postgres", "postgresql", "mysql", "redis", "amqp", "mongodb+srv", "ftp",
            "smtp", "git+https", "ldap"]  # fmt: skip
 HOSTS = ["db.internal", "git.corp.example", "10.1.2.3", "cache.prod.svc", "mq.example.net"]
-USERS = ["app", "ci-bot", "deploy", "admin", "svc_user", "root"]
+USERS = ["app", "ci-bot", "deploy", "admin", "svc_user", "root", "jiwoo.kim@acme.io", ""]
 
 
 @settings(max_examples=400, deadline=None)
