@@ -107,3 +107,23 @@ def xdotool(env: dict[str, str], *args: str) -> str:
     """xdotool in `env`; returns its output even when it fails (callers assert on it)."""
     result = subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
     return result.stdout.strip()
+
+
+def tray_embeds_our_icon(env: dict[str, str]) -> bool:
+    """Whether trayer's 'panel' window holds a child window named like our app (its
+    application name, which is also its window class)."""
+    from app.main_app import APP_ID  # Qt, only for the tests that look at a tray
+
+    tree = subprocess.run(
+        ["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, timeout=10
+    ).stdout.splitlines()
+    for index, line in enumerate(tree):
+        if '"panel"' not in line:
+            continue
+        depth = len(line) - len(line.lstrip())
+        for child in tree[index + 1 :]:
+            if child.strip() and len(child) - len(child.lstrip()) <= depth:
+                break
+            if f'"{APP_ID}"' in child:
+                return True
+    return False
