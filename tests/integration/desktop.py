@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from app.main_app import APP_ID
 from core.ipc.client import app_is_running
 from core.ipc.runtime_paths import socket_path
 from tests.integration.agent_support import ROOT, agent_env, start_xvfb, stop
@@ -110,10 +111,8 @@ def xdotool(env: dict[str, str], *args: str) -> str:
 
 
 def tray_embeds_our_icon(env: dict[str, str]) -> bool:
-    """Whether trayer's 'panel' window holds a child window named like our app (its
+    """trayer's 'panel' window must hold a child window named like our app (its
     application name, which is also its window class)."""
-    from app.main_app import APP_ID  # Qt, only for the tests that look at a tray
-
     tree = subprocess.run(
         ["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, timeout=10
     ).stdout.splitlines()
