@@ -40,7 +40,7 @@ from core.sync import authenticity, manifests
 from core.sync.authenticity import KEY_CHECK_TEXT, RemoteCheck
 from core.sync.bounds import MARKER_MAX
 from core.sync.crypto import AgeCodec, Codec, SyncKey
-from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
+from core.sync.gitrepo import BIG_FILE_THRESHOLD, BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget
 from core.sync.keystore import load_key, store_key
@@ -543,8 +543,20 @@ def _fetch(repo: GitRepo) -> bool:
         return False
     tracking = f"refs/remotes/{REMOTE}/{BRANCH}"
     if repo.rev(tracking) != listed[0].decode():
-        repo.run("fetch", "-q", REMOTE, f"+refs/heads/{BRANCH}:{tracking}")
+        sender = _local_sender(repo.text("remote", "get-url", REMOTE))
+        repo.run("fetch", "-q", *sender, REMOTE, f"+refs/heads/{BRANCH}:{tracking}")
     return True
+
+
+def _local_sender(url: str) -> list[str]:
+    """For a remote on this machine (`file://` or a path), git's sending side runs here too:
+    it streams blobs over `BIG_FILE_THRESHOLD` instead of inflating them into memory whole
+    (a hostile 300 MB blob took twice its size in that process). A remote elsewhere runs its
+    own; a host refuses a sending command it did not choose, so none is given there."""
+    first = url.split("/", 1)[0]
+    if url.startswith("file://") or ("://" not in url and ":" not in first):
+        return [f"--upload-pack=git -c core.bigFileThreshold={BIG_FILE_THRESHOLD} upload-pack"]
+    return []
 
 
 def _write_markers(working_copy: Path, codec: Codec, key: SyncKey | None) -> None:
