@@ -89,6 +89,31 @@ def ensure_private_dir(root: Path, directory: Path) -> None:
                 os.chmod(path, DIR_MODE)
 
 
+def read_at(fd: int, size: int, offset: int) -> bytes:
+    """`os.pread` where it exists; elsewhere (Windows) a seek and a read, so the descriptor must
+    be the caller's own, shared with no other thread."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
+def ensure_private_file(root: Path, path: Path, what: str = "journal file") -> None:
+    """Creates `path` as an empty 0600 file when missing, and tightens an existing one; for
+    files another library opens (SQLite would create them with the umask's mode)."""
+    check_no_links(root, path)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, FILE_MODE)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafePath(f"{what} is not a regular file: {path}", path=str(path))
+        if os.name == "posix" and stat.S_IMODE(info.st_mode) != FILE_MODE:
+            os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+
+
 @contextlib.contextmanager
 def explained_os_errors(action: str, path: Path | str) -> Iterator[None]:
     """Turns a disk-full, read-only, permission or I/O failure into a `StorageFailure`.
@@ -196,13 +221,19 @@ def _read_at_most(fd: int, expected: int, limit: int) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def atomic_write(root: Path, path: Path, data: bytes, *, durable: bool = True) -> None:
+def atomic_write(
+    root: Path, path: Path, data: bytes, *, durable: bool = True, parents_checked: bool = False
+) -> None:
     """temp file in the same directory, write, fsync, chmod 0600, rename, fsync the directory.
 
     `durable=False` leaves out both fsyncs, for a cache that is checked when read: after a
     power cut it may be missing or torn, never half-replaced by a valid-looking mix.
+    `parents_checked` lets a writer of many files check each directory once (with
+    `ensure_private_dir`) instead of per file; the file itself is still refused when it is a
+    link or not a regular file.
     """
-    check_no_links(root, path)
+    if not parents_checked:
+        check_no_links(root, path)
     _require_regular_or_missing(path)
     temp = path.with_name(temp_name(path.name))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY

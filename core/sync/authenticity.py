@@ -82,6 +82,20 @@ def _mac(key: bytes, body: dict[str, object]) -> str:
     return hmac.new(key, manifests.canonical(body), hashlib.sha256).hexdigest()
 
 
+_VERIFIED: dict[tuple[str, str, bytes], Manifest] = {}
+"""(name, SHA-256 of the blob, authentication key) → the manifest those exact bytes hold, for
+blobs this process verified (or signed) already: a sync meets the same manifests in the
+working copy and in the remote's commit, and a large journal's manifest is megabytes of JSON
+to open and check. Only exact bytes that passed `verify` (or that `vouch` signed) are kept."""
+_VERIFIED_MAX = 64
+
+
+def remember_verified(key: tuple[str, str, bytes], manifest: Manifest) -> None:
+    if len(_VERIFIED) >= _VERIFIED_MAX:
+        _VERIFIED.clear()
+    _VERIFIED[key] = manifest
+
+
 @dataclass(frozen=True, slots=True)
 class Voucher:
     """A valid manifest's word for one file: what it stands for and who listed it."""
@@ -116,7 +130,7 @@ class RemoteCheck:
         """Checks every manifest in `commit`; refusals go to `report`."""
         names = [
             e.text
-            for e in repo.entries(commit)
+            for e in repo.entries(commit, manifests.FOLDER)
             if e.text is not None and manifests.is_manifest(e.text) and e.mode == FILE_MODE
         ]
         found = repo.blobs(commit, names, limit=MANIFEST_MAX)
@@ -129,8 +143,12 @@ class RemoteCheck:
         return self
 
     def add(self, name: str, blob: bytes, report: SyncReport | None) -> None:
+        verified = (name, blob_digest(blob), self.codec.auth_key)
+        manifest = _VERIFIED.get(verified)
         try:
-            manifest = verify(self.codec.open(blob), self.codec.auth_key, name)
+            if manifest is None:
+                manifest = verify(self.codec.open(blob), self.codec.auth_key, name)
+                remember_verified(verified, manifest)
         except SyncKeyWrong:
             self.refuse(report, name, UNDECRYPTABLE, UNOPENED)
             return
@@ -225,24 +243,36 @@ def working_listing(
     work: WorkingCopy, held: dict[str, Manifest] | None = None
 ) -> dict[str, Listed]:
     """Every file of the working copy but the manifests, as a manifest lists it: blob digests
-    from the cache `write_blob` keeps (a file whose stat differs is read again, and its
-    plaintext length taken from a manifest in `held` that lists those bytes, or found)."""
-    lengths = {
-        (name, listed.digest): listed.length
-        for manifest in (held or {}).values()
-        for name, listed in manifest.files.items()
-    }
+    from the cache `write_blob` keeps of every blob it wrote (every write and removal goes
+    through it, and a sync cut short drops the cache), so only the folders' names are read; a
+    file the cache does not hold is read, and its plaintext length taken from a manifest in
+    `held` that lists those bytes, or found)."""
+    lengths: dict[tuple[str, str], int] | None = None
     listing: dict[str, Listed] = {}
     base = str(work.path)
     for directory, folders, files in os.walk(base):
         if directory == base:
-            folders[:] = [f for f in folders if f != ".git"]
+            folders[:] = [f for f in folders if f not in (".git", manifests.FOLDER)]
+            prefix = ""
+        else:
+            prefix = directory[len(base) + 1 :].replace(os.sep, "/") + "/"
         for file_name in files:
-            full = os.path.join(directory, file_name)
-            name = os.path.relpath(full, base).replace(os.sep, "/")
-            if name.startswith(f"{manifests.FOLDER}/") or _left_by_a_writer(file_name):
+            name = prefix + file_name
+            if _left_by_a_writer(file_name):
                 continue
-            listing[name] = _listed(work, name, full, lengths)
+            cached = work.state.blobs.get(name)
+            if cached is not None:
+                listing[name] = Listed(
+                    work.state.known.get(name, ""), str(cached[0]), int(cached[1])
+                )
+                continue
+            if lengths is None:
+                lengths = {
+                    (n, listed.digest): listed.length
+                    for manifest in (held or {}).values()
+                    for n, listed in manifest.files.items()
+                }
+            listing[name] = _listed(work, name, os.path.join(directory, file_name), lengths)
     return listing
 
 
@@ -253,19 +283,15 @@ def _left_by_a_writer(file_name: str) -> bool:
 
 
 def _listed(work: WorkingCopy, name: str, full: str, lengths: dict[tuple[str, str], int]) -> Listed:
-    info = os.lstat(full)
-    key = [info.st_size, info.st_mtime_ns, info.st_ino]
-    cached = work.state.blobs.get(name)
+    """A blob the cache does not hold, read: its digest and plaintext length, then cached."""
     path = work.state.known.get(name, "")
-    if cached is not None and cached[2:] == key:
-        return Listed(path, str(cached[0]), int(cached[1]))
     with open(full, "rb") as handle:
         blob = handle.read()
     digest = blob_digest(blob)
     length = lengths.get((name, digest))
     if length is None:
         length = _plain_length(work, name, path, blob)
-    work.state.blobs[name] = [digest, length, *key]
+    work.state.blobs[name] = [digest, length]
     return Listed(path, digest, length)
 
 
@@ -288,31 +314,26 @@ def _plain_length(work: WorkingCopy, name: str, path: str, blob: bytes) -> int:
 def held_manifests(work: WorkingCopy) -> dict[str, Manifest]:
     """The valid manifests in the working copy, by name (an invalid one is left out).
 
-    A manifest file whose stat (size, mtime, inode) and key are those of one already checked
-    in this process is not decrypted and checked again: a sync asks several times, and a
-    manifest of a large journal is a few megabytes of JSON."""
+    A manifest whose exact bytes this process verified (or signed) already is not decrypted
+    and checked again (`_VERIFIED`): a sync asks several times, and a manifest of a large
+    journal is a few megabytes of JSON."""
     folder = work.path / manifests.FOLDER
     found: dict[str, Manifest] = {}
     for file_name in sorted(os.listdir(folder)) if folder.is_dir() else []:
         name = f"{manifests.FOLDER}/{file_name}"
         if not manifests.is_manifest(name):
             continue
-        path = folder / file_name
-        info = os.lstat(path)
-        key = (str(path), info.st_size, info.st_mtime_ns, info.st_ino, work.codec.auth_key)
-        if key not in _HELD:
-            check = RemoteCheck(work.codec, {}, work.config.machine)
-            check.add(name, path.read_bytes(), None)
-            if len(_HELD) >= _HELD_MAX:
-                _HELD.clear()
-            _HELD[key] = check.valid.get(name)
-        if (manifest := _HELD[key]) is not None:
-            found[name] = manifest
+        blob = (folder / file_name).read_bytes()
+        key = (name, blob_digest(blob), work.codec.auth_key)
+        manifest = _VERIFIED.get(key)
+        if manifest is None:
+            try:
+                manifest = verify(work.codec.open(blob), work.codec.auth_key, name)
+            except (SyncKeyWrong, SyncManifestInvalid):
+                continue
+            remember_verified(key, manifest)
+        found[name] = manifest
     return found
-
-
-_HELD: dict[tuple[str, int, int, int, bytes], Manifest | None] = {}
-_HELD_MAX = 256
 
 
 def renamed(work: WorkingCopy) -> bool:
@@ -357,7 +378,9 @@ def vouch(work: WorkingCopy) -> bool:
         {m.machine: m.seq for n, m in held.items() if n != own},
         machines,
     )
-    work.write_blob(own, work.codec.seal(sign(manifest, work.codec.auth_key)))
+    blob = work.codec.seal(sign(manifest, work.codec.auth_key))
+    work.write_blob(own, blob)
+    remember_verified((own, blob_digest(blob), work.codec.auth_key), manifest)
     work.state.machines[work.config.machine] = work.config.machine_name
     return True
 

@@ -229,7 +229,7 @@ class SyncEngine:
             raise
         with self._lock():
             self.repo.make_private()
-            state = self.files.state()
+            state, index = self.files.load()
             if before is not None and before.interrupted:
                 # a sync killed between writing blobs and saving the state: a rewritten blob
                 # can have the stat its cached digest was taken for (same size, a reused
@@ -241,7 +241,7 @@ class SyncEngine:
                 working_copy=self.files.working_copy,
                 codec=codec,
                 config=config,
-                index=self.files.index(),
+                index=index,
                 state=state,
             )
             report = SyncReport(SYNCED)
@@ -391,12 +391,7 @@ class SyncEngine:
         if result:
             work.state.last_result = result
             work.state.last_sync_at = GoTime.now().format()
-        # the state first: it holds the paths of the names exported (each manifest lists a
-        # file by its path), while the index only says what was exported; a kill between the
-        # two then leaves an older index, so the next export writes those files again,
-        # instead of exported files whose paths no manifest would name
-        self.files.save_state(work.state)
-        self.files.save_index(work.index)
+        self.files.save(work.state, work.index)
 
     # merging ------------------------------------------------------------------------------
 

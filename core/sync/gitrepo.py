@@ -369,10 +369,12 @@ class GitRepo:
     def names(self, commit: str) -> list[str]:
         return [entry.text for entry in self.entries(commit) if entry.text is not None]
 
-    def entries(self, commit: str) -> list[TreeEntry]:
-        """Every entry of commit's whole tree with its mode and object, names as git holds
-        them (bytes): what the remote wrote, not what a checkout would make of it."""
-        out = self.run("ls-tree", "-r", "-z", "--full-tree", commit).stdout
+    def entries(self, commit: str, folder: str = "") -> list[TreeEntry]:
+        """Every entry of commit's whole tree (or of one top-level `folder` of it) with its
+        mode and object, names as git holds them (bytes): what the remote wrote, not what a
+        checkout would make of it."""
+        limit = ["--", folder] if folder else []
+        out = self.run("ls-tree", "-r", "-z", "--full-tree", commit, *limit).stdout
         found = []
         for item in out.split(b"\0"):
             head, tab, name = item.partition(b"\t")

@@ -1,23 +1,32 @@
 """This machine's sync settings and bookkeeping, kept inside `sync/.git/` so they never move.
 
 `config.json`: the journal's sync id (the keyring user name), this machine's random id and
-name, whether the remote is encrypted, where the key is. `index.json`: for each journal file
-last exported, its stat, plaintext digest and working-copy name, so an unchanged file is neither
-read nor re-encrypted (age output is randomised: a re-encrypted file would be a new blob).
-`state.json`: the last sync's time and result, and a merge in progress (to redo after a kill).
+name, whether the remote is encrypted, where the key is. `state.json`: the last sync's time and
+result, a merge in progress (to redo after a kill), the manifests seen. `files.json` and its log
+(`core.sync.delta_maps`: saved by what changed, so an incremental sync writes what it changed):
+for each journal file last exported its stat identity, plaintext digest and working-copy name
+(`ExportedFile`: an unchanged file is neither read nor re-encrypted, and age output is
+randomised, so a re-encrypted file would be a new blob), the journal path of each working-copy
+name, and the digest and length of each blob.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from core.bulk.file_identity import FileIdentity
 from core.errors import InvalidDecision
 from core.store.safefs import atomic_write, ensure_private_dir
+from core.sync.delta_maps import DeltaMaps, TrackedMap, changes_of
 from core.sync.keystore import KeyLocation
 
 WORKING_COPY = "sync"
@@ -41,12 +50,29 @@ class SyncConfig:
 
 
 @dataclass(slots=True)
-class IndexEntry:
-    size: int
-    mtime_ns: int
-    ino: int
+class ExportedFile:
+    """A journal file as sync last exported it (or wrote it from the remote)."""
+
+    identity: FileIdentity | None
+    """Its stat identity when read (`core.bulk.file_identity`); None when it changed too
+    shortly before it was read to be trusted, so the next export reads it again."""
     digest: str
+    """SHA-256 of its plaintext, hex."""
     name: str
+    """Its working-copy name."""
+
+    def unchanged(self, identity: FileIdentity) -> bool:
+        """Whether a file with this identity is proven to be the one exported."""
+        return self.identity is not None and self.identity == identity
+
+    def to_list(self) -> list[Any]:
+        found = None if self.identity is None else list(msgspec.structs.astuple(self.identity))
+        return [found, self.digest, self.name]
+
+    @classmethod
+    def from_list(cls, values: list[Any]) -> ExportedFile:
+        found, digest, name = values
+        return cls(None if found is None else FileIdentity(*found), str(digest), str(name))
 
 
 @dataclass(slots=True)
@@ -56,14 +82,15 @@ class SyncState:
     last_error: str = ""
     merging: str = ""
     segment: int = 0
-    known: dict[str, str] = field(default_factory=dict)
+    known: dict[str, str] = field(default_factory=TrackedMap)
+    """Working-copy name → the journal path it stands for."""
     machines: dict[str, str] = field(default_factory=dict)
     announce_name: bool = False
     """This machine was renamed: the next export tells the others (a manifest of no paths)."""
     seen: dict[str, int] = field(default_factory=dict)
     """Machine id → the highest manifest sequence number verified from it (this machine's own:
     the highest it pushed); an older one on the remote is a rollback."""
-    blobs: dict[str, list[Any]] = field(default_factory=dict)
+    blobs: dict[str, list[Any]] = field(default_factory=TrackedMap)
     """Working-copy name → [SHA-256 of the blob, plaintext length (-1: not padded), and the
     file's size, mtime_ns and inode], so a manifest lists the tree without reading every blob
     again (a file whose stat differs is read again)."""
@@ -101,13 +128,28 @@ def machine_name() -> str:
     return name[:40] or "machine"
 
 
+FILES = "files"
+KNOWN = "known"
+BLOBS = "blobs"
+EXPORTED = "exported"
+MAPPED = frozenset({KNOWN, BLOBS})
+"""The state's fields kept in the delta maps, not in `state.json`."""
+LEGACY_FILES = ("index.json",)
+"""Files of an earlier version, folded into the delta maps by the first save."""
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
 class StateFiles:
-    """Reads and writes the three files under `<journal>/sync/.git/decision-journal/`."""
+    """Reads and writes the files under `<journal>/sync/.git/decision-journal/`."""
 
     def __init__(self, journal_root: Path) -> None:
         self.journal_root = journal_root
         self.working_copy = journal_root / WORKING_COPY
         self.directory = self.working_copy / ".git" / STATE_DIR
+        self._delta_maps: DeltaMaps | None = None
 
     @property
     def configured(self) -> bool:
@@ -132,23 +174,81 @@ class StateFiles:
         """Saves the config here, or in `directory` (a set-up's staging copy)."""
         self._write("config.json", asdict(config), directory)
 
-    def index(self) -> dict[str, IndexEntry]:
-        raw = self._read("index.json") or {}
-        return {path: IndexEntry(*values) for path, values in raw.items()}
-
-    def save_index(self, index: dict[str, IndexEntry]) -> None:
-        self._write("index.json", {path: list(asdict(e).values()) for path, e in index.items()})
+    def index(self) -> dict[str, ExportedFile]:
+        """Journal path → how it was last exported."""
+        return self.load()[1]
 
     def state(self) -> SyncState:
-        raw = self._read("state.json")
-        if not raw:
-            return SyncState()
+        return self.load()[0]
+
+    def load(self) -> tuple[SyncState, dict[str, ExportedFile]]:
+        """The state and the index, read once."""
+        raw = self._read("state.json") or {}
         known = {name for name in SyncState.__dataclass_fields__}
-        return SyncState(**{k: v for k, v in raw.items() if k in known})
+        state = SyncState(**{k: v for k, v in raw.items() if k in known and k not in MAPPED})
+        maps = self._maps()
+        state.known = TrackedMap(maps.get(KNOWN, {}))
+        state.blobs = TrackedMap(maps.get(BLOBS, {}))
+        exported = maps.get(EXPORTED, {})
+        index: TrackedMap[ExportedFile] = TrackedMap(
+            {p: ExportedFile.from_list(v) for p, v in exported.items()}
+        )
+        return state, index
+
+    def save(self, state: SyncState, index: Mapping[str, ExportedFile]) -> None:
+        """Saves the state and the index: the changes of their maps first (the names' paths
+        before what was exported: a save cut short then leaves an older index, so the next
+        export writes those files again, instead of exported files whose paths no manifest
+        would name), then `state.json`."""
+        changes = [
+            *changes_of(KNOWN, state.known, _same),
+            *changes_of(BLOBS, state.blobs, _same),
+            *changes_of(EXPORTED, index, ExportedFile.to_list),
+        ]
+
+        def everything() -> dict[str, Mapping[str, Any]]:
+            exported = {path: entry.to_list() for path, entry in index.items()}
+            return {KNOWN: state.known, BLOBS: state.blobs, EXPORTED: exported}
+
+        self._delta().save(changes, everything)
+        for tracked in (state.known, state.blobs, index):
+            if isinstance(tracked, TrackedMap):
+                tracked.saved()
+        if not isinstance(state.known, TrackedMap):
+            state.known = TrackedMap(state.known)
+        if not isinstance(state.blobs, TrackedMap):
+            state.blobs = TrackedMap(state.blobs)
+        self._save_scalars(state)
 
     def save_state(self, state: SyncState) -> None:
-        # its fields as they are: `asdict` would deep-copy the name map and blob digests
-        self._write("state.json", {f.name: getattr(state, f.name) for f in fields(state)})
+        """Saves the state alone (the index as it is on disk)."""
+        self.save(state, self.index())
+
+    def _save_scalars(self, state: SyncState) -> None:
+        # its fields as they are: `asdict` would deep-copy the lists and maps
+        scalars = {f.name: getattr(state, f.name) for f in fields(state) if f.name not in MAPPED}
+        self._write("state.json", scalars)
+        for old in LEGACY_FILES:
+            with contextlib.suppress(FileNotFoundError):
+                (self.directory / old).unlink()
+
+    def _delta(self) -> DeltaMaps:
+        if self._delta_maps is None:
+            self._delta_maps = DeltaMaps(self.journal_root, self.directory, FILES)
+        return self._delta_maps
+
+    def _maps(self) -> dict[str, dict[str, Any]]:
+        """The maps as saved; from the files of a version that wrote them whole (`index.json`,
+        and the maps in `state.json`) while no snapshot exists."""
+        delta = self._delta()
+        maps = delta.load()
+        if maps is not None:
+            return maps
+        state = self._read("state.json") or {}
+        legacy = self._read("index.json") or {}
+        # that version's stat was size, mtime and inode alone: each file is read again once
+        exported = {path: [None, v[3], v[4]] for path, v in legacy.items()}
+        return {KNOWN: state.get(KNOWN, {}), BLOBS: state.get(BLOBS, {}), EXPORTED: exported}
 
     @property
     def slot_path(self) -> Path:

@@ -1,11 +1,16 @@
 """Journal files ↔ the sync working copy: export what changed, apply what arrived.
 
-Export reads only files whose stat changed since the last export, and encrypts only those whose
-content changed, so an unchanged file keeps its blob (age output is randomised) and an
-incremental sync costs what changed, not the journal's size. Apply writes through
-`core.store.safefs` (atomic, private, no links) under the same per-file lock the store and the
-logs take. Every blob written keeps its digest and plaintext length in the state, from which
-this machine's authenticated manifest lists the tree (`core.sync.authenticity.vouch`).
+Export reads only files whose stat identity (`core.bulk.file_identity`: device, inode, size,
+mtime and ctime, and never trusted when the file changed too shortly before it was read) differs
+from the last export's, and encrypts only those whose content changed, so an unchanged file
+keeps its blob (age output is randomised) and an incremental sync costs what changed, not the
+journal's size. Apply writes through `core.store.safefs` (atomic, private, no links; each
+folder checked once per sync) under the same per-file lock the store and the logs take. Every
+blob written keeps its digest and plaintext length in the state, from which this machine's
+authenticated manifest lists the tree (`core.sync.authenticity.vouch`) without reading or
+stat-ing the blobs again: every write and removal in the working copy goes through
+`write_blob` and `remove_blob`, and a sync cut short has its blob cache dropped
+(`core.sync.engine.SyncEngine.sync`).
 """
 
 from __future__ import annotations
@@ -15,13 +20,16 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from core.bulk.file_identity import FileIdentity
 from core.errors import NotFound
 from core.store.locking import locked
 from core.store.safefs import (
     atomic_write,
+    check_no_links,
     ensure_private_dir,
     read_regular_file,
     read_regular_file_stat,
@@ -30,7 +38,7 @@ from core.sync import manifests
 from core.sync.crypto import Codec
 from core.sync.manifests import LegacyManifest
 from core.sync.paths import CONFLICTS, history_path, record_path, scan_journal, unit_of
-from core.sync.state import IndexEntry, SyncConfig, SyncState
+from core.sync.state import ExportedFile, SyncConfig, SyncState
 
 FILE_MAX = 256 * 1024 * 1024
 """The largest journal file sync reads: well above any log the journal keeps."""
@@ -56,7 +64,7 @@ class WorkingCopy:
         working_copy: Path,
         codec: Codec,
         config: SyncConfig,
-        index: dict[str, IndexEntry],
+        index: dict[str, ExportedFile],
         state: SyncState,
     ) -> None:
         self.root = root
@@ -67,6 +75,8 @@ class WorkingCopy:
         self.state = state
         self.unflushed = False
         """Journal files were written without their own fsync; `flush` makes them durable."""
+        self.checked_dirs: set[Path] = set()
+        """Folders made private and checked for links in this sync (each once)."""
 
     # names ------------------------------------------------------------------------------
 
@@ -89,18 +99,25 @@ class WorkingCopy:
         """Brings the working copy level with the journal; returns how many files changed."""
         seen: set[str] = set()
         changed = 0
+        started = time.time_ns()
         for path, info in scan_journal(self.root):
             seen.add(path)
             entry = self.index.get(path)
-            if entry and (entry.size, entry.mtime_ns, entry.ino) == _stat_key(info):
+            if entry is not None and entry.unchanged(FileIdentity.of(info)):
                 continue
-            data, read_info = read_regular_file_stat(self.root, self.root / path, FILE_MAX)
+            target = self.root / path
+            self._checked_dir(target.parent, create=False)
+            data, read_info = read_regular_file_stat(
+                self.root, target, FILE_MAX, parents_checked=True
+            )
             name = self.codec.name(path)
-            if entry is None or entry.digest != digest(data):
+            found = digest(data)
+            if entry is None or entry.digest != found:
                 self.write_blob(name, self.codec.seal(data), len(data))
                 changed += 1
-            self.state.known[name] = path
-            self.index[path] = IndexEntry(*_stat_key(read_info), digest(data), name)
+            if self.state.known.get(name) != path:
+                self.state.known[name] = path
+            self.index[path] = ExportedFile(_trusted(read_info, started), found, name)
         for path in set(self.index) - seen:
             self.remove_blob(self.index.pop(path).name)
             changed += 1
@@ -112,10 +129,10 @@ class WorkingCopy:
         """Writes one working-copy file; `length` is its plaintext's before padding (-1 for
         a file stored as it is)."""
         target = self.path / name
-        ensure_private_dir(self.root, target.parent)
-        atomic_write(self.root, target, data, durable=False)
+        self._checked_dir(target.parent)
+        atomic_write(self.root, target, data, durable=False, parents_checked=True)
         if not name.startswith(f"{MANIFESTS}/"):
-            self.state.blobs[name] = [digest(data), length, *_stat_key(os.lstat(target))]
+            self.state.blobs[name] = [digest(data), length]
 
     def remove_blob(self, name: str) -> None:
         self.state.blobs.pop(name, None)
@@ -124,11 +141,23 @@ class WorkingCopy:
         except FileNotFoundError:
             return
 
+    def _checked_dir(self, directory: Path, *, create: bool = True) -> None:
+        """Checks a folder for links once per sync (and makes it, private, unless told not
+        to: a folder the scan found is read, not written)."""
+        if directory not in self.checked_dirs:
+            if create:
+                ensure_private_dir(self.root, directory)
+            else:
+                check_no_links(self.root, directory)
+            self.checked_dirs.add(directory)
+
     # journal ------------------------------------------------------------------------------
 
     def read(self, path: str) -> bytes | None:
+        target = self.root / path
+        checked = target.parent in self.checked_dirs
         try:
-            return read_regular_file(self.root, self.root / path, FILE_MAX)
+            return read_regular_file(self.root, target, FILE_MAX, parents_checked=checked)
         except (FileNotFoundError, NotFound):
             return None
 
@@ -148,24 +177,27 @@ class WorkingCopy:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(target)
             if path.startswith(f"{CONFLICTS}/"):
+                self.checked_dirs.discard(target.parent)
                 with contextlib.suppress(OSError):
                     target.parent.rmdir()
             self.remove_blob(name)
             self.index.pop(path, None)
             return
-        ensure_private_dir(self.root, target.parent)
-        atomic_write(self.root, target, data, durable=not DEFERRED_FLUSH)
+        self._checked_dir(target.parent)
+        written_at = time.time_ns()
+        atomic_write(self.root, target, data, durable=not DEFERRED_FLUSH, parents_checked=True)
         self.unflushed = True
         self.write_blob(name, blob if blob is not None else self.codec.seal(data), len(data))
-        self.state.known[name] = path
-        self.index[path] = IndexEntry(*_stat_key(os.lstat(target)), digest(data), name)
+        if self.state.known.get(name) != path:
+            self.state.known[name] = path
+        self.index[path] = ExportedFile(_trusted(os.lstat(target), written_at), digest(data), name)
 
     def apply_unit(
         self, key: str, kind: str, files: dict[str, tuple[bytes | None, bytes | None]]
     ) -> None:
         """Applies one unit's files under its lock; a record's current file goes last."""
         lock_path = self.root / _lock_target(key, kind)
-        ensure_private_dir(self.root, lock_path.parent)
+        self._checked_dir(lock_path.parent)
         with locked(self.root, lock_path):
             ordered = sorted(files, key=lambda p: (p.startswith("records/"), p))
             current = record_path(key) if kind == "record" else ""
@@ -185,8 +217,8 @@ class WorkingCopy:
         if data is None or _revision_of(self.read(current)) >= revision:
             return
         target = self.root / current
-        ensure_private_dir(self.root, target.parent)
-        atomic_write(self.root, target, data, durable=not DEFERRED_FLUSH)
+        self._checked_dir(target.parent)
+        atomic_write(self.root, target, data, durable=not DEFERRED_FLUSH, parents_checked=True)
         self.unflushed = True
 
     def flush(self) -> None:
@@ -234,5 +266,8 @@ def _lock_target(key: str, kind: str) -> str:
     return record_path(parts[1]) if kind == "file" and len(parts) == 3 else key
 
 
-def _stat_key(info: os.stat_result) -> tuple[int, int, int]:
-    return info.st_size, info.st_mtime_ns, info.st_ino
+def _trusted(info: os.stat_result, read_at_ns: int) -> FileIdentity | None:
+    """The identity of a file read (or written) at `read_at_ns`; None when it changed too
+    shortly before to prove later that it did not change again (`FileIdentity.racy`)."""
+    identity = FileIdentity.of(info)
+    return None if identity.racy(read_at_ns) else identity

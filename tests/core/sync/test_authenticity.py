@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.errors import SyncManifestInvalid
-from core.sync import manifests
+from core.sync import authenticity, manifests
 from core.sync.authenticity import RemoteCheck, blob_digest, sign, verify
 from core.sync.crypto import PAD_MIN, AgeCodec, SyncKey, pad, padded_size
 from core.sync.manifests import Listed, Manifest
@@ -159,3 +159,26 @@ def test_listed_bytes_with_one_byte_appended_are_tampered_not_undecryptable() ->
     )
     assert listed.open("d/ab/cdef.age", garbage, report) is None
     assert report.refused[-1].kind == UNDECRYPTABLE
+
+
+def test_a_manifest_checked_once_is_taken_from_the_memo_only_for_its_exact_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    blob = CODEC.seal(b'{"id":"x"}')
+    sealed = _sealed(_manifest(LAPTOP, 5, {"d/ab/cdef.age": blob}))
+    name = manifests.name_of(LAPTOP)
+    RemoteCheck(CODEC, {}, DESK).add(name, sealed, SyncReport("synced"))
+    opened: list[bytes] = []
+    real_verify = authenticity.verify
+    monkeypatch.setattr(authenticity, "verify", lambda *a: opened.append(a[0]) or real_verify(*a))
+    again = RemoteCheck(CODEC, {}, DESK)
+    again.add(name, sealed, SyncReport("synced"))
+    assert opened == [] and again.valid[name].seq == 5  # the same bytes: not opened again
+    tampered = sealed[:-1] + bytes([sealed[-1] ^ 1])
+    report = SyncReport("synced")
+    third = RemoteCheck(CODEC, {}, DESK)
+    third.add(name, tampered, report)
+    assert name not in third.valid and [r.kind for r in report.refused] == [UNDECRYPTABLE]
+    other = RemoteCheck(CODEC, {}, DESK)
+    other.add(manifests.name_of(DESK), sealed, report)  # the same bytes under another name
+    assert manifests.name_of(DESK) not in other.valid and len(opened) == 1

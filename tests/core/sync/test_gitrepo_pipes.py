@@ -82,3 +82,11 @@ def test_contents_leave_out_what_is_over_the_limit_unread(many) -> None:  # type
     repo, commit, names = many
     found = repo.contents([f"{commit}:{names[0]}", f"{commit}:{names[1000]}"], limit=150)
     assert found == {f"{commit}:{names[0]}": b"file 0\n" * 20}
+
+
+def test_the_entries_of_one_folder_are_that_folders_alone(many) -> None:  # type: ignore[no-untyped-def]
+    repo, commit, names = many
+    assert len(repo.entries(commit)) == NAMES
+    under = repo.entries(commit, "d")
+    assert sorted(e.text or "" for e in under) == sorted(names)
+    assert repo.entries(commit, "m") == []
