@@ -296,7 +296,7 @@ class SyncEngine:
 
     def _run(self, work: WorkingCopy, report: SyncReport) -> None:
         head = self.repo.rev("HEAD")
-        earlier = head  # the last commit an earlier sync made: `report.pushed` counts to it
+        earlier = head  # the last commit an earlier sync made: `report.waited` counts to it
         if work.state.merging and head and self.repo.is_ancestor(work.state.merging, head):
             work.state.merging = ""  # killed after its commit: the merge is done
         if work.state.merging and not self._still_offered(work.state.merging):
@@ -320,19 +320,21 @@ class SyncEngine:
                 )
             if head is None or head == remote:
                 return
-            # the commits earlier syncs made that the remote lacks (this sync's own merge or
-            # manifest commit waited for nothing)
-            waiting = 0
+            span = f"{remote}..{head}" if remote else head
+            waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+            # of those, the commits earlier syncs made (this sync's own commit of what it
+            # exported, or of its manifest after a merge, waited for nothing)
+            waited = 0
             if earlier is not None:
                 span = f"{remote}..{earlier}" if remote else earlier
-                waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+                waited = int(self.repo.text("rev-list", "--count", "--no-merges", span))
             # a remote commit left out of this history is pushed over, only while the
             # remote's branch is still the commit merged (another machine's push wins)
             lease = [f"--force-with-lease=refs/heads/{BRANCH}:{remote}"] if left_out else []
             try:
                 self.repo.run("push", *lease, REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
                 authenticity.pushed(work)
-                report.pushed = waiting
+                report.pushed, report.waited = waiting, waited
                 if left_out:
                     prune_unreachable(self.repo)
                 return

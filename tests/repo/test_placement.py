@@ -243,12 +243,10 @@ TESTED_ELSEWHERE: dict[str, str] = {
     # core/sync
     "core/sync/admission.py": "tests/integration/test_sync_hostile_remote.py",
     "core/sync/bounds.py": "tests/integration/test_sync_hostile_remote.py",
-    "core/sync/health.py": "tests/integration/test_sync_private_copy.py",
     "core/sync/incoming.py": "tests/integration/test_sync_two_machines.py",
     "core/sync/manifests.py": "tests/core/sync/test_authenticity.py",
     "core/sync/paths.py": "tests/core/sync/test_conflicts.py",
     "core/sync/report.py": "tests/core/sync/test_authenticity.py",
-    "core/sync/screening.py": "tests/integration/test_sync_hostile_remote.py",
     "core/sync/state.py": "tests/integration/test_sync_correction_notes.py",
     "core/sync/status.py": "tests/integration/test_sync_full_disk.py",
     "core/sync/workcopy.py": "tests/integration/test_sync_manifests.py",
