@@ -35,7 +35,7 @@ from core.store.decisions import DecisionStore, ListIssue, record_file_names
 from core.store.safefs import check_no_links
 
 if TYPE_CHECKING:  # the reading processes load with a build, the models with a full record
-    from core.bulk.parallel_read import Outcome
+    from core.bulk.parallel_read import FileRead
     from core.record.models import DecisionRecord
 
 __all__ = [
@@ -87,7 +87,7 @@ def _entry_of_read(name: str, scan_started: int, read: StoredRead) -> IndexEntry
 
 
 def _sorted_outcomes(
-    outcomes: list[Outcome[IndexEntry]], issues: list[ListIssue], anchors: dict[str, str]
+    outcomes: list[FileRead[IndexEntry]], issues: list[ListIssue], anchors: dict[str, str]
 ) -> tuple[list[IndexEntry], list[str]]:
     """(entries to write, names of files not read); unreadable files become issues."""
     entries: list[IndexEntry] = []

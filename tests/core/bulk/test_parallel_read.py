@@ -19,7 +19,7 @@ import core.bulk.parallel_read
 from core.bulk.file_identity import FileIdentity
 from core.bulk.parallel_read import (
     WORKERS_ENV,
-    Outcome,
+    FileRead,
     default_start_method,
     read_records,
     use_start_method,
@@ -50,7 +50,7 @@ def _everything(
     names: list[str],
     value_type: type[IndexEntry] | None = None,
     start_method: str | None = None,
-) -> list[Outcome[IndexEntry]]:
+) -> list[FileRead[IndexEntry]]:
     items = [(name, f"sig-{name}") for name in names]
     chunks = read_records(
         root,
