@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from typing import Protocol, TypeVar
 
     class PendingEntry(Protocol):
-        """What is read of a `core.capture.pending_index.IndexEntry` (bulk sits below capture)."""
+        """What is read of a `core.capture.pending_index.PendingBlocker` (bulk sits below
+        capture)."""
 
         decision_id: str
         session_id: str
