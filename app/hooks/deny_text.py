@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from core.messages import runbook
 
-TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.light_tuple)
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.named_tuple)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Protocol
