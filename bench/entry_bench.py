@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
-from core.bulk.build_read import read_for_build
 from core.bulk.parallel_read import CHUNK
+from core.bulk.record_read import read_for_build
 from core.index.db import index_path, open_index
 from core.index.entry import IndexEntry, pack_json
 from core.index.fulltext import fts_document

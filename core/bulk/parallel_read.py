@@ -6,7 +6,7 @@ record, so it is the one place a large journal makes the user wait; spreading th
 one process per core divides that wait. Small batches stay in this process, where starting
 workers would cost more than it saves.
 
-Each file is read with the store's read contract (`core.bulk.build_read.read_for_build`,
+Each file is read with the store's read contract (`core.bulk.record_read.read_for_build`,
 which gives what `read_record_file` gives plus the record's compact bytes), and what the
 caller keeps of a record (`make`) is computed in the worker, so only that small product crosses
 the process boundary. How worker processes start is the caller's to say: a program that runs
@@ -32,8 +32,8 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from core.bulk.build_read import read_for_build
 from core.bulk.gc_pause import gc_paused
+from core.bulk.record_read import read_for_build
 from core.errors import JournalError, NotFound
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore, record_file_names

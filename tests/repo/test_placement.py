@@ -169,7 +169,7 @@ TESTED_ELSEWHERE: dict[str, str] = {
     # app
     "app/workers.py": "tests/app/test_capture_controller.py",
     # core/bulk
-    "core/bulk/build_read.py": "tests/core/bulk/test_fast_read.py",
+    "core/bulk/record_read.py": "tests/core/bulk/test_fast_read.py",
     "core/bulk/named_tuple.py": "tests/app/hooks/test_quick.py",
     "core/bulk/profile_facts.py": "tests/core/bulk/test_parallel_read.py",
     # core/decider
