@@ -118,9 +118,9 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "app/gui/widgets/show_folder.py": "tests/app/gui/journal/test_export_dialog_look.py",
     "app/gui/widgets/window_behaviour.py": "tests/app/gui/capture/test_window_context.py",
     # app/hooks
-    "app/hooks/ask_user_question.py": "tests/app/hooks/test_quick.py",
+    "app/hooks/ask_user_question.py": "tests/app/hooks/test_pending_answer.py",
     "app/hooks/claude_code.py": "tests/integration/test_hooks_claude_code.py",
-    "app/hooks/clients.py": "tests/app/hooks/test_quick.py",
+    "app/hooks/clients.py": "tests/app/hooks/test_pending_answer.py",
     "app/hooks/codex.py": "tests/integration/test_hooks_codex.py",
     "app/hooks/copilot.py": "tests/integration/test_hooks_clients.py",
     "app/hooks/cursor.py": "tests/integration/test_hooks_clients.py",
@@ -170,7 +170,7 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "app/workers.py": "tests/app/test_capture_controller.py",
     # core/bulk
     "core/bulk/record_read.py": "tests/core/bulk/test_fast_read.py",
-    "core/bulk/named_tuple.py": "tests/app/hooks/test_quick.py",
+    "core/bulk/named_tuple.py": "tests/app/hooks/test_pending_answer.py",
     "core/bulk/profile_facts.py": "tests/core/bulk/test_parallel_read.py",
     # core/decider
     "core/decider/fold.py": "tests/core/decider/test_route.py",

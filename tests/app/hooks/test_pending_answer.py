@@ -10,7 +10,7 @@ import pytest
 
 from app.hooks import ask_user_question
 from app.hooks.clients import CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI, HOOKS, ClientHook
-from app.hooks.quick import ASK_TOOL, PENDING_DIR, decide, nothing_pending
+from app.hooks.pending_answer import ASK_TOOL, PENDING_DIR, decide, nothing_pending
 from core.capture import pending
 from core.capture.pending import PendingDecision, PendingStore
 from core.capture.pending_index import read_current
