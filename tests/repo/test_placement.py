@@ -184,7 +184,7 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "core/exporters/madr.py": "tests/core/exporters/test_exporters.py",
     "core/exporters/markdown_text.py": "tests/core/exporters/test_exporters.py",
     "core/exporters/staging.py": "tests/core/exporters/test_exporters.py",
-    "core/exporters/weighed.py": "tests/core/exporters/test_exporters.py",
+    "core/exporters/stand_in.py": "tests/core/exporters/test_exporters.py",
     # core/importers
     "core/importers/answers.py": "tests/core/importers/test_agent_questions.py",
     "core/importers/base.py": "tests/core/importers/sources/test_claude_code.py",
