@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.journal_gen import write_journal
 from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
 from core.bulk.listing import list_with_issues
-from core.index.db import index_path, remove_index_files
+from core.index.index_file import index_path, remove_index_files
 from core.index.journal_index import IndexFilter, JournalIndex
 from core.record.filters import ListFilter
 from core.store.decisions import DecisionStore

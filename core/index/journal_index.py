@@ -24,12 +24,12 @@ from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
 from core.bulk.listing import record_stats
 from core.errors import JournalError, unreadable_records
-from core.index.db import index_path, is_transient, open_index, remove_index_files
 from core.index.entry import UNTRUSTED, IndexEntry
+from core.index.index_file import index_path, is_transient, open_index, remove_index_files
 from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary, ReconcileReport
 from core.index.scan import ScanIndex
-from core.index.sqlite import SqliteIndex
+from core.index.statements import SqliteIndex
 from core.record.shape import RecordShape, StoredRead
 from core.store.decisions import DecisionStore, ListIssue, record_file_names
 from core.store.safefs import check_no_links

@@ -6,7 +6,7 @@ from the records: a rebuild inside the old file could leave the secret in freed 
 
 from __future__ import annotations
 
-from core.index.db import remove_index_files
+from core.index.index_file import remove_index_files
 from core.index.journal_index import JournalIndex
 from core.index.rows import ReconcileReport
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import IpcTimeout
-from core.index.db import index_path
+from core.index.index_file import index_path
 from core.index.journal_index import JournalIndex
 from core.ipc.client import IpcClient
 from core.ipc.framing import encode_frame

@@ -204,12 +204,12 @@ TESTED_ELSEWHERE: dict[str, str] = {
     # core/importers
     "core/importers/watch.py": "tests/core/importers/test_engine.py",
     # core/index
-    "core/index/db.py": "tests/core/index/test_columns.py",
+    "core/index/index_file.py": "tests/core/index/test_columns.py",
     "core/index/query.py": "tests/core/index/test_journal_index.py",
     "core/index/rows.py": "tests/core/index/test_journal_index.py",
     "core/index/scan.py": "tests/core/index/test_journal_index.py",
     "core/index/scrub.py": "tests/core/store/test_redaction_sweep.py",
-    "core/index/sqlite.py": "tests/core/index/test_journal_index.py",
+    "core/index/statements.py": "tests/core/index/test_journal_index.py",
     # core/ipc
     "core/ipc/questions.py": "tests/app/gui/questions/test_window.py",
     "core/ipc/runtime_paths.py": "tests/core/ipc/test_protocol.py",

@@ -23,15 +23,15 @@ from hypothesis import strategies as st
 
 import core.bulk.file_identity
 import core.bulk.parallel_read
-import core.index.db
+import core.index.index_file
 import core.index.journal_index
-import core.index.sqlite
+import core.index.statements
 from core.bulk.compact_json import record_digest
 from core.errors import JournalDamaged
 from core.gocompat.gotime import GoTime
-from core.index.db import index_path
 from core.index.entry import IndexEntry
 from core.index.fulltext import words
+from core.index.index_file import index_path
 from core.index.journal_index import IndexFilter, JournalIndex
 from core.index.query import select
 from core.index.scan import current_project, facets_of, project_summaries
@@ -192,13 +192,13 @@ def test_a_journal_whose_files_mostly_changed_is_rebuilt_with_the_same_answers(
         os.utime(path, ns=(T0, T0))
     edit_by_hand(root)
     cleared: list[int] = []
-    clear = core.index.sqlite.SqliteIndex.clear
+    clear = core.index.statements.SqliteIndex.clear
 
-    def counted_clear(backend: core.index.sqlite.SqliteIndex) -> None:
+    def counted_clear(backend: core.index.statements.SqliteIndex) -> None:
         cleared.append(1)
         clear(backend)
 
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "clear", counted_clear)
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "clear", counted_clear)
     report = index.reconcile()
     assert cleared == [1]
     assert (report.added, report.changed, report.removed) == (1, 1, 2)
@@ -329,14 +329,14 @@ def test_database_failing_during_a_query_is_replaced(
     on_disk(root, stored("decision-1", 1))
     index.reconcile()
     failures = iter([sqlite3.DatabaseError("database disk image is malformed")])
-    original = core.index.sqlite.SqliteIndex.query_ids
+    original = core.index.statements.SqliteIndex.query_ids
 
-    def flaky(self: core.index.sqlite.SqliteIndex, flt: IndexFilter) -> list[str]:
+    def flaky(self: core.index.statements.SqliteIndex, flt: IndexFilter) -> list[str]:
         for error in failures:
             raise error
         return original(self, flt)
 
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "query_ids", flaky)
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "query_ids", flaky)
     assert index.query_ids(IndexFilter()) == ["decision-1"]
 
 
@@ -647,7 +647,7 @@ def test_index_answers_what_a_full_scan_answers(
             for flt in queries:
                 expected = [r.id for r in select(scanned.records, flt)]
                 assert index.query_ids(flt) == expected, flt
-                with patch.object(core.index.sqlite, "_FEW", -1):  # the other query plan
+                with patch.object(core.index.statements, "_FEW", -1):  # the other query plan
                     assert index.query_ids(flt) == expected, flt
             assert index.projects() == project_summaries(scanned.records)
             assert index.facets() == facets_of(scanned.records)
@@ -687,7 +687,7 @@ def test_word_search_matches_its_definition(problems: list[str], data: st.DataOb
                 query = data.draw(searches(problems))
                 expected = [r.id for r in select(records, IndexFilter(query=query))]
                 assert index.query_ids(IndexFilter(query=query)) == expected, query
-                with patch.object(core.index.sqlite, "_FEW", -1):
+                with patch.object(core.index.statements, "_FEW", -1):
                     assert index.query_ids(IndexFilter(query=query)) == expected, query
         finally:
             index.close()
@@ -730,7 +730,7 @@ def test_a_busy_database_is_not_deleted(
         assert index.query_ids(IndexFilter()) == ["decision-1"]
     assert index_path(root).exists()
     assert index.query_ids(IndexFilter()) == ["decision-1"]
-    assert isinstance(index._backend, core.index.sqlite.SqliteIndex)
+    assert isinstance(index._backend, core.index.statements.SqliteIndex)
 
 
 def test_reconcile_reports_progress_while_reading(
@@ -775,7 +775,7 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
             "SELECT name FROM sqlite_master WHERE type = 'index'"
         )
     }
-    assert set(core.index.db.INDEXES) <= names
+    assert set(core.index.index_file.INDEXES) <= names
     monkeypatch.setattr(core.bulk.parallel_read, "read_for_build", original)
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(5, -1, -1)]
     index.close()
@@ -794,7 +794,7 @@ def small_bulk_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight files make a bulk build of four chunks of two; a transaction holds four rows."""
     monkeypatch.setattr(core.index.journal_index, "BULK_MIN", 2)
     monkeypatch.setattr(core.bulk.parallel_read, "CHUNK", 2)
-    monkeypatch.setattr(core.index.sqlite, "BATCH_ROWS", 4)
+    monkeypatch.setattr(core.index.statements, "BATCH_ROWS", 4)
 
 
 def test_a_failed_write_in_a_bulk_build_rolls_back_its_whole_batch(
@@ -803,21 +803,21 @@ def test_a_failed_write_in_a_bulk_build_rolls_back_its_whole_batch(
     for n in range(8):
         on_disk(root, stored(f"decision-{n}", n))
     index = JournalIndex(root, store)
-    original = core.index.sqlite.SqliteIndex._insert
+    original = core.index.statements.SqliteIndex._insert
     calls = iter(range(100))
 
     def failing_after_writing(
-        self: core.index.sqlite.SqliteIndex, first_rowid: int, entries: list[object]
+        self: core.index.statements.SqliteIndex, first_rowid: int, entries: list[object]
     ) -> None:
         original(self, first_rowid, entries)  # type: ignore[arg-type]
         if next(calls) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", failing_after_writing)
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", failing_after_writing)
     with pytest.raises(KeyboardInterrupt):
         index.reconcile()
     assert committed_rows(root) == (4, 4)  # the first batch; none of the second, not half
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", original)
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", original)
     assert index.reconcile().added == 4
     assert index.query_ids(IndexFilter(query="canonical")) == [
         f"decision-{n}" for n in range(7, -1, -1)
@@ -830,7 +830,7 @@ def test_an_interrupted_bulk_build_keeps_every_chunk_it_wrote(
 ) -> None:
     for n in range(8):
         on_disk(root, stored(f"decision-{n}", n))
-    monkeypatch.setattr(core.index.sqlite, "BATCH_ROWS", 100)
+    monkeypatch.setattr(core.index.statements, "BATCH_ROWS", 100)
     index = JournalIndex(root, store)
     interrupt_reads(monkeypatch, after=4)
     with pytest.raises(KeyboardInterrupt):
@@ -842,21 +842,21 @@ def test_an_interrupted_bulk_build_keeps_every_chunk_it_wrote(
 def test_a_store_commit_during_a_bulk_build_commits_the_batch_then_fails_alone(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    backend = core.index.sqlite.SqliteIndex(core.index.db.open_index(root))
+    backend = core.index.statements.SqliteIndex(core.index.index_file.open_index(root))
     built = [IndexEntry.of(f"decision-{n}.json", "", stored(f"decision-{n}", n)) for n in range(3)]
-    original = core.index.sqlite.SqliteIndex._insert
+    original = core.index.statements.SqliteIndex._insert
 
-    def failing(self: core.index.sqlite.SqliteIndex, first_rowid: int, entries: object) -> None:
+    def failing(self: core.index.statements.SqliteIndex, first_rowid: int, entries: object) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
     with backend.bulk():
         backend.apply(built[:2], [], new=True)
         assert committed_rows(root) == (0, 0)  # the batch is not full yet
-        monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", failing)
+        monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", failing)
         with pytest.raises(sqlite3.OperationalError):
             backend.apply(built[2:], [])
         assert committed_rows(root) == (2, 2)
-        monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", original)
+        monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", original)
         backend.apply(built[2:], [], new=True)
     assert committed_rows(root) == (3, 3)
     backend.close()
@@ -868,7 +868,7 @@ def test_a_new_index_file_has_large_pages(root: Path, store: DecisionStore) -> N
     index.reconcile()
     index.close()
     with sqlite3.connect(index_path(root)) as db:
-        assert db.execute("PRAGMA page_size").fetchone() == (core.index.db.PAGE_SIZE,)
+        assert db.execute("PRAGMA page_size").fetchone() == (core.index.index_file.PAGE_SIZE,)
 
 
 def test_opening_recreates_a_missing_index(root: Path, store: DecisionStore) -> None:
@@ -930,7 +930,7 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
 
 def test_clearing_keeps_the_connections_secure_delete_setting(root: Path) -> None:
     """Clearing runs in FAST mode (the pages are refilled at once) and restores the setting."""
-    backend = core.index.sqlite.SqliteIndex(core.index.db.open_index(root))
+    backend = core.index.statements.SqliteIndex(core.index.index_file.open_index(root))
     for mode, expected in (("ON", 1), ("FAST", 2), ("OFF", 0)):
         backend.connection.execute(f"PRAGMA secure_delete = {mode}")
         backend.clear()
