@@ -2,8 +2,9 @@
 
 Why a cache and not a second store: `records/` stays the only source of truth. The index keeps,
 per record file, its signature, the filter and sort keys, the canonical compact JSON, the digest
-and its words; `reconcile` brings it up to date by re-reading only files whose signature
-changed, and store writes update it at once through `record_committed`. A damaged or outdated
+and its words; `read_changed_files` brings it up to date by re-reading only files whose
+signature changed (`read_all_files` drops every row and reads every file), and store writes
+update it at once through `record_committed`. A damaged or outdated
 database is replaced and rebuilt; if SQLite cannot work at all, every query scans the store.
 """
 
@@ -176,7 +177,7 @@ class JournalIndex:
         with self._lock:
             return self._reconciled
 
-    def reconcile(self, progress: Progress | None = None) -> ReconcileReport:
+    def read_changed_files(self, progress: Progress | None = None) -> ReconcileReport:
         """Re-reads changed files only; unreadable files become issues, never errors.
 
         Args:
@@ -185,7 +186,7 @@ class JournalIndex:
         """
         return self._reconcile(full=False, progress=progress)
 
-    def rebuild(self, progress: Progress | None = None) -> ReconcileReport:
+    def read_all_files(self, progress: Progress | None = None) -> ReconcileReport:
         """Drops every row and reads every file again."""
         return self._reconcile(full=True, progress=progress)
 
@@ -231,7 +232,7 @@ class JournalIndex:
         runs waits for it rather than starting another."""
         with self._reconcile_lock:
             if not self._reconciled:
-                self.reconcile()
+                self.read_changed_files()
 
     def _recover(self, error: sqlite3.Error, attempt: int) -> None:
         """First failure: retry (a busy database) or replace the file; second: scan the store."""
@@ -500,7 +501,7 @@ class JournalIndex:
 
     def _reconcile_whole(self) -> None:
         """Reconciles; raises JournalDamaged, naming the first unreadable record, if any is."""
-        self.reconcile()
+        self.read_changed_files()
         issues = self.issues()
         if issues:
             first = issues[0]

@@ -19,4 +19,4 @@ def scrub_index(index: JournalIndex) -> ReconcileReport:
     """
     index.close()
     remove_index_files(index.path)
-    return index.rebuild()
+    return index.read_all_files()

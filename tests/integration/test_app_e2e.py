@@ -176,7 +176,7 @@ def test_the_app_builds_a_missing_profile_soon_after_start(
     for number in range(1, 5):
         store.put(decision(number))
     index = JournalIndex(journal, store)
-    index.reconcile()  # an index that is already current: the app's reconcile finds no change
+    index.read_changed_files()  # already current: the app's catch-up finds no change
     index.close()
     profiles = ProfileStore(journal, DecisionStore(journal))
     assert profiles.status().state == "stale"

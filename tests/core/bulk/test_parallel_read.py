@@ -134,13 +134,13 @@ def test_a_parallel_index_build_equals_a_sequential_one(
     journal: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sequential = JournalIndex(journal, DecisionStore(journal))
-    first = sequential.rebuild()
+    first = sequential.read_all_files()
     expected = sequential.query_ids(IndexFilter(query="tag1"))
     sequential.close()
     monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setattr(core.bulk.parallel_read, "worker_count", lambda: 2)
     parallel = JournalIndex(journal, DecisionStore(journal))
-    second = parallel.rebuild()
+    second = parallel.read_all_files()
     assert (second.added, [Path(i.path).name for i in second.unreadable]) == (
         first.added,
         ["decision-07.json"],
