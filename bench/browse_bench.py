@@ -11,7 +11,7 @@ For each size, on a generated journal (bench/journal_gen.write_journal), in one 
                CLI process starting on a journal whose index exists) and a repeat
   first page   query_ids (all matching ids, as a snapshot needs) + rows of the first 100
   text filter  query_ids + rows(100) for several word queries: median and worst
-  rebuild      JournalIndex.rebuild, against 1.5 x floor; `--repeat` runs (default 3), each
+  rebuild      JournalIndex.read_all_files, against 1.5 x floor; `--repeat` runs (default 3), each
                after another floor run, and the medians of both are compared
 
 Targets (what browsing a large journal must feel like): first page <= 300 ms, text filter <=
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.journal_gen import write_journal
 from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
 from core.bulk.listing import list_with_issues
-from core.index.db import index_path, remove_index_files
+from core.index.index_file import index_path, remove_index_files
 from core.index.journal_index import IndexFilter, JournalIndex
 from core.record.filters import ListFilter
 from core.store.decisions import DecisionStore
@@ -79,11 +79,11 @@ def bench(size: int, strict_scan: bool, repeat: int) -> None:
 
         remove_index_files(index_path(root))
         index = JournalIndex(root, store)
-        cold = Timing(index.reconcile)
+        cold = Timing(index.read_changed_files)
         index.close()
         restart = JournalIndex(root, store)
-        warm_start = Timing(restart.reconcile)
-        warm_again = Timing(restart.reconcile)
+        warm_start = Timing(restart.read_changed_files)
+        warm_again = Timing(restart.read_changed_files)
 
         page, total = median_of(5, restart, IndexFilter())
         project = restart.projects()[0].project_id
@@ -93,7 +93,10 @@ def bench(size: int, strict_scan: bool, repeat: int) -> None:
             elapsed, matched = median_of(3, restart, IndexFilter(query=query))
             text_times.append((elapsed, matched, query))
         again = interleaved(
-            {"floor": lambda: floor_read_parse(root), "rebuild": lambda: Timing(restart.rebuild)},
+            {
+                "floor": lambda: floor_read_parse(root),
+                "rebuild": lambda: Timing(restart.read_all_files),
+            },
             repeat,
         )
         floors, rebuilds = [floor, *again["floor"]], again["rebuild"]

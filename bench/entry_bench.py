@@ -25,12 +25,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import write_journal
-from core.bulk.build_read import read_for_build
 from core.bulk.parallel_read import CHUNK
-from core.index.db import index_path, open_index
+from core.bulk.record_read import read_for_build
 from core.index.entry import IndexEntry, pack_json
 from core.index.fulltext import fts_document
-from core.index.sqlite import SqliteIndex
+from core.index.index_file import index_path, open_index
+from core.index.statements import SqliteIndex
 from core.record.shape import StoredRead
 
 

@@ -50,12 +50,12 @@ def prepare(root: Path, count: int) -> Journal:
         write_journal(root, count)
         print(f"generated {count} records in {time.perf_counter() - started:.1f} s")
     journal = Journal(root)
-    report = journal.index.reconcile()
+    report = journal.index.read_changed_files()
     print(
         f"index reconcile: {report.seconds * 1000:.0f} ms "
         f"(added {report.added}, changed {report.changed})"
     )
-    report = journal.index.reconcile()
+    report = journal.index.read_changed_files()
     print(f"index reconcile, warm: {report.seconds * 1000:.0f} ms")
     return journal
 

@@ -80,7 +80,7 @@ def catch_up(
     Why: the CLI, a sync tool or another app instance edit records without this process's
     commit listener hearing it, so the profile would stay stale until the next edit made here.
     """
-    report = index.reconcile(progress)
+    report = index.read_changed_files(progress)
     if report.added or report.changed or report.removed:
         rebuild_if_stale(profile_worker)
     return report

@@ -271,7 +271,7 @@ def _wrong_state(message: str) -> int:
 
 def cmd_reindex(journal: Journal, args: argparse.Namespace) -> int:
     """Drops the search index and reads every record file again."""
-    report = journal.index.rebuild()
+    report = journal.index.read_all_files()
     if args.json:
         issues = [{"path": i.path, "error": i.error} for i in report.unreadable]
         summary = {"journal": str(journal.root), "indexed": report.added + report.changed}

@@ -89,7 +89,7 @@ def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> in
     app is told when files arrived, and after `init` or `join` (`set_up`) so it starts
     syncing."""
     if report.received:
-        journal.index.reconcile()
+        journal.index.read_changed_files()
         journal.profile.rebuild()
     if report.received or set_up:
         tell_app_records_changed(journal)

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from app.hooks.event import HookEvent
 from app.hooks.pretool import write_json
-from app.hooks.question_records import answer_text, build_record
+from app.hooks.question_records import answer_text, record_from_answer
 from core.errors import AnswersInvalid, IpcError, JournalError
 from core.ipc.client import IpcClient
 from core.ipc.questions import (
@@ -101,7 +101,7 @@ def journal_answers(
     """One record per question; a failure is logged, never allowed to lose the answer."""
     for index, (question, answer) in enumerate(zip(params.questions, answers, strict=True)):
         try:
-            record = build_record(
+            record = record_from_answer(
                 question,
                 answer,
                 index=index,

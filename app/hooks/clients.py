@@ -16,16 +16,16 @@ Light on purpose: the hook's quick path imports this before deciding to load any
 from __future__ import annotations
 
 from core.agents.tools import SERVER_NAME, TOOL_NAMES, allowed_while_pending, resume_call
-from core.bulk.light_tuple import LightTuple
+from core.bulk.named_tuple import NamedTuple
 
-TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.light_tuple)
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.named_tuple)
 if TYPE_CHECKING:
     from typing import Any
 
     from core.agents.tools import Client
 
 
-class ClientHook(LightTuple):
+class ClientHook(NamedTuple):
     """One client's tool hook (a named tuple: `dataclasses` and `typing` cost the quick path
     too much).
 

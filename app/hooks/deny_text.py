@@ -1,7 +1,7 @@
 """The reason the agent reads when a pending decision blocks its tool call.
 
 Why apart from `gating`: the hook's quick path writes this text from the pending index alone
-(`app.hooks.quick`), so it must not load the pending store, pydantic or the record models;
+(`app.hooks.pending_answer`), so it must not load the pending store, pydantic or the record models;
 the full path writes the same text from the pending files. Either way it names the decision,
 what the human does, the resume call in the client's own spelling and the tools that still
 run.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from core.messages import runbook
 
-TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.light_tuple)
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.named_tuple)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Protocol

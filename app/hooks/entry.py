@@ -20,7 +20,7 @@ from pathlib import Path
 
 from app.hooks.clients import HOOKS
 from app.hooks.event import STDIN_MAX
-from app.hooks.quick import decide
+from app.hooks.pending_answer import decide
 
 ENV_HOME = "DECISION_JOURNAL_HOME"
 """`core.store.location.ENV_HOME`; a test keeps the two equal."""

@@ -12,9 +12,9 @@ import json
 import os
 
 from app.hooks.clients import ClientHook
-from core.bulk.light_tuple import LightTuple
+from core.bulk.named_tuple import NamedTuple
 
-TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.light_tuple)
+TYPE_CHECKING = False  # `typing` stays out of the quick path (core.bulk.named_tuple)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -22,7 +22,7 @@ STDIN_MAX = 8 * 1024 * 1024
 """The most of stdin a hook reads: a tool event is small, and a runaway input must not be."""
 
 
-class HookEvent(LightTuple):
+class HookEvent(NamedTuple):
     """The fields of a pre-tool event the hook uses; everything else is ignored.
 
     `mcp_server` and `mcp_tool` come from Gemini CLI's `mcp_context` (the server as configured

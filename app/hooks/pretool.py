@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from app.hooks.clients import ClientHook
 from app.hooks.event import STDIN_MAX, HookEvent, parse_event
 from app.hooks.gating import Blocker, deny_reason, find_blockers
-from app.hooks.quick import nothing_pending
+from app.hooks.pending_answer import nothing_pending
 from core.journal import Journal
 from core.messages import runbook
 

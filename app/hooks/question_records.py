@@ -39,7 +39,7 @@ def answer_text(answer: Answer) -> str:
     return ", ".join(parts)
 
 
-def build_record(
+def record_from_answer(
     question: Question,
     answer: Answer,
     *,

@@ -50,7 +50,7 @@ from app.mcp.present import Caller, Presenter
 from app.mcp.results import tool_error_for, violations_message
 from app.mcp.schemas import DecisionOutcome, NoteOutcome
 from core import __version__
-from core.agents.notes import NoteStore, check_note
+from core.agents.notes import NoteStore, check_agent_note
 from core.agents.recall import RecallOptions, recall_journal
 from core.agents.recent import DEFAULT_LIMIT, recent_context
 from core.agents.tools import (
@@ -243,7 +243,7 @@ class JournalTools:
             for name in ("decision", "why", "evidence", "goal")
         }
         try:
-            check_note(**texts, agent="", session_id="")
+            check_agent_note(**texts, agent="", session_id="")
         except NoteInvalid as exc:
             return _uncovered(exc.violations, found)
         return []

@@ -127,7 +127,7 @@ def _check_text(
         found.append(Violation(name, too_large(size, limit), limit))
 
 
-def check_note(
+def check_agent_note(
     *, decision: str, why: str, evidence: str, goal: str, agent: str, session_id: str
 ) -> None:
     """Every broken rule at once, so an agent fixes a rejected note in one retry.
@@ -177,7 +177,7 @@ class NoteStore:
             JournalDamaged: the notes path is a link or not a regular file.
             LockCancelled: another writer held the lock for too long.
         """
-        check_note(
+        check_agent_note(
             decision=decision,
             why=why,
             evidence=evidence,

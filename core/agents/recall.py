@@ -292,7 +292,7 @@ def recall_journal(
     MCP server would otherwise never see records other processes wrote after its first query
     (the app commits the decisions an agent asks for).
     """
-    journal.index.reconcile()
+    journal.index.read_changed_files()
     return recall(
         journal.store,
         query,

@@ -203,7 +203,7 @@ def recent_context(
         unreadable = listed.issues
         records = [r for r in listed.records if _belongs(r, workspace, project_id, wanted_goal)]
     else:
-        index.reconcile()
+        index.read_changed_files()
         unreadable = index.issues()
         records = _newest_indexed(index, workspace, project_id, wanted_goal, count)
     issues = [f"unreadable record {i.path}: {i.error}" for i in unreadable]

@@ -6,7 +6,7 @@ record, so it is the one place a large journal makes the user wait; spreading th
 one process per core divides that wait. Small batches stay in this process, where starting
 workers would cost more than it saves.
 
-Each file is read with the store's read contract (`core.bulk.build_read.read_for_build`,
+Each file is read with the store's read contract (`core.bulk.record_read.read_for_build`,
 which gives what `read_record_file` gives plus the record's compact bytes), and what the
 caller keeps of a record (`make`) is computed in the worker, so only that small product crosses
 the process boundary. How worker processes start is the caller's to say: a program that runs
@@ -32,8 +32,8 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from core.bulk.build_read import read_for_build
 from core.bulk.gc_pause import gc_paused
+from core.bulk.record_read import read_for_build
 from core.errors import JournalError, NotFound
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore, record_file_names
@@ -73,7 +73,7 @@ class ReadFailure(msgspec.Struct, frozen=True):
     """The file disappeared between listing and reading: not damage, just gone."""
 
 
-class Outcome(msgspec.Struct, Generic[T], frozen=True):
+class FileRead(msgspec.Struct, Generic[T], frozen=True):
     """One file: what the caller's `make` kept of its record, or why it could not be read.
 
     A msgspec Struct: one is built, sent and rebuilt per record of a cold build (as
@@ -102,9 +102,9 @@ def _anchor_for(error: BaseException) -> str:
     return "unreadable-record"
 
 
-def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
+def _read_task(task: _Task[A, T]) -> list[FileRead[T]]:
     root = Path(task.root)
-    outcomes: list[Outcome[T]] = []
+    outcomes: list[FileRead[T]] = []
     with gc_paused():
         for name, extra in task.items:
             path = os.path.join(task.records_dir, name)  # text: no Path per file
@@ -113,13 +113,13 @@ def _read_task(task: _Task[A, T]) -> list[Outcome[T]]:
             except (JournalError, OSError) as exc:
                 vanished = isinstance(exc, NotFound | FileNotFoundError)
                 failure = ReadFailure(path, str(exc), _anchor_for(exc), vanished)
-                outcomes.append(Outcome(name, None, failure))
+                outcomes.append(FileRead(name, None, failure))
             else:
-                outcomes.append(Outcome(name, task.make(name, extra, read), None))
+                outcomes.append(FileRead(name, task.make(name, extra, read), None))
     return outcomes
 
 
-def _worker_task(task: _Task[A, T]) -> list[Outcome[T]] | bytes:
+def _worker_task(task: _Task[A, T]) -> list[FileRead[T]] | bytes:
     """A task in a reading process: its outcomes as they will cross to the main process."""
     outcomes = _read_task(task)
     return _PACKER.encode(outcomes) if task.packed else outcomes
@@ -225,7 +225,7 @@ def read_records(
     workers: int | None = None,
     value_type: Any = None,
     start_method: str | None = None,
-) -> Iterator[list[Outcome[T]]]:
+) -> Iterator[list[FileRead[T]]]:
     """Reads `records_dir/name` for each (name, extra) and yields outcomes chunk by chunk, in
     the order of `items`. The caller checks `records_dir` for links first, as the store does.
 
@@ -272,21 +272,21 @@ def read_records(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _unpacker(value_type: Any) -> Callable[[list[Outcome[T]] | bytes], list[Outcome[T]]]:
+def _unpacker(value_type: Any) -> Callable[[list[FileRead[T]] | bytes], list[FileRead[T]]]:
     """How the main process turns a worker's result back into outcomes.
 
     `value_type` is Any: a type form such as a tuple alias is a value here, built into the
-    decoder's type (`list[Outcome[value_type]]`) at run time.
+    decoder's type (`list[FileRead[value_type]]`) at run time.
     """
-    outcomes_type = GenericAlias(list, (GenericAlias(Outcome, (value_type,)),))
+    outcomes_type = GenericAlias(list, (GenericAlias(FileRead, (value_type,)),))
     decoder: msgspec.msgpack.Decoder[Any] | None = (
         None if value_type is None else msgspec.msgpack.Decoder(outcomes_type)
     )
 
-    def unpack(result: list[Outcome[T]] | bytes) -> list[Outcome[T]]:
+    def unpack(result: list[FileRead[T]] | bytes) -> list[FileRead[T]]:
         if isinstance(result, bytes):
             assert decoder is not None
-            outcomes: list[Outcome[T]] = decoder.decode(result)
+            outcomes: list[FileRead[T]] = decoder.decode(result)
             return outcomes
         return result
 
@@ -299,7 +299,7 @@ def read_every_record(
     extra: A,
     *,
     start_method: str | None = None,
-) -> Iterator[list[Outcome[T]]]:
+) -> Iterator[list[FileRead[T]]]:
     """`read_records` over every record file of `store` (links refused first), each with the
     same `extra`: for whole-journal checks and searches that keep a little of each record."""
     check_no_links(store.root, store.records_dir)

@@ -1,7 +1,7 @@
 """Whether a pending decision blocks a caller, decided from the pending index alone.
 
 Why: the PreToolUse hook runs before every tool call of every agent, and its quick path
-(`app/hooks/quick.py`) must cost little beyond the interpreter's own start
+(`app/hooks/pending_answer.py`) must cost little beyond the interpreter's own start
 (`bench/hook_bench.py`). The plain rules live in `core.capture.workspace_pending` and
 `core.record.identity`, which load the journal's models; the functions here are their faster
 variants over `core.capture.pending_index` entries, using only `os`, `sys` and (rarely)
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from typing import Protocol, TypeVar
 
     class PendingEntry(Protocol):
-        """What is read of a `core.capture.pending_index.IndexEntry` (bulk sits below capture)."""
+        """What is read of a `core.capture.pending_index.PendingBlocker` (bulk sits below
+        capture)."""
 
         decision_id: str
         session_id: str

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from core import limits
-from core.capture.pending_index import INDEX_NAME, IndexEntry, encode, is_pending_name
+from core.capture.pending_index import INDEX_NAME, PendingBlocker, encode, is_pending_name
 from core.capture.proposal import ParsedProposal, Selection, parse_stored_proposal, stored_identity
 from core.errors import InvalidDecision, JournalDamaged, JournalError, NotFound, PendingDamaged
 from core.gocompat.gojson import dumps_indented_bytes, loads_strict
@@ -179,10 +179,10 @@ class PendingStore:
         with contextlib.suppress(OSError):
             os.unlink(index)
 
-    def _index_entries(self) -> list[IndexEntry]:
+    def _index_entries(self) -> list[PendingBlocker]:
         listing = self.list()
         entries = [
-            IndexEntry(
+            PendingBlocker(
                 p.decision_id,
                 session_id=p.session_id,
                 workspace=p.proposal.workspace,
@@ -197,7 +197,7 @@ class PendingStore:
             for p in listing.items
         ]
         entries.extend(
-            IndexEntry(
+            PendingBlocker(
                 issue.decision_id or os.path.basename(issue.path)[: -len(".json")],
                 session_id=issue.session_id,
                 workspace=issue.workspace,
@@ -415,7 +415,8 @@ def pending_items(
 
 def _project_path(workspace: str, project_id: str) -> str:
     """The canonical path behind `project_id` when the workspace is where it comes from, so
-    the hook can compare paths instead of hashing them (`core.capture.pending_index.IndexEntry`)."""
+    the hook can compare paths instead of hashing them
+    (`core.capture.pending_index.PendingBlocker`)."""
     identity = project_identity(workspace) if workspace else None
     if identity is None or identity.project_id != project_id:
         return ""

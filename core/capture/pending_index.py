@@ -34,7 +34,7 @@ INDEX_MAX = 1024 * 1024
 """The most of the index the hook reads; a bigger one is doubt, and the full path decides."""
 
 
-class IndexEntry:
+class PendingBlocker:
     """Whom one pending file blocks. `damaged`: its contents could not be fully read.
 
     `project_path` is the canonical path whose hash `project_id` is, when it is that (the
@@ -95,14 +95,14 @@ class IndexEntry:
         return {name: getattr(self, name) for name in ENTRY_FIELDS}
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, IndexEntry) and self.as_dict() == other.as_dict()
+        return isinstance(other, PendingBlocker) and self.as_dict() == other.as_dict()
 
     def __hash__(self) -> int:
         return hash(tuple(self.as_dict().values()))
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={value!r}" for name, value in self.as_dict().items())
-        return f"IndexEntry({fields})"
+        return f"PendingBlocker({fields})"
 
 
 ENTRY_FIELDS = (
@@ -126,13 +126,13 @@ def is_pending_name(name: str) -> bool:
     return name.lower().endswith(".json") and not name.startswith(".")
 
 
-def encode(entries: list[IndexEntry]) -> bytes:
+def encode(entries: list[PendingBlocker]) -> bytes:
     """The index file's bytes, entries in the order given (the pending store's listing order)."""
     items = [entry.as_dict() for entry in entries]
     return json.dumps({"version": INDEX_VERSION, "entries": items}, ensure_ascii=False).encode()
 
 
-def listed(directory: Path) -> list[IndexEntry] | None:
+def listed(directory: Path) -> list[PendingBlocker] | None:
     """`read_current`, and no entries at all when no pending file can exist: no `directory`,
     or one that holds no file `PendingStore` lists. None when in doubt, as there."""
     if not os.path.lexists(directory):
@@ -146,7 +146,7 @@ def listed(directory: Path) -> list[IndexEntry] | None:
     return read_current(directory)
 
 
-def read_current(directory: Path) -> list[IndexEntry] | None:
+def read_current(directory: Path) -> list[PendingBlocker] | None:
     """The index's entries when they describe `directory` exactly as it is now, else None.
 
     Never raises: every failure (no directory, no index, a listing or stat error, bad JSON,
@@ -182,7 +182,7 @@ def _read_index(path: Path) -> tuple[bytes | None, int]:
         os.close(fd)
 
 
-def _decode(data: bytes) -> list[IndexEntry] | None:
+def _decode(data: bytes) -> list[PendingBlocker] | None:
     value = json.loads(data)
     if not isinstance(value, dict) or value.get("version") != INDEX_VERSION:
         return None
@@ -193,7 +193,7 @@ def _decode(data: bytes) -> list[IndexEntry] | None:
     return None if any(e is None for e in entries) else [e for e in entries if e is not None]
 
 
-def _entry(item: object) -> IndexEntry | None:
+def _entry(item: object) -> PendingBlocker | None:
     if not isinstance(item, dict) or set(item) != set(ENTRY_FIELDS):
         return None
     text_fields = (
@@ -214,4 +214,4 @@ def _entry(item: object) -> IndexEntry | None:
     created_ns = item["created_ns"]
     if type(created_ns) is not int:  # a bool is no time
         return None
-    return IndexEntry(**item)
+    return PendingBlocker(**item)

@@ -47,8 +47,9 @@ EVENT_TYPES: tuple[EventType, ...] = ("prediction", "scored", "automatic", "over
 KIND_MODES = ("ask", "auto")
 _OPTIONAL = ("mode", "reason")
 """Fields written only when set (a mode change's), so the other lines keep their shape."""
-Outcome = Literal["agree", "amend", "overrule"]
-OUTCOMES: tuple[Outcome, ...] = ("agree", "amend", "overrule")
+Agreement = Literal["agree", "amend", "overrule"]
+"""How a person's answer compared with the profile's prediction."""
+OUTCOMES: tuple[Agreement, ...] = ("agree", "amend", "overrule")
 
 
 def time_text(moment: datetime) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from core.decider.fold import fold_name
-from core.decider.ledger import Event, Outcome
+from core.decider.ledger import Agreement, Event
 from core.decider.modes import KindMode, ModeChange
 from core.decider.policy import RoutingPolicy
 from core.decider.route import MODE_ASK, MODE_AUTO
@@ -36,7 +36,7 @@ DEMOTION_OVERRULES = 2
 DEMOTION_WINDOW = timedelta(days=7)
 
 
-def classify(predicted_label: str, answer_label: str, custom: bool) -> Outcome:
+def classify(predicted_label: str, answer_label: str, custom: bool) -> Agreement:
     """The person's answer against the prediction, from the option texts themselves."""
     if fold_name(answer_label) == fold_name(predicted_label):
         return "agree"

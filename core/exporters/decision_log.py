@@ -11,7 +11,7 @@ from pathlib import Path
 
 from core.exporters.markdown_text import md_cell
 from core.exporters.staging import Progress, utf8, write_single
-from core.exporters.weighed import weighed_options, weighed_rejections
+from core.exporters.stand_in import options_without_stand_in, rejections_without_stand_in
 from core.gocompat.text import go_trim
 from core.record.filters import sort_key
 from core.record.models import DecisionRecord
@@ -36,7 +36,7 @@ def decision_cell(record: DecisionRecord) -> str:
     parts = [_period(record.problem), f"Chosen: {_period(record.selected_label())}"]
     alternatives = [
         option.label
-        for option in weighed_options(record)
+        for option in options_without_stand_in(record)
         if option.id != record.selected_option_id or go_trim(record.custom_selection)
     ]
     if alternatives:
@@ -50,7 +50,7 @@ def decision_cell(record: DecisionRecord) -> str:
 
 def reason_cell(record: DecisionRecord) -> str:
     parts = [_period(record.selection_reason_raw)]
-    for rejection in weighed_rejections(record):
+    for rejection in rejections_without_stand_in(record):
         label = record.option_label(rejection.option_id) or rejection.option_id
         parts.append(f"Not {label}: {_period(rejection.reason)}")
     return md_cell(" ".join(part for part in parts if part))

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from core.exporters.markdown_text import md_cell, md_text, name_slug, slug
 from core.exporters.staging import Progress, Staging, ticks, utf8
-from core.exporters.weighed import weighed_options, weighed_rejections
+from core.exporters.stand_in import options_without_stand_in, rejections_without_stand_in
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower, go_trim
 from core.record.models import DecisionRecord, Option
@@ -82,7 +82,7 @@ def render_madr(record: DecisionRecord, *, include_private: bool = False) -> str
         "",
         "## Considered Options",
         "",
-        *(f"* {md_text(option.label)}" for option in weighed_options(record)),
+        *(f"* {md_text(option.label)}" for option in options_without_stand_in(record)),
     ]
     custom = go_trim(record.custom_selection)
     if custom:
@@ -133,10 +133,10 @@ def _consequences(record: DecisionRecord) -> list[str]:
 
 def _pros_and_cons(record: DecisionRecord) -> list[str]:
     reasons: dict[str, list[str]] = {}
-    for rejection in weighed_rejections(record):
+    for rejection in rejections_without_stand_in(record):
         reasons.setdefault(rejection.option_id, []).append(rejection.reason)
     lines = ["", "## Pros and Cons of the Options"]
-    for option in weighed_options(record):
+    for option in options_without_stand_in(record):
         lines += ["", f"### {md_text(option.label)}", ""]
         if go_trim(option.description):
             lines += [md_text(option.description), ""]

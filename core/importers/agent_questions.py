@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim
 from core.importers.base import RecordItem, Skip
-from core.importers.shaping import SourceDecision, SourceOption, build_record, kind_slug
+from core.importers.shaping import SourceDecision, SourceOption, kind_slug, record_from_source
 from core.record.identity import ProjectIdentity
 from core.record.models import DecisionRecord, Provenance, RejectedReason
 
@@ -77,7 +77,7 @@ def question_kind(header: str) -> str:
 def transcript_record(question: AnsweredQuestion) -> RecordItem | Skip:
     """The record as a transcript states it: every field `imported`."""
     key = question_key(question.session_id, question.tool_use_id, question.index)
-    return build_record(
+    return record_from_source(
         SourceDecision(
             importer=SOURCE,
             key=key,

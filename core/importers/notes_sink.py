@@ -13,7 +13,14 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from core.agents.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX, NoteStore, check_note
+from core.agents.notes import (
+    DECISION_MAX,
+    EVIDENCE_MAX,
+    GOAL_MAX,
+    WHY_MAX,
+    NoteStore,
+    check_agent_note,
+)
 from core.gocompat.text import go_trim, utf8_len
 
 NOT_RECORDED = "(not recorded in the source)"
@@ -69,7 +76,7 @@ class ImportedNote:
 
     def check(self) -> None:
         """Raises NoteInvalid exactly as the note store would."""
-        check_note(
+        check_agent_note(
             decision=self.decision,
             why=self.why,
             evidence=self.evidence,

@@ -129,7 +129,7 @@ def _fit_options(decision: SourceDecision) -> tuple[list[SourceOption], int | No
     )
 
 
-def build_record(decision: SourceDecision) -> RecordItem | Skip:
+def record_from_source(decision: SourceDecision) -> RecordItem | Skip:
     """The record for a source decision, or a Skip naming why it cannot be one."""
     custom = go_trim(decision.custom)
     if decision.chosen is None and not custom:

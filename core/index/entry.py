@@ -132,7 +132,7 @@ class IndexEntry(msgspec.Struct, frozen=True, gc=False):
         )
 
     def columns(self) -> tuple[object, ...]:
-        """The values of `core.index.db.RECORD_COLUMNS`, in order."""
+        """The values of `core.index.index_file.RECORD_COLUMNS`, in order."""
         return (self.file_name, self.sig, *msgspec.structs.astuple(self.keys), self.digest)
 
 

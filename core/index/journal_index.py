@@ -2,8 +2,9 @@
 
 Why a cache and not a second store: `records/` stays the only source of truth. The index keeps,
 per record file, its signature, the filter and sort keys, the canonical compact JSON, the digest
-and its words; `reconcile` brings it up to date by re-reading only files whose signature
-changed, and store writes update it at once through `record_committed`. A damaged or outdated
+and its words; `read_changed_files` brings it up to date by re-reading only files whose
+signature changed (`read_all_files` drops every row and reads every file), and store writes
+update it at once through `record_committed`. A damaged or outdated
 database is replaced and rebuilt; if SQLite cannot work at all, every query scans the store.
 """
 
@@ -24,18 +25,18 @@ from core.bulk.file_identity import FileIdentity
 from core.bulk.gc_pause import gc_paused
 from core.bulk.listing import record_stats
 from core.errors import JournalError, unreadable_records
-from core.index.db import index_path, is_transient, open_index, remove_index_files
 from core.index.entry import UNTRUSTED, IndexEntry
+from core.index.index_file import index_path, is_transient, open_index, remove_index_files
 from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary, ReconcileReport
 from core.index.scan import ScanIndex
-from core.index.sqlite import SqliteIndex
+from core.index.statements import SqliteIndex
 from core.record.shape import RecordShape, StoredRead
 from core.store.decisions import DecisionStore, ListIssue, record_file_names
 from core.store.safefs import check_no_links
 
 if TYPE_CHECKING:  # the reading processes load with a build, the models with a full record
-    from core.bulk.parallel_read import Outcome
+    from core.bulk.parallel_read import FileRead
     from core.record.models import DecisionRecord
 
 __all__ = [
@@ -87,7 +88,7 @@ def _entry_of_read(name: str, scan_started: int, read: StoredRead) -> IndexEntry
 
 
 def _sorted_outcomes(
-    outcomes: list[Outcome[IndexEntry]], issues: list[ListIssue], anchors: dict[str, str]
+    outcomes: list[FileRead[IndexEntry]], issues: list[ListIssue], anchors: dict[str, str]
 ) -> tuple[list[IndexEntry], list[str]]:
     """(entries to write, names of files not read); unreadable files become issues."""
     entries: list[IndexEntry] = []
@@ -176,7 +177,7 @@ class JournalIndex:
         with self._lock:
             return self._reconciled
 
-    def reconcile(self, progress: Progress | None = None) -> ReconcileReport:
+    def read_changed_files(self, progress: Progress | None = None) -> ReconcileReport:
         """Re-reads changed files only; unreadable files become issues, never errors.
 
         Args:
@@ -185,7 +186,7 @@ class JournalIndex:
         """
         return self._reconcile(full=False, progress=progress)
 
-    def rebuild(self, progress: Progress | None = None) -> ReconcileReport:
+    def read_all_files(self, progress: Progress | None = None) -> ReconcileReport:
         """Drops every row and reads every file again."""
         return self._reconcile(full=True, progress=progress)
 
@@ -231,7 +232,7 @@ class JournalIndex:
         runs waits for it rather than starting another."""
         with self._reconcile_lock:
             if not self._reconciled:
-                self.reconcile()
+                self.read_changed_files()
 
     def _recover(self, error: sqlite3.Error, attempt: int) -> None:
         """First failure: retry (a busy database) or replace the file; second: scan the store."""
@@ -500,7 +501,7 @@ class JournalIndex:
 
     def _reconcile_whole(self) -> None:
         """Reconciles; raises JournalDamaged, naming the first unreadable record, if any is."""
-        self.reconcile()
+        self.read_changed_files()
         issues = self.issues()
         if issues:
             first = issues[0]

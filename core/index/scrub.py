@@ -6,7 +6,7 @@ from the records: a rebuild inside the old file could leave the secret in freed 
 
 from __future__ import annotations
 
-from core.index.db import remove_index_files
+from core.index.index_file import remove_index_files
 from core.index.journal_index import JournalIndex
 from core.index.rows import ReconcileReport
 
@@ -19,4 +19,4 @@ def scrub_index(index: JournalIndex) -> ReconcileReport:
     """
     index.close()
     remove_index_files(index.path)
-    return index.rebuild()
+    return index.read_all_files()

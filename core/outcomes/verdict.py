@@ -20,11 +20,11 @@ from typing import Literal
 from core.gocompat.text import collapse_spaces, go_trim
 from core.record.shape import RecordShape, option_label_of
 
-Outcome = Literal["accept", "amend", "redirect"]
-ACCEPT: Outcome = "accept"
-AMEND: Outcome = "amend"
-REDIRECT: Outcome = "redirect"
-OUTCOMES: tuple[Outcome, ...] = (ACCEPT, AMEND, REDIRECT)
+Verdict = Literal["accept", "amend", "redirect"]
+ACCEPT: Verdict = "accept"
+AMEND: Verdict = "amend"
+REDIRECT: Verdict = "redirect"
+OUTCOMES: tuple[Verdict, ...] = (ACCEPT, AMEND, REDIRECT)
 
 _BRACKETED = re.compile(r"\s*[(\[]([^()\[\]]*)[)\]]")
 _NEGATED = re.compile(r"\bnot\s+recommend", re.IGNORECASE)
@@ -87,7 +87,7 @@ def extends_label(answer: str, label: str) -> bool:
 
 def classify_answer(
     answer: str | Sequence[str] | None, options: Sequence[str], recommended: str | None
-) -> Outcome | None:
+) -> Verdict | None:
     """The outcome of one answer (a label, free text, or several labels of a multi-select)."""
     if recommended is None or not go_trim(recommended):
         return None
@@ -107,7 +107,7 @@ def classify_answer(
     return REDIRECT
 
 
-def record_outcome(record: RecordShape) -> Outcome | None:
+def record_outcome(record: RecordShape) -> Verdict | None:
     """The outcome of a stored record, or None when it has no recommendation."""
     recommended = record.recommended_option_id
     if not recommended:
@@ -143,7 +143,7 @@ def acceptance_by_kind(
 
     `include_imported=False` keeps only records whose selection the user made or confirmed.
     """
-    counts: dict[str, Counter[Outcome]] = {}
+    counts: dict[str, Counter[Verdict]] = {}
     for record in records:
         if record.is_deleted:
             continue

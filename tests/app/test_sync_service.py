@@ -111,7 +111,7 @@ def test_a_decision_recorded_on_one_machine_appears_in_the_others_app(
         for app in apps:
             assert app.start()
         qtbot.waitUntil(lambda: all(a.sync.view.state == SYNCED for a in apps), timeout=WAIT_MS)
-        pair.desk.index.reconcile()
+        pair.desk.index.read_changed_files()
         desk_app.profile_worker.request_rebuild()
         qtbot.waitUntil(lambda: profile_state(desk_app) == "current", timeout=WAIT_MS)
         before = desk_app.profile_worker.status().journal_hash

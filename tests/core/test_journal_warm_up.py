@@ -70,7 +70,7 @@ def test_a_reconcile_already_running_is_waited_for_and_not_repeated(
     """The journal window starts its own reconcile when it is prepared."""
     journal, timeline = _journal(tmp_path, monkeypatch)
     worker = _worker(journal, timeline)
-    window_reconcile = threading.Thread(target=journal.index.reconcile)
+    window_reconcile = threading.Thread(target=journal.index.read_changed_files)
     window_reconcile.start()
     time.sleep(0.05)
     warm_up(journal.index, worker)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import IpcTimeout
-from core.index.db import index_path
+from core.index.index_file import index_path
 from core.index.journal_index import JournalIndex
 from core.ipc.client import IpcClient
 from core.ipc.framing import encode_frame
@@ -176,7 +176,7 @@ def test_the_app_builds_a_missing_profile_soon_after_start(
     for number in range(1, 5):
         store.put(decision(number))
     index = JournalIndex(journal, store)
-    index.reconcile()  # an index that is already current: the app's reconcile finds no change
+    index.read_changed_files()  # already current: the app's catch-up finds no change
     index.close()
     profiles = ProfileStore(journal, DecisionStore(journal))
     assert profiles.status().state == "stale"

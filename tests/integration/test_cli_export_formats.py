@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.exporters.json_export import export_journal
-from core.index.db import index_path
+from core.index.index_file import index_path
 from core.store.decisions import DecisionStore
 from tests.factories import two_project_journal
 from tests.integration.cli_runner import run_cli

@@ -62,7 +62,8 @@ def test_nothing_pending_prints_nothing(place: Place, name: str) -> None:
 def test_nothing_pending_in_a_real_hook_process_prints_nothing(
     place: Place, name: str, pending_dir: bool
 ) -> None:
-    """The process answers these from the pending directory's listing (`app.hooks.quick`)."""
+    """The process answers these from the pending directory's listing
+    (`app.hooks.pending_answer`)."""
     if pending_dir:  # left empty after the last decision was answered
         (place.journal / "pending").mkdir(parents=True)
     run = run_hook(place, "claude-code", place.golden_text(name))

@@ -118,9 +118,9 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "app/gui/widgets/show_folder.py": "tests/app/gui/journal/test_export_dialog_look.py",
     "app/gui/widgets/window_behaviour.py": "tests/app/gui/capture/test_window_context.py",
     # app/hooks
-    "app/hooks/ask_user_question.py": "tests/app/hooks/test_quick.py",
+    "app/hooks/ask_user_question.py": "tests/app/hooks/test_pending_answer.py",
     "app/hooks/claude_code.py": "tests/integration/test_hooks_claude_code.py",
-    "app/hooks/clients.py": "tests/app/hooks/test_quick.py",
+    "app/hooks/clients.py": "tests/app/hooks/test_pending_answer.py",
     "app/hooks/codex.py": "tests/integration/test_hooks_codex.py",
     "app/hooks/copilot.py": "tests/integration/test_hooks_clients.py",
     "app/hooks/cursor.py": "tests/integration/test_hooks_clients.py",
@@ -169,8 +169,8 @@ TESTED_ELSEWHERE: dict[str, str] = {
     # app
     "app/workers.py": "tests/app/test_capture_controller.py",
     # core/bulk
-    "core/bulk/build_read.py": "tests/core/bulk/test_fast_read.py",
-    "core/bulk/light_tuple.py": "tests/app/hooks/test_quick.py",
+    "core/bulk/record_read.py": "tests/core/bulk/test_fast_read.py",
+    "core/bulk/named_tuple.py": "tests/app/hooks/test_pending_answer.py",
     "core/bulk/profile_facts.py": "tests/core/bulk/test_parallel_read.py",
     # core/decider
     "core/decider/fold.py": "tests/core/decider/test_route.py",
@@ -184,7 +184,7 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "core/exporters/madr.py": "tests/core/exporters/test_exporters.py",
     "core/exporters/markdown_text.py": "tests/core/exporters/test_exporters.py",
     "core/exporters/staging.py": "tests/core/exporters/test_exporters.py",
-    "core/exporters/weighed.py": "tests/core/exporters/test_exporters.py",
+    "core/exporters/stand_in.py": "tests/core/exporters/test_exporters.py",
     # core/importers
     "core/importers/answers.py": "tests/core/importers/test_agent_questions.py",
     "core/importers/base.py": "tests/core/importers/sources/test_claude_code.py",
@@ -204,12 +204,12 @@ TESTED_ELSEWHERE: dict[str, str] = {
     # core/importers
     "core/importers/watch.py": "tests/core/importers/test_engine.py",
     # core/index
-    "core/index/db.py": "tests/core/index/test_columns.py",
+    "core/index/index_file.py": "tests/core/index/test_columns.py",
     "core/index/query.py": "tests/core/index/test_journal_index.py",
     "core/index/rows.py": "tests/core/index/test_journal_index.py",
     "core/index/scan.py": "tests/core/index/test_journal_index.py",
     "core/index/scrub.py": "tests/core/store/test_redaction_sweep.py",
-    "core/index/sqlite.py": "tests/core/index/test_journal_index.py",
+    "core/index/statements.py": "tests/core/index/test_journal_index.py",
     # core/ipc
     "core/ipc/questions.py": "tests/app/gui/questions/test_window.py",
     "core/ipc/runtime_paths.py": "tests/core/ipc/test_protocol.py",

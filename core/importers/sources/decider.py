@@ -23,7 +23,7 @@ from core.importers.base import ImportContext, Item, ItemError, NoteItem, Skip
 from core.importers.locate import named_identity
 from core.importers.ndjson_source import first_text, parse_when
 from core.importers.notes_sink import ImportedNote
-from core.importers.shaping import SourceDecision, SourceOption, build_record, kind_slug
+from core.importers.shaping import SourceDecision, SourceOption, kind_slug, record_from_source
 from core.importers.sources.decider_policy import ExclusionPolicy, exclusion_reason
 from core.outcomes.verdict import extends_label, strip_recommended
 from core.record.identity import ProjectIdentity, project_identity
@@ -103,7 +103,7 @@ class DeciderImporter:
         question = first_text(row, "question", "header")
         if not options:
             return self._note(row, key, question)
-        return build_record(self._decision(row, key, question, options))
+        return record_from_source(self._decision(row, key, question, options))
 
     def _decision(
         self, row: dict[str, Any], key: str, question: str, options: list[SourceOption]

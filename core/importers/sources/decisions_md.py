@@ -32,7 +32,12 @@ from core.importers.base import ImportContext, Item, ItemError, NoteItem, Pendin
 from core.importers.locate import locate
 from core.importers.markdown import Table, plain, tables
 from core.importers.notes_sink import ImportedNote
-from core.importers.shaping import SourceDecision, SourceOption, build_record, source_fingerprints
+from core.importers.shaping import (
+    SourceDecision,
+    SourceOption,
+    record_from_source,
+    source_fingerprints,
+)
 from core.limits import CAPTURE_CONFIDENCE_MIN, OPTION_LABEL_MAX
 from core.outcomes.verdict import is_recommended_label, strip_recommended
 from core.record.identity import ProjectIdentity
@@ -193,7 +198,7 @@ def _decided_items(
     revisit = _cell(cells, table.column(*_REVISIT_COLUMNS))
     revisit = "" if revisit.casefold() in _NOTHING else revisit
     when = parse_date(_cell(cells, table.column("date", "when")))
-    yield build_record(
+    yield record_from_source(
         SourceDecision(
             importer=KIND,
             key=key,

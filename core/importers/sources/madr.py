@@ -16,7 +16,7 @@ from pathlib import Path
 
 from core.importers.base import ImportContext, Item, ItemError, Skip
 from core.importers.locate import locate
-from core.importers.shaping import SourceDecision, SourceOption, build_record
+from core.importers.shaping import SourceDecision, SourceOption, record_from_source
 from core.importers.sources.decisions_md import first_sentence, parse_date
 from core.importers.sources.madr_parse import AdrParts, parse_adr
 from core.record.identity import ProjectIdentity
@@ -63,7 +63,7 @@ class MadrImporter:
             return Skip(key, f"status {parts.status_phrase}: not a decision yet", str(path))
         if not parts.chosen and not parts.decision_text:
             return Skip(key, "no decision outcome in the ADR", str(path))
-        return build_record(_decision(parts, key, identity, relative))
+        return record_from_source(_decision(parts, key, identity, relative))
 
 
 def _fold(text: str) -> str:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from core.bulk.build_read import read_for_build
+from core.bulk.record_read import read_for_build
 from core.errors import JournalDamaged
 from core.gocompat.gotime import GoTime
 from core.record.codec import encode_record

@@ -19,7 +19,7 @@ import core.bulk.parallel_read
 from core.bulk.file_identity import FileIdentity
 from core.bulk.parallel_read import (
     WORKERS_ENV,
-    Outcome,
+    FileRead,
     default_start_method,
     read_records,
     use_start_method,
@@ -50,7 +50,7 @@ def _everything(
     names: list[str],
     value_type: type[IndexEntry] | None = None,
     start_method: str | None = None,
-) -> list[Outcome[IndexEntry]]:
+) -> list[FileRead[IndexEntry]]:
     items = [(name, f"sig-{name}") for name in names]
     chunks = read_records(
         root,
@@ -134,13 +134,13 @@ def test_a_parallel_index_build_equals_a_sequential_one(
     journal: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sequential = JournalIndex(journal, DecisionStore(journal))
-    first = sequential.rebuild()
+    first = sequential.read_all_files()
     expected = sequential.query_ids(IndexFilter(query="tag1"))
     sequential.close()
     monkeypatch.setattr(core.bulk.parallel_read, "PARALLEL_MIN_FILES", 1)
     monkeypatch.setattr(core.bulk.parallel_read, "worker_count", lambda: 2)
     parallel = JournalIndex(journal, DecisionStore(journal))
-    second = parallel.rebuild()
+    second = parallel.read_all_files()
     assert (second.added, [Path(i.path).name for i in second.unreadable]) == (
         first.added,
         ["decision-07.json"],

@@ -13,7 +13,7 @@ from core.bulk.pending_lookup import blocks
 from core.capture.pending import PendingDecision, PendingStore
 from core.capture.pending_index import (
     INDEX_NAME,
-    IndexEntry,
+    PendingBlocker,
     encode,
     read_current,
 )
@@ -173,12 +173,12 @@ def test_a_file_changed_after_the_index_was_written_is_doubt(
 def test_an_index_that_is_a_link_is_doubt(tmp_path: Path) -> None:
     (tmp_path / "d.json").write_text("{}")
     real = tmp_path / "real-index"
-    real.write_bytes(encode([IndexEntry("d")]))
+    real.write_bytes(encode([PendingBlocker("d")]))
     (tmp_path / INDEX_NAME).symlink_to(real)
     assert read_current(tmp_path) is None
     os.unlink(tmp_path / INDEX_NAME)
     os.replace(real, tmp_path / INDEX_NAME)
-    assert read_current(tmp_path) == [IndexEntry("d")]
+    assert read_current(tmp_path) == [PendingBlocker("d")]
 
 
 def test_an_unwritable_index_is_removed_and_never_fails_the_save(
@@ -203,13 +203,13 @@ def test_entries_carry_the_project_path_only_when_it_is_the_project_ids(
     pend(store, repo, "session-a")
     (entry,) = read_current(store.directory) or []
     assert entry.project_path == canonical_workspace_path(str(repo))
-    stranger = IndexEntry(
+    stranger = PendingBlocker(
         "decision-x", session_id="s", workspace=str(repo), project_id="project-0123456789abcdef"
     )
     assert blocks([stranger], session_id="other", workspace="/elsewhere") is False
     assert (
         blocks(
-            [IndexEntry("decision-x", session_id="s", project_id="project-0123456789abcdef")],
+            [PendingBlocker("decision-x", session_id="s", project_id="project-0123456789abcdef")],
             session_id="o",
             workspace=str(repo),
         )

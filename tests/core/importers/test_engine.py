@@ -21,7 +21,7 @@ from core.importers.confirm import (
 )
 from core.importers.detect import detect_kind
 from core.importers.engine import run_import
-from core.importers.shaping import SourceDecision, SourceOption, build_record
+from core.importers.shaping import SourceDecision, SourceOption, record_from_source
 from core.importers.watch import watch
 from core.journal import Journal
 from core.profile.derive import evidence_of
@@ -208,20 +208,21 @@ def _decision(**overrides: object) -> SourceDecision:
 
 
 def test_shaping_skips_what_cannot_be_a_record() -> None:
-    assert build_record(_decision(chosen=None)).reason == "no answer recorded in the source"  # type: ignore[union-attr]
-    single = build_record(_decision(options=(SourceOption("A"),)))
+    assert record_from_source(_decision(chosen=None)).reason == "no answer recorded in the source"  # type: ignore[union-attr]
+    single = record_from_source(_decision(options=(SourceOption("A"),)))
     assert single.reason == "names 1 option; a decision record needs 2 to 4"  # type: ignore[union-attr]
-    long_label = build_record(_decision(options=(SourceOption("x" * 400), SourceOption("B"))))
+    long_label = record_from_source(_decision(options=(SourceOption("x" * 400), SourceOption("B"))))
     record = long_label.record  # type: ignore[union-attr]
     assert len(record.options[0].label.encode()) <= 256 and record.options[0].description
     assert record.options[0].label.endswith("…")
 
 
 def test_shaping_ids_are_stable_and_valid() -> None:
-    first = build_record(_decision(options=(SourceOption("Ünïcode!"), SourceOption("Ünïcode!"))))
-    second = build_record(_decision(options=(SourceOption("Ünïcode!"), SourceOption("Ünïcode!"))))
+    twins = (SourceOption("Ünïcode!"), SourceOption("Ünïcode!"))
+    first = record_from_source(_decision(options=twins))
+    second = record_from_source(_decision(options=twins))
     record = first.record  # type: ignore[union-attr]
     assert [o.id for o in record.options] == ["n-code", "n-code-2"]
     assert record.id == second.record.id  # type: ignore[union-attr]
-    other = build_record(_decision(key="test:2")).record  # type: ignore[union-attr]
+    other = record_from_source(_decision(key="test:2")).record  # type: ignore[union-attr]
     assert other.id != record.id

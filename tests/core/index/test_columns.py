@@ -8,8 +8,8 @@ import msgspec
 
 from core.gocompat.gotime import GoTime
 from core.index.columns import KEY_COLUMNS, RecordKeys
-from core.index.db import RECORD_COLUMNS, open_index
 from core.index.entry import IndexEntry, key
+from core.index.index_file import RECORD_COLUMNS, open_index
 from core.index.journal_index import JournalIndex
 from core.store.decisions import DecisionStore
 from tests.factories import make_record

@@ -48,7 +48,7 @@ _ONCE_FOR_ALL = [HealthCheck.function_scoped_fixture]
 def test_the_index_row_is_the_strict_read_or_nothing(trusting: None, raw: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store, index, _path = _journal(Path(tmp) / "journal", raw)
-        index.reconcile()
+        index.read_changed_files()
         try:
             shape = index.current_shape(RECORD_ID)
             try:
@@ -64,7 +64,7 @@ def test_the_index_row_is_the_strict_read_or_nothing(trusting: None, raw: dict[s
 
 def test_a_file_changed_after_the_build_is_read_again(tmp_path: Path, trusting: None) -> None:
     _store, index, path = _journal(tmp_path / "journal", base_raw())
-    index.reconcile()
+    index.read_changed_files()
     assert index.current_shape(RECORD_ID) is not None
     changed = base_raw() | {"problem": "Another problem, written by an editor"}
     path.write_text(json.dumps(changed), encoding="utf-8")
@@ -78,7 +78,7 @@ def test_a_row_read_just_after_its_file_changed_is_not_trusted(tmp_path: Path) -
     """The racy rule: a file changed within a timestamp tick of its read may change again
     unseen, so its row answers nothing until a later reconcile reads it again."""
     _store, index, _path = _journal(tmp_path / "journal", base_raw())
-    index.reconcile()
+    index.read_changed_files()
     assert index.current_shape(RECORD_ID) is None
     index.close()
 
@@ -94,7 +94,7 @@ def test_no_index_file_means_no_answer_and_none_is_made(tmp_path: Path) -> None:
 def test_a_linked_records_folder_is_left_to_the_strict_read(tmp_path: Path, trusting: None) -> None:
     root = tmp_path / "journal"
     _store, index, _path = _journal(root, base_raw())
-    index.reconcile()
+    index.read_changed_files()
     index.close()
     os.rename(root / "records", tmp_path / "elsewhere")
     os.symlink(tmp_path / "elsewhere", root / "records")
@@ -109,7 +109,7 @@ def test_every_record_of_a_generated_journal_reads_as_the_strict_read(
     ids = write_journal(root, 40)
     store = DecisionStore(root)
     index = JournalIndex(root, store)
-    index.reconcile()
+    index.read_changed_files()
     for record_id in ids:
         shape = index.current_shape(record_id)
         assert shape is not None, record_id

@@ -23,15 +23,15 @@ from hypothesis import strategies as st
 
 import core.bulk.file_identity
 import core.bulk.parallel_read
-import core.index.db
+import core.index.index_file
 import core.index.journal_index
-import core.index.sqlite
+import core.index.statements
 from core.bulk.compact_json import record_digest
 from core.errors import JournalDamaged
 from core.gocompat.gotime import GoTime
-from core.index.db import index_path
 from core.index.entry import IndexEntry
 from core.index.fulltext import words
+from core.index.index_file import index_path
 from core.index.journal_index import IndexFilter, JournalIndex
 from core.index.query import select
 from core.index.scan import current_project, facets_of, project_summaries
@@ -104,10 +104,10 @@ def test_cold_build_then_warm_reconcile_reads_nothing(
 ) -> None:
     for n in range(5):
         on_disk(root, stored(f"decision-{n}", n))
-    report = index.reconcile()
+    report = index.read_changed_files()
     assert (report.added, report.changed, report.removed, report.unreadable) == (5, 0, 0, [])
     reads = count_record_reads(monkeypatch)
-    again = index.reconcile()
+    again = index.read_changed_files()
     assert (again.added, again.changed, again.removed) == (0, 0, 0)
     assert reads == []
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(4, -1, -1)]
@@ -120,20 +120,20 @@ def test_the_generation_moves_with_changes_whoever_read_them(
     """Another process's index that caught up first leaves this one nothing to count: the
     generation still moves, so a window showing rows knows they are out of date."""
     store.put(make_record(id="decision-g-1"))
-    first = index.reconcile()
-    assert index.reconcile().generation == first.generation  # nothing changed
+    first = index.read_changed_files()
+    assert index.read_changed_files().generation == first.generation  # nothing changed
     on_disk(root, make_record(id="decision-g-2"))
-    assert index.reconcile().generation == first.generation + 1  # read here
+    assert index.read_changed_files().generation == first.generation + 1  # read here
     on_disk(root, make_record(id="decision-g-3"))
     elsewhere = JournalIndex(root, DecisionStore(root))
     try:
-        assert elsewhere.reconcile().added == 1
+        assert elsewhere.read_changed_files().added == 1
     finally:
         elsewhere.close()
-    caught_up = index.reconcile()
+    caught_up = index.read_changed_files()
     assert (caught_up.added, caught_up.changed, caught_up.removed) == (0, 0, 0)
     assert caught_up.generation == first.generation + 2
-    assert index.reconcile().generation == first.generation + 2
+    assert index.read_changed_files().generation == first.generation + 2
 
 
 def test_a_commit_in_this_process_moves_the_generation_its_reconcile_finds_nothing_in(
@@ -142,11 +142,11 @@ def test_a_commit_in_this_process_moves_the_generation_its_reconcile_finds_nothi
     """The store's listener updates the row at once, so the reconcile that follows reads the
     file and counts nothing; a window comparing generations must still see it changed."""
     store.put(make_record(id="decision-g-1"))
-    first = index.reconcile()
+    first = index.read_changed_files()
     assert index.generation == first.generation
     store.put(make_record(id="decision-g-2"))  # the fixture made the index a listener
     assert index.generation == first.generation + 1
-    after = index.reconcile()
+    after = index.read_changed_files()
     assert (after.added, after.changed, after.removed) == (0, 0, 0)
     assert after.generation == first.generation + 1
     assert index.query_ids(IndexFilter(include_deleted=True)) == ["decision-g-2", "decision-g-1"]
@@ -161,10 +161,10 @@ def test_reconcile_sees_files_added_changed_removed_and_corrupted_by_hand(
 ) -> None:
     for n in range(4):
         on_disk(root, stored(f"decision-{n}", n))
-    index.reconcile()
+    index.read_changed_files()
     edit_by_hand(root)
     reads = count_record_reads(monkeypatch)
-    report = index.reconcile()
+    report = index.read_changed_files()
     assert sorted(reads) == ["decision-1.json", "decision-3.json", "decision-new.json"]
     assert (report.added, report.changed, report.removed) == (1, 1, 2)
     assert [Path(i.path).name for i in report.unreadable] == ["decision-3.json"]
@@ -187,19 +187,19 @@ def test_a_journal_whose_files_mostly_changed_is_rebuilt_with_the_same_answers(
     monkeypatch.setattr(core.index.journal_index, "BULK_MIN", 4)
     for n in range(8):
         on_disk(root, stored(f"decision-{n}", n))
-    index.reconcile()
+    index.read_changed_files()
     for path in (root / "records").glob("*.json"):
         os.utime(path, ns=(T0, T0))
     edit_by_hand(root)
     cleared: list[int] = []
-    clear = core.index.sqlite.SqliteIndex.clear
+    clear = core.index.statements.SqliteIndex.clear
 
-    def counted_clear(backend: core.index.sqlite.SqliteIndex) -> None:
+    def counted_clear(backend: core.index.statements.SqliteIndex) -> None:
         cleared.append(1)
         clear(backend)
 
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "clear", counted_clear)
-    report = index.reconcile()
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "clear", counted_clear)
+    report = index.read_changed_files()
     assert cleared == [1]
     assert (report.added, report.changed, report.removed) == (1, 1, 2)
     assert [Path(i.path).name for i in report.unreadable] == ["decision-3.json"]
@@ -208,11 +208,11 @@ def test_a_journal_whose_files_mostly_changed_is_rebuilt_with_the_same_answers(
     monkeypatch.setattr(core.index.journal_index, "BULK_MIN", 1)
     (root / "records" / "decision-3.json").unlink()  # else read again every time
     os.utime(root / "records" / "decision-4.json", ns=(T0 + SECOND, T0 + SECOND))
-    assert index.reconcile().changed == 0
+    assert index.read_changed_files().changed == 0
     assert cleared == [1]  # one touched file of seven is updated in its row
     for name in ("decision-5.json", "decision-6.json"):
         os.utime(root / "records" / name, ns=(T0 + 2 * SECOND, T0 + 2 * SECOND))
-    assert index.reconcile().changed == 0
+    assert index.read_changed_files().changed == 0
     assert cleared == [1, 1]  # two of seven: more than a quarter
 
 
@@ -223,12 +223,12 @@ def test_a_changed_record_loses_its_old_words(
     with (the table keeps no text), recomputed from the cached record."""
     odd = "Ünïcodeword ﬁzzbuzz 東京 straßenbahn"  # NFKC, case folding, non-ASCII words
     on_disk(root, stored("decision-1", 1, problem=f"Choose alpha storage {odd}"))
-    index.reconcile()
+    index.read_changed_files()
     words_in = ("alpha ", "東京 ", "strassenbahn ", "fizzbuzz ", "ünïcodeword ")
     for word in words_in:
         assert index.query_ids(IndexFilter(query=word)) == ["decision-1"], word
     on_disk(root, stored("decision-1", 2, revision=2, status="corrected", problem="Choose beta"))
-    assert index.reconcile().changed == 1
+    assert index.read_changed_files().changed == 1
     for word in words_in:
         assert index.query_ids(IndexFilter(query=word)) == [], word
     assert index.query_ids(IndexFilter(query="beta ")) == ["decision-1"]
@@ -239,9 +239,9 @@ def test_unreadable_file_is_retried_and_heals(
 ) -> None:
     path = on_disk(root, stored("decision-1", 1))
     path.write_text("not json")
-    assert len(index.reconcile().unreadable) == 1
+    assert len(index.read_changed_files().unreadable) == 1
     on_disk(root, stored("decision-1", 1))
-    report = index.reconcile()
+    report = index.read_changed_files()
     assert (report.added, report.unreadable) == (1, [])
     assert index.query_ids(IndexFilter()) == ["decision-1"]
 
@@ -250,9 +250,9 @@ def test_a_file_touched_without_a_change_is_not_counted_as_changed(
     root: Path, store: DecisionStore, index: JournalIndex, trusting: None
 ) -> None:
     path = on_disk(root, stored("decision-1", 1))
-    index.reconcile()
+    index.read_changed_files()
     os.utime(path, ns=(T0, T0))
-    report = index.reconcile()
+    report = index.read_changed_files()
     assert (report.added, report.changed, report.removed) == (0, 0, 0)
 
 
@@ -261,9 +261,9 @@ def test_recent_files_are_read_again_until_they_settle(
 ) -> None:
     """A file changed within the timestamp granularity could change again unnoticed."""
     on_disk(root, stored("decision-1", 1))
-    index.reconcile()
+    index.read_changed_files()
     reads = count_record_reads(monkeypatch)
-    index.reconcile()
+    index.read_changed_files()
     assert reads == ["decision-1.json"]
 
 
@@ -276,9 +276,9 @@ def test_rebuild_reads_everything_again(
 ) -> None:
     for n in range(3):
         on_disk(root, stored(f"decision-{n}", n))
-    index.reconcile()
+    index.read_changed_files()
     reads = count_record_reads(monkeypatch)
-    report = index.rebuild()
+    report = index.read_all_files()
     assert (report.added, len(reads)) == (3, 3)
     assert report.seconds >= 0
 
@@ -290,7 +290,7 @@ def test_deleted_index_file_is_rebuilt(
     root: Path, store: DecisionStore, index: JournalIndex
 ) -> None:
     on_disk(root, stored("decision-1", 1))
-    index.reconcile()
+    index.read_changed_files()
     index.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{index_path(root)}{suffix}").unlink(missing_ok=True)
@@ -314,12 +314,12 @@ def test_outdated_index_format_is_replaced(
     root: Path, store: DecisionStore, index: JournalIndex
 ) -> None:
     on_disk(root, stored("decision-1", 1))
-    index.reconcile()
+    index.read_changed_files()
     index.close()
     with sqlite3.connect(index_path(root)) as db:
         db.execute("UPDATE meta SET value = 'decision-journal-index/0' WHERE key = 'format'")
     fresh = JournalIndex(root, store)
-    assert fresh.reconcile().added == 1
+    assert fresh.read_changed_files().added == 1
     fresh.close()
 
 
@@ -327,16 +327,16 @@ def test_database_failing_during_a_query_is_replaced(
     root: Path, store: DecisionStore, index: JournalIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     on_disk(root, stored("decision-1", 1))
-    index.reconcile()
+    index.read_changed_files()
     failures = iter([sqlite3.DatabaseError("database disk image is malformed")])
-    original = core.index.sqlite.SqliteIndex.query_ids
+    original = core.index.statements.SqliteIndex.query_ids
 
-    def flaky(self: core.index.sqlite.SqliteIndex, flt: IndexFilter) -> list[str]:
+    def flaky(self: core.index.statements.SqliteIndex, flt: IndexFilter) -> list[str]:
         for error in failures:
             raise error
         return original(self, flt)
 
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "query_ids", flaky)
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "query_ids", flaky)
     assert index.query_ids(IndexFilter()) == ["decision-1"]
 
 
@@ -351,7 +351,7 @@ def test_unusable_sqlite_falls_back_to_scanning_the_store(
     on_disk(root, stored("decision-2", 2, status="deleted"))
     (root / "records" / "bad.json").write_text("{")
     idx = JournalIndex(root, store)
-    assert idx.reconcile().added == 2
+    assert idx.read_changed_files().added == 2
     assert [Path(i.path).name for i in idx.issues()] == ["bad.json"]
     assert idx.query_ids(IndexFilter(include_deleted=True)) == ["decision-2", "decision-1"]
     assert [r.id for r in idx.rows(["decision-1", "gone"])] == ["decision-1"]
@@ -365,7 +365,7 @@ def test_unusable_sqlite_falls_back_to_scanning_the_store(
 
 def test_index_files_are_private(root: Path, store: DecisionStore, index: JournalIndex) -> None:
     store.put(make_record())
-    index.reconcile()
+    index.read_changed_files()
     assert oct(os.stat(index_path(root).parent).st_mode & 0o777) == "0o700"
     for suffix in ("", "-wal", "-shm"):
         assert oct(os.stat(f"{index_path(root)}{suffix}").st_mode & 0o777) == "0o600"
@@ -376,7 +376,7 @@ def test_index_files_are_private(root: Path, store: DecisionStore, index: Journa
 
 def test_store_writes_update_the_index_at_once(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "journal")
-    journal.index.reconcile()
+    journal.index.read_changed_files()
     first = journal.store.put(make_record())
     assert journal.index.query_ids(IndexFilter()) == [first.id]
     revised = journal.store.revise(first.id, 1, lambda r: setattr(r, "tags", ["zebra"]))
@@ -388,7 +388,7 @@ def test_store_writes_update_the_index_at_once(tmp_path: Path) -> None:
     journal.store.soft_delete(first.id, 3)
     assert journal.index.query_ids(IndexFilter()) == []
     assert journal.index.rows([first.id])[0].deleted
-    report = journal.index.reconcile()
+    report = journal.index.read_changed_files()
     assert (report.added, report.changed, report.removed) == (0, 0, 0)
     journal.index.close()
 
@@ -641,13 +641,13 @@ def test_index_answers_what_a_full_scan_answers(
             with patch.object(
                 core.index.journal_index, "BULK_MIN", 1
             ):  # built without indexes, then sorted
-                index.reconcile()
+                index.read_changed_files()
             scanned = store.list_with_issues(ListFilter(include_deleted=True))
             assert [i.path for i in index.issues()] == [i.path for i in scanned.issues]
             for flt in queries:
                 expected = [r.id for r in select(scanned.records, flt)]
                 assert index.query_ids(flt) == expected, flt
-                with patch.object(core.index.sqlite, "_FEW", -1):  # the other query plan
+                with patch.object(core.index.statements, "_FEW", -1):  # the other query plan
                     assert index.query_ids(flt) == expected, flt
             assert index.projects() == project_summaries(scanned.records)
             assert index.facets() == facets_of(scanned.records)
@@ -687,7 +687,7 @@ def test_word_search_matches_its_definition(problems: list[str], data: st.DataOb
                 query = data.draw(searches(problems))
                 expected = [r.id for r in select(records, IndexFilter(query=query))]
                 assert index.query_ids(IndexFilter(query=query)) == expected, query
-                with patch.object(core.index.sqlite, "_FEW", -1):
+                with patch.object(core.index.statements, "_FEW", -1):
                     assert index.query_ids(IndexFilter(query=query)) == expected, query
         finally:
             index.close()
@@ -717,7 +717,7 @@ def test_a_busy_database_is_not_deleted(
     root: Path, store: DecisionStore, index: JournalIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     on_disk(root, stored("decision-1", 1))
-    index.reconcile()
+    index.read_changed_files()
     index.close()
     busy = sqlite3.OperationalError("database is locked")
     busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
@@ -730,7 +730,7 @@ def test_a_busy_database_is_not_deleted(
         assert index.query_ids(IndexFilter()) == ["decision-1"]
     assert index_path(root).exists()
     assert index.query_ids(IndexFilter()) == ["decision-1"]
-    assert isinstance(index._backend, core.index.sqlite.SqliteIndex)
+    assert isinstance(index._backend, core.index.statements.SqliteIndex)
 
 
 def test_reconcile_reports_progress_while_reading(
@@ -739,7 +739,7 @@ def test_reconcile_reports_progress_while_reading(
     for n in range(300):
         on_disk(root, stored(f"decision-{n:03d}", n))
     seen: list[tuple[int, int]] = []
-    index.reconcile(progress=lambda done, total: seen.append((done, total)))
+    index.read_changed_files(progress=lambda done, total: seen.append((done, total)))
     assert seen == [(core.bulk.parallel_read.CHUNK, 300), (300, 300)]
 
 
@@ -768,14 +768,14 @@ def test_bulk_build_recreates_its_indexes_even_when_interrupted(
     index = JournalIndex(root, store)
     original = interrupt_reads(monkeypatch, after=3)
     with pytest.raises(KeyboardInterrupt):
-        index.reconcile()
+        index.read_changed_files()
     names = {
         row[0]
         for row in sqlite3.connect(index_path(root)).execute(
             "SELECT name FROM sqlite_master WHERE type = 'index'"
         )
     }
-    assert set(core.index.db.INDEXES) <= names
+    assert set(core.index.index_file.INDEXES) <= names
     monkeypatch.setattr(core.bulk.parallel_read, "read_for_build", original)
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(5, -1, -1)]
     index.close()
@@ -794,7 +794,7 @@ def small_bulk_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight files make a bulk build of four chunks of two; a transaction holds four rows."""
     monkeypatch.setattr(core.index.journal_index, "BULK_MIN", 2)
     monkeypatch.setattr(core.bulk.parallel_read, "CHUNK", 2)
-    monkeypatch.setattr(core.index.sqlite, "BATCH_ROWS", 4)
+    monkeypatch.setattr(core.index.statements, "BATCH_ROWS", 4)
 
 
 def test_a_failed_write_in_a_bulk_build_rolls_back_its_whole_batch(
@@ -803,22 +803,22 @@ def test_a_failed_write_in_a_bulk_build_rolls_back_its_whole_batch(
     for n in range(8):
         on_disk(root, stored(f"decision-{n}", n))
     index = JournalIndex(root, store)
-    original = core.index.sqlite.SqliteIndex._insert
+    original = core.index.statements.SqliteIndex._insert
     calls = iter(range(100))
 
     def failing_after_writing(
-        self: core.index.sqlite.SqliteIndex, first_rowid: int, entries: list[object]
+        self: core.index.statements.SqliteIndex, first_rowid: int, entries: list[object]
     ) -> None:
         original(self, first_rowid, entries)  # type: ignore[arg-type]
         if next(calls) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", failing_after_writing)
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", failing_after_writing)
     with pytest.raises(KeyboardInterrupt):
-        index.reconcile()
+        index.read_changed_files()
     assert committed_rows(root) == (4, 4)  # the first batch; none of the second, not half
-    monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", original)
-    assert index.reconcile().added == 4
+    monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", original)
+    assert index.read_changed_files().added == 4
     assert index.query_ids(IndexFilter(query="canonical")) == [
         f"decision-{n}" for n in range(7, -1, -1)
     ]
@@ -830,11 +830,11 @@ def test_an_interrupted_bulk_build_keeps_every_chunk_it_wrote(
 ) -> None:
     for n in range(8):
         on_disk(root, stored(f"decision-{n}", n))
-    monkeypatch.setattr(core.index.sqlite, "BATCH_ROWS", 100)
+    monkeypatch.setattr(core.index.statements, "BATCH_ROWS", 100)
     index = JournalIndex(root, store)
     interrupt_reads(monkeypatch, after=4)
     with pytest.raises(KeyboardInterrupt):
-        index.reconcile()
+        index.read_changed_files()
     assert committed_rows(root) == (4, 4)  # two chunks, in a batch not yet full
     index.close()
 
@@ -842,21 +842,21 @@ def test_an_interrupted_bulk_build_keeps_every_chunk_it_wrote(
 def test_a_store_commit_during_a_bulk_build_commits_the_batch_then_fails_alone(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    backend = core.index.sqlite.SqliteIndex(core.index.db.open_index(root))
+    backend = core.index.statements.SqliteIndex(core.index.index_file.open_index(root))
     built = [IndexEntry.of(f"decision-{n}.json", "", stored(f"decision-{n}", n)) for n in range(3)]
-    original = core.index.sqlite.SqliteIndex._insert
+    original = core.index.statements.SqliteIndex._insert
 
-    def failing(self: core.index.sqlite.SqliteIndex, first_rowid: int, entries: object) -> None:
+    def failing(self: core.index.statements.SqliteIndex, first_rowid: int, entries: object) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
     with backend.bulk():
         backend.apply(built[:2], [], new=True)
         assert committed_rows(root) == (0, 0)  # the batch is not full yet
-        monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", failing)
+        monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", failing)
         with pytest.raises(sqlite3.OperationalError):
             backend.apply(built[2:], [])
         assert committed_rows(root) == (2, 2)
-        monkeypatch.setattr(core.index.sqlite.SqliteIndex, "_insert", original)
+        monkeypatch.setattr(core.index.statements.SqliteIndex, "_insert", original)
         backend.apply(built[2:], [], new=True)
     assert committed_rows(root) == (3, 3)
     backend.close()
@@ -865,16 +865,16 @@ def test_a_store_commit_during_a_bulk_build_commits_the_batch_then_fails_alone(
 def test_a_new_index_file_has_large_pages(root: Path, store: DecisionStore) -> None:
     on_disk(root, stored("decision-1", 1))
     index = JournalIndex(root, store)
-    index.reconcile()
+    index.read_changed_files()
     index.close()
     with sqlite3.connect(index_path(root)) as db:
-        assert db.execute("PRAGMA page_size").fetchone() == (core.index.db.PAGE_SIZE,)
+        assert db.execute("PRAGMA page_size").fetchone() == (core.index.index_file.PAGE_SIZE,)
 
 
 def test_opening_recreates_a_missing_index(root: Path, store: DecisionStore) -> None:
     on_disk(root, stored("decision-1", 1))
     index = JournalIndex(root, store)
-    index.reconcile()
+    index.read_changed_files()
     index.close()
     with sqlite3.connect(index_path(root)) as db:
         db.execute("DROP INDEX records_file")
@@ -912,7 +912,7 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
         reading.set()
         release.wait(5)
 
-    first = threading.Thread(target=index.reconcile, args=(slow_progress,))
+    first = threading.Thread(target=index.read_changed_files, args=(slow_progress,))
     first.start()
     assert reading.wait(5)
     found: list[list[str]] = []
@@ -930,7 +930,7 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
 
 def test_clearing_keeps_the_connections_secure_delete_setting(root: Path) -> None:
     """Clearing runs in FAST mode (the pages are refilled at once) and restores the setting."""
-    backend = core.index.sqlite.SqliteIndex(core.index.db.open_index(root))
+    backend = core.index.statements.SqliteIndex(core.index.index_file.open_index(root))
     for mode, expected in (("ON", 1), ("FAST", 2), ("OFF", 0)):
         backend.connection.execute(f"PRAGMA secure_delete = {mode}")
         backend.clear()

@@ -48,7 +48,7 @@ def journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Journal:
             "decision-old", 1, lambda r: setattr(r, "tags", [f"DD_API_KEY={DATADOG}"])
         )
         journal.store.put(make_record(id="decision-clean"))
-    journal.index.rebuild()
+    journal.index.read_all_files()
     assert PASSWORD.encode() in _everything_under(journal.root / "cache")
     return journal
 

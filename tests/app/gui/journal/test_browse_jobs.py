@@ -28,7 +28,7 @@ def journal(tmp_path_factory: pytest.TempPathFactory) -> Journal:
     records = [record(n) for n in range(1, COUNT + 1)]
     records.append(record(COUNT + 1, project_id=PROJECT_B, project_alias="beta"))
     journal = make_journal(tmp_path_factory.mktemp("browse") / "journal", records)
-    journal.index.reconcile()
+    journal.index.read_changed_files()
     return journal
 
 
@@ -102,7 +102,7 @@ def test_a_chosen_order_is_frozen_whole_before_its_first_page(journal: Journal) 
 
 def test_an_empty_scope_says_where_else_the_filter_finds_decisions(tmp_path: Path) -> None:
     journal = make_journal(tmp_path / "j", [record(1), record(2, project_id=PROJECT_B)])
-    journal.index.reconcile()
+    journal.index.read_changed_files()
     browser = ScopeBrowser(journal.index)
     state = FilterState(scope=SCOPE_CURRENT, query="number 1")
     pages, count = _open(browser, state)
@@ -115,11 +115,11 @@ def test_an_empty_scope_says_where_else_the_filter_finds_decisions(tmp_path: Pat
 
 def test_the_current_project_is_kept_until_forgotten(tmp_path: Path) -> None:
     journal = make_journal(tmp_path / "j", [record(1), record(2, project_id=PROJECT_B)])
-    journal.index.reconcile()
+    journal.index.read_changed_files()
     browser = ScopeBrowser(journal.index)
     assert browser.current_project() == PROJECT_B
     journal.store.put(record(3))  # a newer decision in alpha
-    journal.index.reconcile()
+    journal.index.read_changed_files()
     assert browser.current_project() == PROJECT_B
     browser.forget_current_project()
     assert browser.current_project() == PROJECT_A

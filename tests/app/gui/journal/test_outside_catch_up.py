@@ -41,7 +41,7 @@ def test_records_another_process_indexed_first_still_reach_the_window(
     DecisionStore(root).put(record(2))
     elsewhere = JournalIndex(root, DecisionStore(root))
     try:
-        assert elsewhere.reconcile().added == 1
+        assert elsewhere.read_changed_files().added == 1
     finally:
         elsewhere.close()
     # then the app's notice that records arrived: its reconcile has nothing left to read
@@ -57,7 +57,7 @@ def test_records_another_process_indexed_first_still_reach_the_window(
 def test_a_reconcile_that_finds_the_index_as_shown_reloads_nothing(
     qtbot: QtBot, window: JournalWindow
 ) -> None:
-    generation = window.bridge.index.reconcile().generation
+    generation = window.bridge.index.read_changed_files().generation
     counted: list[object] = []
     window.scope_counted.connect(lambda: counted.append(True))
     with qtbot.waitSignal(window.bridge.reconciled, timeout=10_000) as again:

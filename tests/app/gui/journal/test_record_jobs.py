@@ -18,7 +18,7 @@ ID = "decision-test-0001"
 @pytest.fixture
 def journal(tmp_path: Path) -> Journal:
     journal = make_journal(tmp_path / "journal", [record(1)])
-    journal.index.reconcile()
+    journal.index.read_changed_files()
     return journal
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from app.hooks.clients import ClientHook
 from app.hooks.deny_text import deny_reason
 from app.hooks.event import HookEvent, parse_event
-from core.bulk.light_tuple import LightTuple
+from core.bulk.named_tuple import NamedTuple
 from core.bulk.pending_lookup import blocking
 from core.capture.pending_index import is_pending_name, read_current
 
@@ -32,7 +32,7 @@ ASK_TOOL = "AskUserQuestion"
 nothing is pending."""
 
 
-class Verdict(LightTuple):
+class Verdict(NamedTuple):
     """`done`: exit 0 printing `answer` (nothing when it is ""). `stale_index`: files are
     pending but the index could not be trusted, so the full path should rewrite it for the
     next call."""

@@ -15,9 +15,9 @@ import msgspec
 from core.bulk.record_view import plain_view
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim
-from core.index.db import INDEXES, RECORD_COLUMNS
 from core.index.entry import NS, IndexEntry, key, unpack_json, workspace_keys
 from core.index.fulltext import fts_document, fts_expression
+from core.index.index_file import INDEXES, RECORD_COLUMNS
 from core.index.query import IndexFilter
 from core.index.rows import Facets, ListRow, ProjectSummary
 from core.record.shape import RecordShape

@@ -1,4 +1,4 @@
-"""What a decision weighed, for the Markdown exports a person reads.
+"""A record without the importers' stand-in option, for the Markdown exports a person reads.
 
 Why: an import whose source named only the chosen approach gets a stand-in second option,
 "Alternatives not recorded in the source" (a record needs two). Listed in an exported ADR or
@@ -17,12 +17,12 @@ def is_stand_in(option: Option) -> bool:
     return option.label == ALTERNATIVE_LABEL
 
 
-def weighed_options(record: DecisionRecord) -> list[Option]:
+def options_without_stand_in(record: DecisionRecord) -> list[Option]:
     """The record's options without the stand-in."""
     return [option for option in record.options if not is_stand_in(option)]
 
 
-def weighed_rejections(record: DecisionRecord) -> list[RejectedReason]:
-    """The rejection reasons of the options that were really weighed."""
+def rejections_without_stand_in(record: DecisionRecord) -> list[RejectedReason]:
+    """The rejection reasons of the options the source really recorded."""
     stand_ins = {option.id for option in record.options if is_stand_in(option)}
     return [r for r in record.rejected_reasons if r.option_id not in stand_ins]

@@ -10,7 +10,7 @@ import pytest
 
 from app.hooks import ask_user_question
 from app.hooks.clients import CLAUDE_CODE, CODEX, COPILOT, CURSOR, GEMINI, HOOKS, ClientHook
-from app.hooks.quick import ASK_TOOL, PENDING_DIR, decide, nothing_pending
+from app.hooks.pending_answer import ASK_TOOL, PENDING_DIR, decide, nothing_pending
 from core.capture import pending
 from core.capture.pending import PendingDecision, PendingStore
 from core.capture.pending_index import read_current
@@ -141,7 +141,7 @@ def test_with_decisions_pending_elsewhere_the_hook_loads_no_typing_or_hashlib(
     tmp_path: Path,
 ) -> None:
     """The common busy case: someone else's decision waits; this caller's call stays cheap
-    (`core.bulk.light_tuple`, and the index's project paths instead of hashes)."""
+    (`core.bulk.named_tuple`, and the index's project paths instead of hashes)."""
     journal = tmp_path / "journal"
     other = tmp_path / "other-project"
     other.mkdir()

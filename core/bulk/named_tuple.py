@@ -4,7 +4,7 @@ Why: clients run the pre-tool hook before every tool call of every agent, and it
 must cost little beyond the interpreter's own start (`bench/hook_bench.py`). Importing `typing`
 and building classes through its NamedTuple machinery took a noticeable share of what the hook
 adds. Type checkers see `typing.NamedTuple` itself; when the program runs, a class written as
-`class Entry(LightTuple): name: str = ""` becomes a `collections.namedtuple` of the annotated
+`class Entry(NamedTuple): name: str = ""` becomes a `collections.namedtuple` of the annotated
 fields (defaults as written), with the class body's methods and docstring kept.
 """
 
@@ -15,11 +15,11 @@ import collections
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: type checkers read this name alike
 
 if TYPE_CHECKING:
-    from typing import NamedTuple as LightTuple
+    from typing import NamedTuple
 else:
 
     class _Builder(type):
-        """Turns a LightTuple subclass body into a namedtuple subclass."""
+        """Turns a NamedTuple subclass body into a namedtuple subclass."""
 
         def __new__(mcls, name, bases, namespace):
             if not bases:
@@ -37,8 +37,8 @@ else:
             body["__slots__"] = ()
             return type(name, (base,), body)
 
-    class LightTuple(metaclass=_Builder):
+    class NamedTuple(metaclass=_Builder):
         """Base of light named tuples; see the module docstring."""
 
 
-__all__ = ["LightTuple"]
+__all__ = ["NamedTuple"]
