@@ -28,7 +28,6 @@ FEATURE_TESTS: dict[str, str] = {
     "tests/app/gui/journal/test_current_scope.py": "the journal window's current-project scope",
     "tests/app/gui/journal/test_defaults.py": "what the journal window opens on and keeps",
     "tests/app/gui/journal/test_import.py": "import dialog, confirming imports, outcome figures",
-    "tests/app/gui/journal/test_kept_on_screen.py": "the decision shown stays put on reloads",
     "tests/app/gui/journal/test_keyboard.py": "the journal window from the keyboard alone",
     "tests/app/gui/journal/test_lifecycle.py": "soft delete, restore and history from the keys",
     "tests/app/gui/journal/test_live_updates.py": "the window following commits by any writer",
