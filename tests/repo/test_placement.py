@@ -28,7 +28,6 @@ FEATURE_TESTS: dict[str, str] = {
     "tests/app/gui/journal/test_current_scope.py": "the journal window's current-project scope",
     "tests/app/gui/journal/test_defaults.py": "what the journal window opens on and keeps",
     "tests/app/gui/journal/test_import.py": "import dialog, confirming imports, outcome figures",
-    "tests/app/gui/journal/test_kept_on_screen.py": "the decision shown stays put on reloads",
     "tests/app/gui/journal/test_keyboard.py": "the journal window from the keyboard alone",
     "tests/app/gui/journal/test_lifecycle.py": "soft delete, restore and history from the keys",
     "tests/app/gui/journal/test_live_updates.py": "the window following commits by any writer",
@@ -103,7 +102,6 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "app/gui/journal/sync_status.py": "tests/app/test_sync_refused.py",
     "app/gui/journal/transfer_jobs.py": "tests/app/gui/journal/test_export_dialog.py",
     "app/gui/journal/view.py": "tests/app/gui/journal/test_edit_dialog.py",
-    "app/gui/journal/window.py": "tests/app/gui/journal/test_banner.py",
     # app/gui/questions
     "app/gui/questions/question_panel.py": "tests/app/gui/questions/test_window.py",
     # app/gui/widgets

@@ -23,20 +23,10 @@ from tests.integration.agent_support import mcp_process, short_runtime_dir
 pytestmark = pytest.mark.timeout(90)
 CLAUDE_CODE_SIGINT_WAIT = 0.1
 """Seconds Claude Code waits after SIGINT before it sends SIGTERM."""
-RUNS = 3
-"""Servers stopped per test: one stop can be quick by chance, the median of three is not."""
 
 
-def _started(journal: Path, runtime: Path, count: int = RUNS) -> list[subprocess.Popen[str]]:
-    """`count` servers, started together so their interpreters' start-ups overlap, each having
-    answered its client's first tool call."""
-    processes = [mcp_process(journal, runtime) for _ in range(count)]
-    for process in processes:
-        _greeted(process)
-    return processes
-
-
-def _greeted(process: subprocess.Popen[str]) -> None:
+def _started(journal: Path, runtime: Path) -> subprocess.Popen[str]:
+    process = mcp_process(journal, runtime)
     hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}}
     _send(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
     _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -45,6 +35,7 @@ def _greeted(process: subprocess.Popen[str]) -> None:
     assert process.stdout is not None
     replies = [json.loads(process.stdout.readline()) for _ in range(2)]
     assert [r.get("id") for r in replies] == [1, 2], replies
+    return process
 
 
 def _send(process: subprocess.Popen[str], message: dict[str, Any]) -> None:
@@ -75,12 +66,12 @@ def test_the_end_of_stdin_ends_the_server_before_claude_code_would_signal(
     tmp_path: Path,
 ) -> None:
     with short_runtime_dir() as runtime:
-        runs = [_stop(p, then_signal=False) for p in _started(tmp_path / "journal", runtime)]
+        runs = [_stop(_started(tmp_path / "journal", runtime), then_signal=False) for _ in range(3)]
     assert all(code == 0 and not err for code, _, err in runs), runs
     assert statistics.median(s for _, s, _ in runs) < CLAUDE_CODE_SIGINT_WAIT, runs
 
 
 def test_sigint_right_after_the_end_of_stdin_still_exits_0(tmp_path: Path) -> None:
     with short_runtime_dir() as runtime:
-        runs = [_stop(p, then_signal=True) for p in _started(tmp_path / "journal", runtime)]
+        runs = [_stop(_started(tmp_path / "journal", runtime), then_signal=True) for _ in range(3)]
     assert all(code == 0 and "Traceback" not in err for code, _, err in runs), runs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,9 +39,18 @@ class FakeClock:
         return self.now
 
 
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 250 record files, written once per module; each test pages over its own copy."""
+    root = tmp_path_factory.mktemp("paging") / "journal"
+    make_journal(root, [record(n) for n in range(1, COUNT + 1)])
+    return root
+
+
 @pytest.fixture
-def journal(tmp_path: Path) -> Journal:
-    return make_journal(tmp_path / "journal", [record(n) for n in range(1, COUNT + 1)])
+def journal(template: Path, tmp_path: Path) -> Journal:
+    shutil.copytree(template, tmp_path / "journal", symlinks=True)
+    return Journal(tmp_path / "journal")
 
 
 @pytest.fixture
