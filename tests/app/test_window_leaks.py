@@ -25,7 +25,6 @@ from app.gui.capture.window import CaptureWindow
 from app.gui.questions.window import QuestionsWindow
 from tests.app.support.cli_imports import ROOT
 from tests.app.support.controller_support import SocketCall
-from tests.app.test_questions_controller import PARAMS as QUESTION_PARAMS
 from tests.factories import proposal_dict
 
 pytestmark = pytest.mark.qt_log_ignore(
@@ -33,6 +32,22 @@ pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support raise\(\)",
 )
 
+QUESTION_PARAMS = {
+    "questions": [
+        {
+            "question": "Which database should the cache use?",
+            "header": "Cache DB",
+            "options": [
+                {"label": "SQLite", "description": "Embedded"},
+                {"label": "Redis", "description": "A service"},
+            ],
+            "multi_select": False,
+        }
+    ],
+    "workspace": "/tmp/project",
+    "session_id": "claude-session-1",
+    "agent": "claude-code",
+}
 ROUNDS = 100
 WARM_UP = 10
 """Rounds before the first measure: caches, fonts and the allocator's pools fill in these."""

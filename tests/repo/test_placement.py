@@ -21,6 +21,8 @@ FEATURE_TESTS: dict[str, str] = {
     # What a person sees or does that no one module owns, so the file is named for it.
     "tests/app/cli/test_readme_commands.py": "the README's command list against the argparse tree",
     "tests/app/cli/test_start_imports.py": "what each CLI command imports at start",
+    "tests/app/test_window_leaks.py": "capture and question windows give their memory back",
+    "tests/core/index/test_current_shape.py": "show's one-record read from the index",
     "tests/app/cli/test_sync_messages.py": "every sync message of the CLI names its runbook entry",
     "tests/app/gui/capture/test_palettes.py": "the capture window's pieces in every palette",
     "tests/app/gui/journal/test_current_scope.py": "the journal window's current-project scope",
