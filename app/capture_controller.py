@@ -461,8 +461,8 @@ class CaptureController(QObject):
 
     def _release(self, capture: _OpenCapture) -> None:
         """The window closed for good: it is deleted on the next event-loop turn (this may run
-        inside its own signal). Until then its signals' connections, which hold `capture`,
-        keep both alive, and nothing else would ever free them."""
+        inside its own signal). Deleting it is what frees it: its signals' connections hold
+        `capture`, which holds the window, so neither would ever be collected otherwise."""
         if capture.closed:
             return
         capture.closed = True

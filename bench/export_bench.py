@@ -1,6 +1,7 @@
 """Whole-journal output: the JSON export and full listings, beside reading every record.
 
 Usage: python bench/export_bench.py [--sizes 10000 100000] [--repeat 3] [--compare DIR]
+       [--journal DIR]
 
 Each size gets a generated journal (`bench/journal_gen.py`) whose index is built and current,
 as on a user's machine after the journal window or `list` ran once. The cases are the CLI as a
@@ -15,6 +16,8 @@ With --compare DIR (another checkout, e.g. `git archive main | tar -x -C /tmp/be
 CLI case also runs that checkout's code with this virtualenv, labelled "before". The cases take
 turns (`bench.timing.interleaved`); each prints its median wall and CPU time and the ratio to the
 floor's median of the same run. Output goes to a file or /dev/null; the file's size is printed.
+`--journal DIR` times an existing journal (a large one generated before) instead of generating
+one per size.
 """
 
 from __future__ import annotations
@@ -66,11 +69,14 @@ def cases(
     }
 
 
-def bench(size: int, repeat: int, checkout: Path | None) -> None:
+def bench(size: int, repeat: int, checkout: Path | None, existing: Path | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="export-bench-") as tmp:
         base = Path(tmp)
-        journal = base / "journal"
-        write_journal(journal, size)
+        journal = existing or base / "journal"
+        if existing is None:
+            write_journal(journal, size)
+        else:
+            size = len(os.listdir(journal / "records"))
         home = base / "home"
         home.mkdir()
         env = {
@@ -109,7 +115,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--compare", type=Path, metavar="DIR", help="another checkout to time")
+    parser.add_argument("--journal", type=Path, metavar="DIR", help="an existing journal to time")
     args = parser.parse_args()
+    if args.journal is not None:
+        bench(0, args.repeat, args.compare, args.journal.resolve())
+        return
     for size in args.sizes:
         bench(size, args.repeat, args.compare)
 

@@ -12,6 +12,7 @@ import argparse
 import itertools
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from app.cli.exit_codes import INVALID, OK, UNEXPECTED, print_error
@@ -33,28 +34,23 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
         records = records[: args.limit]  # newest first, as list shows them
     if args.format == "madr":
         return _export_folder(records, args)
-    if args.output in (None, "-"):
-        data = render_single(
-            args.format, records, include_private=args.private, language=summary_language()
-        )
+    language = summary_language()
+
+    def to_stdout() -> None:
+        data = render_single(args.format, records, include_private=args.private, language=language)
         sys.stdout.buffer.write(data)
-        return OK
-    target = _file_target(args)
-    if target is None:
-        return INVALID
-    try:
-        written = export(
+
+    def to_file(target: Path) -> Path:
+        return export(
             args.format,
             records,
             target.parent,
             file_name=target.name,
             include_private=args.private,
-            language=summary_language(),
-        )
-    except OSError as exc:
-        return _cannot_write(target, exc)
-    _say_written(len(records), written[0])
-    return OK
+            language=language,
+        )[0]
+
+    return _single_file(args, len(records), to_stdout, to_file)
 
 
 def _export_json(journal: Journal, args: argparse.Namespace) -> int:
@@ -67,17 +63,32 @@ def _export_json(journal: Journal, args: argparse.Namespace) -> int:
         ids = ids[: args.limit]  # newest first, as list shows them
     compacts = itertools.chain.from_iterable(index.iter_compact(ids))
     pieces = json_pieces(compacts, include_private=args.private)
+    return _single_file(
+        args,
+        len(ids),
+        lambda: sys.stdout.buffer.writelines(pieces),
+        lambda target: write_json_pieces(pieces, target.parent, target.name),
+    )
+
+
+def _single_file(
+    args: argparse.Namespace,
+    records: int,
+    to_stdout: Callable[[], object],
+    to_file: Callable[[Path], Path],
+) -> int:
+    """A single-file format to standard output, or to the file `-o` names."""
     if args.output in (None, "-"):
-        sys.stdout.buffer.writelines(pieces)
+        to_stdout()
         return OK
     target = _file_target(args)
     if target is None:
         return INVALID
     try:
-        written = write_json_pieces(pieces, target.parent, target.name)
+        written = to_file(target)
     except OSError as exc:
         return _cannot_write(target, exc)
-    _say_written(len(ids), written)
+    _say_written(records, written)
     return OK
 
 

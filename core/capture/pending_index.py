@@ -134,15 +134,17 @@ def encode(entries: list[PendingBlocker]) -> bytes:
 
 def listed(directory: Path) -> list[PendingBlocker] | None:
     """`read_current`, and no entries at all when no pending file can exist: no `directory`,
-    or one that holds no file `PendingStore` lists. None when in doubt, as there."""
+    or one that holds no file `PendingStore` lists. None when in doubt, as there, and for a
+    `directory` that is a link or no folder."""
     if not os.path.lexists(directory):
         return []
-    if os.path.isdir(directory) and not os.path.islink(directory):
-        try:
-            if not any(is_pending_name(name) for name in os.listdir(directory)):
-                return []
-        except OSError:
-            return None
+    if os.path.islink(directory) or not os.path.isdir(directory):
+        return None  # the pending store refuses it, and says why
+    try:
+        if not any(is_pending_name(name) for name in os.listdir(directory)):
+            return []
+    except OSError:
+        return None
     return read_current(directory)
 
 

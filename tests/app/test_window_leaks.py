@@ -24,7 +24,7 @@ from app.capture_controller import CaptureController
 from app.gui.capture.window import CaptureWindow
 from app.gui.questions.window import QuestionsWindow
 from tests.app.support.cli_imports import ROOT
-from tests.app.support.controller_support import QUESTION_PARAMS, SocketCall
+from tests.app.support.controller_support import SocketCall
 from tests.factories import proposal_dict
 
 pytestmark = pytest.mark.qt_log_ignore(
@@ -32,6 +32,22 @@ pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support raise\(\)",
 )
 
+QUESTION_PARAMS = {
+    "questions": [
+        {
+            "question": "Which database should the cache use?",
+            "header": "Cache DB",
+            "options": [
+                {"label": "SQLite", "description": "Embedded"},
+                {"label": "Redis", "description": "A service"},
+            ],
+            "multi_select": False,
+        }
+    ],
+    "workspace": "/tmp/project",
+    "session_id": "claude-session-1",
+    "agent": "claude-code",
+}
 ROUNDS = 100
 WARM_UP = 10
 """Rounds before the first measure: caches, fonts and the allocator's pools fill in these."""

@@ -15,6 +15,7 @@ from core.capture.pending_index import (
     INDEX_NAME,
     PendingBlocker,
     encode,
+    listed,
     read_current,
 )
 from core.capture.proposal import parse_proposal
@@ -226,3 +227,15 @@ def test_a_link_to_the_project_is_blocked_by_path_without_hashing(
     entries = read_current(store.directory) or []
     assert entries and all(entry.project_path for entry in entries)
     assert blocks(entries, session_id="session-b", workspace=str(link))
+
+
+def test_listing_from_the_index_leaves_a_linked_or_odd_pending_folder_to_the_store(
+    tmp_path: Path,
+) -> None:
+    assert listed(tmp_path / "none") == []
+    (tmp_path / "empty").mkdir()
+    assert listed(tmp_path / "empty") == []
+    (tmp_path / "file").write_text("")
+    assert listed(tmp_path / "file") is None
+    (tmp_path / "link").symlink_to(tmp_path / "empty")
+    assert listed(tmp_path / "link") is None
