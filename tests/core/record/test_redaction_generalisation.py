@@ -433,7 +433,7 @@ def test_a_public_identifier_hash_or_id_stays(found: tuple[str, str], around: st
     assert value in out, (text, out)
 
 
-POLICY = [
+NO_SECRET_HERE = [
     "password must be at least {n} characters and contain a digit",
     "passwords expire every {n} days; rotate the token weekly",
     "the token expires in {n} seconds",
@@ -459,16 +459,32 @@ POLICY = [
     "token: null",
     "password_min_length: {n}",
     "api_key_header: X-API-Key",
+    # code, errors and design tokens that name a secret without holding one
+    "if (!process.env.API_KEY) throw new Error('API_KEY is required');",
+    'let secret = std::env::var("JWT_SECRET").expect("JWT_SECRET must be set");',
+    "api_key = Rails.application.credentials.dig(:stripe, :secret_key)",
+    "token = jwt.encode(payload, SECRET_KEY, algorithm='HS256')",
+    "const accessToken = session?.access_token;",
+    "--color-primary-token: #3b82f6",
+    "KeyError: 'STRIPE_SECRET_KEY'",
+    "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)",
+    "[10:01] ana: where do I find the API key?\n[10:02] bo: 1Password",
+    "ana: which commit removed the token?\nbo: 4f2baa23a149e00719406aa547e9473a0b1c",
+    "Rotated the Stripe key. The new value is in the vault.",
+    "docker buildx build --secret id=npm,src=$HOME/.npmrc .",
+    "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+    "OPENAI_API_KEY=\nANTHROPIC_API_KEY=",
+    'hashed_password = "pbkdf2_sha256$600000$NQ6Fq5axtjRNmHkW$PDdI5ETg0T3/sLNTYSqeZ2Fe="',
 ]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from(POLICY),
+    st.sampled_from(NO_SECRET_HERE),
     st.integers(1, 999),
     st.sampled_from(EN_AROUND + KO_AROUND),
 )
-def test_prose_about_a_password_without_one_stays(form: str, number: int, around: str) -> None:
+def test_text_about_a_secret_without_one_stays(form: str, number: int, around: str) -> None:
     text = around + form.format(n=number)
     out = redact_text(text)[0]
     assert out == text, (text, out)
