@@ -126,6 +126,10 @@ _HANGUL_WORDS = re.compile(r"[\uac00-\ud7a3\u3131-\u318e\s.,()-]+")
 _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
 _REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
 _HEX = re.compile(r"[0-9a-fA-F]+")
+_CMDLET = re.compile(
+    r"(?:Get|Set|New|Remove|ConvertTo|ConvertFrom|Read|Write|Invoke|Add|Import|Export|Test"
+    r"|Start|Stop|Select|Out)-[A-Z][A-Za-z]+"
+)  # ConvertTo-SecureString: a PowerShell command where a value would stand
 _COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _PASSWORD_HASH = re.compile(
     r"(?:\$(?:2[abxy]?|1|5|6|y|apr1|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$"
@@ -272,6 +276,7 @@ def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
         or _harmless_spec(value)
         or _PASSWORD_HASH.fullmatch(value)
         or _COLOUR.fullmatch(value)  # --color-primary-token: #3b82f6, a design token
+        or _CMDLET.fullmatch(value)
     ):
         return True  # "(see 1Password…": a remark begins where a value would; a mount spec
     if _HANGUL.search(value) and (_HANGUL_WORDS.fullmatch(value) or " " in value):

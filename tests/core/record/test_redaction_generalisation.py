@@ -214,6 +214,11 @@ FLAG_FORMS = [
     "openssl pkcs12 -in a.p12 -passin 'pass:{v}'", "tool --db-password \"{v}\" migrate",
     "ldapsearch -x -D cn=admin -w '{v}' -b dc=corp", "helm repo add x https://h -p '{v}'",
     "./deploy.sh --auth-token \"{v}\"", "npx tool --access-token='{v}'",
+    "xfreerdp /v:10.0.0.5 /u:admin /p:'{v}'", "ssh-keygen -p -f ~/.ssh/id_ed25519 -N '{v}'",
+    "yarn config set npmAuthToken '{v}'", "dotnet user-secrets set \"Api:ClientSecret\" '{v}'",
+    "$cred = ConvertTo-SecureString '{v}' -AsPlainText -Force",
+    "requests.post(url, auth=('svc', '{v}'))", "htpasswd -b /etc/nginx/.htpasswd ops '{v}'",
+    "net use Z: \\\\nas\\share /user:ops '{v}'",
 ]  # fmt: skip
 
 
