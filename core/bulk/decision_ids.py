@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection
 
 from core.limits import DECISION_ID_MAX
-from core.record.validation import ID_CHARACTERS
+from core.record.fields import ID_CHARACTERS
 
 _SEPARATOR = "\n"
 """Outside `ID_CHARACTERS`, so it never ends or starts an id the pattern accepts."""

@@ -595,7 +595,7 @@ def recorded_result_message(record: DecisionRecord, profile_warning: str = "") -
 
 
 def outcome_to_result(outcome: CaptureResult) -> dict[str, Any]:
-    """The protocol's `decision.present` result (`core.ipc.protocol.DecisionPresentResult`)."""
+    """The protocol's `decision.present` result (`core.ipc.methods.DecisionPresentResult`)."""
     if isinstance(outcome, Recorded):
         return _recorded_result(outcome)
     if isinstance(outcome, NeedsHuman):
