@@ -62,9 +62,10 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
 _WORD = (
     r"(?:(?:api[\t _-]?key|access[\t _-]?key|secret[\t _-]?key|private[\t _-]?key"
     r"|auth[\t _-]?token|access[\t _-]?token|(?:2fa|otp|totp|mfa)[\t _-]?(?:seed|secret)"
-    r"|pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|credentials?|creds|seed)s?)"
+    r"|pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|credentials?|creds|seed"
+    r"|(?:recovery|backup)[\t _-]?codes?)s?)"
 )
-_WORD_START = "(?=[AaSsPpTtCcOoMm2])"
+_WORD_START = "(?=[AaSsPpTtCcOoMm2RrBb])"
 """The letters a word of _WORD starts with: a cheap first test at each position."""
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 # Longest first: the engine takes the first that fits, and a replacer that then refuses the
@@ -75,10 +76,10 @@ _CONNECTOR = (
     r"(?P<conn>:(?=[\t ])|(?(gap)(?<=[\t ])=|=)"
     r"|(?:(?<![A-Za-z])(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)[\t ]+to"
     r"|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
-    r"|becomes|is|was|are|were|to)|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
+    r"|becomes|is|was|are|were|to)|->|=>|--|-|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(
-    rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))"
+    rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))(?:[\t ]*\([^()\n]{{1,30}}\))?"
     rf"(?P<gap>[\t ]+(?i:for|of|on|to|in|at|from|used[\t ]+(?:by|for|in))[\t ]+[^\n:=;]{{1,48}}?)?"
     rf"[\t ]*{_CONNECTOR}[\t ]*{_VALUE}"
 )
@@ -106,7 +107,7 @@ _KO_WORD = (
 _KO_PASSWORD_WORDS = ("암호", "비밀번호", "비밀 번호", "비번", "패스워드", "패스프레이즈")
 _KO_PROSE = compile_ascii(
     "(?P<word>" + _KO_WORD + ")" + r"(?:은|는|이|가|을|를|도|값은|값이|값|로|으로|에는|란)?"
-    r"(?P<gap>(?:[\t ]+[\uac00-\ud7a3]+){0,3}?)[\t ]*(?P<conn>[:=]?)[\t ]*"
+    r"(?P<gap>(?:[\t ]+[\uac00-\ud7a3]+){0,3}?)[\t ]*(?P<conn>[:=]|->|\u2192|-(?=[\t ]))?[\t ]*"
     r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[!-~]+)"
 )
 
@@ -273,7 +274,7 @@ def _bare(match: re.Match[str]) -> tuple[str, str] | None:
     return _replace_value("password_in_prose", random_only=not is_password)(match)
 
 
-_PROSE_KEYWORDS = ("pass", "pw", "secret", "token", "key", "cred", "seed")
+_PROSE_KEYWORDS = ("pass", "pw", "secret", "token", "key", "cred", "seed", "recovery", "backup")
 _NAMED_KEYWORDS = ("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat")
 _LOGIN_WORDS = ("login", "log in", "signin", "sign in", "credential", "creds")
 _KO_KEYWORDS = ("암호", "비밀", "비번", "패스워드", "토큰", "시크릿", "자격", "인증", "키")

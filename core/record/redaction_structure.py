@@ -295,7 +295,9 @@ _SHORT_FLAG_COMMANDS = {
         r"\b(?:sshpass|mysql\w*|mariadb\w*|mongo\w*|docker|podman|nerdctl|buildah|skopeo|oras|"
         r"helm|7z|rabbitmqctl|influx|clickhouse-client)\b"
     ),
-    "-P": re.compile(r"\b(?:zip|unzip|sqlcmd|bcp|rar|unrar|osql|isql|ssh-keygen)\b"),
+    "-P": re.compile(
+        r"\b(?:zip|unzip|sqlcmd|bcp|rar|unrar|osql|isql|ssh-keygen|mosquitto_(?:pub|sub|rr))\b"
+    ),
     "-N": re.compile(r"\bssh-keygen\b"),
     "-a": re.compile(r"\b(?:redis-cli|keydb-cli|http|https)\b"),
     "-w": re.compile(r"\bldap\w+\b"),
@@ -361,7 +363,7 @@ def _flag(match: re.Match[str]) -> tuple[str, str] | None:
     value, start, end = _position_value(match.group("value"))
     if flag in _PAIR_FLAGS and (":" in value or (flag == "-U" and "%" in value)):
         return _pair(match, start, end, value)
-    if flag in {"-passin", "-passout", "-pass", "-k"} and value.startswith("pass:"):
+    if flag in {"-passin", "-passout", "-pass", "-password", "-k"} and value.startswith("pass:"):
         value, start = value[5:], start + 5
     elif flag in _VALUE_FLAGS:
         if _SECRET_SETTER.search(_line_before(match)) is None:
@@ -502,6 +504,8 @@ _PLACED_PASSWORD = compile_ascii(
     r"(?<![\w/])/p(?:ass(?:word)?)?:(?P<value>\"[^\"\n]*\"|[^\s\"]+)"
     r"|(?<![\w/])/user:[^\s/]+[\t ]+(?P<value2>\"[^\"\n]*\"|[^\s/\"][^\s\"]*)"
     r"|\bhtpasswd[\t ]+-\w*b\w*[\t ]+\S+[\t ]+\S+[\t ]+(?P<value3>\"[^\"\n]*\"|'[^'\n]*'|\S+)"
+    r"|\b(?:sqlplus|rman|expdp|impdp)[\t ]+(?:-\w+[\t ]+)*[\w$#]+/"
+    r"(?P<value6>'[^'\n]*'|\"[^\"\n]*\"|[^\s@/\"']+)@"
     r"|\bConvertTo-SecureString[\t ]+(?:-String[\t ]+)?(?P<value4>\"[^\"\n]*\"|'[^'\n]*')"
     r"|\bauth[\t ]*=[\t ]*\([\t ]*(?:\"[^\"\n]*\"|'[^'\n]*')[\t ]*,[\t ]*"
     r"(?P<value5>\"[^\"\n]*\"|'[^'\n]*')"
@@ -636,10 +640,16 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule(
         "command_line_secret",
         _PLACED_PASSWORD,
-        ("/p:", "/pass:", "/password:", "/user:", "htpasswd", "convertto-securestring", "auth"),
-        _strong_value("command_line_secret", "value", "value2", "value3", "value4", "value5"),
+        (
+            *("/p:", "/pass:", "/password:", "/user:", "htpasswd", "convertto-securestring"),
+            *("auth", "sqlplus", "rman", "expdp", "impdp"),
+        ),
+        _strong_value(
+            "command_line_secret", "value", "value2", "value3", "value4", "value5", "value6"
+        ),
         confirm=re.compile(
             r"/p(?:ass(?:word)?)?:|/user:|htpasswd|convertto-securestring|auth[\t ]*=[\t ]*\("
+            r"|(?:sqlplus|rman|expdp|impdp)[\t ][^\n]*/"
         ),
     ),
     Rule(

@@ -172,14 +172,14 @@ EN_FORMS = [
     "{w} was changed to {v}", "{W}: {v}", "FYI the {w} is now {v}.", "the {w} is `{v}`",
     'the {w} is "{v}"', "{w} -> {v}", "my {w} is {v}, don't share it",
     "use this {w} for the Cloudflare sandbox: {v}", "the {w} for the Tokyo mirror: {v}",
-    "the {w} on the Isilon array is {v}",
+    "the {w} on the Isilon array is {v}", "{w} (prod): {v}", "{W} for the VPN -- {v}",
 ]  # fmt: skip
 KO_WORDS = ["암호", "비밀번호", "비번", "패스워드", "토큰", "API 키", "시크릿", "인증 토큰",
             "액세스 키", "관리자 암호", "DB 비밀번호", "서버 비밀번호", "접속 토큰"]  # fmt: skip
 KO_FORMS = [
     "{w}: {v}", "{w}는 {v}", "{w}은 {v}", "{w}는 {v} 입니다", "{w}는 {v}입니다.",
     "{w}가 {v}로 바뀌었습니다", "{w}이 {v}로 바뀌었습니다", "새 {w}: {v}",
-    "{w} = {v}", "{w}는 `{v}` 이에요", "{w}는 \"{v}\"입니다", "{w}를 {v}로 바꿨어요",
+    "{w} = {v}", "{w}는 `{v}` 이에요", "{w}는 \"{v}\"입니다", "{w}를 {v}로 바꿨어요", "{w} → {v}",
 ]  # fmt: skip
 EN_AROUND = ["", "Heads up: ", "After the migration, ", "(internal) ", "Per the runbook, "]
 KO_AROUND = ["", "참고로 ", "배포 후에 ", "공유 금지: ", "어제 회의에서 정한 대로 "]
@@ -218,7 +218,8 @@ FLAG_FORMS = [
     "yarn config set npmAuthToken '{v}'", "dotnet user-secrets set \"Api:ClientSecret\" '{v}'",
     "$cred = ConvertTo-SecureString '{v}' -AsPlainText -Force",
     "requests.post(url, auth=('svc', '{v}'))", "htpasswd -b /etc/nginx/.htpasswd ops '{v}'",
-    "net use Z: \\\\nas\\share /user:ops '{v}'",
+    "net use Z: \\\\nas\\share /user:ops '{v}'", "sqlplus scott/'{v}'@orcl",
+    "mosquitto_pub -h mq -u dev -P '{v}' -t alerts",
 ]  # fmt: skip
 
 
