@@ -62,10 +62,9 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
 _WORD = (
     r"(?:(?:api[\t _-]?key|access[\t _-]?key|secret[\t _-]?key|private[\t _-]?key"
     r"|auth[\t _-]?token|access[\t _-]?token|(?:2fa|otp|totp|mfa)[\t _-]?(?:seed|secret)"
-    r"|pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|credentials?|creds|seed"
-    r"|(?:recovery|backup)[\t _-]?codes?)s?)"
+    r"|pass(?:word|phrase|code)?|passwd|pwd|pw|secret|token|credentials?|creds|seed)s?)"
 )
-_WORD_START = "(?=[AaSsPpTtCcOoMm2RrBb])"
+_WORD_START = "(?=[AaSsPpTtCcOoMm2])"
 """The letters a word of _WORD starts with: a cheap first test at each position."""
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 # Longest first: the engine takes the first that fits, and a replacer that then refuses the
@@ -274,7 +273,7 @@ def _bare(match: re.Match[str]) -> tuple[str, str] | None:
     return _replace_value("password_in_prose", random_only=not is_password)(match)
 
 
-_PROSE_KEYWORDS = ("pass", "pw", "secret", "token", "key", "cred", "seed", "recovery", "backup")
+_PROSE_KEYWORDS = ("pass", "pw", "secret", "token", "key", "cred", "seed")
 _NAMED_KEYWORDS = ("pass", "pw", "secret", "token", "auth", "cred", "key", "psk", "pat")
 _LOGIN_WORDS = ("login", "log in", "signin", "sign in", "credential", "creds")
 _KO_KEYWORDS = ("암호", "비밀", "비번", "패스워드", "토큰", "시크릿", "자격", "인증", "키")

@@ -36,8 +36,10 @@ HARD = "+/=#?@!%$&*'"
 BODY = string.ascii_letters + string.digits + HARD + "_-.^~"
 
 
-WORDS = ["maple", "tiger", "nimbus", "harbor", "quartz", "falcon", "river", "cedar", "orbit",
-         "canyon", "seoul", "hangang", "mocha", "birch", "fjord", "zebra", "winter"]  # fmt: skip
+WORDS = [
+    "maple", "tiger", "nimbus", "harbor", "quartz", "falcon", "river", "cedar", "orbit",
+    "lantern", "copper", "willow", "juniper", "basalt", "sparrow", "ember", "zebra",
+]  # fmt: skip
 
 
 @st.composite
