@@ -75,10 +75,10 @@ _CONNECTOR = (
     r"(?P<conn>:(?=[\t ])|(?(gap)(?<=[\t ])=|=)"
     r"|(?:(?<![A-Za-z])(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)[\t ]+to"
     r"|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
-    r"|becomes|is|was|are|were|to)|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
+    r"|becomes|is|was|are|were|to)|->|=>|--|-|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(
-    rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))"
+    rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))(?:[\t ]*\([^()\n]{{1,30}}\))?"
     rf"(?P<gap>[\t ]+(?i:for|of|on|to|in|at|from|used[\t ]+(?:by|for|in))[\t ]+[^\n:=;]{{1,48}}?)?"
     rf"[\t ]*{_CONNECTOR}[\t ]*{_VALUE}"
 )
@@ -106,7 +106,7 @@ _KO_WORD = (
 _KO_PASSWORD_WORDS = ("암호", "비밀번호", "비밀 번호", "비번", "패스워드", "패스프레이즈")
 _KO_PROSE = compile_ascii(
     "(?P<word>" + _KO_WORD + ")" + r"(?:은|는|이|가|을|를|도|값은|값이|값|로|으로|에는|란)?"
-    r"(?P<gap>(?:[\t ]+[\uac00-\ud7a3]+){0,3}?)[\t ]*(?P<conn>[:=]?)[\t ]*"
+    r"(?P<gap>(?:[\t ]+[\uac00-\ud7a3]+){0,3}?)[\t ]*(?P<conn>[:=]|->|\u2192|-(?=[\t ]))?[\t ]*"
     r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[!-~]+)"
 )
 

@@ -295,7 +295,10 @@ _SHORT_FLAG_COMMANDS = {
         r"\b(?:sshpass|mysql\w*|mariadb\w*|mongo\w*|docker|podman|nerdctl|buildah|skopeo|oras|"
         r"helm|7z|rabbitmqctl|influx|clickhouse-client)\b"
     ),
-    "-P": re.compile(r"\b(?:zip|unzip|sqlcmd|bcp|rar|unrar|osql|isql)\b"),
+    "-P": re.compile(
+        r"\b(?:zip|unzip|sqlcmd|bcp|rar|unrar|osql|isql|ssh-keygen|mosquitto_(?:pub|sub|rr))\b"
+    ),
+    "-N": re.compile(r"\bssh-keygen\b"),
     "-a": re.compile(r"\b(?:redis-cli|keydb-cli|http|https)\b"),
     "-w": re.compile(r"\bldap\w+\b"),
     "-k": re.compile(r"\bopenssl\b"),
@@ -360,7 +363,7 @@ def _flag(match: re.Match[str]) -> tuple[str, str] | None:
     value, start, end = _position_value(match.group("value"))
     if flag in _PAIR_FLAGS and (":" in value or (flag == "-U" and "%" in value)):
         return _pair(match, start, end, value)
-    if flag in {"-passin", "-passout", "-pass", "-k"} and value.startswith("pass:"):
+    if flag in {"-passin", "-passout", "-pass", "-password", "-k"} and value.startswith("pass:"):
         value, start = value[5:], start + 5
     elif flag in _VALUE_FLAGS:
         if _SECRET_SETTER.search(_line_before(match)) is None:
@@ -494,6 +497,28 @@ _AUTH_COMMAND = compile_ascii(
 )
 
 
+# Passwords as Windows tools and a few others take them, each a fixed place in a command:
+# xfreerdp /p:…, net use \\host /user:ops …, htpasswd -b file user …,
+# ConvertTo-SecureString "…" -AsPlainText, requests' auth=("user", "…")
+_PLACED_PASSWORD = compile_ascii(
+    r"(?<![\w/])/p(?:ass(?:word)?)?:(?P<value>\"[^\"\n]*\"|[^\s\"]+)"
+    r"|(?<![\w/])/user:[^\s/]+[\t ]+(?P<value2>\"[^\"\n]*\"|[^\s/\"][^\s\"]*)"
+    r"|\bhtpasswd[\t ]+-\w*b\w*[\t ]+\S+[\t ]+\S+[\t ]+(?P<value3>\"[^\"\n]*\"|'[^'\n]*'|\S+)"
+    r"|\b(?:sqlplus|rman|expdp|impdp)[\t ]+(?:-\w+[\t ]+)*[\w$#]+/"
+    r"(?P<value6>'[^'\n]*'|\"[^\"\n]*\"|[^\s@/\"']+)@"
+    r"|\bConvertTo-SecureString[\t ]+(?:-String[\t ]+)?(?P<value4>\"[^\"\n]*\"|'[^'\n]*')"
+    r"|\bauth[\t ]*=[\t ]*\([\t ]*(?:\"[^\"\n]*\"|'[^'\n]*')[\t ]*,[\t ]*"
+    r"(?P<value5>\"[^\"\n]*\"|'[^'\n]*')"
+)
+# Settings written by a command: yarn config set npmAuthToken …, dotnet user-secrets set
+# "Stripe:SecretKey" "…", git config --global github.token …
+_CONFIG_SET = compile_ascii(
+    r"\b(?:config|user-secrets)(?::set)?[\t ]+(?:set[\t ]+)?(?:--?[\w-]+[\t ]+)*"
+    r"(?P<key>\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|[^\s=\"'-][^\s=\"']{0,80})[\t ]+"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'-][^\s\"']*)"
+)
+
+
 def _generated_value(name: str) -> Replacer:
     """Replaces ``value`` when it looks generated: a command's argument says nothing more."""
 
@@ -611,6 +636,28 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         _AUTH_COMMAND,
         (" auth ", " login ", " authenticate "),
         _generated_value("command_line_secret"),
+    ),
+    Rule(
+        "command_line_secret",
+        _PLACED_PASSWORD,
+        (
+            *("/p:", "/pass:", "/password:", "/user:", "htpasswd", "convertto-securestring"),
+            *("auth", "sqlplus", "rman", "expdp", "impdp"),
+        ),
+        _strong_value(
+            "command_line_secret", "value", "value2", "value3", "value4", "value5", "value6"
+        ),
+        confirm=re.compile(
+            r"/p(?:ass(?:word)?)?:|/user:|htpasswd|convertto-securestring|auth[\t ]*=[\t ]*\("
+            r"|(?:sqlplus|rman|expdp|impdp)[\t ][^\n]*/"
+        ),
+    ),
+    Rule(
+        "secret_assignment",
+        _CONFIG_SET,
+        ("config", "user-secrets"),
+        _keyed_value(Position.KEYED),
+        confirm=re.compile(r"(?:config|user-secrets)(?::set)?[\t ]+\S"),
     ),
     Rule("secret_assignment", _XML_ELEMENT, ("</",), _keyed_value(Position.KEYED)),
     Rule("secret_assignment", _XML_NAMED, ("</",), _keyed_value(Position.KEYED)),

@@ -56,8 +56,8 @@ _CODE_CHAIN = re.compile(
     r"(?:\([^()]*\)|\[[^\[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
 )  # session.get_credentials().access_key, config["db"]["password"]
 _CUT_CODE = re.compile(
-    r"@?[A-Za-z_$][\w$.]*[(\[]"  # os.environ[, @Value( cut at its quote: code goes on
-    r"|[A-Za-z_$][\w$]{2,}(?:\.[A-Za-z_$][\w$]*)*\([a-z_$][A-Za-z_$.]*"  # jwt.encode(payload, …
+    r"@?[A-Za-z_$](?:::|[\w$.])*[(\[]"  # os.environ[, @Value(, std::env::var( cut at a quote
+    r"|[A-Za-z_$][\w$]{2,}(?:\.[A-Za-z_$][\w$]*)*\(:?[a-z_$][A-Za-z_$.]*"  # jwt.encode(payload, …
 )
 _CODE_ROOTS = frozenset(
     """process os settings config conf cfg env environ self this app secrets vars inputs params
@@ -126,6 +126,11 @@ _HANGUL_WORDS = re.compile(r"[\uac00-\ud7a3\u3131-\u318e\s.,()-]+")
 _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
 _REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
 _HEX = re.compile(r"[0-9a-fA-F]+")
+_CMDLET = re.compile(
+    r"(?:Get|Set|New|Remove|ConvertTo|ConvertFrom|Read|Write|Invoke|Add|Import|Export|Test"
+    r"|Start|Stop|Select|Out)-[A-Z][A-Za-z]+"
+)  # ConvertTo-SecureString: a PowerShell command where a value would stand
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _PASSWORD_HASH = re.compile(
     r"(?:\$(?:2[abxy]?|1|5|6|y|apr1|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$"
     r"|(?:pbkdf2_sha(?:1|256)|argon2|bcrypt(?:_sha256)?|scrypt)\$|\{S?SHA(?:256|512)?\})\S+"
@@ -266,7 +271,13 @@ def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
     """Values no position makes a secret: references, filler, public ids, paths, numbers."""
     if not value or len(value) > 8192 or "[REDACTED" in value:
         return True
-    if _REMARK.fullmatch(value) or _harmless_spec(value) or _PASSWORD_HASH.fullmatch(value):
+    if (
+        _REMARK.fullmatch(value)
+        or _harmless_spec(value)
+        or _PASSWORD_HASH.fullmatch(value)
+        or _COLOUR.fullmatch(value)  # --color-primary-token: #3b82f6, a design token
+        or _CMDLET.fullmatch(value)
+    ):
         return True  # "(see 1Password…": a remark begins where a value would; a mount spec
     if _HANGUL.search(value) and (_HANGUL_WORDS.fullmatch(value) or " " in value):
         return True  # Korean words where a value would stand: a sentence, not a password
@@ -377,7 +388,11 @@ def trim_value(value: str) -> str:
     for _ in range(2):  # "(TODO).": the sentence's punctuation, then the parentheses
         while value:
             last = value[-1]
-            if last in ".,:;" or (last in _CLOSERS and _CLOSERS[last] not in value):
+            if (
+                last in ".,:;"
+                or (last in _CLOSERS and _CLOSERS[last] not in value)
+                or (last in "'\"`" and value.count(last) == 1)  # 'API_KEY is required')
+            ):
                 value = value[:-1]
             else:
                 break

@@ -36,8 +36,10 @@ HARD = "+/=#?@!%$&*'"
 BODY = string.ascii_letters + string.digits + HARD + "_-.^~"
 
 
-WORDS = ["maple", "tiger", "nimbus", "harbor", "quartz", "falcon", "river", "cedar", "orbit",
-         "canyon", "seoul", "hangang", "mocha", "birch", "fjord", "zebra", "winter"]  # fmt: skip
+WORDS = [
+    "maple", "tiger", "nimbus", "harbor", "quartz", "falcon", "river", "cedar", "orbit",
+    "lantern", "copper", "willow", "juniper", "basalt", "sparrow", "ember", "zebra",
+]  # fmt: skip
 
 
 @st.composite
@@ -172,14 +174,14 @@ EN_FORMS = [
     "{w} was changed to {v}", "{W}: {v}", "FYI the {w} is now {v}.", "the {w} is `{v}`",
     'the {w} is "{v}"', "{w} -> {v}", "my {w} is {v}, don't share it",
     "use this {w} for the Cloudflare sandbox: {v}", "the {w} for the Tokyo mirror: {v}",
-    "the {w} on the Isilon array is {v}",
+    "the {w} on the Isilon array is {v}", "{w} (prod): {v}", "{W} for the VPN -- {v}",
 ]  # fmt: skip
 KO_WORDS = ["암호", "비밀번호", "비번", "패스워드", "토큰", "API 키", "시크릿", "인증 토큰",
             "액세스 키", "관리자 암호", "DB 비밀번호", "서버 비밀번호", "접속 토큰"]  # fmt: skip
 KO_FORMS = [
     "{w}: {v}", "{w}는 {v}", "{w}은 {v}", "{w}는 {v} 입니다", "{w}는 {v}입니다.",
     "{w}가 {v}로 바뀌었습니다", "{w}이 {v}로 바뀌었습니다", "새 {w}: {v}",
-    "{w} = {v}", "{w}는 `{v}` 이에요", "{w}는 \"{v}\"입니다", "{w}를 {v}로 바꿨어요",
+    "{w} = {v}", "{w}는 `{v}` 이에요", "{w}는 \"{v}\"입니다", "{w}를 {v}로 바꿨어요", "{w} → {v}",
 ]  # fmt: skip
 EN_AROUND = ["", "Heads up: ", "After the migration, ", "(internal) ", "Per the runbook, "]
 KO_AROUND = ["", "참고로 ", "배포 후에 ", "공유 금지: ", "어제 회의에서 정한 대로 "]
@@ -214,6 +216,12 @@ FLAG_FORMS = [
     "openssl pkcs12 -in a.p12 -passin 'pass:{v}'", "tool --db-password \"{v}\" migrate",
     "ldapsearch -x -D cn=admin -w '{v}' -b dc=corp", "helm repo add x https://h -p '{v}'",
     "./deploy.sh --auth-token \"{v}\"", "npx tool --access-token='{v}'",
+    "xfreerdp /v:10.0.0.5 /u:admin /p:'{v}'", "ssh-keygen -p -f ~/.ssh/id_ed25519 -N '{v}'",
+    "yarn config set npmAuthToken '{v}'", "dotnet user-secrets set \"Api:ClientSecret\" '{v}'",
+    "$cred = ConvertTo-SecureString '{v}' -AsPlainText -Force",
+    "requests.post(url, auth=('svc', '{v}'))", "htpasswd -b /etc/nginx/.htpasswd ops '{v}'",
+    "net use Z: \\\\nas\\share /user:ops '{v}'", "sqlplus scott/'{v}'@orcl",
+    "mosquitto_pub -h mq -u dev -P '{v}' -t alerts",
 ]  # fmt: skip
 
 
@@ -433,7 +441,7 @@ def test_a_public_identifier_hash_or_id_stays(found: tuple[str, str], around: st
     assert value in out, (text, out)
 
 
-POLICY = [
+NO_SECRET_HERE = [
     "password must be at least {n} characters and contain a digit",
     "passwords expire every {n} days; rotate the token weekly",
     "the token expires in {n} seconds",
@@ -459,16 +467,32 @@ POLICY = [
     "token: null",
     "password_min_length: {n}",
     "api_key_header: X-API-Key",
+    # code, errors and design tokens that name a secret without holding one
+    "if (!process.env.API_KEY) throw new Error('API_KEY is required');",
+    'let secret = std::env::var("JWT_SECRET").expect("JWT_SECRET must be set");',
+    "api_key = Rails.application.credentials.dig(:stripe, :secret_key)",
+    "token = jwt.encode(payload, SECRET_KEY, algorithm='HS256')",
+    "const accessToken = session?.access_token;",
+    "--color-primary-token: #3b82f6",
+    "KeyError: 'STRIPE_SECRET_KEY'",
+    "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)",
+    "[10:01] ana: where do I find the API key?\n[10:02] bo: 1Password",
+    "ana: which commit removed the token?\nbo: 4f2baa23a149e00719406aa547e9473a0b1c",
+    "Rotated the Stripe key. The new value is in the vault.",
+    "docker buildx build --secret id=npm,src=$HOME/.npmrc .",
+    "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+    "OPENAI_API_KEY=\nANTHROPIC_API_KEY=",
+    'hashed_password = "pbkdf2_sha256$600000$NQ6Fq5axtjRNmHkW$PDdI5ETg0T3/sLNTYSqeZ2Fe="',
 ]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from(POLICY),
+    st.sampled_from(NO_SECRET_HERE),
     st.integers(1, 999),
     st.sampled_from(EN_AROUND + KO_AROUND),
 )
-def test_prose_about_a_password_without_one_stays(form: str, number: int, around: str) -> None:
+def test_text_about_a_secret_without_one_stays(form: str, number: int, around: str) -> None:
     text = around + form.format(n=number)
     out = redact_text(text)[0]
     assert out == text, (text, out)
