@@ -51,7 +51,7 @@ def test_a_note_is_kept_with_its_revision_and_listed_by_history(journal: Path) -
 def test_a_note_over_its_limit_is_refused_before_the_revision(journal: Path) -> None:
     code, _out, err = _edit(journal, 1, "--tags", "x", "--note", "n" * (NOTE_MAX + 1))
     assert code == 2
-    assert f"correction_note is {NOTE_MAX + 1} bytes; the limit is {NOTE_MAX} bytes" in err
+    assert f"correction_note is {NOTE_MAX + 1:,} bytes; the limit is {NOTE_MAX:,} bytes" in err
     assert json.loads(run_cli(journal, "show", ID, "--json").stdout)["revision"] == 1
 
 

@@ -248,7 +248,7 @@ def test_note_then_recent_round_trip(journal: Path, runtime: Path, workspace: Pa
     assert note.structured_content["provenance"] == "model"
     assert invalid.is_error
     assert "decision: is required" in invalid.content[0].text
-    assert "why: must be at most 4096 UTF-8 bytes (got 5000)" in invalid.content[0].text
+    assert "why: is 5,000 bytes; the limit is 4,096 bytes" in invalid.content[0].text
     data = recent.structured_content
     assert [n["decision"] for n in data["notes"]] == ["keep retries at 3"]
     assert data["notes"][0]["provenance"] == "model"

@@ -36,6 +36,14 @@ pytestmark = [
     pytest.mark.skipif(xvfb_missing_reason() is not None, reason=str(xvfb_missing_reason())),
 ]
 
+
+def _wait_window_gone(desktop: Desktop, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not desktop.window_gone():
+        assert time.monotonic() < deadline, "the withdrawn question's window is still shown"
+        time.sleep(0.2)
+
+
 CHOOSE_FIRST = (
     ("key", "1"),
     ("key", "Return"),
@@ -133,13 +141,18 @@ def test_client_timeout_leaves_it_pending_and_resume_gets_the_answer(
                     "present_implementation_decision", proposal_dict(), read_timeout_seconds=2.0
                 )
             assert timed_out.value.error.code == -32001
-            window = await anyio.to_thread.run_sync(desktop.find_window)
+            # nobody waits any more and nothing was typed: the question is withdrawn
+            # (docs/protocol.md) and the decision stays pending, resumable
+            await anyio.to_thread.run_sync(_wait_window_gone, desktop)
             (item,) = PendingStore(desktop.journal).list(workspace=str(workspace)).items
             decision_id = item.decision_id
+
+            async def answer_when_shown_again() -> None:
+                window = await anyio.to_thread.run_sync(desktop.find_window)
+                await anyio.to_thread.run_sync(lambda: desktop.answer(window, *CHOOSE_SECOND))
+
             async with anyio.create_task_group() as group:
-                group.start_soon(
-                    anyio.to_thread.run_sync, lambda: desktop.answer(window, *CHOOSE_SECOND)
-                )
+                group.start_soon(answer_when_shown_again)
                 resumed = await client.call_tool(
                     "present_implementation_decision", {"decision_id": decision_id}
                 )
