@@ -13,6 +13,7 @@ saved in order with the decision's other disk steps, so a draft can never outliv
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -41,12 +42,14 @@ from core.capture.pending import PendingStore, pending_items
 from core.capture.proposal import ParsedProposal
 from core.decider.service import UsualChoice
 from core.errors import ErrorCode, InvalidDecision, ProtocolError, describe
-from core.ipc.protocol import (
+from core.ipc.methods import (
     JOURNAL_CHANGED,
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
     JournalChangedParams,
+)
+from core.ipc.protocol import (
     Request,
     RequestIdType,
     error_from_exception,
@@ -77,14 +80,24 @@ UsualChoiceOf = Callable[[ParsedProposal], UsualChoice | None]
 class _Waiter:
     connection: Connection
     request_id: RequestIdType
+    on_closed: Callable[[], None] | None = None
+    """What the connection's `closed` signal calls for this wait, disconnected once answered:
+    a client that stays connected for hours must not keep every window it ever waited for."""
 
 
 @dataclass(slots=True)
 class _OpenCapture:
+    """A decision's window and who waits for it. `closed`: the window is gone (deleted on the
+    next event-loop turn); replies still reach the waiters, nothing reaches the window."""
+
     ticket: CaptureTicket
     window: CaptureWindow
     agent: str
     waiters: list[_Waiter] = field(default_factory=list)
+    closed: bool = False
+    person_opened: bool = False
+    """The person opened or raised it themselves (the tray, the journal): it is theirs, and
+    stays when the agents waiting for it go away."""
 
 
 @dataclass(slots=True, eq=False)
@@ -281,7 +294,7 @@ class CaptureController(QObject):
             result = outcome_to_result(ticket.recorded or ticket.defer(APP_CLOSED))
             for waiter in capture.waiters:
                 self._reply(waiter, result)
-            capture.waiters.clear()
+            self._drop_waiters(capture)
 
     # --- windows -------------------------------------------------------------------------------
 
@@ -289,6 +302,7 @@ class CaptureController(QObject):
         """Raises the decision's window, resuming it from the journal if none is open."""
         current = self._open.get(decision_id)
         if current is not None:
+            current.person_opened = True
             self._bring_up(current.window, user_asked=True)
             return
 
@@ -332,10 +346,14 @@ class CaptureController(QObject):
         opened = current is None
         if current is None:
             current = self._open_window(ticket, agent or ticket.proposal.agent, begun)
-        if waiter is not None:
+        if waiter is None:
+            current.person_opened = True
+        else:
             current.waiters.append(waiter)
             waiter.connection.mark_waiting(waiter.request_id)
-            waiter.connection.closed.connect(lambda: self._forget_waiter(waiter))
+            capture = current
+            waiter.on_closed = lambda: self._forget_waiter(capture, waiter)
+            waiter.connection.closed.connect(waiter.on_closed)
         self._bring_up(current.window, user_asked=waiter is None)
         if opened and waiter is not None:
             proposal = ticket.proposal
@@ -399,7 +417,7 @@ class CaptureController(QObject):
 
     def _draft_failed(self, capture: _OpenCapture, exc: BaseException) -> None:
         log.warning("draft of %s not kept: %s", capture.ticket.decision_id, exc)
-        if capture.window.isVisible():
+        if not capture.closed and capture.window.isVisible():
             capture.window.show_error(f"Your typing is not kept as a draft yet: {exc}")
 
     def _choose(self, capture: _OpenCapture, selected: str, custom: str) -> None:
@@ -420,6 +438,7 @@ class CaptureController(QObject):
 
     def _cancel(self, capture: _OpenCapture, stage: str) -> None:
         self._open.pop(capture.ticket.decision_id, None)
+        self._release(capture)
         self._next_turn_soon()
         self._workers.submit_in_order(
             capture.ticket.decision_id,
@@ -430,16 +449,31 @@ class CaptureController(QObject):
 
     def _finished(self, capture: _OpenCapture, outcome: Recorded | Pending) -> None:
         self._open.pop(capture.ticket.decision_id, None)
-        if isinstance(outcome, Recorded):
+        if isinstance(outcome, Recorded) and not capture.closed:
             capture.window.close_after_record()
+            self._release(capture)
             self._next_turn_soon()
         result = outcome_to_result(outcome)
         for waiter in capture.waiters:
             self._reply(waiter, result)
-        capture.waiters.clear()
+        self._drop_waiters(capture)
         self.pending_changed.emit()
 
+    def _release(self, capture: _OpenCapture) -> None:
+        """The window closed for good: it is deleted on the next event-loop turn (this may run
+        inside its own signal). Until then its signals' connections, which hold `capture`,
+        keep both alive, and nothing else would ever free them."""
+        if capture.closed:
+            return
+        capture.closed = True
+        if capture.window in self._waiting_turn:
+            self._waiting_turn.remove(capture.window)
+        capture.window.deleteLater()
+
     def _show_error(self, capture: _OpenCapture, exc: BaseException) -> None:
+        if capture.closed:  # closed while the write ran: the waiters get the outcome
+            log.error("capture of %s failed: %s", capture.ticket.decision_id, exc)
+            return
         if isinstance(exc, InvalidDecision):
             capture.window.show_error(str(exc))
             return
@@ -451,14 +485,40 @@ class CaptureController(QObject):
     def _fail_waiters(self, capture: _OpenCapture, exc: BaseException) -> None:
         for waiter in capture.waiters:
             self._reply_error(waiter, exc)
-        capture.waiters.clear()
+        self._drop_waiters(capture)
         self.pending_changed.emit()
 
-    def _forget_waiter(self, waiter: _Waiter) -> None:
-        """An agent that went away leaves the window open: the decision stays answerable."""
-        for capture in self._open.values():
-            if waiter in capture.waiters:
-                capture.waiters.remove(waiter)
+    @staticmethod
+    def _drop_waiters(capture: _OpenCapture) -> None:
+        """The waiters were answered: their connections no longer call back for this window."""
+        for waiter in capture.waiters:
+            if waiter.on_closed is not None:
+                with contextlib.suppress(RuntimeError, TypeError):  # the connection is gone
+                    waiter.connection.closed.disconnect(waiter.on_closed)
+                waiter.on_closed = None
+        capture.waiters.clear()
+
+    def _forget_waiter(self, capture: _OpenCapture, waiter: _Waiter) -> None:
+        """An agent that went away withdraws its question (docs/protocol.md): once nobody
+        waits for a window an agent opened, it closes and the decision stays pending at the
+        stage reached, resumable from the tray. A window the person has started answering
+        stays instead, saying so: what they typed is kept as a draft at once, and finishing
+        still records the decision. A window the person opened themselves always stays."""
+        if waiter not in capture.waiters:
+            return
+        capture.waiters.remove(waiter)
+        waiter.on_closed = None
+        if capture.waiters or capture.closed or capture.person_opened:
+            return
+        window = capture.window
+        if window.touched:
+            who = capture.agent or "The agent"
+            window.show_notice(
+                f"{who} stopped waiting for this answer. What you typed is kept as a draft; "
+                "record the decision when you are done, or close the window to finish later."
+            )
+        else:
+            window.close()  # as Escape does: pending at this stage, nothing typed to keep
 
     @staticmethod
     def _reply(waiter: _Waiter, result: dict[str, Any]) -> None:

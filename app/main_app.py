@@ -23,7 +23,7 @@ from app.ipc.server import IpcServer
 from app.records_watch import RecordsWatch
 from app.sync_service import SyncService
 from app.transcript_watch import TranscriptWatcher
-from app.tray import TrayController, WaitingItem, plural
+from app.tray import TrayController, WaitingItem
 from app.workers import WorkerPool
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore, pending_items
@@ -33,6 +33,7 @@ from core.decider.service import UsualChoice, decider_for, principle_sources, re
 from core.ipc.client import IpcClient
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal, catch_up, warm_up
+from core.messages.wording import count as count_of
 from core.record.redaction import redact_text
 from core.store.location import default_journal_dir
 from core.sync.schedule import SyncTiming
@@ -185,6 +186,7 @@ class TrayApp(QObject):
         tray.transcript_watch_toggled.connect(self._set_transcript_watch)
         tray.usual_choice_toggled.connect(self._set_usual_choice)
         tray.overrule_requested.connect(self.overrule)
+        tray.automatic_opened.connect(self.show_decision)
         self.controller.answered_for_person.connect(tray.answered_for_you)
         tray.decision_requested.connect(self.controller.open_pending)
         tray.autostart_toggled.connect(
@@ -221,8 +223,14 @@ class TrayApp(QObject):
         choice there overrules the profile and counts toward setting the kind back to ask."""
         window = self._journal_window()
         window.present()
+        window.open_decision(decision_id, edit=True)
+
+    @Slot(str)
+    def show_decision(self, decision_id: str) -> None:
+        """The journal window at one decision (an automatic answer's "Open")."""
+        window = self._journal_window()
+        window.present()
         window.open_decision(decision_id)
-        window.dialogs.edit_current()
 
     @Slot(bool)
     def _set_transcript_watch(self, enabled: bool) -> None:
@@ -232,7 +240,7 @@ class TrayApp(QObject):
     @Slot(int)
     def _notify_imported(self, count: int) -> None:
         if self.tray is not None:
-            added = plural(count, "answered question")
+            added = count_of(count, "answered question")
             self.tray.notify("Imported from Claude Code", f"{added} added")
 
     @Slot()
@@ -274,7 +282,7 @@ class TrayApp(QObject):
     @Slot(object)
     def _notify_conflicts(self, record_ids: tuple[str, ...]) -> None:
         if self.tray is not None:
-            title = plural(len(record_ids), "sync conflict")
+            title = count_of(len(record_ids), "sync conflict")
             self.tray.notify(title, "Changed on two machines; both versions are kept.")
 
     @Slot(str, str)
@@ -359,6 +367,8 @@ class TrayApp(QObject):
         self.transcripts.stop()
         self.workers.wait_idle()
         self.profile_worker.stop()
+        if self.tray is not None:
+            self.tray.notifier.close_all()  # an "Overrule" button nobody would hear
         QApplication.quit()
 
 

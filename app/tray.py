@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from app.desktop_notifications import DesktopNotifier
 from app.gui.widgets.icons import tray_icon
 from app.gui.widgets.indicators import use_clear_indicators
+from core.messages import wording
 from core.sync.indicator import CONFLICT, ERROR, REFUSED, SyncView, explanation, headline
 
 MENU_LABEL_WIDTH = 60
@@ -31,6 +32,8 @@ class Notified(Enum):
     """What `TrayController.notify` did."""
 
     DESKTOP = "desktop"
+    ACTIONS = "actions"
+    """Through the notification service, with buttons ("Overrule", "Open")."""
     BALLOON = "balloon"
     SKIPPED = "skipped"
 
@@ -45,6 +48,11 @@ class WaitingItem:
 
 AUTOMATIC_SHOWN = 5
 """Automatic answers of this session the menu offers to overrule, newest first."""
+OVERRULE_ACTION = "overrule"
+OPEN_ACTION = "default"
+"""The spec's key for the notification's own click (its body), here "Open"."""
+AUTOMATIC_ACTIONS = (OVERRULE_ACTION, "Overrule", OPEN_ACTION, "Open")
+AUTOMATIC_TITLE = "Answered from your usual choice"
 
 
 def ellipsize_menu(text: str, width: int = 40) -> str:
@@ -52,16 +60,11 @@ def ellipsize_menu(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def plural(count: int, word: str) -> str:
-    """ "1 decision", "2 decisions", "1,024 decisions"."""
-    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
 def tray_tooltip(count: int, journal_name: str = "", sync_line: str = "") -> str:
     """ "Decision Journal", with the journal's name when it is not the default, and the count;
     sync's state on a second line when the journal syncs."""
     title = f"{APP_TITLE} — {journal_name}" if journal_name else APP_TITLE
-    first = f"{title}: {plural(count, 'decision')} waiting" if count else title
+    first = f"{title}: {wording.count(count, 'decision')} waiting" if count else title
     return f"{first}\n{sync_line}" if sync_line else first
 
 
@@ -86,6 +89,9 @@ class TrayController(QObject):
         sync_requested(): "Sync now".
         conflicts_requested(str): the sync conflict line: show this (the first) decision.
         sync_help_requested(str): the sync error line: show this runbook entry.
+        overrule_requested(str): "Overrule" on an automatic answer (its menu item, its
+            notification's button, or a click on its balloon): correct this decision.
+        automatic_opened(str): "Open" on an automatic answer's notification: show it.
     """
 
     decision_requested = Signal(str)
@@ -98,6 +104,7 @@ class TrayController(QObject):
     transcript_watch_toggled = Signal(bool)
     usual_choice_toggled = Signal(bool)
     overrule_requested = Signal(str)
+    automatic_opened = Signal(str)
     quit_requested = Signal()
 
     def __init__(
@@ -163,6 +170,11 @@ class TrayController(QObject):
         self.sync_state_action.triggered.connect(self._sync_state_clicked)
         self.sync_now_action.triggered.connect(self.sync_requested)
         self.icon.activated.connect(self._on_activated)
+        self.icon.messageClicked.connect(self._balloon_clicked)
+        self._balloon_decision = ""
+        """The automatic answer the last balloon told of ("" for any other balloon)."""
+        self.notifier.action_invoked.connect(self._notification_action)
+        self.notifier.probe()  # whether notifications can carry buttons, asked in the background
         self._rebuild_menu()
         self.icon.setContextMenu(self.menu)
 
@@ -213,13 +225,27 @@ class TrayController(QObject):
             self.sync_help_requested.emit(self._sync.entry)
 
     def answered_for_you(self, decision_id: str, label: str) -> Notified:
-        """The profile answered an agent: listed in the menu with "Overrule", and told."""
+        """The profile answered an agent: listed in the menu with "Overrule", and told, with
+        an "Overrule" button where the notification service shows buttons."""
         self.automatic = [(decision_id, label), *self.automatic][:AUTOMATIC_SHOWN]
         self._rebuild_menu()
-        return self.notify(
-            "Answered from your usual choice",
+        if QApplication.activeWindow() is None and self.notifier.notify_actions(
+            self._titled(AUTOMATIC_TITLE),
+            f"{label}. Overrule it if you would have chosen otherwise.",
+            decision_id,
+            AUTOMATIC_ACTIONS,
+        ):
+            return Notified.ACTIONS
+        told = self.notify(
+            AUTOMATIC_TITLE,
             f"{label}. To overrule it, pick “Overrule” in the Decision Journal tray menu.",
         )
+        if told is Notified.BALLOON:
+            self._balloon_decision = decision_id  # a click on the balloon overrules it
+        return told
+
+    def _titled(self, title: str) -> str:
+        return f"{title} ({self._journal_name})" if self._journal_name else title
 
     def notify(self, title: str, message: str) -> Notified:
         """Tell the person something, unless they are looking at one of our windows.
@@ -230,16 +256,28 @@ class TrayController(QObject):
         """
         if QApplication.activeWindow() is not None:
             return Notified.SKIPPED
-        if self._journal_name:
-            title = f"{title} ({self._journal_name})"
+        title = self._titled(title)
         if self.notifier.notify(title, message):
             return Notified.DESKTOP
         if QSystemTrayIcon.supportsMessages() and self.icon.isVisible():
+            self._balloon_decision = ""
             self.icon.showMessage(
                 title, message, QSystemTrayIcon.MessageIcon.Information, BALLOON_MS
             )
             return Notified.BALLOON
         return Notified.SKIPPED
+
+    @Slot(str, str)
+    def _notification_action(self, decision_id: str, action: str) -> None:
+        if action == OVERRULE_ACTION:
+            self.overrule_requested.emit(decision_id)
+        elif action == OPEN_ACTION:
+            self.automatic_opened.emit(decision_id)
+
+    @Slot()
+    def _balloon_clicked(self) -> None:
+        if self._balloon_decision:
+            self.overrule_requested.emit(self._balloon_decision)
 
     def _rebuild_menu(self) -> None:
         self.menu.clear()

@@ -14,11 +14,10 @@ For each size, on a generated journal (bench/journal_gen.write_journal), in one 
   rebuild      JournalIndex.rebuild, against 1.5 x floor; `--repeat` runs (default 3), each
                after another floor run, and the medians of both are compared
 
-Targets from issue #6: first page <= 300 ms, text filter <= 100 ms, cold open < 2 s,
-rebuild <= 1.5 x floor. Timings depend on the machine's load; the floor is measured in the
-same run so the ratios stay comparable, and the long phases also show process CPU time, which
-a busy shared machine inflates far less than wall time.
-"""
+Targets (what browsing a large journal must feel like): first page <= 300 ms, text filter <=
+100 ms, cold open < 2 s, rebuild <= 1.5 x floor. Timings depend on the machine's load; the
+floor is measured in the same run so the ratios stay comparable, and the long phases also show
+process CPU time, which a busy shared machine inflates far less than wall time."""
 
 from __future__ import annotations
 

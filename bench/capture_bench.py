@@ -4,12 +4,18 @@ Compares the resident app (ours) with the peers' design: a fresh process per que
 imports Qt and shows an equivalent dialog. Both run in this process's platform (set
 QT_QPA_PLATFORM=offscreen, or run under Xvfb for a real X server).
 
-Usage: python bench/capture_bench.py [--rounds 20]
+Also: one window shown and closed `--repeat-windows` times (100), with the resident size and
+the present -> shown time of the first ten rounds against the last ten: a closed window must give
+its memory back and leave the next one as quick (the agents' client threads run in this process,
+so a few MiB of their allocator arenas count too).
+
+Usage: python bench/capture_bench.py [--rounds 20] [--repeat-windows 100]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import subprocess
@@ -23,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
 from app.capture_controller import CaptureController
@@ -90,10 +96,15 @@ class _ExposeWatch(QObject):
         return False
 
 
-def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
+def bench_resident(
+    rounds: int, *, decider: bool = False, memory: list[int] | None = None
+) -> list[float]:
     """`decider`: a journal whose profile has a rule for the benched kind (twelve answers), with
     the decider predicting and the window's usual-choice line read, as the tray app runs; without
-    it, the same journal and proposals with neither (the baseline of the same run)."""
+    it, the same journal and proposals with neither (the baseline of the same run). `memory`
+    gets this process's resident size after each round, once closed windows are deleted, and
+    makes every round after the first resume the first round's decision (as the tray's pending
+    list does), so the journal itself does not grow."""
     app = QApplication.instance() or QApplication([])
     runtime = Path(tempfile.mkdtemp(prefix="dj-"))
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)
@@ -102,7 +113,7 @@ def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
     journal = answered.root
     pending = PendingStore(journal)
     workers = WorkerPool()
-    deciding = Decider(journal, answered.profile.load) if decider else None
+    deciding = Decider(journal, answered.profile) if decider else None
     controller = CaptureController(
         CaptureService(DecisionStore(journal), pending, decider=deciding),
         pending,
@@ -117,6 +128,7 @@ def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
     server = IpcServer(journal, timed)
     assert server.listen()
     samples = []
+    resumed = ""
     for index in range(rounds):
         watch = _ExposeWatch()
         params: dict[str, Any] = {
@@ -124,6 +136,8 @@ def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
             "workspace": "/tmp/bench",
             "session_id": f"bench-{index}",
         }
+        if resumed:
+            params = {"decision_id": resumed, "workspace": "/tmp/bench", "session_id": "bench-0"}
 
         def call(params: dict[str, Any] = params) -> None:
             try:
@@ -138,6 +152,8 @@ def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
         while not controller.open_windows() and time.perf_counter() < deadline:
             app.processEvents()
         (window,) = controller.open_windows()
+        if memory is not None:
+            resumed = window.request.decision_id
         window.installEventFilter(watch)
         while not watch.shown_at and not window.isVisible():
             app.processEvents()
@@ -146,9 +162,22 @@ def bench_resident(rounds: int, *, decider: bool = False) -> list[float]:
         window.close()  # cancels: the client gets `pending` and the round ends
         while thread.is_alive():
             app.processEvents()
+        if memory is not None:
+            memory.append(_settled_rss())
     server.close()
     workers.wait_idle()
     return samples
+
+
+def _settled_rss() -> int:
+    """Resident bytes once deferred deletions ran and unreachable objects were collected."""
+    for _ in range(3):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QCoreApplication.processEvents()
+        gc.collect()
+    with open("/proc/self/status", encoding="ascii") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
 
 
 def bench_fresh_process(rounds: int) -> list[float]:
@@ -177,7 +206,10 @@ def bench_fresh_process(rounds: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--repeat-windows", type=int, default=100)
     args = parser.parse_args()
+    rss: list[int] = []
+    repeated = bench_resident(args.repeat_windows, memory=rss)
     baseline = bench_resident(args.rounds)
     deciding = bench_resident(args.rounds, decider=True)
     ours = baseline
@@ -198,6 +230,14 @@ def main() -> None:
         f"{statistics.median(deciding):7.1f} ms  (p90 "
         f"{sorted(deciding)[int(len(deciding) * 0.9) - 1]:.1f} ms) against "
         f"{statistics.median(baseline):.1f} ms without it, same run"
+    )
+    tenth = min(10, len(repeated) // 2)
+    print(
+        f"{len(repeated)} windows shown and closed: resident {rss[tenth - 1] / 2**20:.1f} MiB "
+        f"after window {tenth}, {rss[-1] / 2**20:.1f} MiB after the last "
+        f"(+{(rss[-1] - rss[tenth - 1]) / 2**20:.1f} MiB); present -> shown median "
+        f"{statistics.median(repeated[:tenth]):.1f} ms over the first {tenth}, "
+        f"{statistics.median(repeated[-tenth:]):.1f} ms over the last {tenth}"
     )
 
 

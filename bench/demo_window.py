@@ -13,7 +13,8 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.gui.journal.requests import SCOPE_ALL, FilterState
-from app.gui.journal.window import JournalWindow, remember_filters
+from app.gui.journal.window import JournalWindow
+from app.gui.journal.window_settings import remember_filters
 from app.gui.widgets.icons import app_icon
 from core.journal import Journal
 

@@ -22,13 +22,16 @@ choices repeat, so rules are promoted), then these are timed:
 * restart rebuild: a brand-new ProfileStore (as after an app restart or a new CLI process) once
   an earlier process has left its verified per-record facts in cache/profile-facts.msgpack; files
   whose identity is unchanged are not read again. `cli` times the real
-  `decision-journal profile rebuild` process for the same state, interpreter start included.
+  `decision-journal profile rebuild` process for the same state, interpreter start included;
+* validate_profile of the rebuilt profile as read from disk (every evidence id checked), best of
+  seven, beside the same validation asking each id alone (the rule the one-pass check replaces).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import math
 import os
 import random
 import shutil
@@ -36,22 +39,26 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, TypeVar
+from unittest.mock import patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import core.profile.model
 from bench.journal_gen import synthetic_record
 from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
 from core.bulk.listing import list_records
 from core.bulk.parallel_read import WORKERS_ENV, worker_count
 from core.gocompat.gotime import GoTime
 from core.profile.derive import derive, facts_of
+from core.profile.model import PreferenceProfile, validate_profile
 from core.profile.store import FACTS_CACHE_FILE, ProfileStore
 from core.record.codec import encode_record
 from core.record.filters import ListFilter
 from core.record.models import DecisionRecord, RejectedReason
+from core.record.validation import is_valid_decision_id
 from core.store.decisions import DecisionStore
 from core.store.safefs import ensure_private_dir
 
@@ -133,6 +140,7 @@ def bench(size: int, repeat: int) -> dict[str, Any]:
         profiles.rebuild()  # leaves the edited record's facts verified on disk too
         restart, _ = timed(ProfileStore(root, DecisionStore(root)).rebuild)
         cli, _ = timed(lambda: cli_rebuild(root))
+        validation, per_id = validation_times(ProfileStore(root, store).load())
     return {
         "records": size,
         "rules": rules,
@@ -147,7 +155,32 @@ def bench(size: int, repeat: int) -> dict[str, Any]:
         "state": state,
         "restart": restart,
         "cli": cli,
+        "validate": validation,
+        "validate_per_id": per_id,
     }
+
+
+def validation_times(profile: PreferenceProfile, rounds: int = 7) -> tuple[float, float]:
+    """`validate_profile` of a profile as read from disk (every id checked), best of `rounds`,
+    taking turns with the same validation asking `is_valid_decision_id` once per id (the rule
+    `core.bulk.decision_ids` replaces)."""
+
+    def per_id(ids: Collection[str]) -> bool:
+        return all(map(is_valid_decision_id, ids))
+
+    def one_pass() -> None:
+        validate_profile(profile)
+
+    def each_id() -> None:
+        with patch.object(core.profile.model, "all_valid_decision_ids", per_id):
+            validate_profile(profile)
+
+    best = {"one pass": math.inf, "per id": math.inf}
+    for _ in range(rounds):
+        for name, run in (("one pass", one_pass), ("per id", each_id)):
+            seconds, _ = timed(run)
+            best[name] = min(best[name], seconds)
+    return best["one pass"], best["per id"]
 
 
 def list_and_derive(store: DecisionStore) -> tuple[float, float, str]:
@@ -195,6 +228,10 @@ def main() -> None:
         print(line("  the same as a CLI process", r["cli"], floor))
         print(line("worker rebuild after one edit", r["warm"], floor))
         print(line("state check (stale/current)", r["state"]))
+        print(
+            line("validate_profile, ids in one pass", r["validate"])
+            + f"  (one call per id: {r['validate_per_id'] * 1000:.1f} ms, same run)"
+        )
     print(
         "\ntarget: rebuild <= 1.5x floor. A first rebuild reads every record strictly; later "
         "ones (any process) read only files whose identity changed since facts were verified."

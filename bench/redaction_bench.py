@@ -8,7 +8,10 @@ module) when those are installed:
 * the world sets, written by an independent author from public knowledge of credential
   formats who never saw our rules (tests/data/redaction/world/README.md): world-a and
   world-b are for tuning; **world-holdout is never tuned against**, and for it this bench
-  prints figures only, never a line of its text.
+  prints its aggregate figures only, never a line of its text nor a family's count;
+* world-c and world-holdout2, by a second independent author with another generator and other
+  phrasings (tests/data/redaction/world/PROVENANCE.md): world-c is for tuning, world-holdout2
+  is treated like world-holdout.
 
 Recall counts secrets: one is caught only when no piece an attacker needs survives (no run of
 6 of its characters, or 40 % of it when shorter, left in the output; bench/redaction_scoring.py).
@@ -303,8 +306,10 @@ def measure_set(
     *,
     families: bool,
     show_lines: bool,
+    holdout: bool = False,
 ) -> None:
-    """Prints one set's figures; ``show_lines`` False keeps the set's text off the output."""
+    """Prints one set's figures; ``show_lines`` False keeps the set's text off the output, and
+    ``holdout`` keeps it to the aggregate lines (no family names, no per-family counts)."""
     positives = [row for row in rows if row.secrets]
     print(f"\n##### {name}: {len(positives)} positive lines over "
           f"{len({r.family for r in positives})} families, {len(rows) - len(positives)} "
@@ -324,7 +329,7 @@ def measure_set(
               f"with a public substring altered)   (target <= {limit})")  # fmt: skip
         print(f"{flag}throughput            {rate:,.0f} lines/s over {lines:,} lines   "
               f"(target >= {TARGETS['lines_per_second']:,})")  # fmt: skip
-        if not ours_:
+        if not ours_ or holdout:
             continue
         leaks = {f: v for f, v in scores.per_family.items() if f in LEAK_FAMILIES}
         if leaks:
@@ -350,7 +355,14 @@ SETS = {
     "world-a": "world-a (independent author, tuning)",
     "world-b": "world-b (independent author, tuning)",
     "world-holdout": "world-holdout (independent author, NEVER tuned against: figures only)",
+    "world-c": "world-c (second independent author, tuning)",
+    "world-holdout2": (
+        "world-holdout2 (second independent author, NEVER tuned against: figures only)"
+    ),
 }
+HOLDOUTS = frozenset({"world-holdout", "world-holdout2"})
+"""Sets nobody tunes against: the bench prints their aggregate figures only, never a line,
+a family name or a per-family count."""
 
 
 def rows_of(key: str) -> list[Row]:
@@ -373,7 +385,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--show-lines", action="store_true", help="print missed and wrongly changed lines "
-        "(never for world-holdout)"
+        "(never for a holdout)"
     )  # fmt: skip
     args = parser.parse_args()
     redactors: list[tuple[str, Redactor, int]] = [
@@ -383,12 +395,16 @@ def main() -> None:
     ]
     try:
         for key in args.sets.split(","):
+            if key.startswith("world-") and not (WORLD / f"{key}.jsonl").exists():
+                print(f"\n##### {SETS[key]}: not present ({WORLD.name}/{key}.jsonl)")
+                continue
             measure_set(
                 SETS[key],
                 rows_of(key),
                 redactors,
                 families=args.families,
-                show_lines=args.show_lines and key != "world-holdout",
+                show_lines=args.show_lines and key not in HOLDOUTS,
+                holdout=key in HOLDOUTS,
             )
     finally:
         _KEEP_OPEN.close()

@@ -61,7 +61,9 @@ def prepare(root: Path, count: int) -> Journal:
 
 
 def bench_settings(journal: Journal) -> QSettings:
-    from app.gui.journal.window import remember_filters  # the window's import is measured
+    from app.gui.journal.window_settings import (
+        remember_filters,  # not the window: its import is measured
+    )
 
     path = Path(tempfile.mkdtemp()) / "bench.ini"
     settings = QSettings(str(path), QSettings.Format.IniFormat)

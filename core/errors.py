@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from core.messages import runbook
+from core.messages import runbook, wording
 
 RUNBOOK = runbook.RUNBOOK
 """The runbook's source path for machine-readable references (`core.ipc.protocol` reads it here)."""
@@ -30,10 +30,56 @@ MESSAGE_MAX = 4096
 _CUT_NOTE_ROOM = 40
 
 
-class JournalError(Exception):
-    """Base of every error the core raises on purpose."""
+class ExitCode(IntEnum):
+    """The command line's exit codes; each error class below declares its own."""
 
+    OK = 0
+    UNEXPECTED = 1
+    INVALID = 2
+    PENDING = 3
+    CONFLICT = 4
+    NOT_FOUND = 5
+    DAMAGED = 6
+    WRONG_STATE = 7
+    """The decision is not in the state the command needs (`restore` of one that is not
+    deleted, `delete` of one that already is); nothing was changed."""
+
+
+class ErrorCode(IntEnum):
+    """Stable error codes; clients branch on these, never on message text."""
+
+    PARSE_ERROR = -32700
+    INVALID_REQUEST = -32600
+    METHOD_NOT_FOUND = -32601
+    INVALID_PARAMS = -32602
+    INTERNAL_ERROR = -32603
+    INVALID_PROPOSAL = -32010
+    PENDING_CONFLICT = -32011
+    REVISION_CONFLICT = -32012
+    NOT_FOUND = -32013
+    JOURNAL_DAMAGED = -32014
+    FRAME_TOO_LARGE = -32015
+    FORBIDDEN_PEER = -32016
+    BUSY = -32017
+    UNSUPPORTED_PROTOCOL = -32018
+    TIMED_OUT = -32019
+
+
+class JournalError(Exception):
+    """Base of every error the core raises on purpose.
+
+    Each class declares once how every surface reports it: `exit_code` (the CLI's),
+    `wire_code` (the socket's; INTERNAL_ERROR sends neither the text nor the details) and
+    `runbook_anchor` (the entry that explains it). `describe` gives its words.
+    """
+
+    exit_code: ExitCode = ExitCode.UNEXPECTED
+    wire_code: ErrorCode = ErrorCode.INTERNAL_ERROR
     runbook_anchor: str | None = None
+
+    def details(self) -> dict[str, Any]:
+        """Machine-readable facts about this error that clients branch on (`pending_id`)."""
+        return {}
 
     def runbook_hint(self) -> str:
         """Points the reader at the runbook entry that explains this state, if any."""
@@ -48,10 +94,16 @@ class JournalError(Exception):
 class InvalidDecision(JournalError, ValueError):
     """Input that breaks a rule of the record or proposal contract; nothing was written."""
 
+    exit_code = ExitCode.INVALID
+    wire_code = ErrorCode.INVALID_PROPOSAL
+
     def __init__(self, message: str, *, field: str | None = None, limit: int | None = None):
         super().__init__(message)
         self.field = field
         self.limit = limit
+
+    def details(self) -> dict[str, Any]:
+        return {} if self.limit is None else {"limit": self.limit}
 
 
 class SensitiveIdentifier(InvalidDecision):
@@ -78,14 +130,16 @@ class ViolationsError(InvalidDecision):
     def __init__(self, violations: Sequence[Violation]) -> None:
         self.violations = tuple(violations)
         first = self.violations[0]
-        count = len(self.violations)
-        noun = "problem" if count == 1 else "problems"
-        listed = "; ".join(str(v) for v in self.violations)
-        super().__init__(
-            f"invalid {self.subject} ({count} {noun}): {listed}",
-            field=first.field,
-            limit=first.limit,
-        )
+        super().__init__(self.listing(), field=first.field, limit=first.limit)
+
+    def listing(self, most: int | None = None) -> str:
+        """The one line naming every broken rule, or the first `most` and how many more."""
+        shown = self.violations if most is None else self.violations[:most]
+        listed = "; ".join(str(v) for v in shown)
+        more = len(self.violations) - len(shown)
+        tail = f"; and {wording.number(more)} more" if more else ""
+        problems = wording.count(len(self.violations), "problem")
+        return f"invalid {self.subject} ({problems}): {listed}{tail}"
 
 
 class ProposalInvalid(ViolationsError):  # name fixed by the capture contract
@@ -128,6 +182,9 @@ class AnswersInvalid(JournalError, ValueError):  # reads as a state, like Propos
 class NotFound(JournalError, LookupError):
     """The decision, rule or pending item does not exist."""
 
+    exit_code = ExitCode.NOT_FOUND
+    wire_code = ErrorCode.NOT_FOUND
+
 
 class SnapshotExpired(JournalError, LookupError):
     """The snapshot was evicted, idled out or belongs to another filter: reload from page one."""
@@ -139,11 +196,17 @@ class SnapshotExpired(JournalError, LookupError):
 class RevisionConflict(JournalError, RuntimeError):
     """Another writer committed first: the expected revision no longer matches."""
 
+    exit_code = ExitCode.CONFLICT
+    wire_code = ErrorCode.REVISION_CONFLICT
     runbook_anchor = "revision-conflict"
 
     def __init__(self, message: str, *, current_revision: int | None = None):
         super().__init__(message)
         self.current_revision = current_revision
+
+    def details(self) -> dict[str, Any]:
+        revision = self.current_revision
+        return {} if revision is None else {"current_revision": revision}
 
 
 class ProfileConflict(RevisionConflict):
@@ -153,16 +216,23 @@ class ProfileConflict(RevisionConflict):
 class PendingConflict(JournalError, RuntimeError):
     """A different decision is already pending for this agent session."""
 
+    exit_code = ExitCode.PENDING
+    wire_code = ErrorCode.PENDING_CONFLICT
     runbook_anchor = "decision-pending"
 
     def __init__(self, message: str, *, pending_id: str):
         super().__init__(message)
         self.pending_id = pending_id
 
+    def details(self) -> dict[str, Any]:
+        return {"pending_id": self.pending_id}
+
 
 class ModeRefused(JournalError, RuntimeError):
     """A decision kind's mode cannot change that way now (auto that is not recommended), or a
     decision is not one the profile answered; nothing was changed."""
+
+    exit_code = ExitCode.WRONG_STATE
 
 
 class LockCancelled(JournalError, RuntimeError):
@@ -189,6 +259,8 @@ class RuntimeDirUnsafe(JournalError, RuntimeError):
 class JournalDamaged(JournalError, RuntimeError):
     """Stored data is unreadable or unsafe; the operation fails closed."""
 
+    exit_code = ExitCode.DAMAGED
+    wire_code = ErrorCode.JOURNAL_DAMAGED
     runbook_anchor = "unreadable-record"
 
     def __init__(self, message: str, *, path: str | None = None, anchor: str | None = None):
@@ -327,28 +399,12 @@ def storage_failure(error: OSError, action: str, path: object) -> StorageFailure
 # --- the socket protocol and its client ----------------------------------------------------
 
 
-class ErrorCode(IntEnum):
-    """Stable error codes; clients branch on these, never on message text."""
-
-    PARSE_ERROR = -32700
-    INVALID_REQUEST = -32600
-    METHOD_NOT_FOUND = -32601
-    INVALID_PARAMS = -32602
-    INTERNAL_ERROR = -32603
-    INVALID_PROPOSAL = -32010
-    PENDING_CONFLICT = -32011
-    REVISION_CONFLICT = -32012
-    NOT_FOUND = -32013
-    JOURNAL_DAMAGED = -32014
-    FRAME_TOO_LARGE = -32015
-    FORBIDDEN_PEER = -32016
-    BUSY = -32017
-    UNSUPPORTED_PROTOCOL = -32018
-    TIMED_OUT = -32019
-
-
 class ProtocolError(JournalError, ValueError):
     """A frame or request broke the protocol, or a method failed; carries a stable code.
+
+    Its wire code is the instance's `code`; the CLI exits INVALID for the codes in
+    `INPUT_CODES` (they blame the caller's input) and as the code's error class declares
+    for the others (`exit_code_of`).
 
     Args:
         code: an `ErrorCode` (or another integer code a newer peer sent).
@@ -357,6 +413,8 @@ class ProtocolError(JournalError, ValueError):
         data: extra machine-readable details (`limit`, `pending_id`, `runbook`, ...).
         request_id: the id of the request the error answers, when it could be read.
     """
+
+    INPUT_CODES = frozenset({ErrorCode.INVALID_PARAMS})
 
     def __init__(
         self,
@@ -394,7 +452,7 @@ class FrameTooLarge(ProtocolError):
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(
             ErrorCode.FRAME_TOO_LARGE,
-            f"frame of {size} bytes exceeds the {limit}-byte limit",
+            f"frame {wording.too_large(size, limit)}",
             data={"size": size, "limit": limit},
         )
         self.size = size
@@ -495,24 +553,28 @@ class SyncError(JournalError, RuntimeError):
 class SyncNotConfigured(SyncError):
     """The journal has no sync working copy yet (`sync init` or `sync join` first)."""
 
+    exit_code = ExitCode.WRONG_STATE
     runbook_anchor = SET_UP_ENTRY
 
 
 class SyncAlreadyConfigured(SyncError):
     """`sync init` or `sync join` on a journal that already syncs."""
 
+    exit_code = ExitCode.WRONG_STATE
     runbook_anchor = SET_UP_ENTRY
 
 
 class SyncKeyUnavailable(SyncError):
     """No usable place to keep the sync key: no OS keyring backend, or a bad key file."""
 
+    exit_code = ExitCode.INVALID
     runbook_anchor = KEY_UNAVAILABLE_ENTRY
 
 
 class SyncKeyWrong(SyncError):
     """The key given does not open this remote: a wrong or mistyped pairing string."""
 
+    exit_code = ExitCode.INVALID
     runbook_anchor = KEY_WRONG_ENTRY
 
 
@@ -553,6 +615,7 @@ class SyncManifestInvalid(SyncError):
 class SyncConflictUnknown(SyncError, LookupError):
     """`sync resolve` of a decision that has no sync conflict."""
 
+    exit_code = ExitCode.NOT_FOUND
     runbook_anchor = CONFLICT_ENTRY
 
 
@@ -560,6 +623,7 @@ class SyncConflictPending(SyncError):
     """A correction, delete or restore of a decision that waits for a choice of version, not
     asked to settle that conflict; nothing was written."""
 
+    exit_code = ExitCode.WRONG_STATE
     runbook_anchor = CONFLICT_ENTRY
 
 
@@ -573,6 +637,46 @@ class SyncGitMissing(SyncError):
     """The `git` program sync runs is not installed or not on PATH."""
 
     runbook_anchor = GIT_MISSING_ENTRY
+
+
+# --- how each surface reports an error -----------------------------------------------------
+
+
+def _subclasses(kind: type[JournalError]) -> list[type[JournalError]]:
+    """Every subclass of kind, the more general before the more specific."""
+    found: list[type[JournalError]] = []
+    queue = [kind]
+    while queue:
+        current = queue.pop(0)
+        found.append(current)
+        queue.extend(sub for sub in current.__subclasses__() if sub not in found)
+    return found
+
+
+def error_classes() -> list[type[JournalError]]:
+    """Every error class of the family, `JournalError` first (the table tests read it)."""
+    return _subclasses(JournalError)
+
+
+def wire_kind(code: int) -> type[JournalError] | None:
+    """The most general error class that declares `code` as its wire code, if one does."""
+    for kind in _subclasses(JournalError):
+        if kind.wire_code == code and code != ErrorCode.INTERNAL_ERROR:
+            return kind
+    return None
+
+
+def exit_code_of(error: BaseException) -> int:
+    """The CLI's exit code for error: its class's, or for an error that came over the wire
+    (or is going onto it) that of the class declaring its code; 1 for anything else."""
+    if isinstance(error, ProtocolError | RemoteError):
+        if error.code in ProtocolError.INPUT_CODES:
+            return ExitCode.INVALID
+        kind = wire_kind(error.code)
+        return kind.exit_code if kind is not None else ExitCode.UNEXPECTED
+    if isinstance(error, JournalError):
+        return error.exit_code
+    return ExitCode.UNEXPECTED
 
 
 # --- describing an error to a person -------------------------------------------------------
@@ -607,7 +711,7 @@ class Description:
             if self.field:
                 out.append(f"field: {self.field}")
             if self.limit is not None:
-                out.append(f"limit: {self.limit}")
+                out.append(f"limit: {wording.number(self.limit)}")
         if self.runbook_anchor:
             out.append(runbook.see(self.runbook_anchor))
         return out
@@ -629,4 +733,24 @@ def describe(error: BaseException) -> Description:
     if isinstance(error, InvalidDecision):
         several = isinstance(error, ViolationsError) and len(error.violations) > 1
         return Description(message, error.field, error.limit, error.runbook_anchor, several)
+    if isinstance(error, RemoteError | ProtocolError):
+        return _described_wire(error)
     return Description(message, runbook_anchor=error.runbook_anchor or None)
+
+
+def _described_wire(error: RemoteError | ProtocolError) -> Description:
+    """An error as the wire carries it, described as the error it came from was."""
+    data = error.data
+    limit = data.get("limit")
+    listed = data.get("violations")
+    reference = data.get("runbook")
+    anchor = None
+    if isinstance(reference, str) and reference.startswith(f"{RUNBOOK}#"):
+        anchor = reference.partition("#")[2] or None
+    return Description(
+        error.message,
+        error.field,
+        limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+        anchor,
+        isinstance(listed, list) and len(listed) > 1,
+    )

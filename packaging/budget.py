@@ -1,7 +1,8 @@
 """Prints the frozen build's size and start-up time, and fails when either is over budget.
 
-Budgets (issue #7): the one-folder bundle at most 140 MB on disk and 60 MB as .tar.gz; the tray
-icon embedded within 1 s of launch. MB are 10^6 bytes, the stricter reading.
+Budgets (what a user downloads, keeps on disk and waits for at login): the one-folder bundle at
+most 140 MB on disk and 60 MB as .tar.gz; the tray icon embedded within 1 s of launch. MB are
+10^6 bytes, the stricter reading.
 
 Start-up is measured the way a user sees it: the bundle is launched under Xvfb with trayer as
 the tray host, and the clock stops when trayer has embedded our icon (its window tree grows).

@@ -160,6 +160,39 @@ def decision(
     return normalize_record(make_record(**fields))
 
 
+STORED_BASE_NS = 1_760_000_000_000_000_000
+"""The time of `stored(..., at=0)`; each later `at` is a second newer."""
+SECOND_NS = 1_000_000_000
+
+
+def stored(record_id: str, at: int, **fields: Any) -> DecisionRecord:
+    """A complete stored record (revision, timestamps, status) built on the reference fixture,
+    written `at` seconds after `STORED_BASE_NS`."""
+    updates: dict[str, Any] = {
+        "schema_version": 1,
+        "id": record_id,
+        "revision": 1,
+        "created_at": GoTime(STORED_BASE_NS + at * SECOND_NS),
+        "updated_at": GoTime(STORED_BASE_NS + at * SECOND_NS),
+        "status": "completed",
+    }
+    updates.update(fields)
+    if updates.get("status") == "deleted" and "deleted_at" not in updates:
+        updates["deleted_at"] = updates["updated_at"]
+    return make_record().model_copy(update=updates)
+
+
+def on_disk(root: Path, record: DecisionRecord, name: str | None = None) -> Path:
+    """Writes a record file behind the store's back, as a sync tool or an editor would."""
+    from core.record.codec import encode_record
+    from core.store.safefs import ensure_private_dir
+
+    ensure_private_dir(root, root / "records")
+    path = root / "records" / (name or f"{record.id}.json")
+    path.write_bytes(encode_record(normalize_record(record)))
+    return path
+
+
 SYNC_SIDES = (("0a0a0a0a", "laptop"), ("0d0d0d0d", "desk"))
 """The two machines of `conflicted_journal`: (sync id, name), this machine's first."""
 

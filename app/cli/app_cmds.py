@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-from app.cli.exit_codes import DAMAGED, INVALID, report_error
+from app.cli.exit_codes import DAMAGED, INVALID, print_error, report_error
 from app.launch import display_available
 from core.errors import JournalNotAFolder, describe
 from core.journal import Journal
@@ -14,7 +13,7 @@ from core.messages import runbook
 from core.store.location import journal_root_problem
 
 NO_DISPLAY = (
-    "decision-journal: error: no display to show the tray app on (DISPLAY and WAYLAND_DISPLAY "
+    "no display to show the tray app on (DISPLAY and WAYLAND_DISPLAY "
     "are unset). Run it in your desktop session; agents can still save decisions as pending "
     f"({runbook.see('app-not-running')})."
 )
@@ -32,7 +31,7 @@ def cmd_app(journal: Journal, args: argparse.Namespace) -> int:
             show_startup_error(str(describe(error)))
         return DAMAGED
     if not shown:
-        print(NO_DISPLAY, file=sys.stderr)
+        print_error(NO_DISPLAY)
         return INVALID
     from app.main_app import run_app
     from core.bulk.parallel_read import use_start_method

@@ -23,7 +23,7 @@ NOTICE_TIMEOUT = 1.0
 def tell_app_records_changed(journal: Journal) -> None:
     """Loads the socket client only here: the commands that change records are its callers."""
     from core.ipc.client import IpcClient
-    from core.ipc.protocol import JOURNAL_CHANGED
+    from core.ipc.methods import JOURNAL_CHANGED
     from core.ipc.runtime_paths import socket_path
 
     with (

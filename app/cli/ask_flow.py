@@ -4,6 +4,7 @@ shown, else in the terminal, else left pending; loaded only when `ask` runs (no 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -12,13 +13,9 @@ from typing import Any, TextIO
 
 from app.cli.capture_cmds import PROPOSAL_FORMAT
 from app.cli.exit_codes import (
-    CONFLICT,
-    DAMAGED,
-    INVALID,
-    NOT_FOUND,
     OK,
     PENDING,
-    UNEXPECTED,
+    print_error,
     report_error,
 )
 from app.cli.terminal_ask import TerminalAsker
@@ -45,6 +42,8 @@ from core.errors import (
     JournalError,
     PendingConflict,
     RemoteError,
+    describe,
+    exit_code_of,
 )
 from core.ipc.client import IpcClient, app_is_running
 from core.ipc.protocol import error_from_exception, is_shutting_down
@@ -180,18 +179,9 @@ def _remote_failure(exc: RemoteError, args: argparse.Namespace) -> int:
         message += SESSION_HINT.format(session=args.session)
     payload = {"status": "error", "code": int(exc.code), "message": message, **exc.data}
     print(json.dumps(payload, ensure_ascii=False, indent=2))
-    print(f"decision-journal: error: {message}", file=sys.stderr)
-    return _REMOTE_EXIT_CODES.get(int(exc.code), UNEXPECTED)
-
-
-_REMOTE_EXIT_CODES = {
-    int(ErrorCode.INVALID_PROPOSAL): INVALID,
-    int(ErrorCode.INVALID_PARAMS): INVALID,
-    int(ErrorCode.PENDING_CONFLICT): PENDING,
-    int(ErrorCode.REVISION_CONFLICT): CONFLICT,
-    int(ErrorCode.NOT_FOUND): NOT_FOUND,
-    int(ErrorCode.JOURNAL_DAMAGED): DAMAGED,
-}
+    described = describe(exc)
+    print_error(dataclasses.replace(described, message=message))
+    return exit_code_of(exc)
 
 
 def _terminal() -> tuple[TextIO, TextIO] | None:

@@ -8,15 +8,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import TYPE_CHECKING
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from app.cli.exit_codes import OK
 from core import __version__
-from core.messages.wording import number
+from core.messages.wording import count, number, span
+from core.record.fields import number_rule, rule
 
 if TYPE_CHECKING:
     from core.journal import Journal
 
+PENDING_DIR = "pending"
+"""`core.capture.pending.PENDING_DIR`, named here so that listing needs no pending store."""
 PROPOSAL_FORMAT = "docs/agents.md#present_implementation_decision"
 
 
@@ -26,15 +31,39 @@ def cmd_ask(journal: Journal, args: argparse.Namespace) -> int:
     return ask(journal, args)
 
 
-def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
+def _pending_items(journal: Journal) -> list[dict[str, Any]]:
+    """`core.capture.pending.pending_items`, from the pending index when it provably describes
+    the pending files (`core.capture.pending_index.listed`): then neither the pending store nor
+    the proposal's models load."""
+    from core.capture.pending_index import listed
+
+    entries = listed(journal.root / PENDING_DIR)
+    if entries is not None:
+        from core.bulk.pending_lookup import pending_rows
+
+        return pending_rows(entries, time.time_ns())
     from core.capture.pending import pending_items
+
+    return pending_items(journal.pending)
+
+
+def _app_is_running(path: Path) -> bool:
+    """`core.ipc.client.app_is_running`; the client and its protocol load only when the socket
+    exists (without it the probe can only answer "not running")."""
+    if not os.path.lexists(path):
+        return False
     from core.ipc.client import app_is_running
+
+    return app_is_running(path)
+
+
+def cmd_status(journal: Journal, args: argparse.Namespace) -> int:
     from core.ipc.runtime_paths import socket_path
 
     path = socket_path(journal.root)
-    items = pending_items(journal.pending)
+    items = _pending_items(journal)
     status = {
-        "app_running": app_is_running(path),
+        "app_running": _app_is_running(path),
         "socket": str(path),
         "journal": str(journal.root),
         "version": __version__,
@@ -58,9 +87,7 @@ def _age(seconds: int) -> str:
 
 
 def cmd_pending(journal: Journal, args: argparse.Namespace) -> int:
-    from core.capture.pending import pending_items
-
-    items = pending_items(journal.pending)
+    items = _pending_items(journal)
     if args.json:
         print(json.dumps(items, ensure_ascii=False, indent=2))
         return OK
@@ -83,26 +110,29 @@ def cmd_pending(journal: Journal, args: argparse.Namespace) -> int:
     return OK
 
 
-ASK_DESCRIPTION = """\
-Ask the human to choose between 2 to 4 approaches, in the tray app's window (started when a
+_OPTIONS = span(rule("options").least, rule("options").most)
+_CONFIDENCE = number_rule("detector_confidence").span()
+ASK_DESCRIPTION = f"""\
+Ask the human to choose between {_OPTIONS} approaches, in the tray app's window (started when a
 display exists), else in this terminal; without either the decision is saved as pending.
 
 The input is one JSON object, either a new proposal:
 
-  {"problem": "How should records be stored?",
+  {{"problem": "How should records be stored?",
    "decision_kind": "storage-layout",
    "detector_confidence": 0.8,
    "options": [
-     {"id": "per-record-json", "label": "One JSON file per record",
-      "description": "records/<id>.json, written atomically", "recommended": true},
-     {"id": "single-json", "label": "One JSON document",
-      "description": "every record in one file"}]}
+     {{"id": "per-record-json", "label": "One JSON file per record",
+      "description": "records/<id>.json, written atomically", "recommended": true}},
+     {{"id": "single-json", "label": "One JSON document",
+      "description": "every record in one file"}}]}}
 
-  required: problem (4,096 bytes), decision_kind, detector_confidence (0.65 to 1),
-  options (2 to 4, each with id, label and description; exactly one recommended);
+  required: problem ({count(rule("problem").most, "byte")}), decision_kind,
+  detector_confidence ({_CONFIDENCE}), options ({_OPTIONS}, each with id, label and
+  description; exactly one recommended);
   optional: risk_level, header, domains, languages, evidence_refs, pros/cons per option
 
-or a resume of a decision that is still pending: {"decision_id": "decision-..."}.
+or a resume of a decision that is still pending: {{"decision_id": "decision-..."}}.
 One decision may be pending per workspace: a new proposal there waits for it."""
 
 ASK_EPILOG = f"""\

@@ -72,7 +72,11 @@ def cmd_modes(journal: Journal, args: argparse.Namespace) -> int:
         f"{GRADUATION_AGREEMENT:.0%} agreement; two overrules within seven days set a kind "
         "back to ask. High-risk questions, hard stops and unlock phrases are always asked."
     )
-    print(f"Unlock phrases, hard stops and human-only projects: {policy_path(journal.root)}")
+    print(
+        "Modes, scores and overrules move with the journal to every machine it syncs with; "
+        "unlock phrases, hard stops and human-only projects are this machine's: "
+        f"{policy_path(journal.root)}"
+    )
     for score in scores:
         demotions = [c for c in score.history if c.reason.startswith("demoted")]
         if not score.recommended and score.scored:

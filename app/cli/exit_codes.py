@@ -1,4 +1,6 @@
-"""Exit codes of the CLI contract, and the mapping from core errors to them."""
+"""Exit codes of the CLI contract by name, and the one way a command reports a failure.
+
+Each core error class declares its exit code (`core.errors`); this module prints it."""
 
 from __future__ import annotations
 
@@ -7,28 +9,24 @@ from collections.abc import Callable
 from typing import TextIO
 
 from core.errors import (
-    InvalidDecision,
-    JournalDamaged,
+    ExitCode,
     JournalError,
-    ModeRefused,
-    NotFound,
-    PendingConflict,
-    RevisionConflict,
     describe,
+    exit_code_of,
     is_storage_failure,
     storage_failure,
 )
 
-OK = 0
-UNEXPECTED = 1
-INVALID = 2
-PENDING = 3
-CONFLICT = 4
-NOT_FOUND = 5
-DAMAGED = 6
-WRONG_STATE = 7
-"""The decision is not in the state the command needs: `restore` of one that is not deleted,
-`delete` of one that already is. Nothing was changed."""
+OK = ExitCode.OK
+UNEXPECTED = ExitCode.UNEXPECTED
+INVALID = ExitCode.INVALID
+PENDING = ExitCode.PENDING
+CONFLICT = ExitCode.CONFLICT
+NOT_FOUND = ExitCode.NOT_FOUND
+DAMAGED = ExitCode.DAMAGED
+WRONG_STATE = ExitCode.WRONG_STATE
+"""The codes by the names commands use; each error class declares its own (`core.errors`)."""
+ERROR_PREFIX = "decision-journal: error: "
 
 EXIT_CODES_HELP = (
     "exit codes: 0 ok, 1 unexpected error, 2 invalid input or usage, 3 decision pending, "
@@ -42,28 +40,18 @@ EXIT_CODES_HELP = (
 )
 
 
-_CODES: tuple[tuple[type[BaseException], int], ...] = (
-    (InvalidDecision, INVALID),
-    (PendingConflict, PENDING),
-    (ModeRefused, WRONG_STATE),
-    (RevisionConflict, CONFLICT),
-    (NotFound, NOT_FOUND),
-    (JournalDamaged, DAMAGED),  # a StorageFailure too: full, read-only, denied
-)
-
-
-def exit_code_for(error: BaseException) -> int:
-    return next((code for kind, code in _CODES if isinstance(error, kind)), UNEXPECTED)
+def print_error(message: object, stream: TextIO | None = None) -> None:
+    """The one way a command says it failed: `decision-journal: error: ` and the message."""
+    print(f"{ERROR_PREFIX}{message}", file=stream or sys.stderr)
 
 
 def report_error(error: BaseException, stream: TextIO | None = None) -> int:
     """One clear line on stderr: the error as `describe` puts it (message, field and limit,
     runbook entry); an OS failure a user can fix is explained first, as a `StorageFailure`."""
-    out = stream or sys.stderr
     if isinstance(error, OSError) and is_storage_failure(error):
         error = storage_failure(error, "use", error.filename or "the journal")
-    print(f"decision-journal: error: {describe(error)}", file=out)
-    return exit_code_for(error)
+    print_error(describe(error), stream)
+    return exit_code_of(error)
 
 
 def guarded(run: Callable[[], int]) -> int:

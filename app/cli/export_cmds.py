@@ -9,13 +9,15 @@ MADR folder that already holds files, is replaced only with `--force`.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 from pathlib import Path
 
-from app.cli.exit_codes import INVALID, OK, UNEXPECTED
+from app.cli.exit_codes import INVALID, OK, UNEXPECTED, print_error
 from app.cli.filter_args import add_filters, add_limit, filter_from
 from core.exporters import FORMATS, export, render_single
+from core.exporters.json_export import json_pieces, write_json_pieces
 from core.exporters.naming import export_name
 from core.journal import Journal
 from core.messages.language import summary_language
@@ -24,6 +26,8 @@ from core.record.models import DecisionRecord
 
 
 def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
+    if args.format == "json":
+        return _export_json(journal, args)
     records = journal.index.list_records(filter_from(journal, args))
     if args.limit:
         records = records[: args.limit]  # newest first, as list shows them
@@ -35,12 +39,8 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
         )
         sys.stdout.buffer.write(data)
         return OK
-    target = Path(args.output)
-    if target.is_dir() or args.output.endswith(_SEPARATORS):
-        target = target / export_name(args.format, private=args.private)
-    elif _missing_folder(target):
-        return INVALID
-    if _refuse_existing(target, args.force, "file"):
+    target = _file_target(args)
+    if target is None:
         return INVALID
     try:
         written = export(
@@ -57,6 +57,43 @@ def cmd_export(journal: Journal, args: argparse.Namespace) -> int:
     return OK
 
 
+def _export_json(journal: Journal, args: argparse.Namespace) -> int:
+    """The JSON array, written from the index's compact JSON as it is read, chunk by chunk
+    (`core.exporters.json_export.json_pieces`): no record model is built, and the journal is
+    never held in memory whole."""
+    index = journal.index
+    ids = index.ids_of_whole(filter_from(journal, args))
+    if args.limit:
+        ids = ids[: args.limit]  # newest first, as list shows them
+    compacts = itertools.chain.from_iterable(index.iter_compact(ids))
+    pieces = json_pieces(compacts, include_private=args.private)
+    if args.output in (None, "-"):
+        sys.stdout.buffer.writelines(pieces)
+        return OK
+    target = _file_target(args)
+    if target is None:
+        return INVALID
+    try:
+        written = write_json_pieces(pieces, target.parent, target.name)
+    except OSError as exc:
+        return _cannot_write(target, exc)
+    _say_written(len(ids), written)
+    return OK
+
+
+def _file_target(args: argparse.Namespace) -> Path | None:
+    """The file `-o` names (inside a folder it names, under the export's name), or None after
+    saying why not (a missing folder, an existing file without --force)."""
+    target = Path(args.output)
+    if target.is_dir() or args.output.endswith(_SEPARATORS):
+        target = target / export_name(args.format, private=args.private)
+    elif _missing_folder(target):
+        return None
+    if _refuse_existing(target, args.force, "file"):
+        return None
+    return target
+
+
 _SEPARATORS = tuple({"/", os.sep})
 """A path ending in one names a folder (created when missing), never a file of that name."""
 
@@ -70,7 +107,7 @@ def _missing_folder(target: Path) -> bool:
     blocker = next((p for p in target.parents if os.path.lexists(p)), None)
     if blocker is not None and not blocker.is_dir():
         return False  # _cannot_write names the file in the way
-    _error(
+    print_error(
         f"cannot write {target}: the folder {folder} does not exist "
         "(end the path with / to create a folder and write into it)"
     )
@@ -84,7 +121,7 @@ def _cannot_write(target: Path, exc: OSError) -> int:
         reason = f"{blocker} is a file, not a folder"
     else:
         reason = exc.strerror or type(exc).__name__
-    _error(f"cannot write {target}: {reason}")
+    print_error(f"cannot write {target}: {reason}")
     return UNEXPECTED
 
 
@@ -92,11 +129,13 @@ def _export_folder(records: list[DecisionRecord], args: argparse.Namespace) -> i
     """MADR: one file per decision and an index, into a folder that is new, empty, or forced."""
     if args.output in (None, "-"):
         example = export_name("madr", private=args.private)
-        _error(f"madr writes a folder, not standard output; give -o FOLDER (e.g. -o {example})")
+        print_error(
+            f"madr writes a folder, not standard output; give -o FOLDER (e.g. -o {example})"
+        )
         return INVALID
     target = Path(args.output)
     if target.exists() and not target.is_dir():
-        _error(f"{target} is a file; madr writes a folder")
+        print_error(f"{target} is a file; madr writes a folder")
         return INVALID
     if not args.output.endswith(_SEPARATORS) and _missing_folder(target):
         return INVALID
@@ -115,12 +154,9 @@ def _refuse_existing(target: Path, force: bool, kind: str) -> bool:
     if force or not os.path.lexists(target):
         return False
     what = "is not empty" if kind == "folder" else "exists"
-    _error(f"{target} {what}; add --force to replace {'its files' if kind == 'folder' else 'it'}")
+    them = "its files" if kind == "folder" else "it"
+    print_error(f"{target} {what}; add --force to replace {them}")
     return True
-
-
-def _error(message: str) -> None:
-    print(f"decision-journal: error: {message}", file=sys.stderr)
 
 
 def _say_written(records: int, path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from app.cli.exit_codes import INVALID, OK
+from app.cli.exit_codes import INVALID, OK, print_error
 from core.messages import runbook
 
 
@@ -17,14 +17,14 @@ def cmd_help(args: argparse.Namespace) -> int:
     if args.topic is None:  # `help` alone: the commands, as `--help` shows them
         from app.cli.main import build_parser  # here: main imports this module
 
-        build_parser().print_help()
+        build_parser(listing=True).print_help()
         return OK
     if args.entry is None:
         return _list_entries()
     try:
         text = runbook.entry(args.entry)
     except runbook.UnknownEntry as exc:
-        print(f"decision-journal: error: {exc}", file=sys.stderr)
+        print_error(exc)
         return INVALID
     sys.stdout.write(text)
     print(f"\n(from {runbook.installed_path()}#{args.entry})")

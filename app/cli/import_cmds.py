@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app.cli.app_notice import tell_app_records_changed
-from app.cli.exit_codes import INVALID, OK
+from app.cli.exit_codes import INVALID, OK, print_error
 from core.errors import InvalidDecision
 from core.gocompat.gotime import GoTime
 from core.importers import KINDS, make_importer
@@ -91,7 +91,7 @@ def print_report(report: ImportReport, out: TextIO, err: TextIO) -> None:
     for conflict in report.conflicts[:_SHOWN]:
         print(f"conflict: {conflict.key}: {conflict.message}", file=err)
     for error in report.errors[:_SHOWN]:
-        print(f"error: {error.where}: {error.message}", file=err)
+        print_error(f"{error.where}: {error.message}", err)
     hidden = max(0, len(report.conflicts) - _SHOWN) + max(0, len(report.errors) - _SHOWN)
     if hidden:
         print(f"... and {number(hidden)} more (use --json for every item)", file=err)

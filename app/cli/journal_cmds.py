@@ -6,14 +6,15 @@ in `export_cmds`."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli import render
-from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE
+from app.cli.exit_codes import DAMAGED, OK, WRONG_STATE, print_error
 from app.cli.filter_args import add_filters, add_limit, filter_from
 from app.cli.redact_cmds import add_arguments as add_redact_arguments
 from app.cli.repair_cmds import add_arguments as add_repair_arguments
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # the rest loads in the commands that use it: list and show s
     from core.doctor import WriteProbe
     from core.journal import Journal
     from core.record.models import DecisionRecord
-    from core.record.shape import RecordShape
     from core.store.correction_notes import CorrectionNote
     from core.sync.conflicts import Conflict
     from core.sync.resolution import Revision
@@ -67,20 +67,29 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
     index = journal.index
     ids = index.query_ids(filter_from(journal, args))
     shown = ids[: args.limit] if args.limit else ids
-    # The table reads a plain view of each row; only --json builds the full records.
-    full = index.records(shown) if args.json else None
-    records: Sequence[RecordShape] = index.shapes(shown) if full is None else full
     for issue in index.issues():
         print(
             f"decision-journal: warning: unreadable record {issue.path}: {issue.error} "
             f"({runbook.see('unreadable-record')})",
             file=sys.stderr,
         )
-    if full is not None:
-        _print_json([r.to_go_dict() for r in full])
-    elif records:
-        rows = render.list_rows(records, _sync_conflicts(journal))
-        print(render.table(render.LIST_HEADERS, rows))
+    # Both outputs are written as the index's rows are read, chunk by chunk: the table from
+    # the list columns, --json from the cached compact JSON; neither builds a record model.
+    if args.json:
+        from core.bulk.indented_json import indented_array  # every field, as stored
+
+        compacts = itertools.chain.from_iterable(index.iter_compact(shown))
+        sys.stdout.flush()
+        sys.stdout.buffer.writelines(indented_array(compacts))
+    elif shown:
+        conflicted = _sync_conflicts(journal)
+
+        def cells() -> Iterator[list[str]]:
+            for chunk in index.iter_rows(shown):
+                yield from (render.list_cells(row, conflicted) for row in chunk)
+
+        for line in render.table_lines(render.LIST_HEADERS, cells):
+            print(line)
         if len(shown) < len(ids):
             print(f"\n{number(len(shown))} of {count(len(ids), 'decision')}, newest first.")
     else:
@@ -89,11 +98,12 @@ def cmd_list(journal: Journal, args: argparse.Namespace) -> int:
 
 
 def cmd_show(journal: Journal, args: argparse.Namespace) -> int:
-    record = journal.store.get(args.id)
     if args.json:
-        _print_json(record.to_go_dict())
-    else:
-        print(render.details(record, _sync_conflicts(journal).get(record.id)))
+        _print_json(journal.store.get(args.id).to_go_dict())
+        return OK
+    # The index's row when it proves the file unchanged since its strict read, else that read.
+    record = journal.index.current_shape(args.id) or journal.store.get(args.id)
+    print(render.details(record, _sync_conflicts(journal).get(record.id)))
     return OK
 
 
@@ -255,7 +265,7 @@ def _after(journal: Journal, done: Revision) -> int:
 
 
 def _wrong_state(message: str) -> int:
-    print(f"decision-journal: error: {message}", file=sys.stderr)
+    print_error(message)
     return WRONG_STATE
 
 

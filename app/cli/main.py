@@ -35,9 +35,41 @@ COMMANDS = {
 Why name them here: a command loads only its own module, and the others (importers, the app's
 commands, the capture flow) are a noticeable part of a CLI start (bench/CHANGES.md). The hook, which
 runs before every tool call, also cannot be broken by an unrelated module this way. Help, and a word
-that is no command, load them all.
+that is no command, list the commands from `SUMMARIES` and load none of them.
 """
 COMMAND_MODULES = tuple(COMMANDS)
+SUMMARIES = {
+    "list": "list decisions, newest first",
+    "show": "show one decision",
+    "history": "every revision of one decision",
+    "edit": "correct a decision (compare-and-swap)",
+    "delete": "soft-delete a decision (history is kept)",
+    "restore": "restore a soft-deleted decision",
+    "doctor": "check records, history chains, permissions and locks",
+    "export": "export decisions (JSON, MADR, Markdown log or CSV)",
+    "profile": "derived preference rules (evidence, not commands)",
+    "app": "start the tray app (or bring the running one forward)",
+    "ask": "ask the human to decide (a proposal or {decision_id})",
+    "status": "is the app running, where, and what is pending",
+    "pending": "decisions waiting for an answer",
+    "mcp": "serve the MCP tools on stdio (clients start this)",
+    "hook": "a client's PreToolUse hook (reads JSON on stdin)",
+    "setup": "register the MCP server (and hooks) with a client",
+    "notes": "agent notes for a workspace (newest first)",
+    "import": "import decisions from another tool (kind detected, or --from KIND)",
+    "confirm": "confirm imported records as your own decisions",
+    "outcome": "report what happened after a decision (appends a signal; never edits the record)",
+    "outcome-stats": "how often recommendations are accepted; per-rule outcome scores",
+    "recall": "ranked search over past decisions and agent notes",
+    "help": "the runbook: what each fail-closed error means and how to fix it",
+    "sync": "one journal on several machines through a git remote, end-to-end encrypted",
+    "modes": "each decision kind's mode (ask or auto), its predictions and agreement",
+    "overrule": "correct an answer the profile gave for you",
+    "principles": "principle docs for agents to read",
+}
+"""Each command's line in `--help`, in the order the modules register them (a test holds this
+equal to their own help texts): `--help`, `help` and a word that is no command list every command
+from this table, without loading the modules that register them."""
 _MODULE_OF = {word: module for module, words in COMMANDS.items() for word in words}
 
 
@@ -51,7 +83,11 @@ def _command_word(argv: Sequence[str]) -> str:
     return ""
 
 
-def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+def build_parser(
+    modules: Sequence[str] = COMMAND_MODULES, *, listing: bool = False
+) -> argparse.ArgumentParser:
+    """The parser with the commands of `modules`; with `listing`, every command as a bare
+    entry of `SUMMARIES` instead (enough for the help and for an unknown word's error)."""
     import argparse  # not on the hook's path
     import importlib
 
@@ -70,6 +106,10 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
     )
     parser.add_argument("--version", action="version", version=f"decision-journal {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    if listing:
+        for word, summary in SUMMARIES.items():
+            sub.add_parser(word, help=summary)
+        return parser
     for name in modules:
         importlib.import_module(f"app.cli.{name}").register(sub)
     return parser
@@ -102,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     redact_stderr()  # usage errors and tracebacks may quote what the user typed
 
     module = _MODULE_OF.get(word)
-    parser = build_parser((module,) if module else COMMAND_MODULES)
+    parser = build_parser((module,)) if module else build_parser(listing=True)
     args = parser.parse_args(arguments)
     if not getattr(args, "opens_journal", True):
         # The hook opens the journal itself, and only when it has something to check.

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli.exit_codes import CONFLICT, INVALID, OK
+from app.cli.exit_codes import CONFLICT, INVALID, OK, print_error
 from core.errors import JournalError, RevisionConflict
 from core.messages import runbook
 from core.messages.wording import count
@@ -120,10 +120,8 @@ def _confirmed(survey: Survey, args: argparse.Namespace, others: int) -> bool:
     if args.purge_history:
         plan += " and rewrite history revisions in place"
     if args.json or not sys.stdin.isatty():
-        print(
-            f"decision-journal: error: doctor --redact would {plan}; add --yes to confirm "
-            "when not asked at a terminal",
-            file=sys.stderr,
+        print_error(
+            f"doctor --redact would {plan}; add --yes to confirm when not asked at a terminal"
         )
         return False
     answer = input(f"{plan[0].upper()}{plan[1:]} and rebuild the search index? [y/N] ")

@@ -3,14 +3,15 @@ user's clock (`--json` keeps the stored UTC text)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from core.messages.language import ENGLISH, KOREAN, summary_language
+from core.record.shape import option_label_of
 
 if TYPE_CHECKING:  # records come from the caller; rendering needs none of their code
     from core.gocompat.gotime import GoTime
-    from core.record.models import DecisionRecord
+    from core.index.rows import ListRow
     from core.record.shape import RecordShape
     from core.sync.conflicts import Conflict
 
@@ -34,7 +35,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def when(record: RecordShape) -> str:
+def when(record: RecordShape | ListRow) -> str:
     """The last update to the minute, on the user's clock (as the journal window shows it)."""
     if record.updated_at is None:
         return ""
@@ -48,24 +49,36 @@ def local_time(value: GoTime | None, pattern: str = "%Y-%m-%d %H:%M:%S %Z") -> s
     return value.to_datetime().astimezone().strftime(pattern)
 
 
-def status(record: RecordShape, conflicted: Collection[str] = ()) -> str:
+def status(record: RecordShape | ListRow, conflicted: Collection[str] = ()) -> str:
     """The record's status, with `IN_CONFLICT` when it waits for a choice of version."""
     return f"{record.status}, {IN_CONFLICT}" if record.id in conflicted else record.status
 
 
-def list_rows(records: Sequence[RecordShape], conflicted: Collection[str] = ()) -> list[list[str]]:
+def list_cells(row: ListRow, conflicted: Collection[str] = ()) -> list[str]:
+    """One line of `list`'s table (`LIST_HEADERS`), from the index's list row."""
     return [
-        [
-            r.id,
-            when(r),
-            r.project_alias or r.project_id,
-            r.decision_kind,
-            status(r, conflicted),
-            ellipsize(r.selected_label(), 28),
-            ellipsize(r.problem, 48),
-        ]
-        for r in records
+        row.id,
+        when(row),
+        row.project_alias or row.project_id,
+        row.decision_kind,
+        status(row, conflicted),
+        ellipsize(row.selected_label, 28),
+        ellipsize(row.problem, 48),
     ]
+
+
+def table_lines(
+    headers: Sequence[str], rows: Callable[[], Iterable[Sequence[str]]]
+) -> Iterator[str]:
+    """`table`'s lines, from rows read twice (once for the column widths, once to print)
+    instead of held: a listing of a whole journal never holds every row at once."""
+    widths = [len(h) for h in headers]
+    for row in rows():
+        for index, cell in enumerate(row):
+            widths[index] = max(widths[index], len(cell))
+    yield "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
+    for row in rows():
+        yield "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
 
 
 LIST_HEADERS = ("ID", "UPDATED", "PROJECT", "KIND", "STATUS", "SELECTED", "PROBLEM")
@@ -84,7 +97,7 @@ def conflict_line(record_id: str, conflict: Conflict) -> str:
     )
 
 
-def summary_lines(record: DecisionRecord, language: str) -> list[str]:
+def summary_lines(record: RecordShape, language: str) -> list[str]:
     """The summary in the reader's language, then in the other (the Korean one is the sentence
     KernForge stores); a record without a choice yet has none."""
     from core.record.summary import summary_in  # only details show a summary
@@ -97,7 +110,7 @@ def summary_lines(record: DecisionRecord, language: str) -> list[str]:
     return [f"Summary:    {first}", f"{label}{second}"]
 
 
-def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
+def details(record: RecordShape, conflict: Conflict | None = None) -> str:
     conflicted = () if conflict is None else (record.id,)
     lines = [
         f"{record.id}  (revision {record.revision}, {status(record, conflicted)})",
@@ -127,7 +140,7 @@ def details(record: DecisionRecord, conflict: Conflict | None = None) -> str:
         lines.append(f"  Other: {record.custom_selection}  [selected]")
     lines.append(f"Why chosen: {record.selection_reason_raw}")
     for rejection in record.rejected_reasons:
-        label = record.option_label(rejection.option_id) or rejection.option_id
+        label = option_label_of(record, rejection.option_id) or rejection.option_id
         lines.append(f"Why not {label}: {rejection.reason}")
     lines.extend(summary_lines(record, summary_language()))
     created, updated = local_time(record.created_at), local_time(record.updated_at)

@@ -19,11 +19,10 @@ from app.cli.app_notice import tell_app_records_changed
 from app.cli.exit_codes import (
     CONFLICT,
     DAMAGED,
-    INVALID,
-    NOT_FOUND,
     OK,
     UNEXPECTED,
     WRONG_STATE,
+    print_error,
     report_error,
 )
 from app.cli.render import local_time
@@ -34,12 +33,7 @@ from core.errors import (
     REFUSED_ENTRY,
     SET_UP_ENTRY,
     LockCancelled,
-    SyncAlreadyConfigured,
-    SyncConflictUnknown,
     SyncError,
-    SyncKeyUnavailable,
-    SyncKeyWrong,
-    SyncNotConfigured,
 )
 from core.gocompat.gotime import GoTime
 from core.journal import Journal
@@ -72,32 +66,22 @@ def _engine(journal: Journal) -> SyncEngine:
     return SyncEngine(journal.root, interactive=sys.stdin.isatty())
 
 
-_ERROR_CODES: tuple[tuple[type[SyncError], int], ...] = (
-    (SyncAlreadyConfigured, WRONG_STATE),
-    (SyncNotConfigured, WRONG_STATE),
-    (SyncConflictUnknown, NOT_FOUND),
-    (SyncKeyWrong, INVALID),
-    (SyncKeyUnavailable, INVALID),
-)
-"""Sync failures and their exit codes (see SYNC_EXIT_CODES); any other one is 1."""
-
-
 def _run(action: Callable[[], int]) -> int:
     """Runs a sync action; a sync failure is one stderr line (and what it refused before it
     stopped) and its exit code."""
     try:
         return action()
-    except SyncError as exc:
-        report_error(exc)
+    except SyncError as exc:  # each declares its exit code (see SYNC_EXIT_CODES)
+        code = report_error(exc)
         _print_refusals(getattr(getattr(exc, "report", None), "refused", []), file=sys.stderr)
-        return next((code for kind, code in _ERROR_CODES if isinstance(exc, kind)), UNEXPECTED)
+        return code
     except LockCancelled as exc:  # another sync (the app's, another terminal's) ran long
         _refuse(f"{exc}; another sync is running", INTERRUPTED_ENTRY)
         return UNEXPECTED
 
 
 def _refuse(message: str, entry: str) -> None:
-    print(f"decision-journal: error: {message} ({runbook.see(entry)})", file=sys.stderr)
+    print_error(f"{message} ({runbook.see(entry)})")
 
 
 def _finish(journal: Journal, report: SyncReport, *, set_up: bool = False) -> int:
@@ -153,8 +137,8 @@ def _what_moved(report: SyncReport, *, set_up: bool = False) -> str:
         return f"{sent}, {count(report.received, 'file')} received"
     if report.pushed and not report.sent:
         sent = f"{count(report.pushed, 'waiting commit')} pushed (from an earlier sync)"
-    elif report.pushed > 1:
-        sent += f" ({count(report.pushed, 'commit')} pushed, with ones that waited)"
+    elif report.pushed:
+        sent += f" (and {count(report.pushed, 'waiting commit')} from an earlier sync)"
     return f"{sent}, {count(report.received, 'file')} received"
 
 

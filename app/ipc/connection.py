@@ -19,10 +19,10 @@ from typing import Any, Protocol
 from app.ipc.peercred import PeerCredentials
 from app.ipc.policy import MAX_IN_FLIGHT
 from core.errors import ErrorCode, FrameTooLarge, ProtocolError
+from core.ipc.framing import encode_frame
 from core.ipc.protocol import (
     RequestIdType,
     encode_error_frame,
-    encode_frame,
     notification_message,
     result_message,
 )

@@ -36,7 +36,8 @@ from app.ipc.peercred import PeerCredentials
 from app.ipc.policy import INLINE_PARSE_MAX, MAX_IN_FLIGHT, RECV_SIZE, Limits
 from app.ipc.requests import hello_frame, parse_body
 from core.errors import ErrorCode, FrameTooLarge, ProtocolError
-from core.ipc.protocol import HELLO, Request, RequestIdType, encode_error_frame
+from core.ipc.methods import HELLO
+from core.ipc.protocol import Request, RequestIdType, encode_error_frame
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from app.ipc.connection import Connection
 from app.ipc.policy import Limits
 from core.errors import ErrorCode, ProtocolError
-from core.ipc.protocol import FrameDecoder
+from core.ipc.framing import FrameDecoder
 
 
 @dataclass(eq=False, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.ipc.protocol import MAX_FRAME
+from core.ipc.framing import MAX_FRAME
 
 MAX_CLIENTS = 256
 """Connections that are not waiting for the person; more than any honest setup opens."""

@@ -11,13 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import ErrorCode, ProtocolError
+from core.ipc.framing import encode_frame
+from core.ipc.methods import PARAMS_MODELS, HelloParams
 from core.ipc.protocol import (
-    PARAMS_MODELS,
     PROTOCOL_VERSION,
-    HelloParams,
     Request,
     encode_error_frame,
-    encode_frame,
     parse_params,
     parse_request,
     result_message,

@@ -34,12 +34,7 @@ from app.ipc.listener import bind_listener
 from app.ipc.peercred import peer_credentials
 from app.ipc.policy import MAX_CLIENTS, MAX_IN_FLIGHT, Limits
 from core.errors import JournalError
-from core.ipc.protocol import (
-    PROTOCOL_VERSION,
-    Request,
-    error_from_exception,
-    shutting_down_error,
-)
+from core.ipc.protocol import PROTOCOL_VERSION, Request, error_from_exception, shutting_down_error
 from core.ipc.runtime_paths import (
     canonical_journal_path,
     ensure_runtime_dir,

@@ -19,6 +19,7 @@ from typing import Any
 
 from core.errors import Violation
 from core.gocompat.text import utf8_len
+from core.messages.wording import count, number, too_large
 
 _NOUNS = {
     "string": "a string",
@@ -38,9 +39,7 @@ def argument_violations(schema: dict[str, Any], arguments: object) -> list[Viola
 
 def violations_text(subject: str, violations: list[Violation]) -> str:
     """One message listing every problem, so the model can fix them all in one retry."""
-    count = len(violations)
-    noun = "problem" if count == 1 else "problems"
-    lines = [f"{subject} is invalid ({count} {noun}); fix all and retry:"]
+    lines = [f"{subject} is invalid ({count(len(violations), 'problem')}); fix all and retry:"]
     lines += [f"- {v.field}: {v.message}{_limit_note(v)}" for v in violations]
     return "\n".join(lines)
 
@@ -48,7 +47,9 @@ def violations_text(subject: str, violations: list[Violation]) -> str:
 def _limit_note(violation: Violation) -> str:
     """The limit, unless the message already states it."""
     limit = violation.limit
-    return "" if limit is None or str(limit) in violation.message else f" (limit {limit})"
+    if limit is None or number(limit) in violation.message or str(limit) in violation.message:
+        return ""
+    return f" (limit {number(limit)})"
 
 
 def _check(schema: dict[str, Any], value: object, path: str) -> Iterator[Violation]:
@@ -106,8 +107,7 @@ def _check_string(schema: dict[str, Any], value: str, path: str) -> Iterator[Vio
         return
     limit = schema.get("maxLength")
     if limit is not None and utf8_len(value) > limit:
-        size = utf8_len(value)
-        yield Violation(path, f"must be at most {limit} UTF-8 bytes (got {size})", limit)
+        yield Violation(path, too_large(utf8_len(value), limit), limit)
         return
     pattern = schema.get("pattern")
     if pattern is not None and not _compiled(pattern).search(value):

@@ -49,7 +49,8 @@ from core.errors import (
     RemoteError,
 )
 from core.ipc.client import IpcClient, app_is_running
-from core.ipc.protocol import DECISION_PRESENT, is_shutting_down
+from core.ipc.methods import DECISION_PRESENT
+from core.ipc.protocol import is_shutting_down
 from core.ipc.runtime_paths import socket_path
 from core.journal import Journal
 

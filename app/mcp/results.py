@@ -23,14 +23,13 @@ from core.capture.machine import (
     pending_result_message,
 )
 from core.errors import (
-    ErrorCode,
     IpcError,
     JournalError,
     NotFound,
-    PendingConflict,
     RemoteError,
     ViolationsError,
     describe,
+    wire_kind,
 )
 from core.journal import Journal
 from core.record.models import DecisionRecord
@@ -174,27 +173,23 @@ def _resume_hint(decision_id: str) -> str:
 
 
 def tool_error_for(error: BaseException) -> ToolError:
-    """A message the model can act on; core errors keep their field, limit and runbook hint."""
+    """A message the model can act on, as `describe` words the error (its field, limit and
+    runbook entry), whether the error arose here or came from the app over the socket."""
     if isinstance(error, ViolationsError):
         return ToolError(violations_message(error))
-    if isinstance(error, PendingConflict):
-        return ToolError(f"{error}. {_resume_hint(error.pending_id)} first.")
-    if isinstance(error, NotFound):
-        return ToolError(f"{error}; it is neither pending nor recorded in this journal.")
-    if isinstance(error, RemoteError):
-        return _remote_error(error)
-    if isinstance(error, IpcError):
+    if isinstance(error, IpcError) and not isinstance(error, RemoteError):
         return ToolError(f"could not talk to the Decision Journal app: {error}")
-    return ToolError(str(describe(error)))
-
-
-def _remote_error(error: RemoteError) -> ToolError:
-    pending_id = error.data.get("pending_id")
-    if error.code == ErrorCode.PENDING_CONFLICT and isinstance(pending_id, str):
-        return ToolError(f"{error.message}. {_resume_hint(pending_id)} first.")
-    if error.code == ErrorCode.INVALID_PROPOSAL:
-        field = f" (field: {error.field})" if error.field else ""
-        return ToolError(f"{error.message}{field}")
-    if error.code == ErrorCode.NOT_FOUND:
-        return ToolError(f"{error.message}; it is neither pending nor recorded in this journal.")
-    return ToolError(f"the Decision Journal app refused the request: {error.message}")
+    described = describe(error)
+    kind: type[BaseException] | None = type(error)
+    if isinstance(error, RemoteError):
+        kind, details = wire_kind(error.code), error.data
+    else:
+        details = error.details() if isinstance(error, JournalError) else {}
+    pending_id = details.get("pending_id")
+    if isinstance(pending_id, str):
+        return ToolError(f"{described}. {_resume_hint(pending_id)} first.")
+    if kind is not None and issubclass(kind, NotFound):
+        return ToolError(f"{described}; it is neither pending nor recorded in this journal.")
+    if kind is None:  # a code no core error declares: the app's own refusal
+        return ToolError(f"the Decision Journal app refused the request: {described}")
+    return ToolError(str(described))

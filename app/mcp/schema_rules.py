@@ -8,7 +8,7 @@ back. What each side is documented or reported to refuse:
 
 - Anthropic Messages API: `input_schema` must be an object schema, and "input_schema does not
   support oneOf, allOf, or anyOf at the top level" (the API's 400 text, quoted in
-  anthropics/claude-code#5319, #5973 and in many MCP servers' fixes, e.g.
+  anthropics/claude-code#5319 and anthropics/claude-code#5973 and in many MCP servers' fixes, e.g.
   marianfoo/mcp-sap-docs#51; the restriction is not in the tool-use docs).
 - OpenAI function calling (Chat Completions and Responses, which Codex uses): "schema must have
   type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" (newer

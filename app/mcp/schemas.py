@@ -20,17 +20,24 @@ from pydantic import BaseModel, Field
 
 from core import limits
 from core.agents.notes import DECISION_MAX, EVIDENCE_MAX, GOAL_MAX, WHY_MAX
+from core.messages.wording import span
+from core.record.fields import (
+    ID_CHARACTERS_WORDS,
+    RISK_WORDS,
+    id_pattern,
+    item_rule,
+    number_rule,
+    rule,
+)
 
 RECENT_LIMIT_MAX = 50
-_ID_PATTERN = "^[A-Za-z0-9._-]{1,128}$"
-_DECISION_ID_PATTERN = f"^[A-Za-z0-9._-]{{1,{limits.DECISION_ID_MAX}}}$"
 _WORKSPACE = {
     "type": "string",
-    "maxLength": limits.WORKSPACE_MAX,
+    "maxLength": rule("workspace").most,
     "description": (
         "Absolute path of the project root. Default: CLAUDE_PROJECT_DIR, else the server's "
         "working directory. Decisions, notes and preferences are grouped by this project. "
-        f"At most {limits.WORKSPACE_MAX} UTF-8 bytes."
+        f"At most {rule('workspace').most} UTF-8 bytes."
     ),
 }
 
@@ -42,6 +49,11 @@ def _text(description: str, max_bytes: int, **extra: Any) -> dict[str, Any]:
         "description": f"{description} At most {max_bytes} UTF-8 bytes.",
         **extra,
     }
+
+
+def _field(description: str, name: str) -> dict[str, Any]:
+    """A text field whose limit is the record's rule `name` (`core.record.fields`)."""
+    return _text(description, rule(name).most)
 
 
 def _string_list(description: str, items: int, item_bytes: int) -> dict[str, Any]:
@@ -56,95 +68,128 @@ def _string_list(description: str, items: int, item_bytes: int) -> dict[str, Any
     }
 
 
-OPTION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["id", "label", "description"],
-    "properties": {
-        "id": {
-            "type": "string",
-            "pattern": _ID_PATTERN,
-            "description": "Stable id: 1 to 128 characters of A-Z a-z 0-9 . _ - (not __custom__).",
-        },
-        "label": _text("Short name of the approach, unique case-insensitively.", 256),
-        "description": _text("Objective description of the approach.", 2048),
-        "pros": _string_list("Advantages.", limits.OPTION_DETAIL_ITEMS_MAX, 1024),
-        "cons": _string_list("Drawbacks.", limits.OPTION_DETAIL_ITEMS_MAX, 1024),
-        "recommended": {
-            "type": "boolean",
-            "description": "Exactly one option must be true: your advisory recommendation.",
-        },
-    },
-}
+def _field_list(description: str, name: str) -> dict[str, Any]:
+    """A list field whose count and item limits are the record's rules for `name`."""
+    return _string_list(description, rule(name).most, item_rule(name).most)
 
-_CAPTURE_PROPERTIES: dict[str, Any] = {
-    "problem": _text("The fork in one or two sentences: what must be decided and why.", 4096),
-    "header": _text("Optional window heading.", limits.HEADER_MAX),
-    "decision_kind": _text(
-        "Category of the fork, lowercased, e.g. 'storage-backend', 'error-handling'. Rules in "
-        "the preference profile are grouped by it, so reuse kinds.",
-        limits.KIND_MAX,
-    ),
-    "risk_level": {
-        "type": "string",
-        "enum": ["low", "medium", "high", "critical"],
-        "description": "Risk of getting the choice wrong; omit it when unknown.",
-    },
-    "options": {
-        "type": "array",
-        "minItems": limits.OPTIONS_MIN,
-        "maxItems": limits.OPTIONS_MAX,
-        "items": OPTION_SCHEMA,
-        "description": "2 to 4 materially different, viable approaches; exactly one recommended.",
-    },
-    "recommended_option_id": {
-        "type": "string",
-        "pattern": _ID_PATTERN,
-        "description": (
-            "Optional; if given it must be the id of the option flagged recommended "
-            "(1 to 128 characters of A-Z a-z 0-9 . _ -)."
-        ),
-    },
-    "detector_confidence": {
-        "type": "number",
-        "minimum": limits.CAPTURE_CONFIDENCE_MIN,
-        "maximum": 1,
-        "description": (
-            "How sure you are that this is a material fork, 0.65 to 1. Below 0.65 do not ask."
-        ),
-    },
-    "domains": _string_list("Areas, e.g. 'storage', 'ui'.", limits.DOMAINS_MAX, 512),
-    "languages": _string_list("Languages involved.", limits.LANGUAGES_MAX, 512),
-    "evidence_refs": _string_list(
-        "Where you looked, e.g. 'core/store/decisions.py:120'.", limits.EVIDENCE_REFS_MAX, 2048
-    ),
-    "task_fingerprint": _text("Optional stable id of the task (idempotency).", 1024),
-    "evidence_fingerprint": _text("Optional stable id of the evidence (idempotency).", 1024),
-}
 
-PRESENT_INPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "description": (
-        "Either a new proposal (problem, decision_kind, options and detector_confidence are "
-        'then required) or, to resume a pending decision, only {"decision_id": "..."}.'
-    ),
-    "properties": {
-        "decision_id": {
+def _option_id(description: str) -> dict[str, Any]:
+    ids = rule("option.id")
+    return {
+        "type": "string",
+        "pattern": id_pattern("option.id"),
+        "description": description.format(ids=f"{ids.span()} of {ID_CHARACTERS_WORDS}"),
+    }
+
+
+def _decision_id(description: str, **extra: Any) -> dict[str, Any]:
+    ids = rule("id")
+    return {
+        "type": "string",
+        **extra,
+        "pattern": id_pattern("id"),
+        "description": description.format(ids=f"{ids.span()} of {ID_CHARACTERS_WORDS}"),
+    }
+
+
+def option_schema() -> dict[str, Any]:
+    """One option of a proposal, its limits as the record's rules stand now."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["id", "label", "description"],
+        "properties": {
+            "id": _option_id("Stable id: {ids} (not __custom__)."),
+            "label": _field(
+                "Short name of the approach, unique case-insensitively.", "option.label"
+            ),
+            "description": _field("Objective description of the approach.", "option.description"),
+            "pros": _field_list("Advantages.", "option.details"),
+            "cons": _field_list("Drawbacks.", "option.details"),
+            "recommended": {
+                "type": "boolean",
+                "description": "Exactly one option must be true: your advisory recommendation.",
+            },
+        },
+    }
+
+
+def _capture_properties() -> dict[str, Any]:
+    options, confidence = rule("options"), number_rule("detector_confidence")
+    return {
+        "problem": _field(
+            "The fork in one or two sentences: what must be decided and why.", "problem"
+        ),
+        "header": _field("Optional window heading.", "header"),
+        "decision_kind": _field(
+            "Category of the fork, lowercased, e.g. 'storage-backend', 'error-handling'. Rules "
+            "in the preference profile are grouped by it, so reuse kinds.",
+            "decision_kind",
+        ),
+        "risk_level": {
             "type": "string",
-            "maxLength": limits.DECISION_ID_MAX,
-            "pattern": _DECISION_ID_PATTERN,
+            "enum": list(RISK_WORDS),
+            "description": "Risk of getting the choice wrong; omit it when unknown.",
+        },
+        "options": {
+            "type": "array",
+            "minItems": options.least,
+            "maxItems": options.most,
+            "items": option_schema(),
             "description": (
-                "Resume: the id of a pending decision, given alone. With a new proposal it may "
-                "be omitted; if present it must equal the derived id. 1 to "
-                f"{limits.DECISION_ID_MAX} characters of A-Z a-z 0-9 . _ -."
+                f"{span(options.least, options.most)} materially different, viable approaches; "
+                "exactly one recommended."
             ),
         },
-        **_CAPTURE_PROPERTIES,
-        "workspace": _WORKSPACE,
-    },
-}
-"""Flat on purpose: the two shapes are checked by the server, never by a top-level anyOf."""
+        "recommended_option_id": _option_id(
+            "Optional; if given it must be the id of the option flagged recommended ({ids})."
+        ),
+        "detector_confidence": {
+            "type": "number",
+            "minimum": confidence.least,
+            "maximum": confidence.most,
+            "description": (
+                f"How sure you are that this is a material fork, {confidence.span()}. Below "
+                f"{confidence.least} do not ask."
+            ),
+        },
+        "domains": _field_list("Areas, e.g. 'storage', 'ui'.", "domains"),
+        "languages": _field_list("Languages involved.", "languages"),
+        "evidence_refs": _field_list(
+            "Where you looked, e.g. 'core/store/decisions.py:120'.", "evidence_refs"
+        ),
+        "task_fingerprint": _field("Optional stable id of the task (idempotency).", "identifier"),
+        "evidence_fingerprint": _field(
+            "Optional stable id of the evidence (idempotency).", "identifier"
+        ),
+    }
+
+
+def present_input_schema() -> dict[str, Any]:
+    """`present_implementation_decision`'s arguments, flat on purpose: the two shapes are
+    checked by the server, never by a top-level anyOf."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "description": (
+            "Either a new proposal (problem, decision_kind, options and detector_confidence are "
+            'then required) or, to resume a pending decision, only {"decision_id": "..."}.'
+        ),
+        "properties": {
+            "decision_id": _decision_id(
+                "Resume: the id of a pending decision, given alone. With a new proposal it may "
+                "be omitted; if present it must equal the derived id. {ids}.",
+                maxLength=rule("id").most,
+            ),
+            **_capture_properties(),
+            "workspace": _WORKSPACE,
+        },
+    }
+
+
+OPTION_SCHEMA = option_schema()
+PRESENT_INPUT_SCHEMA = present_input_schema()
+"""The schemas as advertised; built from the field rules when this module loads."""
 
 CAPTURE_REQUIRED = ("problem", "decision_kind", "options", "detector_confidence")
 
@@ -190,14 +235,7 @@ OUTCOME_INPUT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["decision_id"],
     "properties": {
-        "decision_id": {
-            "type": "string",
-            "pattern": _DECISION_ID_PATTERN,
-            "description": (
-                "The recorded decision the outcome is about: 1 to "
-                f"{limits.DECISION_ID_MAX} characters of A-Z a-z 0-9 . _ -."
-            ),
-        },
+        "decision_id": _decision_id("The recorded decision the outcome is about: {ids}."),
         "ci": {
             "type": "string",
             "enum": ["pass", "fail"],
@@ -224,8 +262,8 @@ PREFERENCES_INPUT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["decision_kind"],
     "properties": {
-        "decision_kind": _text("The kind of the fork you face.", limits.KIND_MAX),
-        "domains": _string_list("Relevant areas, most relevant first.", limits.DOMAINS_MAX, 512),
+        "decision_kind": _field("The kind of the fork you face.", "decision_kind"),
+        "domains": _field_list("Relevant areas, most relevant first.", "domains"),
         "workspace": _WORKSPACE,
     },
 }

@@ -61,7 +61,8 @@ from core.agents.tools import (
     RECENT_TOOL,
     SERVER_NAME,
 )
-from core.capture.proposal import PROPOSAL_FIELDS, is_resume_request, parse_proposal
+from core.capture.proposal import is_resume_request, parse_proposal
+from core.capture.proposal_draft import PROPOSAL_FIELDS
 from core.decider.service import decider_for, with_modes
 from core.errors import JournalError, NoteInvalid, ProposalInvalid, Violation
 from core.journal import Journal

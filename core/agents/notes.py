@@ -28,6 +28,7 @@ from typing import Any
 from core.errors import NoteInvalid, UnsafePath, Violation
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim, utf8_len
+from core.messages.wording import too_large
 from core.record.identity import project_identity, redacted_stable_id
 from core.record.redaction import looks_sensitive, redact_text
 from core.store.append_log import encode_line
@@ -123,7 +124,7 @@ def _check_text(
         return
     size = utf8_len(value)
     if size > limit:
-        found.append(Violation(name, f"is {size} bytes; the limit is {limit}", limit))
+        found.append(Violation(name, too_large(size, limit), limit))
 
 
 def check_note(

@@ -23,8 +23,9 @@ from msgspec import Meta
 from core import limits
 from core.bulk.canonical_time import parse_canonical
 from core.gocompat.gotime import GoTime
+from core.record.fields import ID_CHARACTERS
 from core.record.shape import is_deleted_status, selected_label_of
-from core.record.validation import CUSTOM_OPTION_ID, ID_CHARACTERS
+from core.record.validation import CUSTOM_OPTION_ID
 
 canonical_time = functools.lru_cache(maxsize=4096)(parse_canonical)
 """Cached: a record's updated_at usually repeats its created_at, and each is asked for again

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from core import limits
 from core.capture.drafts import Draft, DraftStore
 from core.capture.pending import PendingDecision, PendingStore
 from core.capture.proposal import (
@@ -36,6 +35,8 @@ from core.errors import (
     Violation,
 )
 from core.gocompat.text import equal_fold, go_trim, utf8_len
+from core.messages.wording import too_large
+from core.record.fields import rule
 from core.record.models import DecisionRecord, Stage
 from core.record.origin import AUTOMATIC_TAG, is_automatic
 from core.store.decisions import DecisionStore
@@ -474,7 +475,7 @@ def resolve_selection(proposal: ParsedProposal, selected_option_id: str, custom:
     """Exactly one of a listed id or custom text; custom equal to a label becomes that option.
 
     Raises:
-        InvalidDecision: both or neither given, custom over 1,024 bytes, or an unknown id.
+        InvalidDecision: both or neither given, custom text over its limit, or an unknown id.
     """
     selected, text = go_trim(selected_option_id), go_trim(custom)
     if selected and text:
@@ -498,12 +499,12 @@ def resolve_selection(proposal: ParsedProposal, selected_option_id: str, custom:
 
 
 def _custom_selection(proposal: ParsedProposal, text: str) -> Selection:
-    size = utf8_len(text)
-    if size > limits.CUSTOM_SELECTION_MAX:
+    size, limit = utf8_len(text), rule("custom_selection")
+    if not limit.fits(size):
         raise InvalidDecision(
-            f"custom_selection: exceeds {limits.CUSTOM_SELECTION_MAX} bytes (got {size})",
+            f"custom_selection {too_large(size, limit.most)}",
             field="custom_selection",
-            limit=limits.CUSTOM_SELECTION_MAX,
+            limit=limit.most,
         )
     for option in proposal.options:
         if equal_fold(text, go_trim(option.label)):
@@ -532,7 +533,7 @@ def check_answers(
     selection_reason: str,
     rejections: Mapping[str, str],
 ) -> Rationales:
-    """Every answer required, non-blank and within 4,096 bytes; all violations at once.
+    """Every answer required, non-blank and within its limit; all violations at once.
 
     Raises:
         AnswerInvalid: each violation names `selection_reason` or `rejections[<option id>]`.
@@ -560,11 +561,10 @@ def _check_answer(where: str, value: object, found: list[Violation]) -> None:
     if not text:
         found.append(Violation(where, "a rationale answer is required"))
         return
+    limit = rule("rejection_reason" if where.startswith("rejections") else "selection_reason_raw")
     size = utf8_len(text)
-    if size > limits.REASON_MAX:
-        found.append(
-            Violation(where, f"exceeds {limits.REASON_MAX} bytes (got {size})", limits.REASON_MAX)
-        )
+    if not limit.fits(size):
+        found.append(Violation(where, too_large(size, limit.most), limit.most))
 
 
 # --- results for agents -----------------------------------------------------------------------
@@ -595,7 +595,7 @@ def recorded_result_message(record: DecisionRecord, profile_warning: str = "") -
 
 
 def outcome_to_result(outcome: CaptureResult) -> dict[str, Any]:
-    """The protocol's `decision.present` result (`core.ipc.protocol.DecisionPresentResult`)."""
+    """The protocol's `decision.present` result (`core.ipc.methods.DecisionPresentResult`)."""
     if isinstance(outcome, Recorded):
         return _recorded_result(outcome)
     if isinstance(outcome, NeedsHuman):

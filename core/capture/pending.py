@@ -189,6 +189,10 @@ class PendingStore:
                 project_id=p.proposal.project_id,
                 project_path=_project_path(p.proposal.workspace, p.proposal.project_id),
                 problem=p.proposal.problem,
+                stage=p.stage,
+                project_alias=p.proposal.project_alias,
+                created_at=p.created_at.format() if p.created_at else "",
+                created_ns=p.created_at.unix_ns if p.created_at else 0,
             )
             for p in listing.items
         ]
@@ -384,10 +388,15 @@ def _issue_matches(issue: PendingIssue, workspace: str | None, session_id: str |
 
 
 def pending_items(
-    pending: PendingStore, workspace: str | None = None, session_id: str | None = None
+    pending: PendingStore,
+    workspace: str | None = None,
+    session_id: str | None = None,
+    *,
+    now_ns: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Pending decisions as the socket, the CLI, the tray and the window all list them."""
-    now = GoTime.now().unix_ns
+    """Pending decisions as the socket, the CLI, the tray and the window all list them, with
+    their age as of `now_ns` (default: now)."""
+    now = GoTime.now().unix_ns if now_ns is None else now_ns
     return [
         {
             "decision_id": item.decision_id,

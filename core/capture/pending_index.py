@@ -24,10 +24,12 @@ from pathlib import Path
 
 INDEX_NAME = ".index.json"
 """Hidden, so neither `PendingStore` nor the hook's listing takes it for a pending file."""
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 """2: entries carry `project_path`, so the hook compares paths instead of hashing them.
 3: entries carry the decision's `problem` and come in `find_blockers` order (oldest first,
-then unreadable files), so the hook writes its deny text from the index alone."""
+then unreadable files), so the hook writes its deny text from the index alone.
+4: entries carry the stage, the project's alias and when the decision was first asked, so
+`status` and `pending` list the pending decisions from the index alone."""
 INDEX_MAX = 1024 * 1024
 """The most of the index the hook reads; a bigger one is doubt, and the full path decides."""
 
@@ -43,15 +45,21 @@ class IndexEntry:
     reads these and keeps `dataclasses` and `typing` unloaded.
 
     `problem` is the pending proposal's problem as validated by the pending store ("" for an
-    unreadable file): what the hook's deny text quotes."""
+    unreadable file): what the hook's deny text quotes. `stage`, `project_alias`, `created_at`
+    (Go's RFC 3339 text) and `created_ns` (the same instant in Unix nanoseconds) are what
+    `core.capture.pending.pending_items` lists ("" and 0 for an unreadable file)."""
 
     __slots__ = (
+        "created_at",
+        "created_ns",
         "damaged",
         "decision_id",
         "problem",
+        "project_alias",
         "project_id",
         "project_path",
         "session_id",
+        "stage",
         "workspace",
     )
 
@@ -65,6 +73,10 @@ class IndexEntry:
         damaged: bool = False,
         project_path: str = "",
         problem: str = "",
+        stage: str = "",
+        project_alias: str = "",
+        created_at: str = "",
+        created_ns: int = 0,
     ) -> None:
         self.decision_id = decision_id
         self.session_id = session_id
@@ -73,6 +85,10 @@ class IndexEntry:
         self.damaged = damaged
         self.project_path = project_path
         self.problem = problem
+        self.stage = stage
+        self.project_alias = project_alias
+        self.created_at = created_at
+        self.created_ns = created_ns
 
     def as_dict(self) -> dict[str, object]:
         """The entry as the index file stores it."""
@@ -97,6 +113,10 @@ ENTRY_FIELDS = (
     "damaged",
     "project_path",
     "problem",
+    "stage",
+    "project_alias",
+    "created_at",
+    "created_ns",
 )
 """The fields of an entry, in the order the index file writes them."""
 
@@ -110,6 +130,20 @@ def encode(entries: list[IndexEntry]) -> bytes:
     """The index file's bytes, entries in the order given (the pending store's listing order)."""
     items = [entry.as_dict() for entry in entries]
     return json.dumps({"version": INDEX_VERSION, "entries": items}, ensure_ascii=False).encode()
+
+
+def listed(directory: Path) -> list[IndexEntry] | None:
+    """`read_current`, and no entries at all when no pending file can exist: no `directory`,
+    or one that holds no file `PendingStore` lists. None when in doubt, as there."""
+    if not os.path.lexists(directory):
+        return []
+    if os.path.isdir(directory) and not os.path.islink(directory):
+        try:
+            if not any(is_pending_name(name) for name in os.listdir(directory)):
+                return []
+        except OSError:
+            return None
+    return read_current(directory)
 
 
 def read_current(directory: Path) -> list[IndexEntry] | None:
@@ -169,9 +203,15 @@ def _entry(item: object) -> IndexEntry | None:
         "project_id",
         "project_path",
         "problem",
+        "stage",
+        "project_alias",
+        "created_at",
     )
     if not all(isinstance(item[name], str) for name in text_fields):
         return None
     if not isinstance(item["damaged"], bool) or not item["decision_id"]:
+        return None
+    created_ns = item["created_ns"]
+    if type(created_ns) is not int:  # a bool is no time
         return None
     return IndexEntry(**item)

@@ -4,19 +4,36 @@ Why every violation at once: an agent fixes a rejected proposal in one retry onl
 everything that is wrong, so parsing never stops at the first broken rule. The rules, their
 order and the canonical values (trimming, lowercasing, list caps, case-insensitive dedupe) are
 the reference's, so the derived decision ID matches KernForge's for the same fork.
+
+This module is the entry points and the validated value; reading raw JSON into a draft is
+`core.capture.proposal_draft`, the rules the draft must keep are `core.capture.proposal_rules`.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from core import limits
-from core.errors import ProposalInvalid, Violation, ViolationsError
+from core.capture.proposal_draft import (
+    ProposalDraft,
+    Violations,
+    key_name,
+    read_proposal,
+    redact,
+)
+from core.capture.proposal_rules import (
+    check_new_options,
+    find_caller_problems,
+    find_decision_id_problems,
+    find_identifier_problems,
+    find_proposal_problems,
+    find_redaction_problems,
+)
+from core.errors import ProposalInvalid
 from core.gocompat.gojson import go_valid_text
-from core.gocompat.text import go_lower, go_trim, utf8_len
+from core.gocompat.text import go_trim, utf8_len
+from core.record.fields import rule
 from core.record.identity import (
     ProjectIdentity,
     evidence_fingerprint,
@@ -25,7 +42,6 @@ from core.record.identity import (
 )
 from core.record.identity import decision_id as derive_decision_id
 from core.record.models import (
-    RISK_LEVELS,
     SCHEMA_VERSION,
     STATUS_COMPLETED,
     DecisionRecord,
@@ -34,57 +50,13 @@ from core.record.models import (
     Provenance,
     RejectedReason,
 )
-from core.record.normalize import dedupe_fold
-from core.record.redaction import looks_sensitive, redact_text
-from core.record.validation import is_valid_decision_id, is_valid_option_id
+from core.record.redact_record import free_text_updates, option_text_updates
 
 DEFAULT_HEADER = "Implementation decision"
-PROPOSAL_FIELDS = (
-    "decision_id",
-    "problem",
-    "header",
-    "decision_kind",
-    "risk_level",
-    "options",
-    "domains",
-    "languages",
-    "evidence_refs",
-    "detector_confidence",
-    "task_fingerprint",
-    "evidence_fingerprint",
-    "recommended_option_id",
-)
-OPTION_FIELDS = ("id", "label", "description", "pros", "cons", "recommended")
 CALLER_FIELDS = ("workspace", "session_id", "agent")
 """Fields an adapter may send beside a resume id; it uses them itself, the proposal ignores them."""
 
-_STRING_FIELDS = (
-    "decision_id",
-    "problem",
-    "header",
-    "decision_kind",
-    "risk_level",
-    "task_fingerprint",
-    "evidence_fingerprint",
-    "recommended_option_id",
-)
-_LOWERCASED = ("decision_kind", "risk_level")
-_LIST_CAPS = {
-    "domains": limits.DOMAINS_MAX,
-    "languages": limits.LANGUAGES_MAX,
-    "evidence_refs": limits.EVIDENCE_REFS_MAX,
-}
-_LIST_ITEM_CAPS = {
-    "domains": limits.LIST_ITEM_MAX,
-    "languages": limits.LIST_ITEM_MAX,
-    "evidence_refs": limits.EVIDENCE_REF_MAX,
-}
 _RESUME_KEYS = frozenset({"decision_id", *CALLER_FIELDS})
-_SENSITIVE = (
-    "must not contain sensitive material (it looks like a secret; identifiers are refused, "
-    "never rewritten)"
-)
-_ID_RULE = "use 1 to {n} characters from A-Z a-z 0-9 . _ -"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +135,7 @@ class ParsedProposal:
         if bool(selection.option_id) == bool(selection.custom):
             return False
         if selection.custom:
-            return utf8_len(selection.custom) <= limits.CUSTOM_SELECTION_MAX
+            return rule("custom_selection").fits(utf8_len(selection.custom))
         return selection.option_id in self.option_ids
 
     def proposal_fields(self) -> dict[str, Any]:
@@ -191,17 +163,13 @@ class ParsedProposal:
         """
         return replace(
             self,
-            problem=_redact(self.problem),
-            header=_redact(self.header),
+            **free_text_updates(self, redact),
             options=tuple(_redact_option(option) for option in self.options),
-            domains=tuple(_redact(d) for d in self.domains),
-            languages=tuple(_redact(lang) for lang in self.languages),
-            evidence_refs=tuple(_redact(ref) for ref in self.evidence_refs),
-            agent=_redact(self.agent),
+            agent=redact(self.agent),
             identity=replace(
                 self.identity,
-                alias=_redact(self.identity.alias),
-                workspace=_redact(self.identity.workspace),
+                alias=redact(self.identity.alias),
+                workspace=redact(self.identity.workspace),
             ),
         )
 
@@ -271,19 +239,8 @@ def _option_fields(option: ProposalOption) -> dict[str, Any]:
     }
 
 
-def _redact(text: str) -> str:
-    return redact_text(text)[0]
-
-
 def _redact_option(option: ProposalOption) -> ProposalOption:
-    return ProposalOption.model_construct(
-        id=option.id,
-        label=_redact(option.label),
-        description=_redact(option.description),
-        pros=[_redact(p) for p in option.pros],
-        cons=[_redact(c) for c in option.cons],
-        recommended=option.recommended,
-    )
+    return option.model_copy(update=option_text_updates(option, redact))
 
 
 # --- entry points ----------------------------------------------------------------------------
@@ -300,18 +257,18 @@ def parse_resume(raw: object) -> str:
     Raises:
         ProposalInvalid: not an object, unknown fields, or an invalid or secret-looking id.
     """
-    found = _Violations()
+    found = Violations()
     if not isinstance(raw, dict):
         found.wrong_type("proposal", "a JSON object", raw)
         raise ProposalInvalid(found.items)
     for key in raw:
         if key not in _RESUME_KEYS:
-            found.add(_key_name(key), "unknown field; a resume request carries only decision_id")
+            found.add(key_name(key), "unknown field; a resume request carries only decision_id")
     value = raw.get("decision_id")
     if not isinstance(value, str):
         found.wrong_type("decision_id", "a string", value)
     else:
-        _check_decision_id(go_trim(value), found, what="pending implementation decision id")
+        find_decision_id_problems(go_trim(value), found, what="pending implementation decision id")
     found.raise_if_any(ProposalInvalid)
     return go_trim(str(value))
 
@@ -335,16 +292,16 @@ def parse_proposal(
         ProposalInvalid: every violation found, each naming its field.
     """
     session_id, workspace, agent = (go_valid_text(t) for t in (session_id, workspace, agent))
-    found = _Violations()
-    draft = _read_proposal(raw, found)
-    _check_rules(draft, found)
-    _check_caller(found, session_id=session_id, workspace=workspace, agent=agent)
+    found = Violations()
+    draft = read_proposal(raw, found)
+    find_proposal_problems(draft, found)
+    find_caller_problems(found, session_id=session_id, workspace=workspace, agent=agent)
     found.raise_if_any(ProposalInvalid)
     identity = project_identity(workspace)
     derived = _derive_id(draft, identity, session_id)
     if draft.decision_id and draft.decision_id != derived:
         found.add("decision_id", f"does not match the id derived from the proposal ({derived})")
-    _check_redacted(draft, found)
+    find_redaction_problems(draft, found)
     found.raise_if_any(ProposalInvalid)
     return _build(draft, derived, identity, session_id=session_id, agent=agent)
 
@@ -365,444 +322,30 @@ def parse_stored_proposal(
     Raises:
         ProposalInvalid: every violation found.
     """
-    found = _Violations()
-    draft = _read_proposal(raw, found)
-    _check_rules(draft, found)
-    _check_caller(found, session_id=session_id, workspace=identity.workspace, agent=agent)
+    found = Violations()
+    draft = read_proposal(raw, found)
+    find_proposal_problems(draft, found)
+    find_caller_problems(found, session_id=session_id, workspace=identity.workspace, agent=agent)
     for name, value in (
         ("project_id", identity.project_id),
         ("workspace_hash", identity.workspace_hash),
     ):
-        _check_identifier(name, value, found)
-    _check_decision_id(decision_id, found, what="pending implementation decision id")
+        find_identifier_problems(name, value, found)
+    find_decision_id_problems(decision_id, found, what="pending implementation decision id")
     found.raise_if_any(ProposalInvalid)
     draft.task_fingerprint = draft.task_fingerprint or task_fingerprint(session_id, draft.problem)
     draft.evidence_fingerprint = draft.evidence_fingerprint or _evidence_fp(draft)
     return _build(draft, decision_id, identity, session_id=session_id, agent=agent)
 
 
-# --- reading raw JSON into a draft -------------------------------------------------------------
-
-
-class _Violations:
-    """Collects violations; a field with a wrong JSON type gets no further rule violations."""
-
-    def __init__(self) -> None:
-        self.items: list[Violation] = []
-        self._mistyped: set[str] = set()
-
-    def add(self, where: str, message: str, limit: int | None = None) -> None:
-        if where not in self._mistyped:
-            self.items.append(Violation(where, message, limit))
-
-    def wrong_type(self, where: str, expected: str, value: object) -> None:
-        self.items.append(Violation(where, f"must be {expected} (got {_json_type(value)})"))
-        self._mistyped.add(where)
-
-    def size(self, where: str, value: str, limit: int) -> None:
-        size = utf8_len(value)
-        if size > limit:
-            self.add(where, f"exceeds {limit} bytes (got {size})", limit)
-
-    def raise_if_any(self, error: type[ViolationsError]) -> None:
-        if self.items:
-            raise error(self.items)
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
-@dataclass(slots=True)
-class _DraftOption:
-    index: int
-    id: str = ""
-    label: str = ""
-    description: str = ""
-    pros: list[str] = field(default_factory=list)
-    cons: list[str] = field(default_factory=list)
-    recommended: bool = False
-    recommended_mistyped: bool = False
-
-    @property
-    def where(self) -> str:
-        return f"options[{self.index}]"
-
-
-@dataclass(slots=True)
-class _Draft:
-    decision_id: str = ""
-    problem: str = ""
-    header: str = ""
-    decision_kind: str = ""
-    risk_level: str = ""
-    task_fingerprint: str = ""
-    evidence_fingerprint: str = ""
-    recommended_option_id: str = ""
-    domains: list[str] = field(default_factory=list)
-    languages: list[str] = field(default_factory=list)
-    evidence_refs: list[str] = field(default_factory=list)
-    options: list[_DraftOption] = field(default_factory=list)
-    option_count: int | None = None
-    confidence: int | float | None = None
-    present: set[str] = field(default_factory=set)
-    recommended_mistyped: bool = False
-
-
-def _read_proposal(raw: object, found: _Violations) -> _Draft:
-    """Canonical values from raw JSON; wrong types and unknown fields become violations.
-
-    A JSON null reads as an absent field, as Go decodes null into the zero value. Anything but
-    an object is refused at once: no field rule means anything then.
-    """
-    draft = _Draft()
-    if not isinstance(raw, dict):
-        found.wrong_type("proposal", "a JSON object", raw)
-        found.raise_if_any(ProposalInvalid)
-        return draft
-    for key, value in raw.items():
-        if value is None:
-            continue
-        draft.present.add(key)
-        if key in _STRING_FIELDS:
-            _read_string_field(draft, key, value, found)
-        elif key in _LIST_CAPS:
-            setattr(draft, key, _read_string_list(key, value, _LIST_CAPS[key], found))
-        elif key == "options":
-            _read_options(draft, value, found)
-        elif key == "detector_confidence":
-            draft.confidence = _read_number(key, value, found)
-        else:
-            found.add(
-                _key_name(key),
-                f"unknown field; a proposal accepts only {', '.join(PROPOSAL_FIELDS)}",
-            )
-    return draft
-
-
-def _key_name(key: object) -> str:
-    """An unknown key as a field name; quoted when it would not read as one (empty, spaces)."""
-    text = str(key)
-    return text if text and text.isprintable() and text.strip() == text else repr(text)
-
-
-def _read_string_field(draft: _Draft, key: str, value: object, found: _Violations) -> None:
-    if not isinstance(value, str):
-        found.wrong_type(key, "a string", value)
-        return
-    text = go_trim(go_valid_text(value))
-    setattr(draft, key, go_lower(text) if key in _LOWERCASED else text)
-
-
-def _read_string_list(where: str, value: object, cap: int, found: _Violations) -> list[str]:
-    """Trimmed non-empty strings up to `cap`, then case-insensitive dedupe (first spelling wins)."""
-    if not isinstance(value, list):
-        found.wrong_type(where, "an array of strings", value)
-        return []
-    kept: list[str] = []
-    for index, item in enumerate(value):
-        if len(kept) >= cap:
-            break
-        if not isinstance(item, str):
-            found.wrong_type(f"{where}[{index}]", "a string", item)
-            continue
-        text = go_trim(go_valid_text(item))
-        if text:
-            kept.append(text)
-    return dedupe_fold(kept)
-
-
-def _read_number(where: str, value: object, found: _Violations) -> int | float | None:
-    """Only a JSON number counts; a numeric string or a bool is a type error, as in Go."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        found.wrong_type(where, "a JSON number", value)
-        return None
-    return value
-
-
-def _read_options(draft: _Draft, value: object, found: _Violations) -> None:
-    if not isinstance(value, list):
-        found.wrong_type("options", "an array of objects", value)
-        return
-    draft.option_count = len(value)
-    for index, item in enumerate(value):
-        if not isinstance(item, dict):
-            found.wrong_type(f"options[{index}]", "an object", item)
-            continue
-        option = _read_option(index, item, found)
-        draft.recommended_mistyped |= option.recommended_mistyped
-        draft.options.append(option)
-
-
-def _read_option(index: int, item: dict[Any, Any], found: _Violations) -> _DraftOption:
-    option = _DraftOption(index=index)
-    for key, value in item.items():
-        where = f"{option.where}.{_key_name(key)}"
-        if value is None:
-            continue
-        if key not in OPTION_FIELDS:
-            found.add(where, f"unknown field; an option accepts only {', '.join(OPTION_FIELDS)}")
-        elif key == "recommended":
-            if isinstance(value, bool):
-                option.recommended = value
-            else:
-                found.wrong_type(where, "a boolean", value)
-                option.recommended_mistyped = True
-        elif key in ("pros", "cons"):
-            items = _read_string_list(where, value, limits.OPTION_DETAIL_ITEMS_MAX, found)
-            setattr(option, key, items)
-        elif isinstance(value, str):
-            setattr(option, key, go_trim(go_valid_text(value)))
-        else:
-            found.wrong_type(where, "a string", value)
-    return option
-
-
-def order_violations(orders: Sequence[int]) -> list[Violation]:
-    """The rule for the options of a decision that is new: no two share a position.
-
-    Positions are read as every write normalizes them (`order` 0 or less becomes the option's
-    1-based place in the list), so `[0, 1]` repeats position 1. The window, the exports and
-    the history show options by position, and two at one place read as if one were missing.
-    Stored records are not held to it (`core.record.validation` leaves `order` alone), so a record
-    some older tool wrote with repeated orders stays readable.
-    """
-    found: list[Violation] = []
-    first: dict[int, int] = {}
-    for index, order in enumerate(orders):
-        position = order if order > 0 else index + 1
-        if position in first:
-            found.append(
-                Violation(
-                    f"options[{index}].order",
-                    f"position {position} is already options[{first[position]}]'s; "
-                    "each option needs its own",
-                )
-            )
-        first.setdefault(position, index)
-    return found
-
-
-def check_new_options(options: Sequence[Option]) -> None:
-    """Refuses a new decision's options when two share a position.
-
-    For every path that writes a decision for the first time: capture (`to_record`),
-    imports and generated data.
-
-    Raises:
-        ProposalInvalid: one violation per option at a position an earlier one holds.
-    """
-    violations = order_violations([option.order for option in options])
-    if violations:
-        raise ProposalInvalid(violations)
-
-
-# --- rules, in the reference's order -----------------------------------------------------------
-
-
-def _check_rules(draft: _Draft, found: _Violations) -> None:
-    _check_required(draft, found)
-    found.size("problem", draft.problem, limits.PROBLEM_MAX)
-    found.size("decision_kind", draft.decision_kind, limits.KIND_MAX)
-    found.size("header", draft.header, limits.HEADER_MAX)
-    if draft.risk_level not in RISK_LEVELS:
-        found.add(
-            "risk_level",
-            f"must be one of low, medium, high, critical or empty (got {draft.risk_level!r})",
-        )
-    _check_confidence(draft, found)
-    _check_option_count(draft, found)
-    for name, item_cap in _LIST_ITEM_CAPS.items():
-        for index, item in enumerate(getattr(draft, name)):
-            found.size(f"{name}[{index}]", item, item_cap)
-    for name in ("decision_kind", "task_fingerprint", "evidence_fingerprint"):
-        _check_identifier(name, getattr(draft, name), found)
-    _check_options(draft, found)
-    _check_recommendation(draft, found)
-
-
-def _check_required(draft: _Draft, found: _Violations) -> None:
-    for name in ("problem", "decision_kind"):
-        if not getattr(draft, name):
-            verb = "must not be blank" if name in draft.present else "is required"
-            found.add(name, verb)
-
-
-def _check_confidence(draft: _Draft, found: _Violations) -> None:
-    value = draft.confidence
-    if value is None:
-        if "detector_confidence" not in draft.present:
-            found.add("detector_confidence", "is required: a number from 0.65 to 1")
-        return
-    if not _in_unit_range(value):
-        found.add("detector_confidence", f"must be a finite number from 0 to 1 (got {value})")
-    elif value < limits.CAPTURE_CONFIDENCE_MIN:
-        found.add(
-            "detector_confidence",
-            f"is below {limits.CAPTURE_CONFIDENCE_MIN} (got {float(value):.2f}): the decision "
-            "tool is reserved for material forks",
-        )
-
-
-def _in_unit_range(value: int | float) -> bool:
-    """0 <= value <= 1 without converting huge ints to float (which would overflow)."""
-    if isinstance(value, int):
-        return 0 <= value <= 1
-    return math.isfinite(value) and 0.0 <= value <= 1.0
-
-
-def _check_option_count(draft: _Draft, found: _Violations) -> None:
-    count = draft.option_count
-    if count is None:
-        if "options" not in draft.present:
-            found.add("options", "is required: give 2 to 4 options")
-        return
-    if not limits.OPTIONS_MIN <= count <= limits.OPTIONS_MAX:
-        found.add("options", f"must have 2 to 4 options (got {count})", limits.OPTIONS_MAX)
-
-
-def _check_identifier(name: str, value: str, found: _Violations) -> None:
-    found.size(name, value, limits.IDENTIFIER_MAX)
-    if value and looks_sensitive(value):
-        found.add(name, _SENSITIVE)
-
-
-def _check_options(draft: _Draft, found: _Violations) -> None:
-    ids: dict[str, int] = {}
-    labels: dict[str, int] = {}
-    for option in draft.options:
-        _check_option_sizes(option, found)
-        _check_option_content(option, found)
-        where = option.where
-        if option.id:
-            if option.id in ids:
-                found.add(f"{where}.id", f"duplicates options[{ids[option.id]}].id")
-            ids.setdefault(option.id, option.index)
-        key = go_lower(option.label)
-        if key:
-            if key in labels:
-                found.add(
-                    f"{where}.label",
-                    f"duplicates options[{labels[key]}].label (labels compare case-insensitively)",
-                )
-            labels.setdefault(key, option.index)
-
-
-def _check_option_sizes(option: _DraftOption, found: _Violations) -> None:
-    where = option.where
-    found.size(f"{where}.id", option.id, limits.OPTION_ID_MAX)
-    found.size(f"{where}.label", option.label, limits.OPTION_LABEL_MAX)
-    found.size(f"{where}.description", option.description, limits.OPTION_DESCRIPTION_MAX)
-    for name in ("pros", "cons"):
-        for index, item in enumerate(getattr(option, name)):
-            found.size(f"{where}.{name}[{index}]", item, limits.OPTION_DETAIL_MAX)
-
-
-def _check_option_content(option: _DraftOption, found: _Violations) -> None:
-    where = option.where
-    if not option.id:
-        found.add(f"{where}.id", "is required")
-    elif utf8_len(option.id) <= limits.OPTION_ID_MAX and not is_valid_option_id(option.id):
-        rule = _ID_RULE.format(n=limits.OPTION_ID_MAX)
-        found.add(
-            f"{where}.id", f"is not a valid option id ({rule}; not __custom__): {option.id!r}"
-        )
-    elif looks_sensitive(option.id):
-        found.add(f"{where}.id", _SENSITIVE)
-    if not option.label:
-        found.add(f"{where}.label", "is required")
-    if not option.description:
-        found.add(f"{where}.description", "is required: describe the approach objectively")
-
-
-def _check_recommendation(draft: _Draft, found: _Violations) -> None:
-    """Skipped when a flag had the wrong type: its type violation already says what to fix."""
-    if draft.option_count is None or draft.recommended_mistyped:
-        return
-    flagged = [option for option in draft.options if option.recommended]
-    if len(flagged) != 1:
-        found.add("options", f"exactly one option must be recommended (got {len(flagged)})")
-        return
-    wanted = draft.recommended_option_id
-    if wanted and wanted != flagged[0].id:
-        found.add(
-            "recommended_option_id",
-            f"must name the option flagged as recommended ({flagged[0].id!r}), got {wanted!r}",
-        )
-
-
-def _check_caller(found: _Violations, *, session_id: str, workspace: str, agent: str) -> None:
-    """Session and workspace end up in the record: refuse bad ones now, not after the answers."""
-    if not go_trim(session_id):
-        found.add("session_id", "is required")
-    _check_identifier("session_id", go_trim(session_id), found)
-    found.size("workspace", go_trim(workspace), limits.WORKSPACE_MAX)
-    if "\x00" in workspace:
-        found.add("workspace", "must not contain a NUL character")
-    found.size("agent", agent, limits.IDENTIFIER_MAX)
-
-
-def _check_decision_id(value: str, found: _Violations, *, what: str) -> None:
-    if not is_valid_decision_id(value):
-        rule = _ID_RULE.format(n=limits.DECISION_ID_MAX)
-        found.add("decision_id", f"invalid {what} {value[:80]!r}: {rule}, without '..'")
-    elif looks_sensitive(value):
-        found.add("decision_id", _SENSITIVE)
-
-
-def _check_redacted(draft: _Draft, found: _Violations) -> None:
-    """The pending file keeps redacted text; it must still validate, or resuming never could."""
-    redacted = _redacted_draft(draft)
-    if redacted == draft:
-        return
-    after = _Violations()
-    _check_rules(redacted, after)
-    for violation in after.items:
-        found.add(violation.field, f"after secret redaction, {violation.message}", violation.limit)
-
-
-def _redacted_draft(draft: _Draft) -> _Draft:
-    options = [
-        replace(
-            option,
-            label=_redact(option.label),
-            description=_redact(option.description),
-            pros=[_redact(p) for p in option.pros],
-            cons=[_redact(c) for c in option.cons],
-        )
-        for option in draft.options
-    ]
-    return replace(
-        draft,
-        problem=_redact(draft.problem),
-        header=_redact(draft.header),
-        domains=[_redact(d) for d in draft.domains],
-        languages=[_redact(lang) for lang in draft.languages],
-        evidence_refs=[_redact(ref) for ref in draft.evidence_refs],
-        options=options,
-    )
-
-
 # --- identity and the final value ------------------------------------------------------------
 
 
-def _evidence_fp(draft: _Draft) -> str:
+def _evidence_fp(draft: ProposalDraft) -> str:
     return evidence_fingerprint(list(_proposal_options(draft)), draft.evidence_refs)
 
 
-def _derive_id(draft: _Draft, identity: ProjectIdentity, session_id: str) -> str:
+def _derive_id(draft: ProposalDraft, identity: ProjectIdentity, session_id: str) -> str:
     """Fills missing fingerprints, then hashes them with the problem and options (reference)."""
     draft.task_fingerprint = draft.task_fingerprint or task_fingerprint(session_id, draft.problem)
     draft.evidence_fingerprint = draft.evidence_fingerprint or _evidence_fp(draft)
@@ -815,7 +358,7 @@ def _derive_id(draft: _Draft, identity: ProjectIdentity, session_id: str) -> str
     )
 
 
-def _proposal_options(draft: _Draft) -> list[ProposalOption]:
+def _proposal_options(draft: ProposalDraft) -> list[ProposalOption]:
     return [
         ProposalOption.model_construct(
             id=o.id,
@@ -830,7 +373,12 @@ def _proposal_options(draft: _Draft) -> list[ProposalOption]:
 
 
 def _build(
-    draft: _Draft, decision_id: str, identity: ProjectIdentity, *, session_id: str, agent: str
+    draft: ProposalDraft,
+    decision_id: str,
+    identity: ProjectIdentity,
+    *,
+    session_id: str,
+    agent: str,
 ) -> ParsedProposal:
     options = tuple(_proposal_options(draft))
     recommended = next(o.id for o in options if o.recommended)

@@ -6,7 +6,7 @@ profile rule that applies (same decision kind, an option with the rule's label);
 asks, in order, whether anything forbids an automatic answer. It never widens: an always-ask
 kind, a high risk, a hard stop, an unlock phrase or a human-only project keeps the question with
 the person whatever the kind's mode, and so do an `ask` mode, no matching rule and a rule too
-weak to stand for the person.
+weak to stand for the person, and a profile out of date with the journal.
 """
 
 from __future__ import annotations
@@ -124,9 +124,18 @@ def _phrase_in(texts: Sequence[str], phrases: Sequence[str]) -> bool:
 
 
 def route(
-    question: Question, *, mode: str, prediction: Prediction | None, policy: RoutingPolicy
+    question: Question,
+    *,
+    mode: str,
+    prediction: Prediction | None,
+    policy: RoutingPolicy,
+    stale: str = "",
 ) -> Route:
-    """First match wins; only the last line lets the profile answer."""
+    """First match wins; only the last line lets the profile answer.
+
+    `stale` says why the profile the prediction came from is out of date with the journal
+    ("" when it is current): an answer the profile has not folded in yet (an edit, an overrule,
+    an import) may be the one that changes the rule, so a stale profile never answers."""
     shadow = prediction is not None
 
     def person(reason: str) -> Route:
@@ -148,4 +157,6 @@ def route(
         return person("no preference rule matches its options")
     if not prediction.strong:
         return person(f"rule {prediction.rule_id} is not strong enough to answer for you")
+    if stale:
+        return person(stale)
     return Route("profile", f"rule {prediction.rule_id} answers this kind", prediction, False)

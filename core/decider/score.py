@@ -27,6 +27,7 @@ from core.decider.ledger import Event, Outcome
 from core.decider.modes import KindMode, ModeChange
 from core.decider.policy import RoutingPolicy
 from core.decider.route import MODE_ASK, MODE_AUTO
+from core.messages import wording
 from core.outcomes.verdict import extends_label
 
 GRADUATION_MIN_SCORED = 10
@@ -70,7 +71,7 @@ def _recommendation(scored: int, agree: int, locked: bool) -> tuple[bool, str]:
         return False, "this kind is always asked (routing policy)"
     if scored < GRADUATION_MIN_SCORED:
         return False, (
-            f"{scored} scored prediction{'s' if scored != 1 else ''}; auto needs at least "
+            f"{wording.count(scored, 'scored prediction')}; auto needs at least "
             f"{GRADUATION_MIN_SCORED}"
         )
     share = agree / scored
@@ -146,6 +147,5 @@ def overrules_since(events: Iterable[Event], entry: KindMode, *, now: datetime) 
 
 
 def demotion_reason(count: int) -> str:
-    return (
-        f"demoted: {count} overrules within {DEMOTION_WINDOW.days} days set it back to {MODE_ASK}"
-    )
+    overrules = wording.count(count, "overrule")
+    return f"demoted: {overrules} within {DEMOTION_WINDOW.days} days set it back to {MODE_ASK}"

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Protocol
 
 from core.capture.machine import AutoAnswer
 from core.capture.proposal import ParsedProposal
 from core.decider.fold import fold_name
-from core.decider.ledger import DeciderLedger, Event, EventType, time_text
+from core.decider.ledger import DeciderLedger, Event, EventType, event_from_dict, time_text
 from core.decider.modes import KindMode, ModeBook
 from core.decider.policy import RoutingPolicy, load_policy
 from core.decider.principles import PrincipleSources
@@ -107,21 +107,50 @@ class Overruled:
     kind_label: str
 
 
+class ProfileSource(Protocol):
+    """The profile as the decider reads it (`core.profile.store.ProfileStore`)."""
+
+    def load(self) -> PreferenceProfile: ...
+
+    def journal_source_hash(self) -> str: ...
+
+
+def staleness(profile: PreferenceProfile, source: ProfileSource) -> str:
+    """Why `profile` is out of date with the journal, or "" when it was built from the records
+    as they are now (its source hash is the journal's). A journal whose hash cannot be read is
+    never current."""
+    if profile.revision == 0:
+        return "the preference profile has not been built yet"
+    try:
+        journal_hash = source.journal_source_hash()
+    except (JournalError, OSError) as exc:
+        return f"the journal cannot be compared with the preference profile ({exc})"
+    if profile.source_hash != journal_hash:
+        return (
+            "the preference profile is out of date with the journal (a change to the records "
+            "is not folded in yet); asked until it is rebuilt"
+        )
+    return ""
+
+
 class Decider:
     """Implements `core.capture.machine.DeciderHook` over one journal's files."""
 
     def __init__(
         self,
         journal_root: Path,
-        load_profile: Callable[[], PreferenceProfile],
+        profile: ProfileSource,
         *,
         clock: Clock = utc_now,
     ) -> None:
         self.root = Path(journal_root)
         self.ledger = DeciderLedger(self.root)
-        self.modes = ModeBook(self.root)
-        self._load_profile = load_profile
+        self.modes = ModeBook(self.root, self.ledger)
+        self._profile = profile
         self._clock = clock
+
+    def _load_profile(self) -> PreferenceProfile:
+        return self._profile.load()
 
     def policy(self) -> RoutingPolicy:
         return load_policy(self.root)
@@ -144,11 +173,22 @@ class Decider:
     # --- capture's hook -----------------------------------------------------------------------
 
     def route_of(self, question: Question) -> Route:
+        """Where the question goes. The profile's freshness is checked only when everything
+        else would let it answer, because it looks at every record file's stat."""
         policy = self.policy()
-        prediction = predict(self._load_profile(), question)
-        return route(
-            question, mode=self.modes.mode_of(question.kind), prediction=prediction, policy=policy
-        )
+        profile = self._load_profile()
+        prediction = predict(profile, question)
+        mode = self.modes.mode_of(question.kind)
+        if mode == MODE_AUTO and self._demote_if_due(question.kind):
+            mode = MODE_ASK  # overrules made on two machines, met here after a sync
+        routed = route(question, mode=mode, prediction=prediction, policy=policy)
+        if routed.to != "profile":
+            return routed
+        stale = staleness(profile, self._profile)
+        if not stale:
+            return routed
+        log.debug("asking the person about %r: %s", question.kind, stale)
+        return route(question, mode=mode, prediction=prediction, policy=policy, stale=stale)
 
     def presented(self, proposal: ParsedProposal) -> AutoAnswer | None:
         question = question_of(proposal)
@@ -170,10 +210,7 @@ class Decider:
         return None
 
     def _log_prediction(self, decision_id: str, question: Question, prediction: Prediction) -> None:
-        if any(
-            e.type == "prediction" and e.decision_id == decision_id
-            for e in self.ledger.read().events
-        ):
+        if any(e.type == "prediction" for e in self.ledger.of_decision(decision_id)):
             return
         self._log(
             "prediction",
@@ -198,13 +235,9 @@ class Decider:
                 option_label=record.selected_label(),
             )
             return ""
-        events = self.ledger.read().events
-        prediction = next(
-            (e for e in events if e.type == "prediction" and e.decision_id == record.id), None
-        )
-        if prediction is None or any(
-            e.type == "scored" and e.decision_id == record.id for e in events
-        ):
+        events = self.ledger.of_decision(record.id)
+        prediction = next((e for e in events if e.type == "prediction"), None)
+        if prediction is None or any(e.type == "scored" for e in events):
             return ""
         answer, custom = _answer_label(record)
         outcome = classify(prediction.option_label, answer, custom)
@@ -241,22 +274,42 @@ class Decider:
 
     # --- modes --------------------------------------------------------------------------------
 
-    def scores(self, *, kinds: list[tuple[str, str]] | None = None) -> list[KindScore]:
-        """Every kind the profile, the log or the modes file knows, with its score."""
+    def scores(
+        self,
+        *,
+        kinds: list[tuple[str, str]] | None = None,
+        events: list[Event] | None = None,
+        modes: dict[str, KindMode] | None = None,
+    ) -> list[KindScore]:
+        """Every kind the profile, the log or the modes know, with its score; `events` and
+        `modes` (default: the whole log's) are what is scored."""
         profile = self._load_profile()
         known = list(kinds or [])  # as typed, unless the journal spells the kind itself
         known.extend((fold_name(r.criterion), r.criterion) for r in profile.rules)
+        if events is None or modes is None:
+            entries = self.ledger.log.read().entries  # read once for both
+            if events is None:
+                events = [e for e in map(event_from_dict, entries) if e is not None]
+            if modes is None:
+                modes = self.modes.read(entries)
         return score_kinds(
-            self.ledger.read().events,
-            self.modes.read(),
+            events,
+            modes,
             self.policy(),
             now=self._clock(),
             kinds=known,
         )
 
     def score_of(self, kind: str) -> KindScore | None:
+        """One kind's score, from that kind's ledger lines only."""
         wanted = fold_name(kind)
-        return next((s for s in self.scores(kinds=[(wanted, kind)]) if s.kind == wanted), None)
+        entry = self.modes.entry_of(wanted)
+        scores = self.scores(
+            kinds=[(wanted, kind)],
+            events=self.ledger.of_kind(wanted),
+            modes={wanted: entry} if entry else {},
+        )
+        return next((s for s in scores if s.kind == wanted), None)
 
     def set_mode(self, kind: str, mode: str) -> KindMode:
         """`ask` always; `auto` only when recommended, else ModeRefused with the reason."""
@@ -300,13 +353,9 @@ class Decider:
 
     def _note_overrule(self, record: DecisionRecord) -> str:
         """Logs the overrule of a once-automatic record (once) and demotes when it is due."""
-        events = self.ledger.read().events
-        automatic = next(
-            (e for e in events if e.type == "automatic" and e.decision_id == record.id), None
-        )
-        if automatic is None or any(
-            e.type == "overruled" and e.decision_id == record.id for e in events
-        ):
+        events = self.ledger.of_decision(record.id)
+        automatic = next((e for e in events if e.type == "automatic"), None)
+        if automatic is None or any(e.type == "overruled" for e in events):
             return ""
         self._log(
             "overruled",
@@ -366,7 +415,7 @@ class Decider:
 
 def decider_for(journal: Journal, *, clock: Clock = utc_now) -> Decider:
     """The decider of an open journal, reading its profile as it is on disk."""
-    return Decider(journal.root, journal.profile.load, clock=clock)
+    return Decider(journal.root, journal.profile, clock=clock)
 
 
 def principle_sources(journal: Journal) -> PrincipleSources:
@@ -391,8 +440,9 @@ def with_modes(result: EvidenceResult, decider: Decider) -> dict[str, Any]:
 
     A modes file that cannot be read says `ask` with the reason, as routing then asks."""
     data = result.to_dict()
-    try:
-        scores = {s.kind: s for s in decider.scores(kinds=[(fold_name(result.kind), result.kind)])}
+    criteria = {fold_name(m["criterion"]): m["criterion"] for m in data["matches"]}
+    try:  # each kind from its own ledger lines, not the whole ledger
+        scores = {k: s for k, label in criteria.items() if (s := decider.score_of(label))}
     except JournalDamaged as exc:
         scores, problem = {}, str(exc)
     else:

@@ -8,11 +8,12 @@ progress and cancellation come for free.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from core.bulk.indented_json import indented_array
 from core.bulk.listing import list_records
-from core.exporters.staging import Progress, write_single
+from core.exporters.staging import Progress, Staging, write_single
 from core.gocompat.gojson import dumps_indented_bytes
 from core.record.filters import ListFilter
 from core.record.models import DecisionRecord
@@ -70,6 +71,19 @@ def render_json(records: Iterable[DecisionRecord], *, include_private: bool = Fa
 def _body(chunk: list[DecisionRecord], include_private: bool) -> bytes:
     """The array's elements without the brackets: `[\\n` + body + `\\n]\\n`."""
     return export_records(chunk, include_private=include_private)[2:-3]
+
+
+def json_pieces(compacts: Iterable[bytes], *, include_private: bool = False) -> Iterator[bytes]:
+    """`render_json` of the records whose compact JSON (as the index holds it) `compacts` are,
+    in pieces to write one after another (`core.bulk.indented_json`, in C)."""
+    return indented_array(compacts, () if include_private else PRIVATE_FIELDS)
+
+
+def write_json_pieces(pieces: Iterable[bytes], directory: Path, file_name: str) -> Path:
+    """`export_json`'s file, written atomically from `json_pieces` as they come."""
+    with Staging(directory) as stage:
+        stage.write(file_name, pieces)
+        return stage.commit()[0]
 
 
 def export_json(

@@ -63,13 +63,17 @@ class Staging:
         self.stage.mkdir(mode=DIR_MODE)
         self._names: list[str] = []
 
-    def write(self, name: str, data: bytes) -> None:
-        """Exports hold private reasoning: files are readable by the user only."""
+    def write(self, name: str, data: bytes | Iterable[bytes]) -> None:
+        """Exports hold private reasoning: files are readable by the user only. `data` may come
+        in pieces, written as they come (a whole journal need not be held in memory)."""
         path = self.stage / check_name(name)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(path, flags, FILE_MODE)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
         self._names.append(name)
 
     def commit(self) -> list[Path]:

@@ -18,7 +18,7 @@ from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower, go_trim
 from core.importers.base import RecordItem, Skip
 from core.importers.notes_sink import clip_bytes
-from core.messages.wording import count
+from core.messages.wording import count, span
 from core.record.identity import ProjectIdentity, redacted_stable_id, short_stable_id
 from core.record.models import SCHEMA_VERSION, DecisionRecord, Option, Provenance, RejectedReason
 from core.record.summary import ALTERNATIVE_LABEL
@@ -138,7 +138,9 @@ def build_record(decision: SourceDecision) -> RecordItem | Skip:
     amended = set(decision.amended) if len(options) == len(decision.options) else set()
     if len(options) < limits.OPTIONS_MIN:
         return Skip(
-            decision.key, f"names {count(len(options), 'option')}; a decision record needs 2 to 4"
+            decision.key,
+            f"names {count(len(options), 'option')}; a decision record needs "
+            f"{span(limits.OPTIONS_MIN, limits.OPTIONS_MAX)}",
         )
     labels = [clip_bytes(o.label, limits.OPTION_LABEL_MAX) for o in options]
     if not all(labels):

@@ -9,13 +9,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import stat
 import unicodedata
 from pathlib import Path
 
-from core.errors import UnsafePath
 from core.index.columns import KEY_COLUMNS
-from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir
+from core.store.safefs import ensure_private_dir, ensure_private_file
 
 INDEX_FORMAT = "decision-journal-index/6"
 """Bump when the schema, the keys or `core.index.fulltext` change: old files are then rebuilt."""
@@ -135,18 +133,7 @@ def _open_checked(journal_root: Path, path: Path) -> sqlite3.Connection:
 
 
 def _create_private_file(journal_root: Path, path: Path) -> None:
-    """SQLite would create the file with the umask's mode; the journal's data stays 0600."""
-    check_no_links(journal_root, path)
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags, FILE_MODE)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnsafePath(f"journal index is not a regular file: {path}", path=str(path))
-        if os.name == "posix" and stat.S_IMODE(info.st_mode) != FILE_MODE:
-            os.fchmod(fd, FILE_MODE)
-    finally:
-        os.close(fd)
+    ensure_private_file(journal_root, path, "journal index")
 
 
 def _read_meta(connection: sqlite3.Connection) -> dict[str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -433,6 +434,46 @@ class JournalIndex:
         with gc_paused():  # many small objects that all stay alive (see core/bulk/gc_pause.py)
             return [shape for chunk in self._by_chunk(ids, 500, _shapes) for shape in chunk]
 
+    def current_shape(self, record_id: str) -> RecordShape | None:
+        """One record as the index holds it, without reconciling, when the index proves its
+        file unchanged since the strict read that filled the row (the same stat signature; a
+        row the index does not trust, such as a file changed just before its read, has none
+        that matches). None for any doubt, and when there is no index file yet (one is not
+        made for one read): then the file is read the strict way (`DecisionStore.get`), which
+        also words any error."""
+        if not self.path.is_file():
+            return None
+        try:
+            check_no_links(self.root, self.store.records_dir)
+            with self._lock:
+                backend = self._open()
+                if not isinstance(backend, SqliteIndex):
+                    return None
+                found = backend.stored(record_id)  # only a valid id has a row
+            if found is None or found[0] != f"{record_id}.json":  # the file `get` reads
+                return None
+            name, sig, record = found
+            info = os.lstat(self.store.records_dir / name)
+        except (sqlite3.Error, OSError, ValueError, JournalError):
+            return None
+        if not stat.S_ISREG(info.st_mode) or FileIdentity.of(info).signature() != sig:
+            return None
+        return record
+
+    def iter_rows(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[ListRow]]:
+        """`rows` in chunks (see `iter_records`), for a listing of any length."""
+        return self._by_chunk(ids, chunk, _rows)
+
+    def iter_compact(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[bytes]]:
+        """The records' compact JSON as the index holds it, in chunks (see `iter_records`): what
+        whole-journal output writes from, without building a record."""
+        return self._by_chunk(ids, chunk, _compact)
+
+    def ids_of_whole(self, flt: IndexFilter) -> list[str]:
+        """`list_records`' ids: reconciles, then fails closed if any record is unreadable."""
+        self._reconcile_whole()
+        return self.query_ids(flt)
+
     def iter_records(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[DecisionRecord]]:
         """Records in chunks, releasing the lock between them so other queries are not held up."""
         return self._by_chunk(ids, chunk, _records)
@@ -450,8 +491,7 @@ class JournalIndex:
 
     def list_records(self, flt: IndexFilter) -> list[DecisionRecord]:
         """Reconciles, then fails closed if any record is unreadable: for export and derivation."""
-        self._reconcile_whole()
-        return self.records(self.query_ids(flt))
+        return self.records(self.ids_of_whole(flt))
 
     def list_shapes(self, flt: IndexFilter) -> list[RecordShape]:
         """`list_records` as views (see `shapes`): for figures over the whole journal."""
@@ -485,6 +525,14 @@ class JournalIndex:
 
 def _records(backend: Backend, ids: Sequence[str]) -> list[DecisionRecord]:
     return backend.records(ids)
+
+
+def _rows(backend: Backend, ids: Sequence[str]) -> list[ListRow]:
+    return backend.rows(ids)
+
+
+def _compact(backend: Backend, ids: Sequence[str]) -> list[bytes]:
+    return backend.compact(ids)
 
 
 def _shapes(backend: Backend, ids: Sequence[str]) -> list[RecordShape]:

@@ -92,6 +92,11 @@ class ScanIndex:
                 continue
         return found
 
+    def compact(self, ids: Sequence[str]) -> list[bytes]:
+        from core.bulk.compact_json import compact_bytes  # noqa: PLC0415  # with the models
+
+        return [compact_bytes(record) for record in self.records(ids)]
+
     def rows(self, ids: Sequence[str]) -> list[ListRow]:
         return [ListRow.of(record) for record in self.records(ids)]
 

@@ -379,6 +379,16 @@ class SqliteIndex:
         found = self._by_id(f"id, {_JSON}", ids)
         return [_shape(found[i][1]) for i in ids if i in found]
 
+    def compact(self, ids: Sequence[str]) -> list[bytes]:
+        """The records' compact JSON (`core.record.codec.compact_record`), in the order of ids."""
+        found = self._by_id(f"id, {_JSON}", ids)
+        return [unpack_json(found[i][1]) for i in ids if i in found]
+
+    def stored(self, record_id: str) -> tuple[str, str, RecordShape] | None:
+        """(file name, stat signature, record) of the row holding exactly `record_id`."""
+        row = self._by_id(f"id, file_name, sig, {_JSON}", [record_id]).get(record_id)
+        return None if row is None else (str(row[1]), str(row[2]), _shape(row[3]))
+
     def projects(self) -> list[ProjectSummary]:
         rows = self.connection.execute(
             "SELECT project_id, project_alias, upd_s, upd_sub, upd_offset, active FROM ("

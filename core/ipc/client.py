@@ -33,14 +33,12 @@ from core.errors import (
     RemoteError,
     UnexpectedReply,
 )
+from core.ipc.framing import FrameDecoder, encode_frame
+from core.ipc.methods import HELLO, HelloResult
 from core.ipc.protocol import (
-    HELLO,
     PROTOCOL_VERSION,
-    FrameDecoder,
-    HelloResult,
     Notification,
     Response,
-    encode_frame,
     parse_server_message,
     request_message,
 )

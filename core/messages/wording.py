@@ -20,8 +20,12 @@ def count(value: int, singular: str, plural: str = "") -> str:
     Args:
         plural: the plural when it is not singular + "s" (count(2, "entry", "entries")).
     """
-    noun = singular if value == 1 else plural or singular + "s"
-    return f"{number(value)} {noun}"
+    return f"{number(value)} {noun(value, singular, plural)}"
+
+
+def noun(value: int, singular: str, plural: str = "") -> str:
+    """The noun alone, in agreement with value: noun(2, "option") -> "options"."""
+    return singular if value == 1 else plural or singular + "s"
 
 
 def join_words(words: Sequence[str], conjunction: str = "and") -> str:
@@ -29,3 +33,23 @@ def join_words(words: Sequence[str], conjunction: str = "and") -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+def too_large(size: int, limit: int, unit: str = "byte") -> str:
+    """The one wording of a size over its limit: "is 5,000 bytes; the limit is 4,096 bytes".
+
+    Every "too many bytes" message reads this way after the field it names, so a person sees
+    one phrasing whichever surface refused the text.
+    """
+    return f"is {count(size, unit)}; the limit is {count(limit, unit)}"
+
+
+def too_many(found: int, limit: int, thing: str = "item") -> str:
+    """The one wording of a list over its limit: "has 70 tags; the limit is 64 tags"."""
+    return f"has {count(found, thing)}; the limit is {count(limit, thing)}"
+
+
+def span(least: int, most: int, unit: str = "") -> str:
+    """A range a person must keep to: "1 to 160 characters", "2 to 4 options", "0 to 64"."""
+    text = f"{number(least)} to {number(most)}"
+    return f"{text} {noun(most, unit)}" if unit else text

@@ -18,6 +18,7 @@ from core import limits
 from core.errors import InvalidDecision
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim, utf8_len
+from core.messages.wording import too_large
 from core.outcomes.reward import compute_reward
 from core.record.redaction import redact_text
 from core.record.validation import check_decision_id
@@ -97,7 +98,7 @@ def make_signal(
     note = go_trim(note)
     if utf8_len(note) > limits.REASON_MAX:
         raise InvalidDecision(
-            f"outcome note is {utf8_len(note)} bytes, limit {limits.REASON_MAX}",
+            f"outcome note {too_large(utf8_len(note), limits.REASON_MAX)}",
             field="note",
             limit=limits.REASON_MAX,
         )

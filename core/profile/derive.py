@@ -3,7 +3,7 @@
 Why exact: a profile rebuilt here must equal the one KernForge derives from the same journal
 (same rules, rule IDs, confidences and source hash), so every rule below follows the reference
 to the operation: grouping keys, FNV-1a signatures, thresholds, float arithmetic order, sorting.
-Nothing here touches the filesystem; `profile_store` feeds it records and writes the result.
+Nothing here touches the filesystem; `core.profile.store` feeds it records and writes the result.
 """
 
 from __future__ import annotations

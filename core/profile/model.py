@@ -23,10 +23,12 @@ from pydantic import (
     model_validator,
 )
 
+from core.bulk.decision_ids import all_valid_decision_ids
 from core.errors import JournalDamaged, ProfileDamaged, ProfileInvalid
 from core.gocompat.gojson import loads_strict
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import fold_keys, go_lower, go_trim, utf8_len
+from core.messages.wording import too_large
 from core.record.codec import pydantic_problem
 from core.record.models import GoFloat, Timestamp
 from core.record.redaction import looks_sensitive, none_sensitive, redact_text
@@ -385,7 +387,7 @@ class _Checker:
     def decision_ids(self, field: str, ids: list[str]) -> None:
         # Rules share most IDs: only ids not checked for an earlier rule are looked at.
         fresh = set(ids).difference(self._safe)
-        if all(map(is_valid_decision_id, fresh)) and none_sensitive(fresh):
+        if all_valid_decision_ids(fresh) and none_sensitive(fresh):
             self._safe.update(fresh)  # the common case, asked of all of them at once
             return
         for value in filter(fresh.__contains__, dict.fromkeys(ids)):  # the first bad one, in order
@@ -401,7 +403,7 @@ def _check_bytes(field: str, value: str, limit: int) -> None:
     size = utf8_len(value)
     if size > limit:
         raise ProfileInvalid(
-            f"preference profile {field} exceeds the storage limit: {size} bytes, limit {limit}",
+            f"preference profile {field} exceeds the storage limit: it {too_large(size, limit)}",
             field=field,
             limit=limit,
         )

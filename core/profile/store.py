@@ -37,6 +37,7 @@ from core.errors import (
 from core.gocompat.gojson import dumps_indented_bytes
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim
+from core.messages.wording import too_large
 from core.profile.derive import (
     Derivation,
     Grouping,
@@ -405,8 +406,8 @@ class ProfileStore:
         data = dumps_indented_bytes(profile.to_go_dict())
         if len(data) > limits.PROFILE_FILE_MAX:
             raise ProfileInvalid(
-                f"preference profile exceeds the storage limit: {len(data)} bytes, "
-                f"limit {limits.PROFILE_FILE_MAX}",
+                "preference profile exceeds the storage limit: the file "
+                f"{too_large(len(data), limits.PROFILE_FILE_MAX)}",
                 field="profile",
                 limit=limits.PROFILE_FILE_MAX,
             )

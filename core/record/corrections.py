@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core import limits
 from core.errors import InvalidDecision, NoChanges
 from core.gocompat.text import go_lower, go_trim, utf8_len
+from core.record.fields import risk_problem, rule
 from core.record.models import RISK_LEVELS, DecisionRecord, RejectedReason
 from core.record.normalize import dedupe_fold
 
@@ -58,19 +58,16 @@ def precheck(correction: Correction) -> None:
             field="custom_selection",
         )
     if correction.decision_kind is not None:
-        kind = go_trim(correction.decision_kind)
-        if not kind or utf8_len(kind) > limits.KIND_MAX:
+        kind, limit = go_trim(correction.decision_kind), rule("decision_kind")
+        if not kind or not limit.fits(utf8_len(kind)):
             raise InvalidDecision(
-                f"decision_kind must contain 1 to {limits.KIND_MAX} bytes",
+                f"decision_kind must be {limit.span()}",
                 field="decision_kind",
-                limit=limits.KIND_MAX,
+                limit=limit.most,
             )
-    if correction.risk_level is not None and go_lower(go_trim(correction.risk_level)) not in (
-        RISK_LEVELS
-    ):
-        raise InvalidDecision(
-            "risk_level must be empty, low, medium, high, or critical", field="risk_level"
-        )
+    risk = correction.risk_level
+    if risk is not None and go_lower(go_trim(risk)) not in RISK_LEVELS:
+        raise InvalidDecision(f"risk_level {risk_problem(risk)}", field="risk_level")
 
 
 def _clean_list(values: list[str]) -> list[str]:

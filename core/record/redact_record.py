@@ -3,20 +3,48 @@ and to every string of a JSON-like value that leaves the process (a reply, a too
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
+from core.record.fields import FREE_TEXT, OPTION_FREE_TEXT
 from core.record.models import DecisionRecord, Option, RejectedReason
 from core.record.redaction import EMPTY_REPORT, RedactionReport, redact_text
 
-_TEXT_FIELDS = (
-    "problem",
-    "project_alias",
-    "workspace",
-    "custom_selection",
-    "selection_reason_raw",
-    "summary_sentence",
-)
-_LIST_FIELDS = ("domains", "languages", "tags", "evidence_refs")
+
+def free_text_updates(value: object, redact: Callable[[str], str]) -> dict[str, Any]:
+    """Each free-text field `value` has (`core.record.fields.FREE_TEXT`), redacted by `redact`.
+
+    For a record, a proposal or a draft of one (a pydantic model or a dataclass): the one
+    list of what is free text, so no holder of one can forget a field.
+    """
+    return _updates(value, FREE_TEXT, redact)
+
+
+def option_text_updates(option: object, redact: Callable[[str], str]) -> dict[str, Any]:
+    """Each free-text field of one option (`OPTION_FREE_TEXT`), redacted by `redact`."""
+    return _updates(option, OPTION_FREE_TEXT, redact)
+
+
+def _updates(value: object, names: tuple[str, ...], redact: Callable[[str], str]) -> dict[str, Any]:
+    held = _field_names(value)
+    out: dict[str, Any] = {}
+    for name in names:
+        if name not in held:
+            continue
+        current = getattr(value, name)
+        out[name] = (
+            redact(current)
+            if isinstance(current, str)
+            else type(current)(redact(item) for item in current)
+        )
+    return out
+
+
+def _field_names(value: object) -> set[str]:
+    if dataclasses.is_dataclass(value):
+        return {item.name for item in dataclasses.fields(value)}
+    return set(getattr(type(value), "model_fields", ()))
 
 
 class _Collector:
@@ -29,16 +57,11 @@ class _Collector:
             self.report = self.report.merge(report)
         return redacted
 
-    def texts(self, values: list[str]) -> list[str]:
-        return [self.text(v) for v in values]
-
 
 def redact_record(record: DecisionRecord) -> DecisionRecord:
     """Returns a copy with secrets replaced; redaction flags only ever accumulate."""
     collect = _Collector()
-    update: dict[str, object] = {name: collect.text(getattr(record, name)) for name in _TEXT_FIELDS}
-    for name in _LIST_FIELDS:
-        update[name] = collect.texts(getattr(record, name))
+    update = free_text_updates(record, collect.text)
     update["options"] = [_redact_option(o, collect) for o in record.options]
     update["rejected_reasons"] = [
         RejectedReason(option_id=r.option_id, reason=collect.text(r.reason), source=r.source)
@@ -56,14 +79,7 @@ def redact_record(record: DecisionRecord) -> DecisionRecord:
 
 
 def _redact_option(option: Option, collect: _Collector) -> Option:
-    return option.model_copy(
-        update={
-            "label": collect.text(option.label),
-            "description": collect.text(option.description),
-            "pros": collect.texts(option.pros),
-            "cons": collect.texts(option.cons),
-        }
-    )
+    return option.model_copy(update=option_text_updates(option, collect.text))
 
 
 def redact_json(value: Any) -> Any:

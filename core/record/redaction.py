@@ -31,8 +31,13 @@ from core.record.redaction_rules import (
     token,
     vendor,
 )
-from core.record.redaction_structure import STRUCTURE_RULES
-from core.record.redaction_values import is_placeholder, is_public_id, is_reference
+from core.record.redaction_structure import STRUCTURE_RULES, name_before, names_no_secret
+from core.record.redaction_values import (
+    is_placeholder,
+    is_public_id,
+    is_reference,
+    never_a_secret,
+)
 from core.record.redaction_vendors import VENDOR_RULES, VENDOR_RULES_AFTER_REFERENCE
 
 
@@ -342,6 +347,7 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 # reference's character class cuts short (``TOKEN=q9+Xf3k…/8LmW``, ``Bearer abc+def/ghi=``)
 # goes whole: the rest of it is the rest of the secret.
 
+_NO_VALUE = frozenset({"null", "none", "nil", "undefined", "true", "false", "empty"})
 _WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;]*")
 _REST = r"(?P<rest>[^\t\n\f\r \"'`,;<>\[\](){}]*)"
 
@@ -356,8 +362,21 @@ def _guarded(rule: _Rule) -> _Rule:
             cut = value.find("=") + 1 or len(value.split(None, 1)[0])
             whole = _WHOLE_VALUE.match(match.string, match.start() + cut)
             value = whole.group(0).strip() if whole else value  # the pattern matches "" too
-        if is_reference(value) or is_filler(value) or is_placeholder(value):
+        if (
+            is_reference(value)
+            or is_filler(value)
+            or is_placeholder(value)
+            or is_public_id(value)
+            or value.casefold() in _NO_VALUE
+        ):
             return None
+        before = match.string[match.start() - 1 : match.start()]
+        if "rest" in match.re.groupindex and (before.isdigit() or before == "/"):
+            return None  # …a0010TOKEN=0 inside a longer value: the rules for that value judge it
+        if "rest" in match.re.groupindex and names_no_secret(
+            name_before(match.string, match.start()) + match.group(0).split("=", 1)[0]
+        ):
+            return None  # next_page_token=…, MAPBOX_PUBLIC_TOKEN=…
         if inner is not None:
             return inner(match)
         rest = match.groupdict().get("rest") or ""
@@ -372,12 +391,39 @@ def _guarded(rule: _Rule) -> _Rule:
 def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
     """The reference's assignment, but not of a reference, placeholder or public id, nor for a
     key inside a larger value (``arn:…:secret:name``, ``vault/secret/…``)."""
-    value = match.group(4).strip(_GO_TRIM)
-    if match.string[match.start() - 1 : match.start()] in {":", "/"}:
-        return None
-    if is_reference(value) or is_placeholder(value) or is_public_id(value):
-        return None
+    value = match.group(4).strip(_GO_TRIM).rstrip(";,")  # a statement's end is not the value
+    after_break = match.group(2).rpartition("\n")
+    if match.string[match.start() - 1 : match.start()] in {":", "/"} or (
+        after_break[1] and not after_break[2]
+    ):
+        return None  # inside a larger value; "API_KEY=" with nothing after it (a YAML value
+        # on the next line is indented)
+    key_start = match.start() - len(name_before(match.string, match.start()))
+    if match.string.endswith(("${", "$", "%(", "{{"), 0, key_start):
+        return None  # ${DB_PASSWORD:?required}: the name of a variable, and its default
+    if never_a_secret(value) or names_no_secret(
+        name_before(match.string, match.start()) + "_" + match.group(1)
+    ):
+        return None  # a reference, placeholder, public id, path or number; a page token
     return _password_assignment(match)
+
+
+_PEM_BODY = re.compile(r"[A-Za-z0-9+/]{20,}")
+
+
+def _with_key_body(rule: _Rule) -> _Rule:
+    """The same PEM rule, leaving a block whose body is filler (``...``, ``<paste key here>``):
+    a key's body is base64, in lines of 64 characters."""
+    inner = rule.replacer
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        if _PEM_BODY.search(match.group(0)) is None:
+            return None
+        if inner is None:
+            return _token(rule.name), rule.name
+        return inner(match)
+
+    return dataclasses.replace(rule, replacer=replace)
 
 
 def _pipeline_rule(rule: _Rule) -> _Rule:
@@ -389,6 +435,8 @@ def _pipeline_rule(rule: _Rule) -> _Rule:
         return dataclasses.replace(rule, replacer=_password_value)
     if rule.name == "github_token":
         return _guarded(rule)
+    if rule.name == "private_key":
+        return _with_key_body(rule)
     return rule
 
 
@@ -453,7 +501,7 @@ _BEFORE_REFERENCE = (
     ),
     _vendor(
         "slack_token",
-        r"\b(?:xox[abeoprs]-(?:[0-9]+-){1,3}[A-Za-z0-9]{8,}[A-Za-z0-9-]*"
+        r"\b(?:xox[abceoprs]-(?:[0-9]+-){1,3}[A-Za-z0-9]{8,}[A-Za-z0-9-]*"
         r"|xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9]{60,}"
         r"|xapp-[0-9]-[A-Z0-9]{6,}-[0-9]{6,}-[A-Za-z0-9]{20,})",
         ("xox", "xapp-"),
@@ -489,11 +537,13 @@ _AFTER_REFERENCE = (
     # Complete RSA/EC/DSA/OPENSSH/ENCRYPTED blocks are gone by now (reference private_key).
     # Left: PKCS#8 "BEGIN PRIVATE KEY" and PGP blocks, which the reference's pattern does not
     # match, and keys pasted without their END line.
-    _vendor(
-        "private_key",
-        rf"(?is:{_PEM_BEGIN}(?:.*?{_PEM_END}|(?:(?:{_GO_SPACE}|\\[nr])*{_PEM_LINE})+))",
-        ("-----begin",),
-        filler_check=False,
+    _with_key_body(
+        _vendor(
+            "private_key",
+            rf"(?is:{_PEM_BEGIN}(?:.*?{_PEM_END}|(?:(?:{_GO_SPACE}|\\[nr])*{_PEM_LINE})+))",
+            ("-----begin",),
+            filler_check=False,
+        )
     ),
 )
 

@@ -30,6 +30,8 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
 
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
         raw = match.group("secret")
+        if raw[:1] in {">", ")", "]", "}"}:
+            return None  # the end of a placeholder: <비밀번호>, (see vault)
         quoted = len(raw) >= 2 and _QUOTES.get(raw[0]) == raw[-1]
         value = raw[1:-1] if quoted else trim_value(raw)
         offset = 1 if quoted else max(raw.find(value), 0)  # "(value)" in a sentence
@@ -66,11 +68,14 @@ _WORD_START = "(?=[AaSsPpTtCcOoMm2])"
 """The letters a word of _WORD starts with: a cheap first test at each position."""
 _VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
 # Longest first: the engine takes the first that fits, and a replacer that then refuses the
-# value ("now" after "is") does not send it back for a longer one.
+# value ("now" after "is") does not send it back for a longer one. After a gap of words, "="
+# needs a blank before it: "set the pw to ab=cd" is "to", not a gap "to ab" and "=". A word
+# connector starts a word ("Cloudflare" holds "are").
 _CONNECTOR = (
-    r"(?P<conn>:(?=[\t ])|=|(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)"
-    r"[\t ]+to|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
-    r"|becomes|is|was|are|were|to|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
+    r"(?P<conn>:(?=[\t ])|(?(gap)(?<=[\t ])=|=)"
+    r"|(?:(?<![A-Za-z])(?i:(?:was|has[\t ]+been|is|got)[\t ]+(?:changed|set|reset|rotated)[\t ]+to"
+    r"|is[\t ]+now|is[\t ]+still|will[\t ]+be|set[\t ]+to|changed[\t ]+to|reads"
+    r"|becomes|is|was|are|were|to)|->|=>|\u2192|\u2014|\u2013)(?=[\t ]))"
 )
 _PROSE = compile_ascii(
     rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))"
@@ -81,14 +86,14 @@ _PROSE = compile_ascii(
 _BARE = compile_ascii(rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))[\t ]+{_VALUE}")
 # "use Tiger23+Nimbus as the password", "Tiger23+Nimbus is the root password"
 _BEFORE = compile_ascii(
-    r"(?<![^\s\"'`(])(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
+    r"(?<![^\s\"'`(])(?<!%\()(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
     r"|as[\t ]+(?:the|a|my|our|your|its)?)[\t ]*(?:[\w-]+[\t ]+){0,2}?(?P<word>(?i:"
     + _WORD
     + r"))\b"
 )
 _LOGIN_PAIR = compile_ascii(
     r"(?i:\b(?:log ?in|sign ?in|credentials?|creds)\b)[^\n.;]{0,30}?"
-    r"(?<![\w.@+${-])(?P<user>[\w.@+-]{2,40})[\t ]*(?:/|\||:(?=[\t ]))[\t ]*"
+    r"(?<![\w.@+${/:-])(?P<user>[\w.@+-]{2,40})[\t ]*(?:/|\||:(?=[\t ]))[\t ]*"
     r"(?P<secret>[^\s\"'`/]{6,64})"
 )
 
@@ -139,6 +144,99 @@ def _named(match: re.Match[str]) -> tuple[str, str] | None:
         return None
     value = trim_value(match.group("secret"))
     if not accepts(kind, value, Position.KEYED):
+        return None
+    whole, base = match.group(0), match.start()
+    start = match.start("secret") - base
+    name = "password_in_prose"
+    return whole[:start] + token(name) + whole[start + len(value) :], name
+
+
+# --- Answers: a question names the secret, the reply is the value --------------------------
+
+_SECRET_NAMES = (
+    r"(?:(?i:pass(?:word|phrase|wd)?|\bpw\b|secret|token|\bkey\b|api[\t _-]?key|credentials?"
+    r"|creds)|암호|비밀[\t ]?번호|비번|패스워드|토큰|시크릿|키)"
+)
+# "[09:14] kate: what's the wifi password in the lab?\n[09:15] raj: H@zelbr@mble%47"
+_ANSWER = compile_ascii(
+    r"(?m)^(?P<question>[^\n]*?" + _SECRET_NAMES + r"[^\n]*\?(?![=.\w])[^\n]*)\n"
+    r"(?:\[[^\]\n]{1,24}\][\t ]*)?(?:[^\s:\[\]]{1,24}:[\t ]*)?"
+    r"(?P<secret>[^\s\"'`]{8,200})[\t ]*$"
+)
+# "Rotated the IBM Cloud credential this morning. New value is …", "새 값은 …"
+_NEW_VALUE = compile_ascii(
+    r"\b(?i:(?:the[\t ]+)?(?:new|current|rotated|updated)[\t ]+"
+    r"(?:value|one)[\t ]+is|new[\t ]+value:)[\t ]+(?P<secret>[^\s\"'`]{8,200})"
+)
+_SECRET_CONTEXT = re.compile(_SECRET_NAMES)
+_ASKING = re.compile(
+    r"(?i:\b(?:have|got|share|send|give|paste|need|what(?:'s|\s+is|\s+was)|where(?:'s|\s+is)?)\b)"
+    r"|뭐|무엇|어디|알려|공유|있어|있나|주세요|줄래|줄 수"
+)
+_ASKING_ABOUT = re.compile(r"(?i:\b(?:which|who|whose|when|why|how)\b)|언제|누가|왜|어떻게|몇")
+_SECRET_THEN_OTHER = re.compile(
+    _SECRET_NAMES + r"[\t ]*(?i:ids?|names?|formats?|endpoints?|polic(?:y|ies)|length|fix|types?"
+    r"|rotation|expiry|scopes?|owners?|paths?|files?)\b"
+    r"|(?:키|토큰|비밀번호)[\t ]?(?:이름|형식|경로|파일|만료)"
+)
+_ASSIGNMENT_LINE = re.compile(r"[A-Za-z_][\w.-]*[=:]")
+
+
+def _asks_for_the_secret(question: str) -> bool:
+    """Whether a question asks for the secret it names ("anyone have the Vercel key?", "토큰
+    어디 있어요?"), not about something else ("which commit removed the token?", "what's the
+    key id?")."""
+    return (
+        _ASKING.search(question) is not None
+        and _ASKING_ABOUT.search(question) is None
+        and _SECRET_THEN_OTHER.search(question) is None
+    )
+
+
+def _answer(match: re.Match[str]) -> tuple[str, str] | None:
+    """The reply to a question that names a secret: a generated value, or a password that
+    looks like one (not "in the vault", not a word)."""
+    if "question" in match.re.groupindex:
+        if not _asks_for_the_secret(match.group("question")):
+            return None
+    else:  # "New value is …": the line before it says whose value
+        text, at = match.string, match.start()
+        line = text[max(text.rfind("\n", 0, at) + 1, at - 160) : at]
+        if _SECRET_CONTEXT.search(line) is None or _ASKING_ABOUT.search(line) is not None:
+            return None
+    value = trim_value(match.group("secret"))
+    if value.startswith("@"):
+        return None  # a handle: who owns it
+    if _ASSIGNMENT_LINE.match(value):
+        return None  # DEBUG=false: the next line of a config, not a reply
+    if not (looks_random(value, 12) or is_credential(value, Position.PROSE)):
+        return None
+    whole, base = match.group(0), match.start()
+    start = match.start("secret") - base
+    name = "password_in_prose"
+    return whole[:start] + token(name) + whole[start + len(value) :], name
+
+
+# ``장고 SECRET_KEY 가 레포에 올라가 있었어요: '9$7e2&@i+w…'``: a quoted generated value a few words
+# after a name that says it holds a secret
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_NEAR_CONNECTOR = re.compile(r"(?:[:=]|(?i:\b(?:is|was|to|as))|[는은가이로를을])[\t ]*$")
+_QUOTED_NEAR_NAME = compile_ascii(
+    SECRET_WORD + r"[\w.-]*(?P<conn>[^\n\"'`=]{1,60}?)[\"'`](?P<secret>[^\"'`\s]{16,200})[\"'`]"
+)
+
+
+def _quoted_near_name(match: re.Match[str]) -> tuple[str, str] | None:
+    key = key_at(match, "conn")
+    if key is None or key.islower() or key_kind(key) not in {"secret", "password"}:
+        return None  # a plain word ("the key is …") is the sentence rules' to judge
+    if _NEAR_CONNECTOR.search(match.group("conn")) is None:
+        return None  # "… derived with '…'", process.env["NAME"]: not the name's value
+    value = match.group("secret")
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    if not looks_random(value) or not (mixed or any(not c.isalnum() for c in value)):
+        return None
+    if _UUID.fullmatch(value):
         return None
     whole, base = match.group(0), match.start()
     start = match.start("secret") - base
@@ -198,6 +296,29 @@ PROSE_RULES: tuple[Rule, ...] = (
         _KO_BEFORE,
         _KO_KEYWORDS,
         _replace_value("password_in_prose", random_only=True),
+    ),
+    Rule(
+        "password_in_prose",
+        _ANSWER,
+        (*_PROSE_KEYWORDS, *_KO_KEYWORDS),
+        _answer,
+        confirm=re.compile(r"\?[^\n]*\n"),
+    ),
+    Rule(
+        "password_in_prose",
+        _NEW_VALUE,
+        ("value",),
+        _answer,
+        confirm=re.compile(
+            r"(?:new|current|rotated|updated)[\t ]+(?:value|one)[\t ]+is|new value:"
+        ),
+    ),
+    Rule(
+        "password_in_prose",
+        _QUOTED_NEAR_NAME,
+        _NAMED_KEYWORDS,
+        _quoted_near_name,
+        confirm=re.compile(r"[\"'`][^\"'`\s]{16}"),
     ),
     Rule(
         "login_credentials",

@@ -23,6 +23,7 @@ from core.record.redaction_rules import Replacer, Rule, any_case, compile_ascii,
 from core.record.redaction_values import (
     Position,
     is_credential,
+    is_placeholder,
     is_reference,
     looks_random,
     trim_value,
@@ -49,7 +50,8 @@ _TAILS = frozenset(
 _PUBLIC_KEY_QUALIFIERS = frozenset(
     """public publishable pub primary foreign sort partition cache idempotency routing shard
     host ssh gpg pgp ca cert certificate sequence composite unique natural surrogate index
-    hash lookup map dict object row column field json yaml config registry""".split()
+    hash lookup map dict object row column field json yaml config registry search site
+    anon""".split()
 )
 _NOT_SECRET_BEFORE_TOKEN = frozenset(
     "page next continuation cancellation sync resume max num total input output".split()
@@ -81,7 +83,7 @@ def key_kind(key: str) -> str | None:
     last = parts[-1]
     before = parts[-2] if len(parts) > 1 else ""
     if last in _PASSWORD_WORDS or (
-        last.endswith(("password", "passwd", "pwd"))
+        last.endswith(("password", "passwd", "pwd", "pw"))
         or (last.endswith("pass") and last not in _NOT_PASS)
     ):
         return "password"
@@ -94,6 +96,40 @@ def key_kind(key: str) -> str | None:
     if last in {"key", "apikey"} and before not in _PUBLIC_KEY_QUALIFIERS:
         return "weak"  # only a random-looking value makes a bare or unknown key a secret
     return None
+
+
+def names_no_secret(key: str) -> bool:
+    """Whether a name that holds a secret word says its value is no secret: a page or
+    continuation token (``next_page_token``), a public or publishable key, a sort or cache key.
+    Narrower than ``key_kind`` returning None: an unknown spelling is not vouched for."""
+    parts = _parts(key)
+    while len(parts) > 1 and parts[-1] in _TAILS:
+        parts.pop()
+    if len(parts) < 2:
+        return False
+    last, before = parts[-1], parts[-2]
+    if last == "token" and before in _NOT_SECRET_BEFORE_TOKEN:
+        return True
+    publicly = {"public", "publishable"}
+    return last in {"key", "apikey", "token"} and (
+        before in _PUBLIC_KEY_QUALIFIERS or not publicly.isdisjoint(parts)
+    )
+
+
+def _word_before(text: str, at: int) -> str:
+    """The word before the name that ends at ``at``, across one blank (``public`` in
+    ``public key:``)."""
+    start = len(name_before(text, at))
+    head = text[: at - start].rstrip(" \t")
+    return name_before(head, len(head)) if len(head) < at - start else ""
+
+
+def name_before(text: str, at: int) -> str:
+    """The name characters that end at ``at`` (``next_page_`` before ``token=``)."""
+    start = at
+    while start > 0 and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    return text[start:at]
 
 
 def accepts(kind: str, value: str, position: Position) -> bool:
@@ -127,11 +163,21 @@ SECRET_WORD = any_case("pass", "pw", "secret", "token", "auth", "cred", "key", "
 first character: the engine then tries a few literals at each position instead of a run of
 name characters, and ``key_at`` reads the rest of the name backwards."""
 _ASSIGNMENT = compile_ascii(
-    SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>:=|=>|=|:)"
+    SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>::?=|[?+]=|=>|=|:)"
     r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,;]+)"
 )
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-@")
 _NOT_BEFORE_KEY = ("$", "%", "${", "%(", "[REDACTED:")
+
+
+def _inside_value(text: str, start: int, key: str) -> bool:
+    """Whether a name that starts at ``start`` is glued to a value's characters before it."""
+    before = text[start - 1 : start]
+    if before in {"+", "/"}:
+        return any(c.isdigit() for c in key)
+    if before == "#":  # "#DB_PASSWORD=…" comments a line out; "…L#Hbpw=" is inside a value
+        return start >= 2 and not text[start - 2].isspace()
+    return before != "" and before in "!%^*=~|\\"  # not ? or &: a query's parameters
 
 
 def key_at(match: re.Match[str], end_group: str) -> str | None:
@@ -145,10 +191,12 @@ def key_at(match: re.Match[str], end_group: str) -> str | None:
     if text.endswith(_NOT_BEFORE_KEY, 0, start):
         return None
     key = text[start : match.start(end_group)]
+    if _inside_value(text, start, key):
+        return None  # …0EwEHPw== in a base64 blob, …L#Hbpw=gorY in a password: not a name
     quote = match.groupdict().get("kq") or ""
     if quote and not text.endswith(quote, 0, start):
         return None
-    return key.rstrip("\"'] \t:=>")
+    return key.rstrip("\"'] \t:=>?+")
 
 
 def _key(match: re.Match[str]) -> str | None:
@@ -175,8 +223,12 @@ def _keyed_value(position: Position) -> Replacer:
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
         key = _key(match)
         kind = None if key is None else key_kind(key)
-        if kind is None:
+        if kind is None or key is None:
             return None
+        if kind == "weak" and names_no_secret(
+            _word_before(match.string, match.start()) + "_" + key
+        ):
+            return None  # "public key: age1…", "SSH key: ssh-ed25519 …"
         raw = match.group("value")
         if match.re is _XML_ELEMENT or match.re is _XML_NAMED:  # element text, spaces and all
             value, start, end = raw.strip(), 0, len(raw)
@@ -232,6 +284,8 @@ def _authorization(match: re.Match[str]) -> tuple[str, str] | None:
 
 # A flag's value is one shell word: quoted, or bare with quoted parts (deploy:'p@ss w0rd')
 _SHELL_WORD = r"(?:[^\s\"'`;&|]|'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\")+"
+_FLAG_CONFIRM = r"-[a-z][\w-]*(?:=|[\t ]+)\S"
+"""What follows the dash of a flag the rule can match, on casefolded text."""
 _FLAG = compile_ascii(
     r"(?<![\w-])(?P<flag>--?[A-Za-z][\w-]*)(?:=|[\t ]+)(?!-)(?P<value>" + _SHELL_WORD + ")"
 )
@@ -276,8 +330,8 @@ def _looks_like_key_id(user: str) -> bool:
 
 def _pair(match: re.Match[str], start: int, end: int, value: str) -> tuple[str, str] | None:
     """``user:secret`` (or ``user%secret``): the secret goes, the user too when it is an id."""
-    if "[REDACTED" in value:
-        return None
+    if "[REDACTED" in value or is_reference(value) or is_placeholder(value):
+        return None  # ${env:X}, op://vault/item: one reference, not a user and a password
     user, sep, secret = value.partition(":")
     if not sep:
         user, sep, secret = value.partition("%")
@@ -293,6 +347,12 @@ def _pair(match: re.Match[str], start: int, end: int, value: str) -> tuple[str, 
     name = "command_line_secret"
     cut = start if _looks_like_key_id(user) else start + len(user) + 1 + quoted
     return _replace_group(match, "value", cut, end - quoted, name), name
+
+
+def _flag_value(match: re.Match[str]) -> tuple[str, str] | None:
+    if match.group("value").endswith(":"):
+        return None  # -Auth "password": …, a mapping's key after a word that looks like a flag
+    return _flag(match)
 
 
 def _flag(match: re.Match[str]) -> tuple[str, str] | None:
@@ -368,6 +428,13 @@ def _strong_value(name: str, *groups: str, line_needs: re.Pattern[str] | None = 
 
 
 def _fallback(match: re.Match[str]) -> tuple[str, str] | None:
+    text = match.string
+    if text[match.end() :].lstrip(" \t").startswith(":"):
+        return None  # "name": "DB_PASSWORD", "valueFrom": …: the next key of a mapping
+    if "," in match.group(0)[len(match.group("key")) : match.start("value") - match.start()]:
+        before = text[: match.start("key")].rstrip("\"' \t")
+        if not before.endswith(("(", "[")):
+            return None  # a literal default is an argument: getenv("API_KEY", "…")
     kind = key_kind(match.group("key"))
     value, start, end = _position_value(match.group("value"))
     if kind is None or not accepts(kind, value, Position.KEYED):
@@ -404,14 +471,51 @@ def _url_userinfo(match: re.Match[str]) -> tuple[str, str] | None:
     return _replace_group(match, "value", start, len(match.group("value")), name), name
 
 
-_ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?::=|=>|[:=])"  # config["SECRET_KEY"] = … too
+# Kubernetes and compose ``env:`` lists, ECS task definitions: the name and its value apart.
+#   - name: DJANGO_SECRET_KEY         {"name": "API_TOKEN", "value": "…"}
+#     value: "…"
+_NAME_VALUE = compile_ascii(
+    r"\bname[\"']?[\t ]*:[\t ]*[\"']?(?P<key>[A-Za-z_][\w.-]*)[\"']?[\t ]*"
+    r"(?:\n[\t -]*|,[\t ]*)[\"']?value[\"']?[\t ]*:[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,}]+)"
+)
+# Terraform: variable "db_password" { … default = "…" }
+_HCL_VARIABLE = compile_ascii(
+    r"\bvariable[\t ]+\"(?P<key>[^\"\n]{1,80})\"[\t ]*\{[^{}]{0,400}?\bdefault[\t ]*=[\t ]*"
+    r"(?P<value>\"(?:[^\"\\\n]|\\.)*\")"
+)
+# An exec array: ["redis-server", "--requirepass", "…"], command: ["redis-cli", "-a", "…"]
+_ARRAY_FLAG = compile_ascii(
+    r"[\"'](?P<flag>--?[A-Za-z][\w-]*)[\"'][\t ]*,[\t ]*(?P<value>\"(?:[^\"\\\n]|\\.)+\"|'[^'\n]+')"
+)
+# ``snyk auth 0c1af2ed-…``, ``tool login <token>``: a generated value given to a login command
+_AUTH_COMMAND = compile_ascii(
+    r"(?m)(?:^|(?<=[\s;&|$]))[a-z][\w.-]*[\t ]+(?:auth|login|authenticate)[\t ]+"
+    r"(?P<value>[^\s\"'`;&|<>]{16,})"
+)
+
+
+def _generated_value(name: str) -> Replacer:
+    """Replaces ``value`` when it looks generated: a command's argument says nothing more."""
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        value, start, end = _position_value(match.group("value"))
+        if not looks_random(value):
+            return None
+        return _replace_group(match, "value", start, end, name), name
+
+    return replace
+
+
+_ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?:::?=|[?+]=|=>|[:=])"  # config["SECRET_KEY"] = … too
+"""What follows a secret word in an assignment: ``=``, ``:``, ``:=`` (Go, Make), ``?=``, ``+=`` and
+``::=`` (Make), ``=>`` (Ruby, PHP)."""
 STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule(
         "url_credentials",
         _URL_USERINFO,
         ("://",),
         _url_userinfo,
-        confirm=re.compile(r"://[^\s:/@]*:[^\s]*@"),
+        confirm=re.compile(r"://[^\s:/]*:[^\s]*@"),  # the user may be an e-mail address
     ),
     Rule("authorization_header", _AUTHORIZATION, ("authorization",), _authorization),
     Rule(
@@ -448,8 +552,11 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         "command_line_secret",
         _FLAG,
         ("-",),
-        _flag,
-        confirm=re.compile(r"-[a-z][\w-]*(?:=|[\t ]+)\S"),
+        _flag_value,
+        confirm=re.compile(_FLAG_CONFIRM),
+        # "-" is in every decision id: the early exit asks for a flag's name and its = or
+        # space (the confirm's own start, so sound, and never reaching past a NUL)
+        gates={"-": r"[a-z][\w-]*(?:=|[\t ]+)"},
     ),
     Rule(
         "command_line_secret",
@@ -474,8 +581,36 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         ("requirepass", "masterauth", "env", "arg", "login"),
         _keyed_value(Position.STRONG),
         confirm=re.compile(
-            r"(?m)^[\t ]*(?:requirepass|masterauth|env|arg)[\t ]|login[\t ]+\S+\s+pass"
+            r"(?m)(?:^|\s)(?:requirepass|masterauth)[\t ]|^[\t ]*(?:env|arg)[\t ]"
+            r"|login[\t ]+\S+\s+pass"
         ),
+    ),
+    Rule(
+        "secret_assignment",
+        _NAME_VALUE,
+        ("value",),
+        _keyed_value(Position.KEYED),
+        confirm=re.compile(r"name[\"']?[\t ]*:[^\n]*(?:\n[\t -]*|,[\t ]*)[\"']?value[\"']?[\t ]*:"),
+    ),
+    Rule(
+        "secret_assignment",
+        _HCL_VARIABLE,
+        ("variable",),
+        _keyed_value(Position.KEYED),
+        confirm=re.compile(r"variable[\t ]+\""),
+    ),
+    Rule(
+        "command_line_secret",
+        _ARRAY_FLAG,
+        ('"-', "'-"),
+        _flag,
+        confirm=re.compile(r"[\"']--?[a-z][\w-]*[\"'][\t ]*,"),
+    ),
+    Rule(
+        "command_line_secret",
+        _AUTH_COMMAND,
+        (" auth ", " login ", " authenticate "),
+        _generated_value("command_line_secret"),
     ),
     Rule("secret_assignment", _XML_ELEMENT, ("</",), _keyed_value(Position.KEYED)),
     Rule("secret_assignment", _XML_NAMED, ("</",), _keyed_value(Position.KEYED)),

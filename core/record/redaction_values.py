@@ -34,12 +34,16 @@ class Position(Enum):
 _REFERENCE = re.compile(
     r"""(?x)
     \$\{[^}]*\}?.* | \$\(.* | \$[A-Za-z_][A-Za-z0-9_]* | \$[0-9]  # $VAR, ${VAR}, $(cmd), $1
+    | \$env:[A-Za-z_]\w* | \{env:[^}]+\}                  # PowerShell's $env:X, {env:X} configs
+    | !(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap|If|Base64|Split|vault|secret
+        |include|env_var|ENV|reference)\b.*      # CloudFormation's !Ref X, Ansible's !vault
     | %\(?[A-Za-z_][\w.]*\)?[sdr]? | %[A-Za-z_][A-Za-z0-9_]*%      # %(name)s, %s, %APPDATA%
     | \{\{.*\}\}? | \{%.*%\}? | <%.*%>? | \#\{.*\}? | @\{.*\}?    # templates
     | \{[A-Za-z_][\w.-]*\}                   # {token}, a format field
     | \[[^\]]*\]                            # [REDACTED], [secret]
     | <[^<>]*>                              # <your-token>
-    | !{1,2}[A-Za-z][A-Za-z-]* | [&*][a-z_][a-z0-9_-]*   # YAML tags (!vault), anchors, aliases
+    | !{1,2}(?:[a-z][a-z-]*|(?:[A-Z][a-z]+)+|[A-Z]{2,8})   # YAML tags: !vault, !GetAtt, !ENV
+    | [&*][a-z_][a-z0-9_-]*                 # YAML anchors and aliases
     | :[A-Za-z_]\w*                         # :token, a route or SQL parameter
     | [A-Za-z_$][A-Za-z_$.]*\(.*\)          # getenv("X"), env('X'), get_secret()
     | [A-Za-z_][\w.]*\[[^\]]*\]            # os.environ["X"], ENV['X'], config[key]
@@ -51,12 +55,16 @@ _CODE_CHAIN = re.compile(
     r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
     r"(?:\([^()]*\)|\[[^\[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
 )  # session.get_credentials().access_key, config["db"]["password"]
-_CUT_CODE = re.compile(r"[A-Za-z_$][\w$.]*[(\[]")  # os.environ[ cut at its quote: code goes on
+_CUT_CODE = re.compile(
+    r"@?[A-Za-z_$][\w$.]*[(\[]"  # os.environ[, @Value( cut at its quote: code goes on
+    r"|[A-Za-z_$][\w$]{2,}(?:\.[A-Za-z_$][\w$]*)*\([a-z_$][A-Za-z_$.]*"  # jwt.encode(payload, …
+)
 _CODE_ROOTS = frozenset(
     """process os settings config conf cfg env environ self this app secrets vars inputs params
     values import window request req ctx context args opts options props properties System
     Rails ENV current_app st Deno Bun cli flags""".split()
 )
+_STRONG_ROOTS = frozenset("process os settings var local data module env self this".split())
 _DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _NAME_SEGMENT = (
     r"(?:[a-z_$][a-z0-9_$]*|[A-Z][A-Z0-9_]*|[a-z]+(?:[A-Z][a-z0-9]+)+|(?:[A-Z][a-z0-9]+)+)"
@@ -65,6 +73,8 @@ _SHORT_SEGMENTS = re.compile(rf"(?=[^.]{{1,12}}\.){_NAME_SEGMENT}(?:\.{_NAME_SEG
 """settings.DB_PASSWORD, config.apiKey: segments a programmer names, the first one short."""
 _PUBLIC_ID = re.compile(
     r"(?:AC|SK|PN|MG|SM|CA|RE|IS|US|AP)[0-9a-f]{32}"  # Twilio SIDs
+    r"|age1[02-9ac-hj-np-z]{58}"  # age public keys (bech32): the recipient, shared on purpose
+    r"|phc_[A-Za-z0-9]{32,}"  # PostHog project keys, shipped in browsers
     r"|pk_(?:live|test)_[A-Za-z0-9]{16,}"  # Stripe publishable keys
     r"|pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"  # Mapbox public tokens
 )
@@ -74,7 +84,7 @@ _PLACEHOLDER_WORDS = (
     "replace-me", "replace_with", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
     "yourkey", "placeholder", "example", "sample", "dummy", "redacted", "insert_", "insert-",
     "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "****",
-    "....", "…", "<", ">", "{{", "}}", "${", "%(", "your_token", "sekret",
+    "....", "…", "{{", "}}", "${", "%(", "your_token", "sekret",
     "secret123", "password123", "passw0rd", "p@ssw0rd", "p@ssword", "abc123", "qwerty123",
 )  # fmt: skip
 _STOP_VALUES = frozenset(
@@ -86,7 +96,8 @@ _STOP_VALUES = frozenset(
     sensitive public private local remote admin root guest user username test testing demo dev
     development staging production prod hunter2 foobar foo bar baz qux abc abcdef letmein
     changeit welcome here todo tbd fixme mypassword mysecret mytoken secretkey supersecret
-    topsecret""".split()
+    topsecret 1password bitwarden lastpass keepass keepassxc dashlane passbolt pass-store
+    gopass""".split()
 )
 _TECH_WORDS = (
     "argon2", "sha1", "sha2", "sha3", "sha256", "sha384", "sha512", "md5", "base64", "pbkdf2",
@@ -114,6 +125,17 @@ _SETTING_NAME = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+")  # jetbra
 _HANGUL_WORDS = re.compile(r"[\uac00-\ud7a3\u3131-\u318e\s.,()-]+")
 _NUMERIC = re.compile(r"[0-9.:/-]+(?:/(?:tcp|udp))?")
 _REPEATED = re.compile(r"([^/+=])\1{5,}")  # AWS session tokens hold runs of "/"
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_PASSWORD_HASH = re.compile(
+    r"(?:\$(?:2[abxy]?|1|5|6|y|apr1|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*)\$"
+    r"|(?:pbkdf2_sha(?:1|256)|argon2|bcrypt(?:_sha256)?|scrypt)\$|\{S?SHA(?:256|512)?\})\S+"
+)
+"""A stored password hash (``$2b$12$…``, ``pbkdf2_sha256$…``, ``{SSHA}…``): what is kept instead of
+the password."""
+_REMARK = re.compile(r"[(\[][A-Za-z][A-Za-z0-9-]*")
+_SPEC = re.compile(r"(?:[a-z][a-z0-9_-]*=[^,=\s]*,)+[a-z][a-z0-9_-]*=[^,=\s]*")
+"""``id=npm,src=$HOME/.npmrc``, ``type=bind,source=/x``: a mount or secret spec, names and paths."""
+_SPEC_SECRET_NAME = re.compile(r"(?:^|,)[a-z_-]*(?:pass|pw|secret|token|key|auth|cred)[a-z_-]*=")
 
 
 def is_reference(value: str, *, bare_names: bool = True) -> bool:
@@ -122,7 +144,16 @@ def is_reference(value: str, *, bare_names: bool = True) -> bool:
     ``bare_names`` False: a dotted or upper-case name without ``$`` or a call is taken as a
     value, as in a URL or a flag, where code does not stand.
     """
-    if _REFERENCE.fullmatch(value) or _CODE_CHAIN.fullmatch(value) or _CUT_CODE.fullmatch(value):
+    value = value.replace("?.", ".")  # session?.access_token: optional chaining
+    if value.endswith("!") and _DOTTED_NAME.fullmatch(value[:-1]):
+        value = value[:-1]  # process.env.API_KEY!: TypeScript's non-null assertion
+    if (
+        _REFERENCE.fullmatch(value)
+        or _CODE_CHAIN.fullmatch(value)
+        or _CUT_CODE.fullmatch(value)
+        # process.env.X, var.db_password: code even where a value is expected
+        or (_DOTTED_NAME.fullmatch(value) and value.split(".", 1)[0] in _STRONG_ROOTS)
+    ):
         return True
     if not bare_names:
         return False
@@ -154,8 +185,12 @@ def is_placeholder(value: str) -> bool:
     lowered = value.casefold()
     if any(w in lowered for w in _PLACEHOLDER_WORDS) or _REPEATED.search(value):
         return True
-    if "xxxx" in value or "XXXX" in value:
-        return True
+    if "xxxx" in value or "XXXX" in value or "..." in value or "***" in value:
+        return True  # sk-...4f2a, ****a1b2: a masked value
+    if value.startswith("<") or value.endswith(">") or "<your" in lowered:
+        return (
+            True  # <paste-here>, <YOUR_KEY>; a "<" inside a random value is one of its characters
+        )
     if value.endswith("@") and value.rstrip("@").casefold() in _STOP_VALUES:
         return True  # guest@, anonymous@: the anonymous-FTP convention
     first, sep, second = value.replace("/", ":").partition(":")
@@ -179,7 +214,32 @@ def _not_a_secret_shape(value: str) -> bool:
         return True
     if _FILE_END.search(lowered):
         return True
-    return bool(value.startswith(("/", "./", "../", "~/")) and _PATH.fullmatch(value))
+    return bool(
+        value.startswith(("/", "./", "../", "~/"))
+        and _PATH.fullmatch(value)
+        and not any(_generated(part) for part in value.split("/"))
+    )
+
+
+def _generated(part: str) -> bool:
+    """A path segment no one names a folder: 12 characters or more of both cases and digits
+    (``/FEL2TSV5EO0A5ooaft1gRBkx`` is a base64 secret that starts with a slash)."""
+    return (
+        len(part) >= 12
+        and any(c.isdigit() for c in part)
+        and any(c.isupper() for c in part)
+        and any(c.islower() for c in part)
+    )
+
+
+_WORDY_SEGMENT = re.compile(r"[A-Za-z]{2,}(?:[._-][A-Za-z]{2,})*|v?[0-9]+|")
+
+
+def _wordy_path(value: str) -> bool:
+    """``secret/data/app``, ``api/v1/users``: a relative path of words, not ``s5k/vst5``."""
+    return _PATH_LIKE.fullmatch(value) is not None and all(
+        _WORDY_SEGMENT.fullmatch(part) for part in value.split("/")
+    )
 
 
 def is_credential(value: str, position: Position, *, password_key: bool = False) -> bool:
@@ -191,17 +251,23 @@ def is_credential(value: str, position: Position, *, password_key: bool = False)
         password_key: the key or flag names a password itself (``password``, ``requirepass``),
             so a plain word of eight letters or more is taken too: people pick words.
     """
-    if _never_a_secret(value, bare_names=position is not Position.STRONG):
+    if never_a_secret(value, bare_names=position is not Position.STRONG):
         return False
     if position is Position.PROSE:
         return _random_enough_for_prose(value)
     return _secret_in_place(value, 3 if position is Position.STRONG else 4, password_key)
 
 
-def _never_a_secret(value: str, *, bare_names: bool = True) -> bool:
+def _harmless_spec(value: str) -> bool:
+    return _SPEC.fullmatch(value) is not None and _SPEC_SECRET_NAME.search(value) is None
+
+
+def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
     """Values no position makes a secret: references, filler, public ids, paths, numbers."""
     if not value or len(value) > 8192 or "[REDACTED" in value:
         return True
+    if _REMARK.fullmatch(value) or _harmless_spec(value) or _PASSWORD_HASH.fullmatch(value):
+        return True  # "(see 1Password…": a remark begins where a value would; a mount spec
     if _HANGUL.search(value) and (_HANGUL_WORDS.fullmatch(value) or " " in value):
         return True  # Korean words where a value would stand: a sentence, not a password
     if _NUMERIC.fullmatch(value) and not value.isdigit():
@@ -217,10 +283,23 @@ def _random_enough_for_prose(value: str) -> bool:
     not Korean (the sentence going on), a flag, a path, or a setting's or algorithm's name."""
     if len(value) < 6 or not any(ch.isalpha() for ch in value) or _not_for_prose(value):
         return False
+    word = value.rstrip("?!")
+    if word.isalpha() and (word.islower() or word.istitle()):
+        return False  # "policy?", "Reset!": a word and the sentence's own mark
     if any(ch.isdigit() for ch in value) or _has_symbol(value):
         return True
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     return mixed and not value.istitle() and len(value) >= 10
+
+
+def _names_a_technique(lowered: str) -> bool:
+    """``sha256``, ``aes-256-gcm``, ``bcrypt``: an algorithm's name, not ``2fa0abf9…``."""
+    for word in _TECH_WORDS:
+        if lowered.startswith(word):
+            rest = lowered[len(word) :]
+            if len(rest) <= 8 or not rest[0].isalnum():
+                return True
+    return False
 
 
 def _not_for_prose(value: str) -> bool:
@@ -229,9 +308,9 @@ def _not_for_prose(value: str) -> bool:
         _SNAKE_WORDS.fullmatch(value)
         or _HANGUL.search(value)
         or value.startswith("-")
-        or any(w in lowered for w in _TECH_WORDS)
+        or _names_a_technique(lowered)
         or _LOWER_DOTTED.fullmatch(value)  # color.primary.500: a design token's name
-        or ("/" in value and _PATH_LIKE.fullmatch(value))
+        or ("/" in value and _wordy_path(value))
     )
 
 
@@ -259,8 +338,8 @@ def looks_random(value: str, minimum: int = 16) -> bool:
         len(value) >= minimum
         and any(c.isdigit() for c in value)
         and any(c.isalpha() for c in value)
-        and _entropy(value) >= 3.2
-        and not _never_a_secret(value)
+        and _entropy(value) >= (2.9 if _HEX.fullmatch(value) else 3.2)  # hex has 16 letters
+        and not never_a_secret(value)
         and _SETTING_NAME.fullmatch(value) is None
         and not value.startswith("-")  # a flag
     )

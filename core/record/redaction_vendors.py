@@ -11,6 +11,8 @@ patterns: a ``token=xoxb-…`` should be reported as Slack, not as a signed URL.
 
 from __future__ import annotations
 
+import re
+
 from core.record.redaction_rules import Rule, vendor
 
 _HEX32 = "[a-f0-9]{32}"
@@ -33,7 +35,15 @@ def _context(name: str, vendor_words: str, value: str, keywords: tuple[str, ...]
     """A rule for a vendor named just before its value; prose naming the vendor without a
     key, token or secret word after it never opens the rule's gate."""
     gates = dict.fromkeys(keywords, _NAMED_TAIL)
-    return vendor(name, _named(vendor_words, value), keywords, gates=gates)
+    return vendor(name, _named(vendor_words, value), keywords, _not_public, gates=gates)
+
+
+_PUBLIC_WORDS = re.compile(r"(?i:public|publishable|search|site|anon)")
+
+
+def _not_public(match: re.Match[str]) -> bool:
+    """ALGOLIA_SEARCH_KEY, a site key: a vendor's key named public is meant for browsers."""
+    return _PUBLIC_WORDS.search(match.string, match.start(), match.start("secret")) is None
 
 
 def _prefixed(name: str, pattern: str, *keywords: str, gates: dict[str, str] | None = None) -> Rule:
@@ -157,7 +167,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("atlassian_api_token", r"\bATATT3[A-Za-z0-9_=-]{150,}", "atatt3"),
     vendor(
         "npm_auth_token",
-        r"(?i:_authToken)[\t ]*=[\t ]*[\"']?(?P<secret>[A-Za-z0-9._-]{20,})",
+        r"(?i:_authToken)[\t ]*=[\t ]*[\"']?(?P<secret>[A-Za-z0-9._+/-]{20,}={0,2})",
         ("_authtoken",),
     ),
     # AI and ML providers
@@ -280,7 +290,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
     # Developer platforms, written from their published prefixes and lengths
     _prefixed("langsmith_api_key", r"\blsv2_(?:sk|pt)_[a-f0-9]{32}_[a-f0-9]{10}\b", "lsv2_"),
     _prefixed("xai_api_key", r"\bxai-[A-Za-z0-9]{70,90}\b", "xai-"),
-    _prefixed("sourcegraph_token", r"\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}\b", "sgp_"),
+    _prefixed("sourcegraph_token", r"\bsgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}\b", "sgp_"),
     _prefixed("fly_token", r"\bfo1_[A-Za-z0-9_-]{39,}", "fo1_"),
     _prefixed(
         "figma_token",
@@ -351,6 +361,59 @@ VENDOR_RULES: tuple[Rule, ...] = (
     _prefixed("prefect_api_key", r"\bpnu_[A-Za-z0-9]{36}\b", "pnu_"),
     _prefixed("contentful_token", r"\bCFPAT-[A-Za-z0-9_-]{43}", "cfpat-"),
     _context("algolia_api_key", "algolia", _HEX32, ("algolia",)),
+    # Families of gitleaks' default rule set (MIT) that a literal prefix anchors, written from
+    # the vendors' published formats: Adobe, ClickHouse Cloud, Frame.io, GitLab's session
+    # cookie, 42 Intra, MaxMind, OpenShift, Defined Networking, Scalingo, SettleMint, Yandex
+    # Cloud, Amazon Bedrock's short-lived keys; detect-secrets' SoftLayer and a JWT in base64.
+    _prefixed("adobe_client_secret", r"\bp8e-[A-Za-z0-9]{32}\b", "p8e-"),
+    _prefixed(
+        "clickhouse_api_secret",
+        r"\b4b1d[A-Za-z0-9]{38}\b",
+        "4b1d",
+        gates={"4b1d": "[a-z0-9]{38}"},
+    ),
+    _prefixed("frameio_token", r"\bfio-u-[A-Za-z0-9_=-]{64}", "fio-u-"),
+    vendor(
+        "gitlab_session_cookie",
+        r"_gitlab_session=(?P<secret>[0-9a-z]{32})\b",
+        ("_gitlab_session=",),
+    ),
+    _prefixed("intra42_client_secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b", "s-s4t2"),
+    _prefixed("maxmind_license_key", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", "_mmk"),
+    _prefixed("openshift_token", r"\bsha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", "sha256~"),
+    _prefixed(
+        "defined_networking_token",
+        r"\bdnkey-[A-Za-z0-9=_-]{20,}-[A-Za-z0-9=_-]{20,}",
+        "dnkey-",
+    ),
+    _prefixed("scalingo_token", r"\btk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])", "tk-us-"),
+    _prefixed(
+        "settlemint_token",
+        r"\bsm_(?:aat|pat|sat)_[A-Za-z0-9]{16}\b",
+        "sm_aat_",
+        "sm_pat_",
+        "sm_sat_",
+    ),
+    _prefixed(
+        "yandex_token",
+        r"\bt1\.[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]{86}=*|\bAQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_-])",
+        "t1.",
+        "aqvn",
+        gates={"t1.": r"[a-z0-9_-]+=*\.[a-z0-9_-]{86}", "aqvn": "[a-z0-9_-]{35}"},
+    ),
+    _context("yandex_token", "yandex", r"YC[A-Za-z0-9_-]{38}", ("yandex",)),
+    _prefixed(
+        "aws_bedrock_api_key",
+        r"\bbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]*",
+        "bedrock-api-key-",
+    ),
+    vendor(
+        "softlayer_api_key",
+        r"api\.softlayer\.com/soap/v3(?:\.1)?/(?P<secret>[a-z0-9]{64})\b",
+        ("api.softlayer.com",),
+    ),
+    _prefixed("jwt", r"\bZXlK[A-Za-z0-9+/]{40,}={0,2}", "zxlk"),
+    _context("lob_api_key", r"\blob", "(?:live|test)_[a-f0-9]{35}", ("lob",)),
 )
 
 VENDOR_RULES_AFTER_REFERENCE: tuple[Rule, ...] = (

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from core.gocompat.text import go_trim
 from core.messages.language import KOREAN
 from core.record.origin import is_automatic
+from core.record.shape import option_label_of
 
 if TYPE_CHECKING:  # annotations only
-    from core.record.models import DecisionRecord
+    from core.record.shape import RecordShape
 
 REASON_MISSING = "reason not provided"
 ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
@@ -21,19 +22,19 @@ ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
 two); the English summary does not list it as a rejected alternative."""
 
 
-def _rejected_parts(record: DecisionRecord, *, weighed_only: bool = False) -> list[tuple[str, str]]:
+def _rejected_parts(record: RecordShape, *, weighed_only: bool = False) -> list[tuple[str, str]]:
     """(label, reason) of each rejection; `weighed_only` leaves out the importers' stand-in
     for alternatives the source did not record (the stored Korean sentence keeps it)."""
     parts = []
     for rejection in record.rejected_reasons:
-        label = go_trim(record.option_label(rejection.option_id)) or rejection.option_id
+        label = go_trim(option_label_of(record, rejection.option_id)) or rejection.option_id
         if weighed_only and label == ALTERNATIVE_LABEL:
             continue
         parts.append((label, go_trim(rejection.reason) or REASON_MISSING))
     return parts
 
 
-def korean_summary(record: DecisionRecord) -> str:
+def korean_summary(record: RecordShape) -> str:
     """The reference's template, plus the rejected alternatives when there are any."""
     selected = record.selected_label()
     if not selected:
@@ -49,7 +50,7 @@ def korean_summary(record: DecisionRecord) -> str:
     return sentence
 
 
-def english_summary(record: DecisionRecord) -> str:
+def english_summary(record: RecordShape) -> str:
     """The same facts in English; a reason that ends its own sentence gets no second full
     stop ("…at no extra cost." never becomes "…cost.."), and an option named by a sentence
     (an imported ADR's "We will use Python 3.") loses its full stop inside this one."""
@@ -67,7 +68,7 @@ def english_summary(record: DecisionRecord) -> str:
     return sentence
 
 
-def summary_in(record: DecisionRecord, language: str) -> str:
+def summary_in(record: RecordShape, language: str) -> str:
     """The summary a person reading `language` sees: the stored Korean sentence (or, before
     the store wrote one, the sentence it will write) for KOREAN, the English rendering for any
     other (see `core.messages.language`)."""
@@ -92,7 +93,7 @@ def _ended(text: str) -> str:
     return clause if clause.endswith(_TERMINAL) else clause + "."
 
 
-def recorded_instruction(record: DecisionRecord, profile_warning: str = "") -> str:
+def recorded_instruction(record: RecordShape, profile_warning: str = "") -> str:
     """What an agent does with a recorded answer, in English, with its English summary."""
     text = (
         f"Implementation decision recorded: {record.selected_label()} (id={record.id}). "

@@ -1,9 +1,11 @@
 """Store-level record validation: every write, and every read with the legacy leniency.
 
 Each failure names the field, the size found and the limit, so a user can fix the input.
-This is the one implementation of the record's rules: `validate_record` runs every checker
-on every record. A faster test of the same rules exists only for bulk reads
-(`core.bulk.fast_read`), and a property test holds it equal to this one.
+This is the one implementation of a stored record's rules: `validate_record` runs every
+checker on every record. An agent's proposal, before a person answered it, has its own rules
+in `core.capture.proposal`; both read every limit and its wording from `core.record.fields`.
+A faster test of the same rules exists only for bulk reads (`core.bulk.fast_read`), and a
+property test holds it equal to this one.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import functools
 import math
 import re
 
-from core import limits
 from core.errors import InvalidDecision, SensitiveIdentifier
 from core.gocompat.text import go_lower, go_trim, utf8_len
+from core.messages.wording import too_large
+from core.record.fields import ID_CHARACTERS, FieldRule, id_rule, item_rule, risk_problem, rule
 from core.record.shape import (
     RISK_LEVELS,
     SCHEMA_VERSION,
@@ -24,11 +27,13 @@ from core.record.shape import (
     RecordShape,
 )
 
-ID_CHARACTERS = "A-Za-z0-9._-"
-"""The characters of decision and option ids, as a regex character class body."""
-_OPTION_ID = re.compile(f"[{ID_CHARACTERS}]{{1,{limits.OPTION_ID_MAX}}}")
-_DECISION_ID = re.compile(f"[{ID_CHARACTERS}]{{1,{limits.DECISION_ID_MAX}}}")
 CUSTOM_OPTION_ID = "__custom__"
+
+
+@functools.lru_cache(maxsize=8)
+def _id_pattern(most: int) -> re.Pattern[str]:
+    """The id syntax for ids of at most `most` characters (the limit is read at each check)."""
+    return re.compile(f"[{ID_CHARACTERS}]{{1,{most}}}")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -53,38 +58,35 @@ _IDENTIFIER_FIELDS = (
     "task_fingerprint",
     "evidence_fingerprint",
 )
-_TEXT_LIMITS = (
-    ("problem", limits.PROBLEM_MAX),
-    ("selection_reason_raw", limits.REASON_MAX),
-    ("custom_selection", limits.CUSTOM_SELECTION_MAX),
-    ("summary_sentence", limits.SUMMARY_MAX),
-    ("workspace", limits.WORKSPACE_MAX),
-    ("project_alias", limits.IDENTIFIER_MAX),
+_TEXT_FIELDS = (
+    "problem",
+    "selection_reason_raw",
+    "custom_selection",
+    "summary_sentence",
+    "workspace",
+    "project_alias",
 )
-_LIST_LIMITS = (
-    ("domains", limits.DOMAINS_MAX, limits.LIST_ITEM_MAX),
-    ("languages", limits.LANGUAGES_MAX, limits.LIST_ITEM_MAX),
-    ("tags", limits.TAGS_MAX, limits.LIST_ITEM_MAX),
-    ("evidence_refs", limits.EVIDENCE_REFS_MAX, limits.EVIDENCE_REF_MAX),
-)
+"""Free-text fields checked by their own rule in `core.record.fields`."""
+_LIST_FIELDS = ("domains", "languages", "tags", "evidence_refs")
 PROVENANCE_FIELDS = ("options", "selection", "rationale", "summary")
 
 
 def is_valid_option_id(value: str) -> bool:
-    return bool(_OPTION_ID.fullmatch(value)) and value != CUSTOM_OPTION_ID
+    most = rule("option.id").most
+    return bool(_id_pattern(most).fullmatch(value)) and value != CUSTOM_OPTION_ID
 
 
 def is_valid_decision_id(value: str) -> bool:
-    return bool(_DECISION_ID.fullmatch(value)) and value not in (".", "..") and ".." not in value
+    valid = bool(_id_pattern(rule("id").most).fullmatch(value))
+    return valid and value not in (".", "..") and ".." not in value
 
 
 def check_decision_id(value: str) -> None:
     if not is_valid_decision_id(value):
         raise InvalidDecision(
-            f"invalid implementation decision id {value[:80]!r}: use 1 to 160 characters from "
-            "A-Z a-z 0-9 . _ - without '..'",
+            f"invalid implementation decision id {value[:80]!r}: {id_rule('id')} without '..'",
             field="id",
-            limit=limits.DECISION_ID_MAX,
+            limit=rule("id").most,
         )
     if looks_sensitive(value):
         raise SensitiveIdentifier(
@@ -98,31 +100,35 @@ def fits_bytes(text: str, limit: int) -> bool:
     return len(text) * 4 <= limit or utf8_len(text) <= limit
 
 
-def check_bytes(field: str, value: str, limit: int, what: str = "text") -> None:
-    if fits_bytes(value, limit):
+def check_bytes(field: str, value: str, limit: FieldRule, what: str = "text") -> None:
+    """Refuses `value` over the rule's byte limit, in the reference's words, then ours."""
+    if fits_bytes(value, limit.most):
         return
     raise InvalidDecision(
         f"implementation decision {what} exceeds the storage limit: "
-        f"{field} is {utf8_len(value)} bytes, limit {limit}",
+        f"{field} {too_large(utf8_len(value), limit.most)}",
         field=field,
-        limit=limit,
+        limit=limit.most,
     )
 
 
-def check_list(field: str, items: list[str], count: int, item_limit: int) -> None:
-    if len(items) > count:
+def check_list(field: str, items: list[str], name: str) -> None:
+    """Refuses a list over its rule's count, or an entry over its item rule's bytes."""
+    limit = rule(name)
+    if len(items) > limit.most:
         raise InvalidDecision(
             f"implementation decision list exceeds the storage limit: "
-            f"{field} has {len(items)} items, limit {count}",
+            f"{field} {limit.over(len(items))}",
             field=field,
-            limit=count,
+            limit=limit.most,
         )
+    each = item_rule(name)
     for index, item in enumerate(items):
-        check_bytes(f"{field}[{index}]", item, item_limit, "list item")
+        check_bytes(f"{field}[{index}]", item, each, "list item")
 
 
 def check_identifier(field: str, value: str) -> None:
-    check_bytes(field, value, limits.IDENTIFIER_MAX, "metadata")
+    check_bytes(field, value, rule("identifier"), "metadata")
     if value and looks_sensitive(value):
         raise SensitiveIdentifier(
             f"implementation decision identifier metadata contains sensitive-looking text: {field}",
@@ -145,10 +151,10 @@ def validate_record(record: RecordShape, *, legacy_lenient: bool = False) -> Non
     if record.revision <= 0:
         raise InvalidDecision("implementation decision revision must be positive", field="revision")
     _validate_classification(record, legacy_lenient)
-    for field, limit in _TEXT_LIMITS:
-        check_bytes(field, getattr(record, field), limit)
-    for field, count, item_limit in _LIST_LIMITS:
-        check_list(field, getattr(record, field), count, item_limit)
+    for field in _TEXT_FIELDS:
+        check_bytes(field, getattr(record, field), rule(field))
+    for field in _LIST_FIELDS:
+        check_list(field, getattr(record, field), field)
     _validate_redaction(record)
     for field in _IDENTIFIER_FIELDS:
         check_identifier(field, getattr(record, field))
@@ -168,29 +174,26 @@ def _validate_classification(record: RecordShape, legacy_lenient: bool) -> None:
         raise InvalidDecision("implementation decision requires a problem", field="problem")
     kind, risk = record.decision_kind, record.risk_level
     if legacy_lenient:
-        if not go_trim(kind) or limits.KIND_MAX < utf8_len(kind) <= limits.IDENTIFIER_MAX:
+        kind_max, identifier_max = rule("decision_kind").most, rule("identifier").most
+        if not go_trim(kind) or kind_max < utf8_len(kind) <= identifier_max:
             kind = LEGACY_KIND
-        if go_lower(risk) not in RISK_LEVELS and utf8_len(risk) <= limits.IDENTIFIER_MAX:
+        if go_lower(risk) not in RISK_LEVELS and utf8_len(risk) <= identifier_max:
             risk = ""
     if not go_trim(kind):
         raise InvalidDecision(
             "implementation decision requires a decision_kind", field="decision_kind"
         )
-    check_bytes("decision_kind", kind, limits.KIND_MAX, "kind")
+    check_bytes("decision_kind", kind, rule("decision_kind"), "kind")
     check_identifier("decision_kind", kind)
     if risk not in RISK_LEVELS:
         raise InvalidDecision(
-            f"implementation decision risk_level {risk!r} is invalid: use low, medium, high, "
-            "critical or leave it empty",
-            field="risk_level",
+            f"implementation decision risk_level {risk_problem(risk)}", field="risk_level"
         )
 
 
 def _validate_redaction(record: RecordShape) -> None:
     patterns = record.redaction.patterns
-    check_list(
-        "redaction.patterns", patterns, limits.REDACTION_PATTERNS_MAX, limits.REDACTION_PATTERN_MAX
-    )
+    check_list("redaction.patterns", patterns, "redaction.patterns")
     for pattern in patterns:
         if looks_sensitive(pattern):
             raise SensitiveIdentifier(
@@ -208,10 +211,12 @@ def _check_source(field: str, value: str) -> None:
 
 def _validate_options(record: RecordShape) -> set[str]:
     """Checks every option and returns their ids, which the selection rules look up."""
-    count = len(record.options)
-    if not limits.OPTIONS_MIN <= count <= limits.OPTIONS_MAX:
+    count, options = len(record.options), rule("options")
+    if not options.least <= count <= options.most:
         raise InvalidDecision(
-            f"implementation decision requires 2 to 4 options, got {count}", field="options"
+            f"implementation decision requires {options.span()}, got {count}",
+            field="options",
+            limit=options.most,
         )
     seen: set[str] = set()
     flagged: list[str] = []
@@ -230,18 +235,17 @@ def _check_option(where: str, option: OptionShape, seen: set[str]) -> None:
         raise InvalidDecision(
             f"implementation decision option requires an id and label: {where}", field=where
         )
-    check_bytes(f"{where}.id", option.id, limits.OPTION_ID_MAX, "option")
-    check_bytes(f"{where}.label", option.label, limits.OPTION_LABEL_MAX, "option")
-    check_bytes(f"{where}.description", option.description, limits.OPTION_DESCRIPTION_MAX)
+    check_bytes(f"{where}.id", option.id, rule("option.id"), "option")
+    check_bytes(f"{where}.label", option.label, rule("option.label"), "option")
+    check_bytes(f"{where}.description", option.description, rule("option.description"))
     for detail, items in (("pros", option.pros), ("cons", option.cons)):
-        check_list(
-            f"{where}.{detail}", items, limits.OPTION_DETAIL_ITEMS_MAX, limits.OPTION_DETAIL_MAX
-        )
+        check_list(f"{where}.{detail}", items, "option.details")
     if not is_valid_option_id(option.id):
         raise InvalidDecision(
-            f"invalid implementation decision option id {option.id!r} at {where}: use 1 to "
-            "128 characters from A-Z a-z 0-9 . _ -",
+            f"invalid implementation decision option id {option.id!r} at {where}: "
+            f"{id_rule('option.id')}",
             field=f"{where}.id",
+            limit=rule("option.id").most,
         )
     if looks_sensitive(option.id):
         raise SensitiveIdentifier(
@@ -320,7 +324,7 @@ def _validate_rejections(record: RecordShape, option_ids: set[str]) -> None:
         if oid in rejected:
             raise InvalidDecision(f"duplicate rejection for option {oid!r}", field=where)
         rejected.add(oid)
-        check_bytes(f"{where}.reason", rejection.reason, limits.REASON_MAX)
+        check_bytes(f"{where}.reason", rejection.reason, rule("rejection_reason"))
         if not go_trim(rejection.reason):
             raise InvalidDecision(
                 f"implementation decision requires a rejection rationale for option {oid!r}",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core.store.locking import locked
-from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir
+from core.store.safefs import FILE_MODE, check_no_links, ensure_private_dir, read_at
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -103,4 +103,4 @@ def _ends_torn(fd: int) -> bool:
     size = os.fstat(fd).st_size
     if size == 0:
         return False
-    return os.pread(fd, 1, size - 1) != b"\n"
+    return read_at(fd, 1, size - 1) != b"\n"

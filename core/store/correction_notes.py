@@ -22,6 +22,8 @@ from core import limits
 from core.errors import InvalidDecision
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim, utf8_len
+from core.messages.wording import too_large
+from core.record.fields import rule
 from core.record.redaction import redact_text
 from core.record.validation import check_decision_id
 from core.store.safefs import atomic_write, ensure_private_dir, read_regular_file
@@ -47,14 +49,14 @@ class CorrectionNote:
 
 
 def check_note(note: str) -> str:
-    """The trimmed note; raises InvalidDecision (field `correction_note`) over `NOTE_MAX`."""
-    text = go_trim(note)
+    """The trimmed note; raises InvalidDecision (field `correction_note`) over its limit."""
+    text, limit = go_trim(note), rule("correction_note")
     size = utf8_len(text)
-    if size > NOTE_MAX:
+    if not limit.fits(size):
         raise InvalidDecision(
-            f"correction_note is {size} bytes; the limit is {NOTE_MAX} bytes",
+            f"correction_note {too_large(size, limit.most)}",
             field="correction_note",
-            limit=NOTE_MAX,
+            limit=limit.most,
         )
     return text
 

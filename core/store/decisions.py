@@ -26,6 +26,7 @@ from core.errors import (
 )
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower
+from core.messages.wording import too_large
 from core.record.filters import ListFilter, matches, sort_key
 from core.record.identity import decision_id
 from core.record.shape import SCHEMA_VERSION, STATUS_COMPLETED, STATUS_CORRECTED, STATUS_DELETED
@@ -222,8 +223,8 @@ class DecisionStore:
         data = encode_record(prepared)
         if len(data) > limits.RECORD_FILE_MAX:
             raise InvalidDecision(
-                f"implementation decision record exceeds the storage limit: {len(data)} bytes, "
-                f"limit {limits.RECORD_FILE_MAX}",
+                "implementation decision record exceeds the storage limit: the record "
+                f"{too_large(len(data), limits.RECORD_FILE_MAX)}",
                 field="record",
                 limit=limits.RECORD_FILE_MAX,
             )

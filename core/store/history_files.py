@@ -21,6 +21,7 @@ from pathlib import Path
 
 from core import limits
 from core.errors import HistoryBroken, HistoryTampered, JournalDamaged, StorageFailure
+from core.messages.wording import too_large
 from core.store.safefs import TEMP_MARK, atomic_write, read_regular_file
 
 HISTORY_NAME = re.compile(r"revision-(\d{6,})\.json")
@@ -102,7 +103,7 @@ def _require_regular(directory: Path, entry: os.DirEntry[str]) -> None:
         raise _broken(
             directory,
             entry.name,
-            f"is {info.st_size:,} bytes, over the limit of {limits.RECORD_FILE_MAX:,}",
+            too_large(info.st_size, limits.RECORD_FILE_MAX),
         )
 
 

@@ -89,6 +89,31 @@ def ensure_private_dir(root: Path, directory: Path) -> None:
                 os.chmod(path, DIR_MODE)
 
 
+def read_at(fd: int, size: int, offset: int) -> bytes:
+    """`os.pread` where it exists; elsewhere (Windows) a seek and a read, so the descriptor must
+    be the caller's own, shared with no other thread."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
+def ensure_private_file(root: Path, path: Path, what: str = "journal file") -> None:
+    """Creates `path` as an empty 0600 file when missing, and tightens an existing one; for
+    files another library opens (SQLite would create them with the umask's mode)."""
+    check_no_links(root, path)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, FILE_MODE)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafePath(f"{what} is not a regular file: {path}", path=str(path))
+        if os.name == "posix" and stat.S_IMODE(info.st_mode) != FILE_MODE:
+            os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+
+
 @contextlib.contextmanager
 def explained_os_errors(action: str, path: Path | str) -> Iterator[None]:
     """Turns a disk-full, read-only, permission or I/O failure into a `StorageFailure`.

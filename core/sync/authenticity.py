@@ -114,6 +114,9 @@ class RemoteCheck:
     valid: dict[str, Manifest] = field(default_factory=dict)
     """Manifest name → the manifest, for each one whose MAC is right."""
     refused: set[str] = field(default_factory=set)
+    rejected: set[str] = field(default_factory=set)
+    """The names of `refused` whose bytes no key holder wrote (not those refused as rolled
+    back, which a key holder wrote once)."""
     vouched: dict[str, dict[str, Voucher]] = field(default_factory=dict)
     """Working-copy name → blob digest → voucher."""
 
@@ -188,6 +191,8 @@ class RemoteCheck:
         self, report: SyncReport | None, name: str, kind: str, message: str, path: str = ""
     ) -> None:
         self.refused.add(name)
+        if kind != ROLLBACK:
+            self.rejected.add(name)
         if report is not None:
             report.refuse(Refusal(path or name, kind, message, path))
 
@@ -208,17 +213,18 @@ class RemoteCheck:
         when the file does not open."""
         length: int | None = None
         voucher = self.voucher(name, blob) if self.strict else None
+        if self.strict and voucher is None:
+            # no key holder listed these bytes: whether they open (a blob with a byte
+            # appended, a forgery to the recipient) or not, the remote changed them
+            self.refuse(report, name, TAMPERED, f"{NO_KEY}; not applied", path)
+            return None
         if voucher is not None and voucher.listed.length >= 0:
             length = voucher.listed.length
         try:
-            plain = self.codec.open(blob, length)
+            return self.codec.open(blob, length)
         except SyncKeyWrong:
             self.refuse(report, name, UNDECRYPTABLE, UNOPENED, path)
             return None
-        if self.strict and voucher is None:
-            self.refuse(report, name, TAMPERED, f"{NO_KEY}; not applied", path)
-            return None
-        return plain
 
     def kind_of_unlisted(self, blob: bytes) -> str:
         """Why a file no manifest lists is refused: it does not open with the key at all, or

@@ -57,8 +57,8 @@ def conflict_files(
     `revision-NNNNNN.<machine>.json`), the correction note each side saved with them
     (`note-NNNNNN.<machine>.json`: both sides' notes of revision N share one path in
     `corrections/`, so each travels with its version here) and the summary. `sides` are
-    (machine id, machine name) of the local side, whose version stays current, then the
-    remote's; `notes` are each side's note files by revision, in the same order. A conflict
+    (machine id, machine name) of the side whose version stays current, then the
+    other's; `notes` are each side's note files by revision, in the same order. A conflict
     already waiting for this record (`earlier`) keeps every version it listed."""
     folder = f"{CONFLICTS}/{record_id}"
     files: dict[str, bytes] = {}

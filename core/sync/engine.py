@@ -55,6 +55,7 @@ from core.sync.report import (
     Refusal,
     SyncReport,
 )
+from core.sync.screening import kept_parents
 from core.sync.state import (
     RESULT_FILE,
     RUNNING,
@@ -221,7 +222,11 @@ class SyncEngine:
         config = self.config()
         before = self.files.slot()
         self.files.mark(RUNNING)  # first: a sync cut short from here on never reads "synced"
-        codec = self.codec()
+        try:
+            codec = self.codec()
+        except JournalError as exc:  # no key: failed, never "running" in a live process
+            self.files.mark(FAILED, describe_failure(exc))
+            raise
         with self._lock():
             self.repo.make_private()
             state, index = self.files.load()
@@ -264,10 +269,7 @@ class SyncEngine:
         """Saves a sync that reached its end: its result, and its refusals when it had any."""
         state = work.state
         state.last_error = ""
-        if report.refused:
-            state.refused_at = GoTime.now().format()
-            state.refused_count = len(report.refused)
-            state.refusals = [r.to_dict() for r in report.refused[:KEPT_REFUSALS]]
+        _keep_refusals(work, report)
         self._save(work, report.result)
         self.files.mark(report.result)
 
@@ -285,10 +287,7 @@ class SyncEngine:
             )
         message = describe_failure(error)
         work.state.last_error = message
-        if report.refused:
-            work.state.refused_at = GoTime.now().format()
-            work.state.refused_count = len(report.refused)
-            work.state.refusals = [r.to_dict() for r in report.refused[:KEPT_REFUSALS]]
+        _keep_refusals(work, report)
         with contextlib.suppress(OSError, JournalError):
             self._save(work, FAILED)
         self.files.mark(FAILED, message)
@@ -297,6 +296,7 @@ class SyncEngine:
 
     def _run(self, work: WorkingCopy, report: SyncReport) -> None:
         head = self.repo.rev("HEAD")
+        earlier = head  # the last commit an earlier sync made: `report.pushed` counts to it
         if work.state.merging and head and self.repo.is_ancestor(work.state.merging, head):
             work.state.merging = ""  # killed after its commit: the merge is done
         if work.state.merging and not self._still_offered(work.state.merging):
@@ -309,8 +309,9 @@ class SyncEngine:
         for _ in range(PUSH_ATTEMPTS):
             remote = self._fetch_remote(work, report)
             head = self.repo.rev("HEAD")
+            left_out = False
             if remote and head != remote and not (head and self.repo.is_ancestor(remote, head)):
-                self._merge(work, remote, report)
+                left_out = self._merge(work, remote, report)
                 head = self.repo.rev("HEAD")
             elif remote and head != remote and work.codec.encrypted:
                 # the remote is behind: commits wait here, or it went back (reported)
@@ -319,12 +320,21 @@ class SyncEngine:
                 )
             if head is None or head == remote:
                 return
-            span = f"{remote}..{head}" if remote else head
-            waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+            # the commits earlier syncs made that the remote lacks (this sync's own merge or
+            # manifest commit waited for nothing)
+            waiting = 0
+            if earlier is not None:
+                span = f"{remote}..{earlier}" if remote else earlier
+                waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+            # a remote commit left out of this history is pushed over, only while the
+            # remote's branch is still the commit merged (another machine's push wins)
+            lease = [f"--force-with-lease=refs/heads/{BRANCH}:{remote}"] if left_out else []
             try:
-                self.repo.run("push", REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
+                self.repo.run("push", *lease, REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
                 authenticity.pushed(work)
                 report.pushed = waiting
+                if left_out:
+                    prune_unreachable(self.repo)
                 return
             except GitFailed as exc:
                 if not exc.rejected:
@@ -385,10 +395,13 @@ class SyncEngine:
 
     # merging ------------------------------------------------------------------------------
 
-    def _merge(self, work: WorkingCopy, remote: str, report: SyncReport) -> None:
+    def _merge(self, work: WorkingCopy, remote: str, report: SyncReport) -> bool:
         """Applies the remote commit; a fast-forward when HEAD is one of its ancestors (the
         branch moves to the remote's commit, or one on top of it for what changed here
-        meanwhile), a merge commit of the two otherwise."""
+        meanwhile), a merge commit of the two otherwise. When a commit the remote added
+        holds a refused object, the new commit is built on HEAD and the remote's commits that
+        hold none (`screening.kept_parents`) instead, and True is returned: the remote commit
+        is left out of this history."""
         head = self.repo.rev("HEAD")
         refused = len(report.refused)
         try:
@@ -403,15 +416,20 @@ class SyncEngine:
         self._save(work, "")
         result = incoming.merge()
         work.flush()
-        report.applied += result.received
+        report.applied += result.applied
         report.received += result.received + len(report.refused) - refused
         report.new_conflicts += result.new_conflicts
         report.sent += work.export()
         work.state.merging = ""
+        kept = kept_parents(self.repo, head, remote, incoming.refused_objects(), report)
+        if kept is not None:
+            self._commit(work, kept)
+            return True
         if head is None or self.repo.is_ancestor(head, remote):
             self._commit(work, [remote])
         else:
             self._commit(work, [head, remote])
+        return False
 
 
 GIT_LEFTOVERS = (
@@ -457,6 +475,15 @@ def _fsck_refusal(exc: GitFailed, report: SyncReport) -> BaseException:
         f"the remote holds an object git refuses to fetch, so nothing was received: {first}; "
         "the remote was changed by something other than decision-journal"
     )
+
+
+def _keep_refusals(work: WorkingCopy, report: SyncReport) -> None:
+    """The refusals of this sync, and none when it had none: `sync status` shows only what
+    the last sync refused, never an earlier sync's list after a later success or failure."""
+    state = work.state
+    state.refused_at = GoTime.now().format() if report.refused else ""
+    state.refused_count = len(report.refused)
+    state.refusals = [r.to_dict() for r in report.refused[:KEPT_REFUSALS]]
 
 
 def describe_failure(error: BaseException) -> str:

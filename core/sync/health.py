@@ -13,12 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.doctor import Finding
-from core.errors import INTERRUPTED_ENTRY, OFFLINE_ENTRY, REFUSED_ENTRY, JournalError
+from core.errors import (
+    INTERRUPTED_ENTRY,
+    OFFLINE_ENTRY,
+    REFUSED_ENTRY,
+    ROLLBACK_ENTRY,
+    JournalError,
+)
 from core.store.quarantine import FOLDER as QUARANTINE
 from core.store.quarantine import RECEIVED
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE, GitFailed
-from core.sync.report import entry_of
+from core.sync.report import STALLED, entry_of, stalled_text
 from core.sync.status import sync_status
 
 
@@ -48,6 +54,8 @@ def check_sync(root: Path, *, contact_remote: bool = True) -> SyncHealth:
     if status["state"] == "error":
         error = status["last_error"] or "the last sync failed"
         health.findings.append(Finding(where, f"the last sync failed: {error}", INTERRUPTED_ENTRY))
+    if status["state"] == STALLED:
+        health.findings.append(Finding(where, stalled_text(status), INTERRUPTED_ENTRY))
     if status["state"] == "refused":
         first = (status["refusals"] or [{}])[0]
         health.findings.append(
@@ -65,7 +73,10 @@ def check_sync(root: Path, *, contact_remote: bool = True) -> SyncHealth:
 
 def _remote_line(engine: SyncEngine, findings: list[Finding], where: str) -> str:
     try:
-        engine.repo.run("ls-remote", "--heads", REMOTE, f"refs/heads/{BRANCH}")
+        listed = engine.repo.run("ls-remote", "--heads", REMOTE, f"refs/heads/{BRANCH}")
+        if not listed.stdout.strip() and _synced_before(engine):
+            findings.append(Finding(where, WIPED_FINDING, ROLLBACK_ENTRY))
+            return "Sync: the remote answers but holds no journal (see above)."
     except GitFailed as exc:
         if exc.unreachable:
             return f"Sync: the remote is out of reach now ({exc.reason}); changes made here wait."
@@ -75,6 +86,22 @@ def _remote_line(engine: SyncEngine, findings: list[Finding], where: str) -> str
         findings.append(Finding(where, str(exc), exc.runbook_anchor or OFFLINE_ENTRY))
         return "Sync: the remote could not be asked (see above)."
     return "Sync: the remote answers."
+
+
+WIPED_FINDING = (
+    "the remote holds no journal branch though this machine synced with it (deleted, or the "
+    "remote replaced by an empty repository); the next sync pushes this machine's journal back"
+)
+
+
+def _synced_before(engine: SyncEngine) -> bool:
+    """Whether this machine fetched from the remote, or heard from its writers, before."""
+    if engine.repo.rev(f"refs/remotes/{REMOTE}/{BRANCH}") is not None:
+        return True
+    try:
+        return bool(engine.files.state().seen)
+    except (JournalError, OSError, ValueError):
+        return False
 
 
 def quarantined_findings(root: Path) -> list[Finding]:

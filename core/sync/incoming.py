@@ -28,7 +28,14 @@ from core.sync import authenticity, conflicts, manifests
 from core.sync.authenticity import NO_KEY, ROLLED_BACK, RemoteCheck
 from core.sync.bounds import BLOB_MAX
 from core.sync.gitrepo import GitRepo
-from core.sync.merge import CONFLICT, LOCAL, RecordSide, merge_lines, merge_record
+from core.sync.merge import (
+    CONFLICT,
+    LOCAL,
+    RecordMerge,
+    RecordSide,
+    merge_lines,
+    merge_record,
+)
 from core.sync.merge import REMOTE as TAKE_REMOTE
 from core.sync.paths import CONFLICTS, REMOTE_FILES, Unit, history_path, record_path, unit_of
 from core.sync.report import ROLLBACK, TAMPERED, SyncReport
@@ -59,6 +66,8 @@ class _Refused(SyncError):
 @dataclass(slots=True)
 class MergeResult:
     received: int = 0
+    applied: int = 0
+    """Journal files this merge wrote here (a refused or unchanged file is not one)."""
     new_conflicts: list[str] = field(default_factory=list)
 
 
@@ -101,6 +110,13 @@ class Incoming:
         """Record id → its revision here before this merge, for records with conflict files
         the remote removed."""
 
+    def refused_objects(self) -> set[str]:
+        """The objects of the remote commit refused as written without the key, too large or
+        outside the layout: no commit holding one may become an ancestor of this machine's."""
+        screen = self.screen
+        rejected = {screen.oids[n] for n in self.check.rejected if n in screen.oids}
+        return screen.refused_objects() | rejected
+
     def merge(self) -> MergeResult:
         work = self.work
         units: dict[Unit, list[str]] = {}
@@ -128,6 +144,10 @@ class Incoming:
             except _Refused:
                 continue
         return self.result
+
+    def _apply(self, key: str, kind: str, files: dict[str, Change]) -> None:
+        self.work.apply_unit(key, kind, files)
+        self.result.applied += len(files)
 
     def _learn(self) -> None:
         """Names from the remote's manifests: the valid ones, or on a format-1 remote (trusted
@@ -224,7 +244,7 @@ class Incoming:
                 if not path.endswith(".sha256") and (mine := work.read(path)) not in (None, data)
             }
             if changes:
-                work.apply_unit(record_id, "record", changes)
+                self._apply(record_id, "record", changes)
             return
         remote_side, remote_files = self._remote_record(record_id)
         local_side, local_files = self._local_record(record_id)
@@ -236,28 +256,66 @@ class Incoming:
         outcome = merge_record(local_side, remote_side)
         if outcome.outcome == TAKE_REMOTE:
             newer = {p: (d, b) for p, (d, b) in remote_files.items() if local_files.get(p) != d}
-            work.apply_unit(record_id, "record", dict(newer))
+            self._apply(record_id, "record", dict(newer))
         elif outcome.outcome == LOCAL and work.codec.name(current) in self.theirs:
             if remote_side.current is not None and remote_side.revision < local_side.revision:
                 self._rolled_back(record_id, remote_side.revision, local_side.revision)
         elif outcome.outcome == CONFLICT:
-            other = self._machine_of(record_id)
-            files = conflicts.conflict_files(
-                record_id,
-                outcome,
-                (
-                    (work.config.machine, work.config.machine_name),
-                    (other, work.state.machines.get(other, "")),
-                ),
-                conflicts.find_conflict(work.root, record_id),
-                (
-                    self._local_notes(record_id, list(outcome.local)),
-                    self._remote_notes(record_id, list(outcome.remote)),
-                ),
-            )
-            self.diverged[record_id] = outcome.fork
-            work.apply_unit(record_id, "record", {p: (d, None) for p, d in files.items()})
-            self.result.new_conflicts.append(record_id)
+            self._conflict(record_id, outcome, local_side, remote_side, remote_files)
+
+    def _conflict(
+        self,
+        record_id: str,
+        outcome: RecordMerge,
+        local_side: RecordSide,
+        remote_side: RecordSide,
+        remote_files: dict[str, tuple[bytes, bytes]],
+    ) -> None:
+        """Both sides wrote their own revisions from a common one: each side's divergent
+        revisions (and their notes) go beside the journal, and the chain at the higher
+        revision stays current (this machine's on a tie). Why the higher one: a record
+        never goes to a lower revision, so the merge commit this machine pushes holds every
+        history revision the other pushed, and the other machine, reading it, finds nothing
+        removed and nothing rolled back."""
+        work = self.work
+        other = self._machine_of(record_id)
+        here = (work.config.machine, work.config.machine_name)
+        there = (other, work.state.machines.get(other, ""))
+        notes = (
+            self._local_notes(record_id, list(outcome.local)),
+            self._remote_notes(record_id, list(outcome.remote)),
+        )
+        earlier = conflicts.find_conflict(work.root, record_id)
+        self.diverged[record_id] = outcome.fork
+        self.result.new_conflicts.append(record_id)
+        if remote_side.revision <= local_side.revision:
+            files = conflicts.conflict_files(record_id, outcome, (here, there), earlier, notes)
+            self._apply(record_id, "record", {p: (d, None) for p, d in files.items()})
+            return
+        swapped = RecordMerge(CONFLICT, outcome.fork, outcome.remote, outcome.local)
+        files = conflicts.conflict_files(
+            record_id, swapped, (there, here), earlier, (notes[1], notes[0])
+        )
+        changes: dict[str, Change] = {p: (d, None) for p, d in files.items()}
+        # first this machine's version is set aside and the current record becomes the
+        # remote's revision at this machine's number, so the journal stays whole while the
+        # remote's history replaces this machine's from the fork on
+        step = remote_side.chain().get(local_side.revision)
+        current = record_path(record_id)
+        if step is not None and step != local_side.current:
+            changes[current] = (step, None)
+        self._apply(record_id, "record", changes)
+        taken: dict[str, Change] = {
+            p: (d, b) for p, (d, b) in remote_files.items() if work.read(p) != d
+        }
+        remote_notes = self._remote_blobs([note_path(record_id, n) for n in outcome.remote])
+        for number in sorted(set(outcome.local) | set(outcome.remote)):
+            path = note_path(record_id, number)
+            if path in remote_notes and number in notes[1]:
+                taken[path] = (notes[1][number], remote_notes[path])
+            elif work.read(path) is not None:
+                taken[path] = (None, None)  # this machine's note went with its version
+        self._apply(record_id, "record", taken)
 
     def _rolled_back(self, record_id: str, there: int, here: int) -> None:
         self._refuse(
@@ -371,12 +429,12 @@ class Incoming:
         assert theirs is not None
         mine = work.read(path)
         if mine is None or mine == theirs:
-            work.apply_unit(path, "log", {path: (theirs, blob)})
+            self._apply(path, "log", {path: (theirs, blob)})
             return
         unchanged_here = not work.locally_changed(path)
         if unchanged_here and _holds_every_line(theirs, mine):
             # only the remote appended: its file as it is, in its order
-            work.apply_unit(path, "log", {path: (theirs, blob)})
+            self._apply(path, "log", {path: (theirs, blob)})
             return
         if unchanged_here and name not in self.ours:
             # every line here was on the remote already: some were taken out there
@@ -385,7 +443,7 @@ class Incoming:
         if united != mine:
             # The union is what the other side computes too: when theirs already is it, take
             # their blob, so the same file is not encrypted again and pushed back.
-            work.apply_unit(path, "log", {path: (united, blob if united == theirs else None)})
+            self._apply(path, "log", {path: (united, blob if united == theirs else None)})
 
     def _file(self, path: str, name: str) -> None:
         """Corrections and conflict files: the remote's, unless this machine changed its own;
@@ -402,11 +460,15 @@ class Incoming:
         theirs, blob = self._change(name)
         mine = work.read(path)
         if mine == theirs:
+            if theirs is not None and blob is not None:
+                # the same file encrypted on both sides (a conflict two machines each found):
+                # the remote's blob, so the two trees become one and stop being pushed back
+                work.adopt_blobs([(name, blob, len(theirs))])
             return
         if theirs is None and mine is not None and work.locally_changed(path):
             return  # changed here, removed there: keep what was changed
         if mine is None or not work.locally_changed(path):
-            work.apply_unit(path, "file", {path: (theirs, blob)})
+            self._apply(path, "file", {path: (theirs, blob)})
 
     def _note_replaced_there(self, path: str) -> bool:
         """Whether a correction note the remote removed belonged to a revision this merge

@@ -23,7 +23,7 @@ from core.errors import (
 )
 from core.gocompat.gotime import GoTime
 from core.messages.wording import count
-from core.sync.report import entry_of
+from core.sync.report import STALLED, entry_of, stalled_text
 from core.sync.schedule import Outcome
 
 OFF = "off"
@@ -146,6 +146,8 @@ def _state(
 ) -> tuple[str, str, str]:
     if failure is not None and failure.outcome is Outcome.FAILED:
         return ERROR, failure.entry, failure.message
+    if status.get("state") == STALLED:
+        return ERROR, INTERRUPTED_ENTRY, stalled_text(status)
     if status.get("state") == ERROR:  # a failure this process did not see (a terminal's sync)
         return ERROR, INTERRUPTED_ENTRY, str(status.get("last_error") or "the last sync failed")
     if status.get("last_result") == REFUSED:

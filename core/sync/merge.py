@@ -3,8 +3,10 @@
 History revisions are immutable and every revision names its predecessor only by number, so
 one side *descends* from the other when its chain holds the other's current file byte for byte
 at that revision. Then the newer side wins and nothing is lost. Otherwise both machines wrote
-their own revision from a common one: the record is in conflict, the local chain stays in
-`records/` and `history/`, and both sides' divergent revisions are kept beside the journal.
+their own revision from a common one: the record is in conflict, both sides' divergent
+revisions are kept beside the journal, and the chain at the higher revision stays in `records/`
+and `history/` (the local one on a tie), so no machine ever takes a record to a lower revision
+or pushes a tree without a history revision another machine wrote.
 """
 
 from __future__ import annotations

@@ -20,8 +20,10 @@ from core.store.safefs import TEMP_MARK
 RECORDS = "records"
 HISTORY = "history"
 CONFLICTS = "sync-conflicts"
-LOG_FOLDERS = {"notes": ".jsonl", "outcomes": ".ndjson", "imports": ".ndjson"}
-"""Append-only logs: two machines' lines are united, never one file over the other."""
+LOG_FOLDERS = {"notes": ".jsonl", "outcomes": ".ndjson", "imports": ".ndjson", "decider": ".ndjson"}
+"""Append-only logs: two machines' lines are united, never one file over the other. The
+decider's ledger (predictions, scores, automatic answers, overrules and each kind's mode
+changes) is one of them; its routing policy (`decider/policy.json`) stays on each machine."""
 PER_RECORD_FOLDERS = (HISTORY, "corrections", CONFLICTS)
 _RECORD_FILE = re.compile(r"[^/]+\.json")
 _HISTORY_FILE = re.compile(r"revision-\d{6,}\.json(\.sha256)?")

@@ -22,6 +22,12 @@ REFUSED = "refused"
 FAILED = "error"
 """A sync that stopped: nothing it reports as applied is missing, the rest waits for the next."""
 
+STALLED = "stalled"
+"""`sync status`'s word for a sync that has said it is running for over `STALLED_AFTER`."""
+STALLED_AFTER = 30 * 60
+"""Seconds a sync may say it is running before it is called stalled: a whole join of a large
+journal takes a few minutes, a hung remote or process never ends."""
+
 UNSAFE_PATH = "unsafe-path"
 """A remote name or file mode outside the layout sync writes (`..`, `.git`, a link, a
 submodule, an unknown folder, a name that is not UTF-8 or too long)."""
@@ -102,6 +108,15 @@ class SyncReport:
         """A sync that reached its end: `refused` when it refused anything."""
         if self.refused and self.result == SYNCED:
             self.result = REFUSED
+
+
+def stalled_text(status: dict[str, Any]) -> str:
+    """What a stalled sync is, in one sentence (doctor and the tray say the same)."""
+    minutes = int(status.get("running_seconds", 0)) // 60
+    return (
+        f"a sync has said it is running for {minutes} minutes without finishing (stalled: a "
+        "remote that stopped answering, or a process that hangs)"
+    )
 
 
 def entry_of(kind: str) -> str:

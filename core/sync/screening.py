@@ -69,6 +69,8 @@ class Screen:
         self.quarantined: list[str] = []
         self.refused_names: set[str] = set()
         """Remote names refused in this merge: never read or reported twice."""
+        self.oids: dict[str, str] = {}
+        """Remote name → the object the remote commit holds there, for what changed."""
 
     def changes(self, base: str | None) -> Screened:
         """The remote's changes since base whose names, modes and sizes passed, with their
@@ -83,7 +85,9 @@ class Screen:
                 if problem is None:
                     out.theirs[name] = "D"
                 continue
+            self.oids[name] = entry.oid
             if problem is not None:
+                self.refused_names.add(name)
                 self._refuse(name, UNSAFE_PATH, f"refused unread: {problem}")
                 continue
             kept[name] = entry
@@ -132,6 +136,10 @@ class Screen:
     def _refuse(self, name: str, kind: str, message: str, path: str = "") -> None:
         self.report.refuse(Refusal(name, kind, message, path))
 
+    def refused_objects(self) -> set[str]:
+        """The objects of the remote commit this merge refused (by their names)."""
+        return {self.oids[name] for name in self.refused_names if name in self.oids}
+
     # sizes and contents -------------------------------------------------------------------
 
     def _read(self, objects: dict[str, str], *, missing_ok: bool = False) -> dict[str, bytes]:
@@ -147,13 +155,11 @@ class Screen:
                 continue
             kind, size = sizes[obj]
             if kind != "blob":
+                self.refused_names.add(name)
                 self._refuse(name, UNSAFE_PATH, f"it is a {kind}, not a file")
             elif size > BLOB_MAX:
-                self._refuse(
-                    name,
-                    TOO_LARGE,
-                    f"refused unread: {size:,} bytes, over the per-file cap of {BLOB_MAX:,}",
-                )
+                self.refused_names.add(name)
+                self._refuse(name, TOO_LARGE, f"{too_large(size)}; {LEFT_OUT}")
             else:
                 wanted[name] = obj
                 total += size
@@ -251,3 +257,67 @@ class Screen:
 
 def _first_line(text: str) -> str:
     return text.splitlines()[0] if text else "it does not open"
+
+
+LEFT_OUT = (
+    "the remote commits holding it are left out of this machine's history and their objects "
+    "deleted here"
+)
+
+
+def too_large(size: int) -> str:
+    return f"refused unread: {size:,} bytes, over the per-file cap of {BLOB_MAX:,}"
+
+
+def kept_parents(
+    repo: GitRepo, head: str | None, remote: str, refused: set[str], report: SyncReport
+) -> list[str] | None:
+    """The parents of the commit that merges `remote`: None (head and remote, as usual) when
+    no commit the remote adds to this machine's history holds a refused object; otherwise
+    head and the newest of those commits that hold none, nor descend from one that does.
+
+    Why: git keeps every object an ancestor of a kept commit reaches, so a merge onto a
+    hostile commit would keep its refused blobs for good (a few oversized ones fill the
+    disk). A blob over `BLOB_MAX` anywhere in the added history counts as refused too, even
+    one a later commit removed again, and is reported by its object id. The caller pushes
+    over the remote's branch (with a lease on the commit it merged) and prunes what nothing
+    reaches any more."""
+    span = [remote, "--not", head] if head else [remote]
+    # the blobs over the cap, by their headers alone: git's filter leaves them out of the
+    # walk and prints them with a "~"
+    walk = ["--objects", "--no-object-names", f"--filter=blob:limit={BLOB_MAX + 1}"]
+    listed = repo.text("rev-list", *walk, "--filter-print-omitted", *span).split()
+    sizes = repo.sizes(line[1:] for line in listed if line.startswith("~"))
+    big = {o for o, (kind, size) in sizes.items() if kind == "blob" and size > BLOB_MAX}
+    for oid in sorted(big - refused):
+        report.refuse(
+            Refusal(f"object {oid}", TOO_LARGE, f"{too_large(sizes[oid][1])}; {LEFT_OUT}")
+        )
+    bad = refused | big
+    if not bad:
+        return None
+    out = repo.text("log", "--raw", "--no-abbrev", "-m", "--root", "--format=commit %H", *span)
+    holds: set[str] = set()
+    commit = ""
+    for line in out.splitlines():
+        if line.startswith("commit "):
+            commit = line.split()[1]
+        elif line.startswith(":") and len(fields := line.split()) > 3 and fields[3] in bad:
+            holds.add(commit)
+    order = repo.text("rev-list", "--topo-order", "--reverse", "--parents", *span).splitlines()
+    left_out: set[str] = set()
+    clean: list[str] = []
+    parents_of: dict[str, list[str]] = {}
+    for line in order:
+        commit, *parents = line.split()
+        parents_of[commit] = parents
+        if commit in holds or any(p in left_out for p in parents):
+            left_out.add(commit)
+        else:
+            clean.append(commit)
+    below = {p for c in clean for p in parents_of[c]}
+    kept = ([head] if head else []) + [c for c in clean if c not in below]
+    if len(kept) < 2:
+        return kept
+    independent = set(repo.text("merge-base", "--independent", *kept).split())
+    return [c for c in kept if c in independent]  # no parent an ancestor of another

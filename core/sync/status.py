@@ -6,12 +6,13 @@ remote, so "pending" means commits made here that the last fetch had not seen pu
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from core.sync import conflicts
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE
-from core.sync.report import FAILED, OFFLINE, REFUSED
+from core.sync.report import FAILED, OFFLINE, REFUSED, STALLED, STALLED_AFTER
 from core.sync.state import RUNNING
 
 INTERRUPTED = "interrupted"
@@ -19,8 +20,9 @@ INTERRUPTED = "interrupted"
 
 def sync_status(engine: SyncEngine) -> dict[str, Any]:
     """A JSON-ready dict; `state` is off, synced, pending, offline, refused (the last sync
-    refused files the remote sent, listed in `refusals`), syncing, conflict or error (the
-    last sync failed or was cut short: never `synced`)."""
+    refused files the remote sent, listed in `refusals`), syncing, stalled (a sync has said it
+    is running for over `STALLED_AFTER`; `running_seconds` says how long), conflict or error
+    (the last sync failed or was cut short: never `synced`)."""
     if not engine.configured:
         return {"configured": False, "state": "off", "pending_commits": 0, "conflicts": []}
     config = engine.config()
@@ -32,11 +34,18 @@ def sync_status(engine: SyncEngine) -> dict[str, Any]:
         error = error or slot.error
         if slot.interrupted:
             error = "the last sync was cut short (killed or stopped); `sync now` resumes it"
+    # the refusals state.json keeps are those of the sync it was saved by: a later sync that
+    # stopped before saving it (no key, a kill) shows none of them as its own
+    current = slot is None or not slot.result or slot.result == state.last_result
+    refusals = state.refusals if current else []
     found = conflicts.list_conflicts(engine.root)
     pending = _pending_commits(engine)
+    running = _running_seconds(engine) if result == RUNNING else 0
+    state_word = _state_word(result, error, pending, len(found))
     return {
         "configured": True,
-        "state": _state_word(result, error, pending, len(found)),
+        "state": STALLED if running > STALLED_AFTER else state_word,
+        "running_seconds": running,
         "remote": engine.repo.text("remote", "get-url", REMOTE),
         "encrypted": config.encrypted,
         "key_storage": config.key_location.describe() if config.encrypted else "none",
@@ -45,12 +54,20 @@ def sync_status(engine: SyncEngine) -> dict[str, Any]:
         "last_sync_at": state.last_sync_at,
         "last_result": result,
         "last_error": error,
-        "refused_at": state.refused_at,
-        "refused_count": state.refused_count,
-        "refusals": state.refusals,
+        "refused_at": state.refused_at if current else "",
+        "refused_count": state.refused_count if current else 0,
+        "refusals": refusals,
         "pending_commits": pending,
         "conflicts": [c.to_dict() for c in found],
     }
+
+
+def _running_seconds(engine: SyncEngine) -> int:
+    """How long the result slot has said `running` (its last write)."""
+    try:
+        return max(0, int(time.time() - engine.files.slot_path.stat().st_mtime))
+    except OSError:
+        return 0
 
 
 def _pending_commits(engine: SyncEngine) -> int:

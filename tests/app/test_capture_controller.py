@@ -2,39 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QRadioButton
 from pytestqt.qtbot import QtBot
+from shiboken6 import Shiboken
 
 from app.capture_controller import CaptureController
 from app.gui.capture.window import CaptureWindow
+from core.capture.drafts import DraftStore
 from core.capture.machine import APP_CLOSED
 from core.capture.pending import PendingStore
 from core.errors import ErrorCode, RemoteError
 from core.ipc.protocol import is_shutting_down
-from tests.app.support.controller_support import SocketCall, serving_controller
+from tests.app.support.controller_support import SocketCall
 from tests.factories import proposal_dict
 
 
 class _Call(SocketCall):
     def __init__(self, journal: Path, params: dict[str, Any], wait: float = 60) -> None:
         super().__init__(journal, "decision.present", params, wait)
-
-
-@pytest.fixture
-def harness(
-    qtbot: QtBot, tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[tuple[Path, CaptureController]]:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
-    journal = tmp_path / "journal"
-    with serving_controller(journal) as controller:
-        yield journal, controller
 
 
 def _params(session: str, **overrides: Any) -> dict[str, Any]:
@@ -81,11 +71,16 @@ def _fill_and_record(window: CaptureWindow) -> None:
     _press(Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
 
 
-def _answer(qtbot: QtBot, window: CaptureWindow, key: Qt.Key) -> None:
+def _choose(qtbot: QtBot, window: CaptureWindow, key: Qt.Key = Qt.Key.Key_1) -> None:
+    """Marks an approach by its number and moves on to the reasons."""
     _activate(qtbot, window)
     _press(key)
     _press(Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.stage == "rationale", timeout=5000)
+
+
+def _answer(qtbot: QtBot, window: CaptureWindow, key: Qt.Key) -> None:
+    _choose(qtbot, window, key)
     _fill_and_record(window)
 
 
@@ -122,10 +117,7 @@ def test_escape_answers_pending_and_resume_reopens_at_rationale(
     call = _Call(journal, _params("session-c"))
     call.start()
     (window,) = _window_for(qtbot, controller, 1)
-    _activate(qtbot, window)
-    _press(Qt.Key.Key_1)
-    _press(Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: window.stage == "rationale", timeout=5000)
+    _choose(qtbot, window)
     qtbot.waitUntil(
         lambda: PendingStore(journal).load(window.request.decision_id).stage == "rationale",
         timeout=5000,
@@ -152,22 +144,56 @@ def test_escape_answers_pending_and_resume_reopens_at_rationale(
     assert resume.result["selected_option_id"] == "per-record-json"
 
 
-def test_client_gone_window_stays_answerable(
+def test_an_agent_that_goes_away_withdraws_its_window_and_the_decision_stays_pending(
     qtbot: QtBot, harness: tuple[Path, CaptureController]
 ) -> None:
+    """docs/protocol.md: a disconnecting client's question is withdrawn, not left on screen
+    for an answer nobody waits for; the decision stays pending, resumable at its stage."""
     journal, controller = harness
-    impatient = _Call(journal, _params("session-d"), wait=0.5)
+    impatient = _Call(journal, _params("session-d"))
     impatient.start()
     (window,) = _window_for(qtbot, controller, 1)
-    _finish(qtbot, impatient)
-    assert impatient.error is not None  # the agent gave up; the window stays
-    _answer(qtbot, window, Qt.Key.Key_2)
-    qtbot.waitUntil(lambda: len(list((journal / "records").glob("*.json"))) == 1, timeout=10_000)
-    again = _Call(journal, _params("session-d"))
+    decision_id = window.request.decision_id
+    impatient.hang_up()
+    qtbot.waitUntil(lambda: not Shiboken.isValid(window), timeout=10_000)  # closed and deleted
+    assert not controller.open_windows()
+    assert [p.decision_id for p in PendingStore(journal).list().items] == [decision_id]
+    again = _Call(
+        journal,
+        {"decision_id": decision_id, "workspace": "/tmp/project", "session_id": "session-d"},
+    )
     again.start()
+    (reopened,) = _window_for(qtbot, controller, 1)
+    _answer(qtbot, reopened, Qt.Key.Key_2)
     _finish(qtbot, again)
     assert again.result is not None and again.result["status"] == "recorded"
     assert again.result["selected_option_id"] == "single-json"
+
+
+def test_an_agent_that_goes_away_while_the_person_types_leaves_the_window_and_keeps_the_draft(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    journal, controller = harness
+    impatient = _Call(journal, _params("session-e"))
+    impatient.start()
+    (window,) = _window_for(qtbot, controller, 1)
+    _choose(qtbot, window)
+    reason = _visible_fields(window)[0]
+    reason.setPlainText("Half of my reasons, typed before the agent left")
+    impatient.hang_up()
+    qtbot.waitUntil(lambda: bool(window.notice), timeout=10_000)
+    assert window.isVisible() and controller.open_windows() == [window]
+    assert "stopped waiting" in window.findChild(QLabel, "message").text()
+    drafts = DraftStore(journal)
+    qtbot.waitUntil(lambda: drafts.load(window.request.decision_id) is not None, timeout=10_000)
+    draft = drafts.load(window.request.decision_id)
+    assert draft is not None
+    assert draft.selection_reason == "Half of my reasons, typed before the agent left"
+    _fill_and_record(window)  # finishing still records the decision
+    qtbot.waitUntil(lambda: not PendingStore(journal).list().items, timeout=10_000)
+    assert len(list((journal / "records").glob("*.json"))) == 1
+    _finish(qtbot, impatient)
+    assert impatient.result is None  # nobody was waiting for the answer any more
 
 
 def test_journal_changed_is_acknowledged_and_announced(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -23,6 +22,7 @@ from app.gui.widgets.icons import badge_text, tray_icon
 from app.main_app import journal_name
 from app.tray import Notified, TrayController, WaitingItem
 from core.store.location import default_journal_dir
+from tests.app.support.session_bus import fake_service, private_session_bus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,36 +130,10 @@ def test_without_a_notification_service_the_balloon_is_the_fallback(qtbot: QtBot
     assert got is (Notified.BALLOON if can_balloon else Notified.SKIPPED)
 
 
-@contextlib.contextmanager
-def _started(args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
-    """A helper process that prints one line when it is ready; yields that line."""
-    with subprocess.Popen(
-        args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    ) as process:
-        assert process.stdout is not None
-        try:
-            yield process.stdout.readline().strip()
-        finally:
-            process.terminate()
-            process.wait(10)
-
-
 @pytest.fixture
 def session_bus() -> Iterator[str]:
-    """A private D-Bus session bus, so no test talks to the person's desktop."""
-    for tool in ("dbus-daemon", "gdbus"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed (dbus-daemon, libglib2.0-bin)")
-    args = ["dbus-daemon", "--session", "--nofork", "--print-address=1", "--nopidfile"]
-    with _started(args) as address:
+    with private_session_bus() as address:
         yield address
-
-
-def _fake_service(session_bus: str, calls: Path) -> contextlib.AbstractContextManager[str]:
-    env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": session_bus, "PYTHONPATH": str(ROOT)}
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    module = "tests.app.support.fake_notification_service"
-    return _started([sys.executable, "-m", module, str(calls)], env)
 
 
 def test_notifications_go_through_the_freedesktop_service(
@@ -171,7 +145,7 @@ def test_notifications_go_through_the_freedesktop_service(
     wrapper = tmp_path / "gdbus-on-private-bus"
     wrapper.write_text(f'#!/bin/sh\nDBUS_SESSION_BUS_ADDRESS="{session_bus}" exec {gdbus} "$@"\n')
     wrapper.chmod(0o700)
-    with _fake_service(session_bus, calls) as ready:
+    with fake_service(session_bus, calls) as ready:
         assert ready == "ready"
         notifier = DesktopNotifier(gdbus=str(wrapper), available=True)
         tray = TrayController(autostart_enabled=False, notifier=notifier, journal_name="~/b")
@@ -199,7 +173,7 @@ def test_the_service_is_found_on_the_session_bus(tmp_path: Path, session_bus: st
     ]
     before = subprocess.run(probe, env=env, cwd=ROOT, capture_output=True, text=True, check=False)
     assert before.stdout.strip() == "False", before.stderr
-    with _fake_service(session_bus, tmp_path / "calls.jsonl") as ready:
+    with fake_service(session_bus, tmp_path / "calls.jsonl") as ready:
         assert ready == "ready"
         after = subprocess.run(probe, env=env, cwd=ROOT, capture_output=True, text=True)
     assert after.stdout.strip() == "True", after.stderr

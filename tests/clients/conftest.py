@@ -1,11 +1,14 @@
-"""Fixtures of the real-client tests: each client installed once per session from npm."""
+"""Fixtures of the real-client tests: each client installed once per session from npm, and the
+app on a desktop for a module's `client_home` (the HOME its client was set up in)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.clients.support.agent_desktop import desktop_for
 from tests.clients.support.npm_clients import (
     CLAUDE_CODE,
     CODEX,
@@ -15,6 +18,15 @@ from tests.clients.support.npm_clients import (
     QWEN,
     install,
 )
+from tests.integration.agent_support import Desktop
+
+
+@pytest.fixture(scope="module")
+def client_desktop(client_home: Path) -> Iterator[Desktop]:
+    """Xvfb with a tray and the real app serving the default journal of the module's
+    `client_home` fixture, for the tests in which a person answers at the window."""
+    with desktop_for(client_home) as desk:
+        yield desk
 
 
 @pytest.fixture(scope="session")

@@ -16,53 +16,27 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from core.agents.tools import (
-    CODEX_NAMESPACE,
-    PRESENT_TOOL,
-    RECENT_TOOL,
-    TOOL_NAMES,
-    client_tool_name,
-)
-from tests.clients.support.agent_desktop import (
-    CHOOSE_FIRST,
-    CLOSE,
-    Person,
-    configure,
-    desktop_for,
-    home_env,
-    home_journal,
-    run_setup,
-)
+from core.agents.tools import CODEX_NAMESPACE, PRESENT_TOOL, TOOL_NAMES
+from tests.clients.support import scenarios
+from tests.clients.support.agent_desktop import configure, run_setup
 from tests.clients.support.fake_openai import (
     MODEL,
     CustomCall,
     FakeResponses,
     FunctionCall,
     Script,
-    ToolOutput,
     ToolSearch,
     namespace_tools,
     tool_outputs,
 )
-from tests.clients.support.sessions import (
-    SHELL_COMMAND,
-    SHELL_PROBE,
-    check_chosen_first,
-    check_clean,
-    check_gated,
-    check_pending_then_blocked,
-    path_with_installed,
-    run_bounded,
-    structured,
-)
-from tests.factories import proposal_dict
-from tests.integration.agent_support import Desktop, short_runtime_dir
+from tests.clients.support.sessions import SHELL_COMMAND, run_bounded
+from tests.integration.agent_support import Desktop
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(180)]
 
@@ -74,22 +48,16 @@ PATCH = (
 
 
 @pytest.fixture(scope="module")
-def codex_home(tmp_path_factory: pytest.TempPathFactory, codex_executable: Path) -> Path:
+def client_home(tmp_path_factory: pytest.TempPathFactory, codex_executable: Path) -> Path:
     """A HOME set up by `setup codex --write --trust-hook` (user scope), as a new user would."""
     home = tmp_path_factory.mktemp("codex-home")
     configure("codex", home, home, "--trust-hook", "--codex", str(codex_executable))
     return home
 
 
-@pytest.fixture(scope="module")
-def codex_desktop(codex_home: Path) -> Iterator[Desktop]:
-    with desktop_for(codex_home) as desk:
-        yield desk
-
-
-def present(arguments: dict[str, Any]) -> FunctionCall:
-    """The model calls our present tool the way Codex's model does: namespace + bare name."""
-    return FunctionCall(PRESENT_TOOL, arguments, CODEX_NAMESPACE)
+def our_call(tool: str, arguments: dict[str, Any]) -> FunctionCall:
+    """The model calls one of our tools the way Codex's model does: namespace + bare name."""
+    return FunctionCall(tool, arguments, CODEX_NAMESPACE)
 
 
 def run_codex(
@@ -122,29 +90,16 @@ def run_codex(
     return run_bounded(command, workspace, env | {"FAKE_KEY": "test", "NO_COLOR": "1"})
 
 
-def finished(
-    done: subprocess.CompletedProcess[str], fake: FakeResponses, person: Person | None = None
-) -> list[ToolOutput]:
-    """The tool outputs of the session's last request, oldest first, once it ended cleanly."""
-    outputs = tool_outputs(fake.main_requests[-1]["input"]) if fake.main_requests else []
-    check_clean("codex", done, fake, outputs, person)
-    return outputs
-
-
-def unattended(executable: Path, home: Path, workspace: Path, **env: str) -> list[ToolOutput]:
-    """A session with no app and nobody at a window: present (it stays pending), then a
-    shell command the hook must block; `env` adds to the user's environment."""
-    script = Script(
-        "DJ-UNATTENDED",
-        [
-            present(proposal_dict()),
-            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
-            "Stopped.",
-        ],
-    )
-    with short_runtime_dir() as runtime, FakeResponses(script) as fake:
-        done = run_codex(executable, home_env(home, runtime, **env), workspace, fake)
-        return finished(done, fake)
+CODEX = scenarios.Rig(
+    client="codex",
+    server=FakeResponses,
+    script=Script,
+    run=run_codex,
+    outputs=scenarios.from_last_request(lambda body: tool_outputs(body["input"])),
+    call=FunctionCall,
+    shell=("exec_command", {"cmd": SHELL_COMMAND}),
+    call_ours=our_call,
+)
 
 
 def announced_namespaces(body: dict[str, Any]) -> set[str]:
@@ -174,23 +129,22 @@ def offered_namespace(fake: FakeResponses, namespace: str) -> dict[str, dict[str
     return found
 
 
-def workspace_in(tmp_path: Path) -> Path:
-    path = tmp_path / "project"
-    path.mkdir()
-    return path
-
-
 def test_every_tool_reaches_the_model_request(
-    codex_executable: Path, codex_home: Path, tmp_path: Path
+    codex_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
     """Codex defers a catalog model's MCP tools: the first request names our namespace and
     the model loads the tools with `tool_search`. Both must work from the first prompt, with
     exactly the config our setup wrote (no extra startup wait)."""
-    workspace = workspace_in(tmp_path)
-    script = Script("DJ-TOOLS", [ToolSearch("decision journal implementation decision"), "Done."])
-    with short_runtime_dir() as runtime, FakeResponses(script) as fake:
-        env = home_env(codex_home, runtime)
-        finished(run_codex(codex_executable, env, workspace, fake, wait_for_mcp=False), fake)
+    workspace = scenarios.project(tmp_path)
+
+    def run(executable: Path, env: dict[str, str], workspace: Path, fake: FakeResponses) -> Any:
+        return run_codex(executable, env, workspace, fake, wait_for_mcp=False)
+
+    steps = [ToolSearch("decision journal implementation decision"), "Done."]
+    rig = replace(CODEX, run=run)
+    fake, _ = scenarios.offered_session(
+        rig, codex_executable, client_home, workspace, steps=steps, marker="DJ-TOOLS"
+    )
     first = fake.main_requests[0]
     assert CODEX_NAMESPACE in announced_namespaces(first), (
         f"the first request does not offer {CODEX_NAMESPACE}: {sorted(namespace_tools(first))}"
@@ -204,56 +158,34 @@ def test_every_tool_reaches_the_model_request(
 
 
 def test_present_is_answered_in_the_window_and_reaches_the_next_request(
-    codex_executable: Path, codex_desktop: Desktop, tmp_path: Path
+    codex_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    workspace = workspace_in(tmp_path)
-    script = Script("DJ-PRESENT", [present(proposal_dict()), "The human chose; proceeding."])
-    with FakeResponses(script) as fake, Person(codex_desktop, CHOOSE_FIRST) as person:
-        done = run_codex(codex_executable, codex_desktop.env, workspace, fake)
-        outputs = finished(done, fake, person)
-    assert len(outputs) == 1, outputs
-    check_chosen_first(structured(outputs[0]))
+    fake = scenarios.check_present_answered(
+        CODEX, codex_executable, client_desktop, scenarios.project(tmp_path)
+    )
     assert len(fake.main_requests) == 2
 
 
 def test_pending_blocks_shell_and_patch_but_not_our_tools(
-    codex_executable: Path, codex_desktop: Desktop, tmp_path: Path
+    codex_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    workspace = workspace_in(tmp_path)
-
-    def resume(outputs: list[ToolOutput]) -> FunctionCall:
-        return present({"decision_id": structured(outputs[0])["decision_id"]})
-
-    script = Script(
-        "DJ-GATING",
-        [
-            present(proposal_dict()),
-            FunctionCall("exec_command", {"cmd": SHELL_COMMAND}),
-            CustomCall("apply_patch", PATCH),
-            FunctionCall(RECENT_TOOL, {}, CODEX_NAMESPACE),
-            resume,
-            resume,
-            "Resumed with the human's answer.",
-        ],
+    workspace = scenarios.project(tmp_path)
+    patch = CustomCall("apply_patch", PATCH)
+    scenarios.check_pending_gates(
+        CODEX, codex_executable, client_desktop, workspace, edits={"apply_patch": patch}
     )
-    with FakeResponses(script) as fake, Person(codex_desktop, CLOSE, CHOOSE_FIRST) as person:
-        done = run_codex(codex_executable, codex_desktop.env, workspace, fake)
-        outputs = finished(done, fake, person)
-    check_gated(outputs, ["exec_command", "apply_patch"], client_tool_name("codex", PRESENT_TOOL))
-    assert not (workspace / SHELL_PROBE).exists()
     assert not (workspace / "patched.txt").exists()
 
 
 def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
-    codex_executable: Path, codex_home: Path, tmp_path: Path
+    codex_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
-    """A user who pins DECISION_JOURNAL_HOME in their shell: Codex hands hooks the whole
-    environment but MCP servers only a few variables, and both must still use that journal.
-    No app runs for it, so the present call stays pending, and the shell call must be blocked."""
-    workspace = workspace_in(tmp_path)
+    """Codex hands hooks the whole environment but MCP servers only a few variables, and both
+    must still use the pinned journal."""
     pinned = tmp_path / "pinned-journal"
-    outputs = unattended(codex_executable, codex_home, workspace, DECISION_JOURNAL_HOME=str(pinned))
-    check_pending_then_blocked(pinned, outputs, workspace)
+    scenarios.check_pinned_journal(
+        CODEX, codex_executable, client_home, scenarios.project(tmp_path), pinned
+    )
 
 
 def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
@@ -263,14 +195,13 @@ def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
     project's .codex files; a teammate who has it on PATH and trusted the project (Codex's
     folder prompt) and the hook gets our server and the gating, with no app running."""
     home = tmp_path / "home"
-    workspace = workspace_in(tmp_path)
+    workspace = scenarios.project(tmp_path)
     (home / ".codex").mkdir(parents=True)
     trust = f'[projects."{workspace}"]\ntrust_level = "trusted"\n'
     (home / ".codex" / "config.toml").write_text(trust, encoding="utf-8")
     codex = ("--codex", str(codex_executable))
     configure("codex", home, workspace, "--scope", "project", "--trust-hook", *codex)
-    outputs = unattended(codex_executable, home, workspace, PATH=path_with_installed())
-    check_pending_then_blocked(home_journal(home), outputs, workspace)
+    scenarios.check_teammate_on_path(CODEX, codex_executable, home, workspace)
 
 
 def test_setup_check_tells_whether_codex_trusts_the_hook(

@@ -13,9 +13,7 @@ need) leaves our hook as the only thing between a scripted edit and the disk.
 
 from __future__ import annotations
 
-import json
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,39 +22,13 @@ import pytest
 
 from app.hooks.clients import COPILOT
 from app.hooks.event import parse_event
-from core.agents.tools import PRESENT_TOOL, RECENT_TOOL, TOOL_NAMES, client_tool_name
-from tests.clients.support.agent_desktop import (
-    CHOOSE_FIRST,
-    CLOSE,
-    Person,
-    configure,
-    desktop_for,
-    home_env,
-    home_journal,
-    run_setup,
-)
-from tests.clients.support.fake_anthropic import (
-    Exchange,
-    FakeAnthropic,
-    Script,
-    ToolResult,
-    call,
-    say,
-)
+from tests.clients.support import scenarios
+from tests.clients.support.agent_desktop import configure, run_setup
+from tests.clients.support.fake_anthropic import Exchange, FakeAnthropic, Script, call, say
+from tests.clients.support.fake_http import first_json
 from tests.clients.support.npm_clients import cache_root
-from tests.clients.support.sessions import (
-    SHELL_COMMAND,
-    SHELL_PROBE,
-    check_chosen_first,
-    check_clean,
-    check_gated,
-    check_pending_then_blocked,
-    path_with_installed,
-    run_bounded,
-    structured,
-)
-from tests.factories import proposal_dict
-from tests.integration.agent_support import Desktop, short_runtime_dir
+from tests.clients.support.sessions import SHELL_COMMAND, run_bounded
+from tests.integration.agent_support import Desktop
 from tests.integration.hook_support import DATA
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(180)]
@@ -65,28 +37,12 @@ MODEL = "claude-sonnet-4.5"
 """A model in Copilot CLI's own catalog, so it gets its usual tools and prompts."""
 
 
-def ours(tool: str) -> str:
-    return client_tool_name("copilot", tool)
-
-
 @pytest.fixture(scope="module")
-def copilot_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def client_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new user's HOME after `setup copilot --write` (user scope), and nothing else."""
     home = tmp_path_factory.mktemp("copilot-home")
     configure("copilot", home, home)
     return home
-
-
-@pytest.fixture(scope="module")
-def copilot_desktop(copilot_home: Path) -> Iterator[Desktop]:
-    with desktop_for(copilot_home) as desk:
-        yield desk
-
-
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    return folder
 
 
 def run_copilot(
@@ -123,117 +79,74 @@ class Output:
 
     def json(self) -> Any:
         """The first JSON document of the text: our tool's own result."""
-        return json.JSONDecoder().raw_decode(self.text.lstrip())[0]
+        return first_json(self.text)
 
 
-def outputs(results: list[ToolResult]) -> list[Output]:
-    return [Output(result.text) for result in results]
+def last_outputs(fake: FakeAnthropic) -> list[Output]:
+    """The tool results of the scripted conversation's last request, oldest first."""
+    return [Output(result.text) for result in fake.results().values()]
 
 
-def finished(
-    done: subprocess.CompletedProcess[str], fake: FakeAnthropic, person: Person | None = None
-) -> list[Output]:
-    """The tool results of the session's last request, oldest first, once it ended cleanly."""
-    results = outputs(list(fake.results().values()))
-    check_clean("copilot", done, fake, results, person)
-    return results
+def first_output(exchange: Exchange) -> Output:
+    return Output(exchange.results[0].text)
 
 
-def unattended(
-    executable: Path, home: Path, workspace: Path, *flags: str, **env: str
-) -> list[Output]:
-    """A session with no app and nobody at a window: present (it stays pending), then a shell
-    command the hook must block; `flags` go to `copilot`, `env` adds to the user's
-    environment."""
-    script = Script(
-        "DJ-UNATTENDED",
-        [
-            call(ours(PRESENT_TOOL), proposal_dict()),
-            call("bash", {"command": SHELL_COMMAND, "description": "probe"}),
-            say("Stopped."),
-        ],
-    )
-    with short_runtime_dir() as runtime, FakeAnthropic(script) as fake:
-        done = run_copilot(executable, home_env(home, runtime, **env), workspace, fake, *flags)
-        return finished(done, fake)
+COPILOT_RIG = scenarios.Rig(
+    client="copilot",
+    server=FakeAnthropic,
+    script=Script,
+    run=run_copilot,
+    outputs=last_outputs,
+    call=call,
+    say=say,
+    first_output=first_output,
+    shell=("bash", {"command": SHELL_COMMAND, "description": "probe"}),
+)
 
 
 def test_every_tool_reaches_the_model_request(
-    copilot_executable: Path, copilot_home: Path, tmp_path: Path
+    copilot_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
-    script = Script("DJ-TOOLS", [say("Nothing to do.")])
-    with short_runtime_dir() as runtime, FakeAnthropic(script) as fake:
-        done = run_copilot(
-            copilot_executable, home_env(copilot_home, runtime), project(tmp_path), fake
-        )
-        finished(done, fake)
+    fake, _ = scenarios.offered_session(
+        COPILOT_RIG, copilot_executable, client_home, scenarios.project(tmp_path),
+        steps=[say("Nothing to do.")], marker="DJ-TOOLS",
+    )  # fmt: skip
     offered = fake.offered_tools()
-    missing = [ours(name) for name in TOOL_NAMES if ours(name) not in offered]
-    assert not missing, f"missing {missing}; offered {sorted(offered)}"
-    fields = offered[ours(PRESENT_TOOL)]["input_schema"]["properties"]
-    assert {"decision_id", "options", "problem"} <= set(fields), sorted(fields)
+    scenarios.check_our_tools_offered(COPILOT_RIG, offered, lambda tool: tool["input_schema"])
     assert {"bash", "create", "edit", "view"} <= set(offered), sorted(offered)
 
 
 def test_present_is_answered_in_the_window_and_reaches_the_next_request(
-    copilot_executable: Path, copilot_desktop: Desktop, tmp_path: Path
+    copilot_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    script = Script(
-        "DJ-PRESENT", [call(ours(PRESENT_TOOL), proposal_dict()), say("The human chose.")]
+    scenarios.check_present_answered(
+        COPILOT_RIG, copilot_executable, client_desktop, scenarios.project(tmp_path)
     )
-    with FakeAnthropic(script) as fake, Person(copilot_desktop, CHOOSE_FIRST) as person:
-        done = run_copilot(copilot_executable, copilot_desktop.env, project(tmp_path), fake)
-        results = finished(done, fake, person)
-    assert len(results) == 1, results
-    check_chosen_first(structured(results[0]))
 
 
 def test_pending_blocks_shell_and_edits_but_not_our_tools_and_resume_works(
-    copilot_executable: Path, copilot_desktop: Desktop, tmp_path: Path
+    copilot_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    workspace = project(tmp_path)
+    workspace = scenarios.project(tmp_path)
     written = workspace / "written.txt"
-
-    def resume(exchange: Exchange) -> object:
-        decision_id = structured(Output(exchange.results[0].text))["decision_id"]
-        return call(ours(PRESENT_TOOL), {"decision_id": decision_id})
-
-    script = Script(
-        "DJ-GATING",
-        [
-            call(ours(PRESENT_TOOL), proposal_dict()),
-            call("bash", {"command": SHELL_COMMAND, "description": "probe"}),
-            call("create", {"path": str(written), "file_text": "pending\n"}),
-            call("view", {"path": str(workspace)}),
-            call(ours(RECENT_TOOL), {}),
-            resume,  # type: ignore[list-item]
-            resume,  # type: ignore[list-item]
-            say("Resumed with the human's answer."),
-        ],
-    )
-    with FakeAnthropic(script) as fake, Person(copilot_desktop, CLOSE, CHOOSE_FIRST) as person:
-        done = run_copilot(copilot_executable, copilot_desktop.env, workspace, fake)
-        results = finished(done, fake, person)
-    view = results.pop(3)
-    assert "Denied" not in view.text, view.text
-    check_gated(results, ["bash", "create"], ours(PRESENT_TOOL))
-    assert "Denied by preToolUse hook" in results[1].text, results[1].text
-    assert not (workspace / SHELL_PROBE).exists()
+    create = call("create", {"path": str(written), "file_text": "pending\n"})
+    view = call("view", {"path": str(workspace)})
+    outputs = scenarios.check_pending_gates(
+        COPILOT_RIG, copilot_executable, client_desktop, workspace, edits={"create": create},
+        reads=[view],
+    )  # fmt: skip
+    assert "Denied" not in outputs[3].text, outputs[3].text
+    assert "Denied by preToolUse hook" in outputs[1].text, outputs[1].text
     assert not written.exists()
 
 
 def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
-    copilot_executable: Path, copilot_home: Path, tmp_path: Path
+    copilot_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
-    """A user who pins DECISION_JOURNAL_HOME in their shell: Copilot's MCP server and hook
-    must both use that journal; with no app the present stays pending and the shell call
-    after it is blocked."""
-    workspace = project(tmp_path)
     pinned = tmp_path / "pinned-journal"
-    results = unattended(
-        copilot_executable, copilot_home, workspace, DECISION_JOURNAL_HOME=str(pinned)
+    scenarios.check_pinned_journal(
+        COPILOT_RIG, copilot_executable, client_home, scenarios.project(tmp_path), pinned
     )
-    check_pending_then_blocked(pinned, results, workspace)
 
 
 COPILOT_CONFIG = """// User settings belong in settings.json.
@@ -258,7 +171,7 @@ def test_project_scope_works_in_a_folder_copilot_trusts(
     teammate who has `decision-journal` on PATH gets our server and the gating, with no app."""
     home = tmp_path / "home"
     home.mkdir()
-    workspace = project(tmp_path)
+    workspace = scenarios.project(tmp_path)
     configure("copilot", home, workspace, "--scope", "project")
     check = ("--check", "--scope", "project")
     untrusted = run_setup("copilot", home, workspace, *check)
@@ -268,8 +181,7 @@ def test_project_scope_works_in_a_folder_copilot_trusts(
     config.write_text(COPILOT_CONFIG % tmp_path, encoding="utf-8")
     trusted = run_setup("copilot", home, workspace, *check)
     assert trusted.returncode == 0, trusted.stdout + trusted.stderr
-    results = unattended(copilot_executable, home, workspace, PATH=path_with_installed())
-    check_pending_then_blocked(home_journal(home), results, workspace)
+    scenarios.check_teammate_on_path(COPILOT_RIG, copilot_executable, home, workspace)
 
 
 def test_the_recorded_event_is_the_one_the_hook_reads() -> None:

@@ -20,45 +20,19 @@ and the disk is our plugin.
 
 from __future__ import annotations
 
-import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from core.agents.tools import PRESENT_TOOL, RECENT_TOOL, TOOL_NAMES, client_tool_name
-from tests.clients.support.agent_desktop import (
-    CHOOSE_FIRST,
-    CLOSE,
-    Person,
-    configure,
-    desktop_for,
-    home_env,
-    home_journal,
-)
-from tests.clients.support.chat_sessions import finished, project, unattended_script
-from tests.clients.support.fake_chat import (
-    MODEL,
-    FakeChat,
-    FunctionCall,
-    Script,
-    ToolResult,
-    offered_tools,
-)
+from core.agents.tools import RECENT_TOOL
+from tests.clients.support import scenarios
+from tests.clients.support.agent_desktop import configure, with_settings
+from tests.clients.support.chat_sessions import chat_rig, check_gating_with_a_read
+from tests.clients.support.fake_chat import MODEL, FakeChat, offered_tools
 from tests.clients.support.npm_clients import cache_root
-from tests.clients.support.sessions import (
-    SHELL_COMMAND,
-    SHELL_PROBE,
-    check_chosen_first,
-    check_gated,
-    check_pending_then_blocked,
-    path_with_installed,
-    run_bounded,
-    structured,
-)
-from tests.factories import proposal_dict
-from tests.integration.agent_support import Desktop, short_runtime_dir
+from tests.clients.support.sessions import SHELL_COMMAND, run_bounded, structured
+from tests.integration.agent_support import Desktop
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(240)]
 
@@ -88,30 +62,17 @@ OFFLINE = {
 }
 
 
-def ours(tool: str) -> str:
-    return client_tool_name("opencode", tool)
-
-
 def user_home(home: Path) -> Path:
     """`home` with a user's own opencode.json."""
-    config = home / ".config" / "opencode" / "opencode.json"
-    config.parent.mkdir(parents=True)
-    config.write_text(json.dumps(USER_CONFIG, indent=2), encoding="utf-8")
-    return home
+    return with_settings(home, ".config/opencode/opencode.json", USER_CONFIG)
 
 
 @pytest.fixture(scope="module")
-def opencode_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def client_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A user's HOME, then `setup opencode --write` (user scope)."""
     home = user_home(tmp_path_factory.mktemp("opencode-home"))
     configure("opencode", home, home)
     return home
-
-
-@pytest.fixture(scope="module")
-def opencode_desktop(opencode_home: Path) -> Iterator[Desktop]:
-    with desktop_for(opencode_home) as desk:
-        yield desk
 
 
 def run_opencode(
@@ -133,94 +94,52 @@ def run_opencode(
     return run_bounded(command, workspace, env | extra, timeout=180.0)
 
 
-def unattended(executable: Path, home: Path, workspace: Path, **env: str) -> list[ToolResult]:
-    """A session with no app and nobody at a window: present (it stays pending), then a
-    shell command the plugin must block; `env` adds to the user's environment."""
-    script = unattended_script(
-        "opencode", FunctionCall("bash", {"command": SHELL_COMMAND, "description": "probe"})
-    )
-    with short_runtime_dir() as runtime, FakeChat(script) as fake:
-        done = run_opencode(executable, home_env(home, runtime, **env), workspace, fake)
-        return finished("opencode", done, fake)
+OPENCODE = chat_rig(
+    "opencode", run_opencode, ("bash", {"command": SHELL_COMMAND, "description": "probe"})
+)
 
 
 def test_every_tool_reaches_the_model_request(
-    opencode_executable: Path, opencode_home: Path, tmp_path: Path
+    opencode_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
-    script = Script("DJ-TOOLS", [FunctionCall(ours(RECENT_TOOL), {}), "Nothing to do."])
-    with short_runtime_dir() as runtime, FakeChat(script) as fake:
-        env = home_env(opencode_home, runtime)
-        done = run_opencode(opencode_executable, env, project(tmp_path), fake)
-        results = finished("opencode", done, fake)
+    steps = [OPENCODE.our_call(RECENT_TOOL, {}), "Nothing to do."]
+    fake, results = scenarios.offered_session(
+        OPENCODE, opencode_executable, client_home, scenarios.project(tmp_path), steps=steps,
+        marker="DJ-TOOLS",
+    )  # fmt: skip
     offered = offered_tools(fake.main_requests[0])
-    missing = [ours(name) for name in TOOL_NAMES if ours(name) not in offered]
-    assert not missing, f"missing {missing}; offered {sorted(offered)}"
-    fields = offered[ours(PRESENT_TOOL)]["parameters"]["properties"]
-    assert {"decision_id", "options", "problem"} <= set(fields), sorted(fields)
+    scenarios.check_our_tools_offered(OPENCODE, offered, lambda tool: tool["parameters"])
     assert {"bash", "edit", "write", "read"} <= set(offered), sorted(offered)
     assert structured(results[0])["pending"] == [], results
 
 
 def test_present_is_answered_in_the_window_and_reaches_the_next_request(
-    opencode_executable: Path, opencode_desktop: Desktop, tmp_path: Path
+    opencode_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    script = Script(
-        "DJ-PRESENT", [FunctionCall(ours(PRESENT_TOOL), proposal_dict()), "The human chose."]
+    scenarios.check_present_answered(
+        OPENCODE, opencode_executable, client_desktop, scenarios.project(tmp_path)
     )
-    with FakeChat(script) as fake, Person(opencode_desktop, CHOOSE_FIRST) as person:
-        done = run_opencode(opencode_executable, opencode_desktop.env, project(tmp_path), fake)
-        results = finished("opencode", done, fake, person)
-    assert len(results) == 1, results
-    check_chosen_first(structured(results[0]))
 
 
 def test_pending_blocks_shell_and_edits_but_not_reads_or_our_tools_and_resume_works(
-    opencode_executable: Path, opencode_desktop: Desktop, tmp_path: Path
+    opencode_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    workspace = project(tmp_path)
-    notes = workspace / "notes.txt"
-    notes.write_text("read while pending\n", encoding="utf-8")
-    written = workspace / "written.txt"
-
-    def resume(results: list[ToolResult]) -> FunctionCall:
-        decision_id = structured(results[0])["decision_id"]
-        return FunctionCall(ours(PRESENT_TOOL), {"decision_id": decision_id})
-
-    script = Script(
-        "DJ-GATING",
-        [
-            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("bash", {"command": SHELL_COMMAND, "description": "probe"}),
-            FunctionCall("write", {"filePath": str(written), "content": "pending\n"}),
-            FunctionCall("read", {"filePath": str(notes)}),
-            FunctionCall(ours(RECENT_TOOL), {}),
-            resume,
-            resume,
-            "Resumed with the human's answer.",
-        ],
-    )
-    with FakeChat(script) as fake, Person(opencode_desktop, CLOSE, CHOOSE_FIRST) as person:
-        done = run_opencode(opencode_executable, opencode_desktop.env, workspace, fake)
-        results = finished("opencode", done, fake, person)
-    read = results.pop(3)
-    assert "read while pending" in read.text, read.text
-    check_gated(results, ["bash", "write"], ours(PRESENT_TOOL))
-    assert not (workspace / SHELL_PROBE).exists()
-    assert not written.exists()
+    check_gating_with_a_read(
+        OPENCODE, opencode_executable, client_desktop, tmp_path,
+        write=("write", lambda path: {"filePath": str(path), "content": "pending\n"}),
+        read=("read", lambda path: {"filePath": str(path)}),
+    )  # fmt: skip
 
 
 def test_a_pinned_journal_is_the_one_our_server_and_plugin_share(
-    opencode_executable: Path, opencode_home: Path, tmp_path: Path
+    opencode_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
-    """A user who pins DECISION_JOURNAL_HOME in their shell: opencode's MCP server and our
-    plugin's hook must both use that journal; with no app the present stays pending and the
-    shell call after it is blocked."""
-    workspace = project(tmp_path)
+    """The gate here is our plugin, which runs our hook: both it and the MCP server must use
+    the pinned journal."""
     pinned = tmp_path / "pinned-journal"
-    results = unattended(
-        opencode_executable, opencode_home, workspace, DECISION_JOURNAL_HOME=str(pinned)
+    scenarios.check_pinned_journal(
+        OPENCODE, opencode_executable, client_home, scenarios.project(tmp_path), pinned
     )
-    check_pending_then_blocked(pinned, results, workspace)
 
 
 def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
@@ -230,7 +149,6 @@ def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
     .opencode/plugin/ with the bare `decision-journal`; a teammate who has it on PATH gets our
     server and the gating, with no app running."""
     home = user_home(tmp_path / "home")
-    workspace = project(tmp_path)
+    workspace = scenarios.project(tmp_path)
     configure("opencode", home, workspace, "--scope", "project")
-    results = unattended(opencode_executable, home, workspace, PATH=path_with_installed())
-    check_pending_then_blocked(home_journal(home), results, workspace)
+    scenarios.check_teammate_on_path(OPENCODE, opencode_executable, home, workspace)

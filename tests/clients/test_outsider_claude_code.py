@@ -1,11 +1,12 @@
 """The user stops Claude Code (Ctrl-C) while our window waits, then resumes in a new session.
 
-Why: the scenario of the outsider check of issue 17 that no other real-client test runs. The
-interrupted client must stop our server cleanly (no "SIGINT failed, sending SIGTERM" in its
-log), the decision must stay pending with its window still open, and a new session (a new
-server process, so the gate holds by workspace, not session) must read it, be refused an edit
-and another MCP server's tool, and collect the human's answer by id. The proposal has three
-options with `recommended_option_id`, and the human picks one the agent did not recommend.
+Why: the scenario a person new to the project ran, stopping and resuming the client, that no other
+real-client test runs. The interrupted client must stop our server cleanly (no "SIGINT failed,
+sending SIGTERM" in its log), the decision must stay pending with its window still open, and a new
+session (a new server process, so the gate holds by workspace, not session) must read it, be
+refused an edit and another MCP server's tool, and collect the human's answer by id. The proposal
+has three options with `recommended_option_id`, and the human picks one the agent did not
+recommend.
 """
 
 from __future__ import annotations

@@ -18,43 +18,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from core.agents.tools import PRESENT_TOOL, RECENT_TOOL, TOOL_NAMES, client_tool_name
-from tests.clients.support.agent_desktop import (
-    CHOOSE_FIRST,
-    CLOSE,
-    Person,
-    configure,
-    desktop_for,
-    home_env,
-    home_journal,
-    run_setup,
-)
-from tests.clients.support.chat_sessions import finished, project, unattended_script
-from tests.clients.support.fake_chat import (
-    MODEL,
-    FakeChat,
-    FunctionCall,
-    Script,
-    ToolResult,
-    offered_tools,
-)
-from tests.clients.support.sessions import (
-    SHELL_COMMAND,
-    SHELL_PROBE,
-    check_chosen_first,
-    check_gated,
-    check_pending_then_blocked,
-    path_with_installed,
-    run_bounded,
-    structured,
-)
-from tests.factories import proposal_dict
-from tests.integration.agent_support import Desktop, short_runtime_dir
+from core.agents.tools import PRESENT_TOOL, RECENT_TOOL
+from tests.clients.support import scenarios
+from tests.clients.support.agent_desktop import configure, run_setup, with_settings
+from tests.clients.support.chat_sessions import chat_rig, check_gating_with_a_read
+from tests.clients.support.fake_chat import MODEL, FakeChat, offered_tools
+from tests.clients.support.sessions import SHELL_COMMAND, run_bounded, structured
+from tests.integration.agent_support import Desktop
 
 pytestmark = [pytest.mark.xvfb, pytest.mark.timeout(180)]
 
@@ -68,30 +44,17 @@ USER_SETTINGS = {
 """A user's own settings: OpenAI-compatible auth, nothing that reaches beyond loopback."""
 
 
-def ours(tool: str) -> str:
-    return client_tool_name("qwen", tool)
-
-
 def user_home(home: Path) -> Path:
     """`home` with a user's own Qwen Code settings."""
-    settings = home / ".qwen" / "settings.json"
-    settings.parent.mkdir(parents=True)
-    settings.write_text(json.dumps(USER_SETTINGS, indent=2), encoding="utf-8")
-    return home
+    return with_settings(home, ".qwen/settings.json", USER_SETTINGS)
 
 
 @pytest.fixture(scope="module")
-def qwen_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def client_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A user's HOME, then `setup qwen --write` (user scope)."""
     home = user_home(tmp_path_factory.mktemp("qwen-home"))
     configure("qwen", home, home)
     return home
-
-
-@pytest.fixture(scope="module")
-def qwen_desktop(qwen_home: Path) -> Iterator[Desktop]:
-    with desktop_for(qwen_home) as desk:
-        yield desk
 
 
 def run_qwen(
@@ -116,96 +79,60 @@ def run_qwen(
     return run_bounded(command, workspace, env | extra)
 
 
-def unattended(executable: Path, home: Path, workspace: Path, **env: str) -> list[ToolResult]:
-    """A session with no app and nobody at a window: present (it stays pending), then a
-    shell command the hook must block; `env` adds to the user's environment."""
-    script = unattended_script(
-        "qwen", FunctionCall("run_shell_command", {"command": SHELL_COMMAND})
-    )
-    with short_runtime_dir() as runtime, FakeChat(script) as fake:
-        done = run_qwen(executable, home_env(home, runtime, **env), workspace, fake)
-        return finished("qwen", done, fake)
+QWEN = chat_rig("qwen", run_qwen, ("run_shell_command", {"command": SHELL_COMMAND}))
 
 
 def test_every_tool_reaches_the_model_and_runs_without_yolo(
-    qwen_executable: Path, qwen_home: Path, tmp_path: Path
+    qwen_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
     """All five declared from the first request (no tool search), with their fields; in the
     default approval mode, where headless Qwen offers none of the tools that would need a
     confirmation (its edits and shell), ours are offered and run unconfirmed."""
-    script = Script("DJ-TOOLS", [FunctionCall(ours(RECENT_TOOL), {}), "Nothing to do."])
-    with short_runtime_dir() as runtime, FakeChat(script) as fake:
-        env = home_env(qwen_home, runtime)
-        done = run_qwen(qwen_executable, env, project(tmp_path), fake, "default")
-        results = finished("qwen", done, fake)
+
+    def run(executable: Path, env: dict[str, str], workspace: Path, fake: FakeChat) -> Any:
+        return run_qwen(executable, env, workspace, fake, "default")
+
+    rig = replace(QWEN, run=run)
+    steps = [rig.our_call(RECENT_TOOL, {}), "Nothing to do."]
+    fake, results = scenarios.offered_session(
+        rig,
+        qwen_executable,
+        client_home,
+        scenarios.project(tmp_path),
+        steps=steps,
+        marker="DJ-TOOLS",
+    )
     offered = offered_tools(fake.main_requests[0])
-    missing = [ours(name) for name in TOOL_NAMES if ours(name) not in offered]
-    assert not missing, f"missing {missing}; offered {sorted(offered)}"
-    fields = offered[ours(PRESENT_TOOL)]["parameters"]["properties"]
-    assert {"decision_id", "options", "problem"} <= set(fields), sorted(fields)
+    scenarios.check_our_tools_offered(rig, offered, lambda tool: tool["parameters"])
     assert "read_file" in offered and "run_shell_command" not in offered, sorted(offered)
     assert structured(results[0])["pending"] == [], results
 
 
 def test_present_is_answered_in_the_window_and_reaches_the_next_request(
-    qwen_executable: Path, qwen_desktop: Desktop, tmp_path: Path
+    qwen_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    script = Script(
-        "DJ-PRESENT", [FunctionCall(ours(PRESENT_TOOL), proposal_dict()), "The human chose."]
+    scenarios.check_present_answered(
+        QWEN, qwen_executable, client_desktop, scenarios.project(tmp_path)
     )
-    with FakeChat(script) as fake, Person(qwen_desktop, CHOOSE_FIRST) as person:
-        done = run_qwen(qwen_executable, qwen_desktop.env, project(tmp_path), fake)
-        results = finished("qwen", done, fake, person)
-    assert len(results) == 1, results
-    check_chosen_first(structured(results[0]))
 
 
 def test_pending_blocks_shell_and_edits_but_not_reads_or_our_tools_and_resume_works(
-    qwen_executable: Path, qwen_desktop: Desktop, tmp_path: Path
+    qwen_executable: Path, client_desktop: Desktop, tmp_path: Path
 ) -> None:
-    workspace = project(tmp_path)
-    notes = workspace / "notes.txt"
-    notes.write_text("read while pending\n", encoding="utf-8")
-    written = workspace / "written.txt"
-
-    def resume(results: list[ToolResult]) -> FunctionCall:
-        return FunctionCall(
-            ours(PRESENT_TOOL), {"decision_id": structured(results[0])["decision_id"]}
-        )
-
-    script = Script(
-        "DJ-GATING",
-        [
-            FunctionCall(ours(PRESENT_TOOL), proposal_dict()),
-            FunctionCall("run_shell_command", {"command": SHELL_COMMAND}),
-            FunctionCall("write_file", {"file_path": str(written), "content": "pending\n"}),
-            FunctionCall("read_file", {"file_path": str(notes)}),
-            FunctionCall(ours(RECENT_TOOL), {}),
-            resume,
-            resume,
-            "Resumed with the human's answer.",
-        ],
-    )
-    with FakeChat(script) as fake, Person(qwen_desktop, CLOSE, CHOOSE_FIRST) as person:
-        done = run_qwen(qwen_executable, qwen_desktop.env, workspace, fake)
-        results = finished("qwen", done, fake, person)
-    read = results.pop(3)
-    assert "read while pending" in read.text, read.text
-    check_gated(results, ["run_shell_command", "write_file"], ours(PRESENT_TOOL))
-    assert not (workspace / SHELL_PROBE).exists()
-    assert not written.exists()
+    check_gating_with_a_read(
+        QWEN, qwen_executable, client_desktop, tmp_path,
+        write=("write_file", lambda path: {"file_path": str(path), "content": "pending\n"}),
+        read=("read_file", lambda path: {"file_path": str(path)}),
+    )  # fmt: skip
 
 
 def test_a_pinned_journal_is_the_one_our_server_and_hook_share(
-    qwen_executable: Path, qwen_home: Path, tmp_path: Path
+    qwen_executable: Path, client_home: Path, tmp_path: Path
 ) -> None:
-    """A user who pins DECISION_JOURNAL_HOME in their shell: Qwen's MCP server and hook must
-    both use that journal; with no app the present stays pending and the shell call after it
-    is blocked."""
-    workspace = project(tmp_path)
     pinned = tmp_path / "pinned-journal"
-    results = unattended(qwen_executable, qwen_home, workspace, DECISION_JOURNAL_HOME=str(pinned))
-    check_pending_then_blocked(pinned, results, workspace)
+    scenarios.check_pinned_journal(
+        QWEN, qwen_executable, client_home, scenarios.project(tmp_path), pinned
+    )
 
 
 def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
@@ -215,10 +142,9 @@ def test_project_scope_works_for_a_teammate_with_decision_journal_on_path(
     project's .qwen/settings.json; a teammate who has it on PATH gets our server and the
     gating, with no app running."""
     home = user_home(tmp_path / "home")
-    workspace = project(tmp_path)
+    workspace = scenarios.project(tmp_path)
     configure("qwen", home, workspace, "--scope", "project")
-    results = unattended(qwen_executable, home, workspace, PATH=path_with_installed())
-    check_pending_then_blocked(home_journal(home), results, workspace)
+    scenarios.check_teammate_on_path(QWEN, qwen_executable, home, workspace)
 
 
 def test_with_folder_trust_on_setup_check_and_qwen_agree_on_the_folder(
@@ -231,7 +157,7 @@ def test_with_folder_trust_on_setup_check_and_qwen_agree_on_the_folder(
     own = json.loads(settings.read_text(encoding="utf-8"))
     own["security"]["folderTrust"] = {"enabled": True}
     settings.write_text(json.dumps(own), encoding="utf-8")
-    workspace = project(tmp_path)
+    workspace = scenarios.project(tmp_path)
     configure("qwen", home, workspace)
     offered: list[set[str]] = []
     checks: list[int] = []
@@ -240,10 +166,10 @@ def test_with_folder_trust_on_setup_check_and_qwen_agree_on_the_folder(
             rules = {str(workspace): "TRUST_FOLDER"}
             (home / ".qwen" / "trustedFolders.json").write_text(json.dumps(rules), "utf-8")
         checks.append(run_setup("qwen", home, workspace, "--check").returncode)
-        with short_runtime_dir() as runtime, FakeChat(Script("DJ-TRUST", ["Nothing."])) as fake:
-            done = run_qwen(qwen_executable, home_env(home, runtime), workspace, fake)
-            finished("qwen", done, fake)
+        fake, _ = scenarios.offered_session(
+            QWEN, qwen_executable, home, workspace, steps=["Nothing."], marker="DJ-TRUST"
+        )
         offered.append(set(offered_tools(fake.main_requests[0])))
     assert checks == [1, 0]
-    assert ours(PRESENT_TOOL) not in offered[0], sorted(offered[0])
-    assert ours(PRESENT_TOOL) in offered[1], sorted(offered[1])
+    assert QWEN.ours(PRESENT_TOOL) not in offered[0], sorted(offered[0])
+    assert QWEN.ours(PRESENT_TOOL) in offered[1], sorted(offered[1])

@@ -23,13 +23,8 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 
 from core.errors import ErrorCode, ProtocolError
-from core.ipc.protocol import (
-    FrameDecoder,
-    encode_frame,
-    error_message,
-    parse_request,
-    result_message,
-)
+from core.ipc.framing import FrameDecoder, encode_frame
+from core.ipc.protocol import error_message, parse_request, result_message
 from core.ipc.runtime_paths import ensure_runtime_dir, socket_path
 
 KEY_GUARD_MS = 400

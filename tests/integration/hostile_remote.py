@@ -74,6 +74,26 @@ def big_blob(remote: Path, size: int, scratch: Path) -> str:
     return oid
 
 
+def random_blob(remote: Path, size: int, scratch: Path, seed: int = 0) -> str:
+    """A blob of `size` bytes git cannot compress (a keyed stream), so it takes its full size
+    in any object store that keeps it."""
+    path = scratch / f"random-{seed}.bin"
+    with open(path, "wb") as handle:
+        block = 0
+        while handle.tell() < size:
+            handle.write(hashlib.shake_256(f"{seed}:{block}".encode()).digest(1024 * 1024))
+            block += 1
+        handle.truncate(size)
+    oid = git(remote, "hash-object", "-w", str(path)).decode().strip()
+    path.unlink()
+    return oid
+
+
+def disk_size(folder: Path) -> int:
+    """The bytes the files under folder take (what a refused object would add)."""
+    return sum(p.lstat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
 def _listing(remote: Path, tree: str | None) -> dict[bytes, tuple[bytes, str]]:
     if tree is None:
         return {}

@@ -16,7 +16,7 @@ from core.errors import IpcTimeout
 from core.index.db import index_path
 from core.index.journal_index import JournalIndex
 from core.ipc.client import IpcClient
-from core.ipc.protocol import encode_frame
+from core.ipc.framing import encode_frame
 from core.ipc.runtime_paths import socket_path
 from core.profile.store import ProfileStore
 from core.store.decisions import DecisionStore

@@ -48,9 +48,9 @@ def test_modes_recommend_auto_only_after_ten_agreeing_predictions(journal: Journ
     table = cli(journal.root, "modes")
     assert table.returncode == 0 and "database-engine" in table.stdout
     assert "recommended" in table.stdout
-    assert f"hard stops and human-only projects: {journal.root / 'decider' / 'policy.json'}" in (
-        table.stdout
-    )
+    policy = journal.root / "decider" / "policy.json"
+    assert f"human-only projects are this machine's: {policy}" in table.stdout
+    assert "Modes, scores and overrules move with the journal to every machine" in table.stdout
     done = cli(journal.root, "modes", "set", "database_engine", "auto")
     assert done.returncode == 0, done.stderr
     assert "database-engine: auto" in done.stdout

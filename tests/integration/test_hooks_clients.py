@@ -81,7 +81,7 @@ OFFERED_IN_EVERY_SESSION = {
 }
 """Tools that both Claude Code 2.1.197 (no tool search: no ToolSearch) and 2.1.332 (tool search
 on), Codex 0.171.0 and Gemini CLI 0.61.0 (`gemini -p`: no read_many_files) offered their model
-in the outsider sessions of issue 17; Copilot CLI 1.0.102 offered its model in every session
+in sessions of people new to the project; Copilot CLI 1.0.102 offered its model in every session
 of tests/clients/test_copilot.py, Qwen Code 0.24.4 and opencode 1.18.33 in every session of
 test_qwen.py and test_opencode.py; Cursor's come from its documentation."""
 

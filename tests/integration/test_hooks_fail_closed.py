@@ -2,7 +2,7 @@
 pending.
 
 Why: a Python traceback exits 1, which Claude Code, Codex and Gemini CLI all read as "the hook
-failed; run the tool". In the outsider run of issue 17 a half-changed install (a circular
+failed; run the tool". When a person new to the project tried it, a half-changed install (a circular
 import in `core`) let Claude Code 2.1.332 run a NotebookEdit while a decision was pending. The
 quick check (stdlib only) still knows something may be pending, so the hook must exit 2 with
 the reason on stderr.

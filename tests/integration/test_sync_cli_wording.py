@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration import hostile_remote as hostile
+from tests.integration.hostile_remote import blob_name
 from tests.integration.sync_machines import ROOT, Machine, bare_remote, cli_env, synced_pair
 
 
@@ -107,3 +109,47 @@ def test_init_of_a_new_journal_names_no_waiting_commit(tmp_path: Path) -> None:
     out = laptop.init(url)
     assert "Synced: 0 files sent, 0 files received." in out
     assert "waiting" not in out
+
+
+def test_a_change_received_is_never_called_a_waiting_commit(
+    pair: tuple[Machine, Machine, Path],
+) -> None:
+    """The merge or manifest commit a sync makes for what it received waited for nothing:
+    `sync now` names commits as waiting only when an earlier sync made them."""
+    laptop, desk, remote = pair
+    for n in range(2):
+        desk.put(f"decision-desk-{n + 2}", f"Received change {n}")
+        desk.ok("sync", "now")
+        assert json.loads(laptop.ok("sync", "status", "--json"))["pending_commits"] == 0
+        out = laptop.ok("sync", "now")
+        assert out.startswith("Synced: 0 files sent, "), out
+        assert "waiting commit" not in out and "earlier sync" not in out, out
+    # a refused file: this machine's tree then differs from the remote's, so the sync commits
+    # its own manifest on top of the remote's commit; that commit waited for nothing either
+    name = blob_name(laptop, "records/decision-forged.json")
+    hostile.plant(remote, {name: b"age-encryption.org/v1\n-> garbage\n"})
+    out = laptop.ok("sync", "now", code=6).splitlines()[0]
+    assert out.startswith("Synced with refusals: 0 files sent, 1 file received; 0 applied"), out
+
+
+def test_status_after_a_failed_sync_shows_no_refusals_of_an_earlier_one(
+    pair: tuple[Machine, Machine, Path],
+) -> None:
+    laptop, _, remote = pair
+    honest = hostile.head(remote)
+    name = blob_name(laptop, "records/decision-forged.json")
+    hostile.plant(remote, {name: b"age-encryption.org/v1\n-> garbage\n"})
+    laptop.ok("sync", "now", code=6)
+    assert "Refused: 1 file the remote sent" in laptop.ok("sync", "status")
+    hidden = laptop.key_file.with_name("away.key")
+    laptop.key_file.rename(hidden)
+    failed = laptop.run("sync", "now")
+    assert failed.returncode != 0, failed.stdout
+    status = laptop.ok("sync", "status")
+    assert status.startswith("Sync: error"), status
+    assert "Refused:" not in status, status
+    hidden.rename(laptop.key_file)
+    hostile.reset(remote, honest)
+    laptop.ok("sync", "now")
+    status = laptop.ok("sync", "status")
+    assert status.startswith("Sync: synced") and "Refused:" not in status, status

@@ -292,3 +292,38 @@ def test_lines_taken_out_of_a_shared_log_are_kept_and_pushed_again(
     assert len(OutcomeLog(desk.root).read().signals) == 2
     _assert_healed(laptop, desk, remote)
     assert len(OutcomeLog(laptop.root).read().signals) == 2
+
+
+def test_every_data_blob_removed_is_refused_with_nothing_counted_as_applied(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    """`git rm` of every `d/` blob: each removal is refused, and the report (and so `sync
+    now`'s "N applied") counts none of them as applied."""
+    laptop, desk, remote = pair
+    _edited_and_shared(laptop, desk)
+    mallory = Attacker.of(remote, tmp_path)
+    gone = [name for name in mallory.names() if name.startswith("d/")]
+    subprocess.run(["git", "rm", "-q", *gone], cwd=mallory.work, check=True)
+    mallory.commit()
+    mallory.push()
+    report = engine_sync(desk)
+    assert report.applied == 0
+    assert len(report.refused) == len(gone) > 0
+    assert all("removed on the remote" in r.message for r in report.refused)
+    _assert_healed(laptop, desk, remote)
+
+
+def test_a_genuine_blob_with_one_byte_appended_is_tampered_not_undecryptable(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    laptop, desk, remote = pair
+    _edited_and_shared(laptop, desk)
+    mallory = Attacker.of(remote, tmp_path)
+    name = blob_name(laptop, record_path(RECORD))
+    target = mallory.work / name
+    target.write_bytes(target.read_bytes() + b"x")
+    mallory.commit()
+    mallory.push()
+    report = engine_sync(desk)
+    assert _kinds(report) == {record_path(RECORD): TAMPERED}
+    _assert_healed(laptop, desk, remote)

@@ -1,6 +1,6 @@
 """A throwaway X display with a system tray, for driving the frozen app like a person would.
 
-Why here: the smoke tests and `packaging/measure_startup.py` both need Xvfb plus a tray host
+Why here: the smoke tests and `packaging/budget.py` both need Xvfb plus a tray host
 (trayer, an XEmbed tray) and a way to tell when our icon has been embedded in it.
 """
 

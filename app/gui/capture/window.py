@@ -88,6 +88,8 @@ class CaptureWindow(QWidget):
         self._recording = False
         self._kept = request.draft
         self._draft_dirty = False
+        self._touched = False
+        self._notice = ""
         self._draft_timer = QTimer(self)
         self._choice_page = ChoicePage(request, self)
         self._rationale_page = RationalePage(request.problem, self)
@@ -150,6 +152,23 @@ class CaptureWindow(QWidget):
     def apply_color_scheme(self) -> None:
         """The light or dark palette, as the journal window picks it (see `palette`)."""
         palette.apply_scheme(self, self._request.color_scheme)
+
+    @property
+    def touched(self) -> bool:
+        """Whether the person has marked or typed anything in this window yet."""
+        return self._touched
+
+    def show_notice(self, message: str) -> None:
+        """A calm line that stays beside the buttons while the person goes on answering (a
+        hint about their own input may show in its place, and gives it back when it goes);
+        what is typed is saved as a draft at once, as when the window closes."""
+        self._notice = message
+        self._message.show_hint(message)
+        self._save_draft()
+
+    @property
+    def notice(self) -> str:
+        return self._notice
 
     @Slot(str)
     def show_error(self, message: str) -> None:
@@ -241,6 +260,7 @@ class CaptureWindow(QWidget):
     def _on_edited(self) -> None:
         """Something was marked or typed: drop a hint that no longer applies, save soon."""
         self._clear_stale_hint()
+        self._touched = True
         self._continue.setEnabled(self._choice_page.selected_choice() is not None)
         if not self._recording and not self._finished:
             self._draft_dirty = True
@@ -255,8 +275,10 @@ class CaptureWindow(QWidget):
             if self._stage == "choice"
             else self._rationale_page.problems()
         )
-        if shown not in current:
+        if shown not in current and shown != self._notice:
             self._message.clear()
+            if self._notice:
+                self._message.show_hint(self._notice)
 
     @Slot()
     def _save_draft(self) -> None:

@@ -2,13 +2,15 @@
 
 Why one bridge: every read, write, rebuild request, import and export runs in a worker, and
 only this QObject (created in the GUI thread) turns their results into signals, so no widget
-ever touches the disk or a lock, and none submits work of its own. Work runs in three lanes,
-named for what they serve: `browse` (the list's index queries, one thread, so a burst of filter
-changes queues instead of competing for the two cores), `records` (one decision, its history,
-edits, the profile, the waiting list and the index's catch-up) and `transfers` (imports,
-exports, "Confirm all"), so saving never waits behind a slow query or a long import. Answers
-carry the generation, decision ID or cancel flag they belong to; the widgets drop answers
-that arrive after the user moved on.
+ever touches the disk or a lock, and none submits work of its own. The work itself lives in
+Qt-free job modules, one job each (`browse_jobs`, `record_jobs`, `profile_jobs`,
+`waiting_jobs`, `transfer_jobs`, `conflict_jobs`); this class only queues it and wires its
+answers to signals. Work runs in three lanes, named for what they serve: `browse` (the list's
+index queries, one thread, so a burst of filter changes queues instead of competing for the
+two cores), `records` (one decision, its history, edits, the profile, the waiting list and the
+index's catch-up) and `transfers` (imports, exports, "Confirm all"), so saving never waits
+behind a slow query or a long import. Answers carry the generation, decision ID or cancel
+flag they belong to; the widgets drop answers that arrive after the user moved on.
 """
 
 from __future__ import annotations
@@ -16,69 +18,42 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.gui.journal import conflict_jobs, transfer_jobs
+from app.gui.journal import (
+    conflict_jobs,
+    profile_jobs,
+    record_jobs,
+    transfer_jobs,
+    waiting_jobs,
+)
+from app.gui.journal.browse_jobs import ScopeBrowser
 from app.gui.journal.requests import (
-    PAGE_SIZE,
-    SCOPE_CURRENT,
-    SORT_NEWEST,
-    Catalog,
     ExportRequest,
     FilterState,
     ImportRequest,
-    ModesView,
-    MovedAside,
-    MutationResult,
     OverrideRequest,
-    ProfileView,
-    RevisionHistory,
     ScopeCount,
     ScopePage,
-    sort_ids,
 )
 from app.workers import WorkerPool
-from core.agents.notes import AgentNote, NoteStore
-from core.capture.pending import pending_items
-from core.decider.service import decider_for
-from core.errors import (
-    InvalidDecision,
-    JournalError,
-    NoChanges,
-    NotFound,
-    ProfileConflict,
-    RevisionConflict,
-    SnapshotExpired,
-    SnapshotTooLarge,
-    SyncConflictPending,
-    describe,
-)
-from core.importers.confirm import confirmation
+from core.errors import ProfileConflict, describe
 from core.importers.detect import detect_kind
 from core.index.journal_index import JournalIndex
 from core.index.query import IndexFilter
-from core.index.rows import ListRow
 from core.index.snapshots import SnapshotCache
-from core.journal import Journal, catch_up
-from core.profile.model import PreferenceProfile, ProfileStatus
+from core.journal import Journal
+from core.profile.model import ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
-from core.record.corrections import Correction, apply_correction
+from core.record.corrections import Correction
 from core.record.models import DecisionRecord
-from core.store.correction_notes import CorrectionNotes
-from core.store.decisions import mark_deleted, mark_restored
-from core.store.quarantine import move_aside
-from core.sync.resolution import CORRECTING, DELETING, RESTORING, Revision
+from core.sync.resolution import Revision
 
 log = logging.getLogger(__name__)
-NOTES_SHOWN = 200
-PROGRESS_STEPS = 200
-"""At most this many progress signals per export, so 100,000 records do not flood the queue."""
-KEYS_KEPT = 16
-"""Filter keys remembered per snapshot; the cache itself keeps at most four snapshots."""
 BROWSE = "browse"
 RECORDS = "records"
 TRANSFERS = "transfers"
@@ -110,10 +85,6 @@ class _Relay:
     def detach(self) -> None:
         with self.lock:
             self.attached = False
-
-
-def filter_key(flt: IndexFilter) -> str:
-    return repr(flt)
 
 
 class JournalBridge(QObject):
@@ -206,7 +177,8 @@ class JournalBridge(QObject):
         super().__init__(parent)
         self.journal = journal
         self.index: JournalIndex = journal.index
-        self.snapshots = snapshots if snapshots is not None else SnapshotCache()
+        self.browser = ScopeBrowser(journal.index, snapshots)
+        self.snapshots = self.browser.snapshots
         self._owns_worker = profile_worker is None
         self.profile_worker = profile_worker or journal.start_profile_worker()
         self._relay = _Relay(self.profile_state_changed.emit, self.record_committed.emit)
@@ -217,186 +189,89 @@ class JournalBridge(QObject):
             RECORDS: WorkerPool(self, max_threads=2),
             TRANSFERS: WorkerPool(self, max_threads=2),
         }
-        self._latest_scope = 0
-        self._keys: dict[str, str] = {}
-        self._keys_lock = threading.Lock()
         self._closed = False
-        self._current = ""
-        """The project "Current project" names until the window is closed ("" until found)."""
 
-    # the list ----------------------------------------------------------------------------------
+    # the list (`browse_jobs`) ------------------------------------------------------------------
 
-    def open_scope(self, generation: int, state: FilterState) -> None:
-        """Shows the first page at once, then freezes every matching ID in a snapshot.
+    def open_scope(self, generation: int, state: FilterState, kept: str = "") -> None:
+        """The first page as `scope_loaded` at once, then its `ScopeCount` (which says whether
+        it holds `kept`, the decision on screen) as `scope_counted`."""
+        self.browser.latest = generation
 
-        Two steps because a broad text query over 100,000 decisions spends most of its time
-        collecting every matching ID: the newest 100 (a LIMIT query) are on screen first, and
-        the count and the snapshot follow. If a capture landed in between, the snapshot's
-        first page replaces the one shown, so paging never skips or repeats a row. Any order
-        but newest first needs every match before the first page, so it takes one step.
-        """
-        self._latest_scope = generation
-
-        def work() -> ScopeCount | None:
-            if generation != self._latest_scope:
-                return None  # superseded while queued: skip the query entirely
-            current = self.current_project() if state.scope == SCOPE_CURRENT else ""
-            flt = state.to_index_filter(current)
-            if state.sort != SORT_NEWEST:
-                return self._sorted_scope(generation, state, flt, current)
-            first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
-            rows = self.index.rows(first)
+        def show_first(page: ScopePage) -> None:
             if not self._closed:
-                self.scope_loaded.emit(self._page(generation, rows, current, flt))
-            if len(first) == PAGE_SIZE and generation != self._latest_scope:
-                return None  # the user typed on: the count of this filter is not needed
-            ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
-            snapshot, ids, truncated = self._freeze(filter_key(flt), ids)
-            fresh = None if ids[:PAGE_SIZE] == first else self.index.rows(ids[:PAGE_SIZE])
-            return ScopeCount(generation, snapshot, len(ids), fresh, truncated)
+                self.scope_loaded.emit(page)
 
         def done(count: ScopeCount | None) -> None:
             if count is not None:
                 self.scope_counted.emit(count)
 
         self._run(
-            BROWSE, work, done, lambda exc: self.scope_failed.emit(generation, str(describe(exc)))
+            BROWSE,
+            lambda: self.browser.open_scope(generation, state, kept, show_first),
+            done,
+            lambda exc: self.scope_failed.emit(generation, str(describe(exc))),
         )
 
-    def _sorted_scope(
-        self, generation: int, state: FilterState, flt: IndexFilter, current: str
-    ) -> ScopeCount:
-        """Every match, in the order the user chose, frozen in one snapshot of its own."""
-        ids = sort_ids(self.index.query_ids(flt), state.sort, self.index.rows)
-        snapshot, ids, truncated = self._freeze(f"{filter_key(flt)}|{state.sort}", ids)
-        rows = self.index.rows(ids[:PAGE_SIZE])
-        if not self._closed:
-            self.scope_loaded.emit(self._page(generation, rows, current, flt))
-        return ScopeCount(generation, snapshot, len(ids), None, truncated)
-
-    def _page(
-        self, generation: int, rows: list[ListRow], current: str, flt: IndexFilter
-    ) -> ScopePage:
-        """The first page; an empty one says where else the filter finds decisions, or that
-        the journal holds none at all."""
-        if rows:
-            return ScopePage(generation, rows, current)
-        elsewhere = len(self.index.query_ids(replace(flt, project_id=""))) if flt.project_id else 0
-        anything = IndexFilter(include_deleted=True, limit=1)
-        empty = not elsewhere and not self.index.query_ids(anything)
-        return ScopePage(generation, rows, current, elsewhere, journal_empty=empty)
-
-    def _freeze(self, key: str, ids: list[str]) -> tuple[str, list[str], int]:
-        """(snapshot ID, the IDs kept, how many matched when over the cache's bounds)."""
-        if not ids:
-            return "", ids, 0
-        truncated = 0
-        try:
-            snapshot = self.snapshots.create(key, ids)
-        except SnapshotTooLarge:
-            truncated = len(ids)
-            ids = ids[: self.snapshots.max_ids]
-            snapshot = self.snapshots.create(key, ids)
-        with self._keys_lock:
-            self._keys[snapshot] = key
-            while len(self._keys) > KEYS_KEPT:
-                del self._keys[next(iter(self._keys))]
-        return snapshot, ids, truncated
-
     def fetch_page(self, generation: int, snapshot_id: str, offset: int, limit: int) -> None:
-        def work() -> list[Any] | None:
-            with self._keys_lock:
-                key = self._keys.get(snapshot_id)
-            try:
-                ids = self.snapshots.page(snapshot_id, offset, limit, key)
-            except (SnapshotExpired, ValueError):
-                return None
-            rows = self.index.rows(ids)
-            return rows if len(rows) == len(ids) else None  # a record vanished: changed
-
         def done(rows: list[Any] | None) -> None:
             if rows is None:
                 self.page_expired.emit(generation)
             else:
                 self.page_loaded.emit(generation, offset, rows)
 
-        self._run(BROWSE, work, done, lambda _exc: self.page_expired.emit(generation))
+        self._run(
+            BROWSE,
+            lambda: self.browser.page(snapshot_id, offset, limit),
+            done,
+            lambda _exc: self.page_expired.emit(generation),
+        )
 
     def load_catalog(self) -> None:
-        def work() -> Catalog:
-            current = self.current_project()
-            return Catalog(
-                self.index.projects(),
-                self.index.facets(),
-                current,
-                self.index.issues(),
-                self.waiting_project() or current,
-            )
+        self._run(
+            BROWSE,
+            lambda: self.browser.catalog(waiting_jobs.waiting_project(self.journal)),
+            self.catalog_loaded.emit,
+        )
 
-        self._run(BROWSE, work, self.catalog_loaded.emit)
+    def load_labels(self, ids: list[str]) -> None:
+        self._run(BROWSE, lambda: self.browser.labels(ids), self.labels_loaded.emit)
 
     def current_project(self) -> str:
-        """The project of the newest active decision: what "Current project" lists.
-
-        Runs in a worker. Why not the waiting agent's project: a waiting decision is not in the
-        journal yet, so a scope named after it would open on an empty list. Once found it is
-        kept until `forget_current_project`: an answer in another project, an edit or a delete
-        while the window is open must not swap the list (or its label) under the user.
-        """
-        if not self._current:
-            self._current = self.index.current_project_id()
-        return self._current
+        """What "Current project" lists (runs in a worker): `ScopeBrowser.current_project`."""
+        return self.browser.current_project()
 
     def forget_current_project(self) -> None:
         """The next query looks for the current project again (the window was closed)."""
-        self._current = ""
+        self.browser.forget_current_project()
 
     def waiting_project(self) -> str:
         """The project of the newest waiting decision, "" when none waits (runs in a worker)."""
-        try:
-            waiting = self.journal.pending.list().items
-        except (JournalError, OSError):
-            waiting = []
-        newest = max(
-            waiting,
-            key=lambda item: item.updated_at.unix_ns if item.updated_at else 0,
-            default=None,
-        )
-        return newest.proposal.project_id if newest is not None else ""
+        return waiting_jobs.waiting_project(self.journal)
+
+    # the index's upkeep (`record_jobs`) ------------------------------------------------------
 
     def reconcile(self) -> None:
         """Catches the index up with files other processes wrote; runs beside queries."""
         self._run(
             RECORDS,
-            lambda: catch_up(self.index, self.profile_worker, self.index_progressed.emit),
+            lambda: record_jobs.reconcile(
+                self.journal, self.profile_worker, self.index_progressed.emit
+            ),
             self.reconciled.emit,
         )
 
     def move_aside(self, paths: list[str]) -> None:
         """Moves damaged files into the journal's quarantine folder, then catches up the index."""
+        self._run(
+            RECORDS,
+            lambda: record_jobs.move_damaged_aside(
+                self.journal, self.profile_worker, paths, self.index_progressed.emit
+            ),
+            self.moved_aside.emit,
+        )
 
-        def work() -> MovedAside:
-            moved, failed = [], []
-            for path in paths:
-                try:
-                    target = move_aside(self.journal.root, Path(path))
-                    moved.append((path, str(target)))
-                except (JournalError, OSError) as exc:
-                    failed.append((path, str(describe(exc))))
-            catch_up(self.index, self.profile_worker, self.index_progressed.emit)
-            if moved:
-                self.profile_worker.request_rebuild()  # a rebuild it blocked failed: try again
-            return MovedAside(moved, failed)
-
-        self._run(RECORDS, work, self.moved_aside.emit)
-
-    def load_labels(self, ids: list[str]) -> None:
-        def work() -> dict[str, str]:
-            return {row.id: row.problem for row in self.index.rows(ids)}
-
-        self._run(BROWSE, work, self.labels_loaded.emit)
-
-    # one record --------------------------------------------------------------------------------
+    # one record (`record_jobs`) ----------------------------------------------------------------
 
     def load_record(self, decision_id: str) -> None:
         """From the store, not the index: the inspector and the editor need the latest revision."""
@@ -408,13 +283,9 @@ class JournalBridge(QObject):
         )
 
     def load_history(self, decision_id: str) -> None:
-        def work() -> RevisionHistory:
-            revisions = self.journal.store.history(decision_id)
-            return RevisionHistory(revisions, CorrectionNotes(self.journal.root).read(decision_id))
-
         self._run(
             RECORDS,
-            work,
+            lambda: record_jobs.history(self.journal, decision_id),
             lambda history: self.history_loaded.emit(decision_id, history),
             lambda exc: self.history_failed.emit(decision_id, str(describe(exc))),
         )
@@ -436,14 +307,8 @@ class JournalBridge(QObject):
         self._mutate(
             "edit",
             decision_id,
-            lambda: conflict_jobs.revise(
-                self.journal,
-                decision_id,
-                expected,
-                lambda record: apply_correction(record, correction),
-                settle=settle,
-                how=CORRECTING,
-                note=note,
+            lambda: record_jobs.correct(
+                self.journal, decision_id, expected, correction, note, settle=settle
             ),
         )
 
@@ -451,18 +316,14 @@ class JournalBridge(QObject):
         self._mutate(
             "delete",
             decision_id,
-            lambda: conflict_jobs.revise(
-                self.journal, decision_id, expected, mark_deleted, settle=settle, how=DELETING
-            ),
+            lambda: record_jobs.soft_delete(self.journal, decision_id, expected, settle=settle),
         )
 
     def restore(self, decision_id: str, expected: int, *, settle: bool = False) -> None:
         self._mutate(
             "restore",
             decision_id,
-            lambda: conflict_jobs.revise(
-                self.journal, decision_id, expected, mark_restored, settle=settle, how=RESTORING
-            ),
+            lambda: record_jobs.restore(self.journal, decision_id, expected, settle=settle),
         )
 
     def confirm_import(self, decision_id: str, expected: int) -> None:
@@ -470,124 +331,79 @@ class JournalBridge(QObject):
         self._mutate(
             "confirm",
             decision_id,
-            lambda: conflict_jobs.revise(  # a confirmation is a correction: the conflict rule
-                self.journal, decision_id, expected, confirmation(), settle=False, how=CORRECTING
-            ),
+            lambda: record_jobs.confirm_import(self.journal, decision_id, expected),
         )
 
     def _mutate(self, action: str, decision_id: str, run: Callable[[], Revision]) -> None:
         """Returns as soon as the revision is committed; the profile worker hears the commit."""
-
-        def work() -> MutationResult:
-            try:
-                done = run()
-            except NoChanges:
-                return MutationResult(action, decision_id, no_changes=True)
-            except InvalidDecision as exc:
-                return MutationResult(action, decision_id, error=str(exc), field=exc.field or "")
-            except SyncConflictPending as exc:
-                return MutationResult(action, decision_id, error=str(exc), settled=True)
-            except RevisionConflict as exc:
-                try:
-                    newer = self.journal.store.get(decision_id)
-                except (NotFound, OSError):
-                    newer = None
-                return MutationResult(action, decision_id, newer=newer, error=str(exc))
-            return MutationResult(
-                action,
-                decision_id,
-                record=done.record,
-                warning=done.note_warning,
-                settled=done.settled is not None,
-            )
-
         self._run(
             RECORDS,
-            work,
+            lambda: record_jobs.mutate(self.journal, action, decision_id, run),
             self.mutation_finished.emit,
             lambda exc: self.mutation_finished.emit(
-                MutationResult(action, decision_id, error=str(describe(exc)))
+                record_jobs.failed_mutation(action, decision_id, exc)
             ),
         )
 
-    # the profile -------------------------------------------------------------------------------
+    # the profile (`profile_jobs`) ------------------------------------------------------------
 
     def load_profile(self) -> None:
-        def work() -> ProfileView:
-            status = self.profile_worker.status()
-            try:
-                return ProfileView(self.journal.profile.load(), status)
-            except Exception as exc:  # noqa: BLE001  # a corrupt profile is shown, never fatal
-                return ProfileView(PreferenceProfile.empty(), status, str(describe(exc)))
-
-        self._run(RECORDS, work, self.profile_loaded.emit)
+        self._run(
+            RECORDS,
+            lambda: profile_jobs.profile_view(self.journal, self.profile_worker),
+            self.profile_loaded.emit,
+        )
 
     def save_override(self, request: OverrideRequest) -> None:
-        def work() -> ProfileView:
-            profile = self.journal.profile.set_rule(
-                request.rule_id,
-                request.expected_revision,
-                enabled=request.enabled,
-                pinned=request.pinned,
-                note=request.note,
-            )
-            return ProfileView(profile, None)
-
         def failed(exc: BaseException) -> None:
             if isinstance(exc, ProfileConflict):
                 self.profile_conflicted.emit(exc.current_revision or 0)
             else:
-                self.profile_loaded.emit(
-                    ProfileView(PreferenceProfile.empty(), None, str(describe(exc)))
-                )
+                self.profile_loaded.emit(profile_jobs.failed_override(exc))
             self.load_profile()
 
-        self._run(RECORDS, work, self.profile_loaded.emit, failed)
+        self._run(
+            RECORDS,
+            lambda: profile_jobs.save_override(self.journal, request),
+            self.profile_loaded.emit,
+            failed,
+        )
 
     def load_modes(self) -> None:
         self._run(
             RECORDS,
-            lambda: ModesView(decider_for(self.journal).scores()),
+            lambda: profile_jobs.modes(self.journal),
             self.modes_loaded.emit,
-            self._modes_failed,
+            lambda exc: self.modes_loaded.emit(profile_jobs.failed_modes(exc)),
         )
 
     def set_mode(self, kind: str, mode: str) -> None:
         """`ask` always; `auto` only when recommended (the refusal's reason is shown)."""
-
-        def work() -> ModesView:
-            decider = decider_for(self.journal)
-            decider.set_mode(kind, mode)
-            return ModesView(decider.scores())
-
-        self._run(RECORDS, work, self.modes_loaded.emit, self._modes_failed)
-
-    def _modes_failed(self, exc: BaseException) -> None:
-        self.modes_loaded.emit(ModesView([], str(describe(exc))))
+        self._run(
+            RECORDS,
+            lambda: profile_jobs.set_mode(self.journal, kind, mode),
+            self.modes_loaded.emit,
+            lambda exc: self.modes_loaded.emit(profile_jobs.failed_modes(exc)),
+        )
 
     def request_rebuild(self) -> None:
         """Never blocks: the worker coalesces requests and reports its state by signal."""
         self.profile_worker.request_rebuild()
 
-    # waiting -----------------------------------------------------------------------------------
+    # waiting (`waiting_jobs`) ------------------------------------------------------------------
 
     def load_pending(self) -> None:
-        self._run(RECORDS, lambda: pending_items(self.journal.pending), self.pending_loaded.emit)
+        self._run(RECORDS, lambda: waiting_jobs.pending(self.journal), self.pending_loaded.emit)
 
     def load_notes(self, project_id: str) -> None:
-        def work() -> tuple[list[AgentNote], int]:
-            listing = NoteStore(self.journal.root).read(project_id)
-            notes = list(reversed(listing.notes))[:NOTES_SHOWN]
-            return notes, listing.damaged_lines
-
         self._run(
             RECORDS,
-            work,
+            lambda: waiting_jobs.notes(self.journal, project_id),
             lambda result: self.notes_loaded.emit(project_id, result[0], result[1]),
             lambda exc: log.warning("cannot read agent notes of %s: %s", project_id, exc),
         )
 
-    # imports, exports, confirmations -----------------------------------------------------------
+    # imports, exports, confirmations (`transfer_jobs`) -----------------------------------------
 
     def detect_source(self, source: str) -> None:
         """Which importer reads `source` (a path as typed; "~" is expanded)."""
@@ -626,12 +442,7 @@ class JournalBridge(QObject):
 
     def export(self, request: ExportRequest) -> None:
         """Writes the filter's records in the request's format, with throttled progress."""
-
-        def progress(done: int, total: int) -> None:
-            step = max(1, total // PROGRESS_STEPS)
-            if done == total or done % step == 0:
-                self.export_progressed.emit(done, total)
-
+        progress = transfer_jobs.throttled(self.export_progressed.emit)
         self._run(
             TRANSFERS,
             lambda: transfer_jobs.export(self.journal, request, progress),
@@ -697,11 +508,14 @@ class JournalBridge(QObject):
     def _log(exc: BaseException) -> None:
         log.warning("journal task failed: %s", describe(exc))
 
+    def wait_idle(self, timeout_ms: int = 30_000) -> bool:
+        """Lets the running jobs of every lane finish (their answers are then queued)."""
+        return all([pool.wait_idle(timeout_ms) for pool in self._lanes.values()])
+
     def shutdown(self, timeout_ms: int = 30_000) -> None:
         """Lets running tasks finish, detaches from the profile worker, stops our own worker."""
         self._closed = True
         self._relay.detach()
-        for pool in self._lanes.values():
-            pool.wait_idle(timeout_ms)
+        self.wait_idle(timeout_ms)
         if self._owns_worker:
             self.profile_worker.stop()

@@ -124,7 +124,8 @@ def resolve(
     except NoChanges:
         return ConflictOutcome(action, decision_id, no_changes=True)
     except InvalidDecision as exc:
-        return ConflictOutcome(action, decision_id, error=str(exc), field=exc.field or "")
+        error = str(describe(exc))
+        return ConflictOutcome(action, decision_id, error=error, field=exc.field or "")
     except RevisionConflict as exc:
         try:
             newer = store.get(decision_id)

@@ -52,21 +52,13 @@ from app.gui.widgets.byte_counter import ByteCounter, over_limit_color
 from app.gui.widgets.message_bar import MessageBar
 from app.gui.widgets.palette import adopt, warning_colour
 from app.gui.widgets.screen_fit import fit_to_screen
-from core.errors import InvalidDecision, NoChanges
+from core.errors import InvalidDecision, NoChanges, describe
 from core.gocompat.text import go_trim, utf8_len
-from core.limits import (
-    CUSTOM_SELECTION_MAX,
-    DOMAINS_MAX,
-    IDENTIFIER_MAX,
-    KIND_MAX,
-    LIST_ITEM_MAX,
-    REASON_MAX,
-    TAGS_MAX,
-)
+from core.messages.wording import too_large
 from core.record.corrections import Correction, apply_correction, precheck
+from core.record.fields import FieldRule, item_rule, rule
 from core.record.models import RISK_LEVELS, DecisionRecord
 from core.record.normalize import dedupe_fold
-from core.store.correction_notes import NOTE_MAX
 
 CUSTOM = "__custom__"
 NO_CHANGES_TEXT = "No changes to save"
@@ -91,10 +83,6 @@ class FieldProblem:
 
 def _text_of(field: TextField) -> str:
     return field.text() if isinstance(field, QLineEdit) else field.toPlainText()
-
-
-def _size_text(limit: int) -> str:
-    return f"{limit:,} bytes"
 
 
 def _text_edit(parent: QWidget, name: str, accessible: str) -> QPlainTextEdit:
@@ -138,7 +126,7 @@ class EditDialog(QDialog):
         self.selection.setObjectName("edit-selection")
         self.custom = QLineEdit(self)
         self.custom.setObjectName("edit-custom")
-        self.custom_counter = ByteCounter(CUSTOM_SELECTION_MAX, self)
+        self.custom_counter = ByteCounter(rule("custom_selection").most, self)
         self.reason = _text_edit(self, "edit-reason", "Why this approach was selected")
         self.rejections: dict[str, QPlainTextEdit] = {}
         self._rejection_labels: dict[str, QLabel] = {}
@@ -252,23 +240,33 @@ class EditDialog(QDialog):
         self._custom_label = self._row(form, "C&ustom approach", custom_row)
         self._custom_row = custom_row
         self.custom.setAccessibleName("Custom approach")
-        self._row(form, "&Why this approach was selected", self._counted(self.reason, REASON_MAX))
+        self._row(
+            form,
+            "&Why this approach was selected",
+            self._counted(self.reason, "selection_reason_raw"),
+        )
         for option in record.options:
             edit = _text_edit(
                 form_host, f"edit-reject-{option.id}", f"Why {option.label} was not selected"
             )
             self.rejections[option.id] = edit
             self._rejection_labels[option.id] = self._row(
-                form, f"Why {option.label} was not selected", self._counted(edit, REASON_MAX)
+                form,
+                f"Why {option.label} was not selected",
+                self._counted(edit, "rejection_reason"),
             )
-        self._row(form, "Decision &kind", self._counted(self.kind, KIND_MAX))
+        self._row(form, "Decision &kind", self._counted(self.kind, "decision_kind"))
         for value, text in RISK_CHOICES:
             self.risk.addItem(text, value)
         self._row(form, "&Risk", self.risk)
         self._row(form, "&Domains (comma-separated)", self.domains)
         self._row(form, "&Tags (comma-separated)", self.tags)
-        self._row(form, "&Project alias", self._counted(self.alias, IDENTIFIER_MAX))
-        self._row(form, "Why &corrected (optional)", self._counted(self.note, NOTE_MAX))
+        self._row(form, "&Project alias", self._counted(self.alias, "project_alias"))
+        self._row(
+            form,
+            "Why &corrected (optional)",
+            self._counted(self.note, "correction_note"),
+        )
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(form_host)
@@ -305,8 +303,10 @@ class EditDialog(QDialog):
         for first, second in itertools.pairwise(chain):
             QWidget.setTabOrder(first, second)
 
-    def _counted(self, field: TextField, limit: int) -> QWidget:
-        """The field with its byte counter under it, in one row of the form."""
+    def _counted(self, field: TextField, name: str) -> QWidget:
+        """The field with its byte counter under it, in one row of the form; `name` is the
+        field's rule in `core.record.fields`."""
+        limit = rule(name).most
         host = QWidget(field.parentWidget())
         column = QVBoxLayout(host)
         column.setContentsMargins(0, 0, 0, 0)
@@ -428,56 +428,61 @@ class EditDialog(QDialog):
         return [problem.message for problem in self.field_problems()]
 
     def field_problems(self) -> list[FieldProblem]:
-        """Each field that stops the save, with a sentence naming the field and its limit."""
+        """Each field that stops the save, with a sentence naming the field and its limit.
+
+        The limits and the words that name them are the record's (`core.record.fields`), so
+        the dialog refuses what a save would refuse, in the same numbers.
+        """
         found: list[FieldProblem] = []
         if self.selection.currentData() == CUSTOM:
-            self._required(found, self.custom, "The custom approach", CUSTOM_SELECTION_MAX)
-        self._required(found, self.reason, "Why this approach was selected", REASON_MAX)
+            self._required(found, self.custom, rule("custom_selection"))
+        self._required(found, self.reason, rule("selection_reason_raw"))
         for option_id, edit in self.rejections.items():
             if edit.isEnabled():
                 label = self._original.option_label(option_id) or option_id
-                self._required(found, edit, f"Why {label} was not selected", REASON_MAX)
-        self._required(found, self.kind, "The decision kind", KIND_MAX)
-        self._within(found, self.alias, "The project alias", IDENTIFIER_MAX)
-        for field, name, most in (
-            (self.domains, "domain", DOMAINS_MAX),
-            (self.tags, "tag", TAGS_MAX),
-        ):
-            items = dedupe_fold(split_list(field.text()))
-            if len(items) > most:
-                found.append(
-                    FieldProblem(
-                        field, f"There are {len(items):,} {name}s; the limit is {most:,} {name}s."
-                    )
-                )
-                continue
-            long = [item for item in items if utf8_len(item) > LIST_ITEM_MAX]
-            if long:
-                found.append(
-                    FieldProblem(
-                        field,
-                        f"The {name} “{long[0][:40]}” is {utf8_len(long[0]):,} bytes; "
-                        f"each {name} may have {_size_text(LIST_ITEM_MAX)}.",
-                    )
-                )
-        self._within(found, self.note, "Why corrected", NOTE_MAX)
+                named = f"Why {label} was not selected"
+                self._required(found, edit, rule("rejection_reason"), named)
+        self._required(found, self.kind, rule("decision_kind"))
+        self._within(found, self.alias, rule("project_alias"))
+        for field, name in ((self.domains, "domains"), (self.tags, "tags")):
+            problem = self._list_problem(split_list(field.text()), name)
+            if problem:
+                found.append(FieldProblem(field, problem))
+        self._within(found, self.note, rule("correction_note"))
         return found
 
     @staticmethod
-    def _required(found: list[FieldProblem], field: TextField, name: str, limit: int) -> None:
-        text = go_trim(_text_of(field))
-        if not text:
-            found.append(FieldProblem(field, f"{name} is empty; write 1 to {_size_text(limit)}."))
-        else:
-            EditDialog._within(found, field, name, limit)
+    def _list_problem(entries: list[str], name: str) -> str:
+        """What is wrong with the list field `name`, or "" when it fits its rules."""
+        limit, each = rule(name), item_rule(name)
+        items = dedupe_fold(entries)
+        if not limit.fits(len(items)):
+            return f"{limit.wording} {limit.over(len(items))}."
+        long = [item for item in items if not each.fits(utf8_len(item))]
+        if long:
+            return f"The {limit.unit} “{long[0][:40]}” {too_large(utf8_len(long[0]), each.most)}."
+        return ""
 
     @staticmethod
-    def _within(found: list[FieldProblem], field: TextField, name: str, limit: int) -> None:
-        size = utf8_len(go_trim(_text_of(field)))
-        if size > limit:
+    def _required(
+        found: list[FieldProblem], field: TextField, limit: FieldRule, name: str = ""
+    ) -> None:
+        text = go_trim(_text_of(field))
+        if not text:
             found.append(
-                FieldProblem(field, f"{name} is {size:,} bytes; the limit is {_size_text(limit)}.")
+                FieldProblem(field, f"{name or limit.wording} is empty; write {limit.span()}.")
             )
+        else:
+            EditDialog._within(found, field, limit, name)
+
+    @staticmethod
+    def _within(
+        found: list[FieldProblem], field: TextField, limit: FieldRule, name: str = ""
+    ) -> None:
+        size = utf8_len(go_trim(_text_of(field)))
+        if not limit.fits(size):
+            message = f"{name or limit.wording} {too_large(size, limit.most)}."
+            found.append(FieldProblem(field, message))
 
     def _mark(self, problems: list[FieldProblem]) -> None:
         """Outlines each field at fault and moves the cursor to the first."""
@@ -525,7 +530,7 @@ class EditDialog(QDialog):
         try:
             precheck(correction)
         except InvalidDecision as exc:
-            self.message.show_error(str(exc))
+            self.message.show_error(str(describe(exc)))
             return
         self._saving = True
         self.save_button.setEnabled(False)

@@ -14,6 +14,7 @@ from datetime import datetime
 from PySide6.QtCore import QDate, QLocale, QTime
 
 from core.gocompat.gotime import GoTime
+from core.messages.wording import count
 
 NO_VALUE = "—"
 _ZONE_TOKENS = re.compile(r"\s*t+")
@@ -56,10 +57,8 @@ def display_time_precise(value: GoTime | None) -> str:
     return f"{_locale_text(moment, seconds=True)} {moment.tzname() or ''}".rstrip()
 
 
-def count_text(count: int, noun: str, plural: str = "") -> str:
-    """ "1 decision", "4,375 decisions": a grouped number and the noun in the right number."""
-    word = noun if count == 1 else (plural or f"{noun}s")
-    return f"{count:,} {word}"
+count_text = count
+"""`core.messages.wording.count` under the name the journal window's modules use."""
 
 
 def percent(value: float) -> str:

@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QDir, Qt, Signal, Slot
+from PySide6.QtCore import QDir, QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from app.gui.journal.requests import ImportOutcome, ImportRequest
 from app.gui.widgets.palette import adopt
+from app.gui.widgets.screen_fit import fit_to_screen
 from core.importers import KINDS
 from core.importers.base import ImportProgress, ImportReport
 
@@ -213,7 +214,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.report_view, 1)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(560)
-        self.resize(640, max(self.sizeHint().height(), layout.heightForWidth(640)))
+        fit_to_screen(self, QSize(640, max(self.sizeHint().height(), layout.heightForWidth(640))))
 
     def _connect(self) -> None:
         bridge = self._bridge
@@ -349,7 +350,8 @@ class ImportDialog(QDialog):
         self.status.setText("Import cancelled." if report.cancelled else "Import finished.")
         self.report_view.setPlainText(report_text(report))
         self.report_view.show()
-        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        # the report grows the dialog, never past the free area, and keeps its buttons on it
+        fit_to_screen(self, QSize(self.width(), max(self.height(), self.sizeHint().height())))
         self.start_button.setDefault(False)
         self.report_view.setFocus(Qt.FocusReason.OtherFocusReason)
         self.import_finished.emit(report)

@@ -25,12 +25,16 @@ from PySide6.QtWidgets import (
 from app.gui.journal.decision_details import DecisionDetails
 from app.gui.journal.fork_view import ForkView
 from app.gui.widgets.icons import icon
-from app.gui.widgets.palette import warning_colour
+from app.gui.widgets.palette import readable_muted, warning_colour
 from core.importers.confirm import is_unconfirmed_import
 from core.record.models import DecisionRecord
 from core.record.origin import is_automatic
 
 PLACEHOLDER = "Select a decision to see its fork, rationale and history."
+OUTSIDE_TEXT = "Not in this view"
+OUTSIDE_TOOLTIP = (
+    "The list's filter leaves this decision out; it stays here until you pick another one."
+)
 CONFLICT_HEADLINE = "Changed on two machines: choose a version"
 CONFLICT_DETAIL = (
     "Both versions are kept until you choose one, or merge them, in the history window."
@@ -78,6 +82,11 @@ class Inspector(QWidget):
         self.badges_label = QLabel(self)
         self.badges_label.setObjectName("inspector-badges")
         self.badges_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.outside_label = QLabel(OUTSIDE_TEXT, self)
+        self.outside_label.setObjectName("inspector-outside-view")
+        self.outside_label.setToolTip(OUTSIDE_TOOLTIP)
+        self.outside_label.setAccessibleDescription(OUTSIDE_TOOLTIP)
+        self.outside_label.hide()
         self.edit_button = self._button("&Edit…", "edit", "Correct this decision (Ctrl+E)")
         self.history_button = self._button("&History…", "history", "Revisions and diffs (Ctrl+H)")
         self.delete_button = self._button("Soft-de&lete…", "delete", "Soft-delete (Delete)")
@@ -120,7 +129,10 @@ class Inspector(QWidget):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.revision_label)
+        top = QHBoxLayout()
+        top.addWidget(self.revision_label, 1)
+        top.addWidget(self.outside_label)
+        layout.addLayout(top)
         layout.addWidget(self.problem_label)
         layout.addLayout(buttons)
         layout.addWidget(self.conflict_bar)
@@ -154,6 +166,14 @@ class Inspector(QWidget):
         row.addLayout(text, 1)
         row.addWidget(self.conflict_button, 0, Qt.AlignmentFlag.AlignVCenter)
         self.conflict_bar.hide()
+
+    def set_outside_view(self, outside: bool) -> None:
+        """A calm mark on a decision kept on screen that the list's scope leaves out (opened
+        from the profile, or a reload no longer lists it): it is not swapped for another."""
+        if outside:
+            colour = readable_muted(self.palette()).name()
+            self.outside_label.setStyleSheet(f"color: {colour}; font-style: italic;")
+        self.outside_label.setVisible(outside and self.record is not None)
 
     def set_conflicted(self, ids: frozenset[str]) -> None:
         """The decisions waiting for a choice of version; the one on screen shows the notice."""

@@ -19,7 +19,8 @@ RULE_TEXT = (
     f"A kind may be answered for you after {GRADUATION_MIN_SCORED} predictions scored "
     f"against your own answers agree at least {GRADUATION_AGREEMENT:.0%} of the time. Risky "
     "questions, hard stops and unlock phrases are always asked; two overrules within seven "
-    "days set the kind back to ask."
+    "days set the kind back to ask. Modes and overrules hold on every machine this journal "
+    "syncs with."
 )
 
 

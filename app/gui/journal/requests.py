@@ -167,6 +167,10 @@ class ScopeCount:
     rows: list[ListRow] | None = None
     truncated: int = 0
     """When the matches exceeded the snapshot bounds: how many there were (the newest are kept)."""
+    kept: str = ""
+    """The decision the window asked about (the one on screen), "" when none."""
+    kept_listed: bool = False
+    """Whether the snapshot holds `kept`: False puts "not in this view" beside it."""
 
 
 # requests of the panels and dialogs --------------------------------------------------------

@@ -30,6 +30,19 @@ from core.outcomes.rule_scores import journal_rule_outcomes
 from core.outcomes.verdict import acceptance_by_kind
 
 EXPORT_CANCELLED = "Export cancelled; nothing was written."
+PROGRESS_STEPS = 200
+"""At most this many progress reports per export, so 100,000 records do not flood the queue."""
+
+
+def throttled(report: Progress) -> Progress:
+    """`report`, called for every `total // PROGRESS_STEPS` records and for the last one."""
+
+    def progress(done: int, total: int) -> None:
+        step = max(1, total // PROGRESS_STEPS)
+        if done == total or done % step == 0:
+            report(done, total)
+
+    return progress
 
 
 def import_source(

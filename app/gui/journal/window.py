@@ -10,14 +10,11 @@ path), so two journals never share a filter.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import (
-    QByteArray,
     QItemSelectionModel,
-    QLocale,
     QModelIndex,
     QSettings,
     Qt,
@@ -40,7 +37,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListView,
     QMainWindow,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -55,7 +51,6 @@ from app.gui.journal.decision_delegate import DecisionDelegate
 from app.gui.journal.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
 from app.gui.journal.decision_dialogs import NOTICE_MS, TITLE, DecisionDialogs
 from app.gui.journal.decision_list_model import (
-    EMPTY_TEXT,
     EXPIRED_NOTICE,
     DecisionListModel,
     caption_text,
@@ -75,36 +70,29 @@ from app.gui.journal.requests import (
     ScopeCount,
     ScopePage,
 )
+from app.gui.journal.scope_pane import ScopePane
 from app.gui.journal.waiting_panel import WaitingPanel
 from app.gui.journal.welcome import WelcomePage
+from app.gui.journal.window_settings import WindowSettings, journal_settings
 from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
-from app.gui.widgets.screen_fit import fit_to_screen
 from app.gui.widgets.show_folder import show_folder
 from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
 from core.index.rows import ListRow, ReconcileReport
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal
-from core.messages.language import locale_language
 from core.profile.model import STATE_CURRENT, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.models import DecisionRecord
 
-ORGANIZATION = "decision-journal"
-APPLICATION = "Decision Journal"
 SELECT_DELAY_MS = 40
-INDEXING_NOTICE_MIN = 1000
-"""Files to read from which a reconcile shows its progress in the list's caption."""
 REFRESH_MIN_MS = 2000
 """Opening the window again catches up at most this often (F5 always does)."""
 CHANGE_SETTLE_MS = 300
 """A commit in this process reloads the list this long after the last one of a burst."""
-FIT_SHARE = 0.94
-"""At most this share of the screen's free area for a window opened the first time."""
 
 
-SUMMARY_SETTING = "journal/summary_first"
 PROFILE_STATES = {
     "current": "up to date",
     "stale": "out of date",
@@ -112,21 +100,6 @@ PROFILE_STATES = {
     "error": "needs attention",
 }
 """The profile's state in the status bar, in words."""
-
-
-def journal_settings() -> QSettings:
-    return QSettings(ORGANIZATION, APPLICATION)
-
-
-def journal_settings_group(root: Path) -> str:
-    """The settings group of one journal: its resolved path, hashed (paths hold slashes)."""
-    digest = hashlib.sha256(str(root.resolve()).encode("utf-8")).hexdigest()[:16]
-    return f"journals/{digest}"
-
-
-def remember_filters(settings: QSettings, root: Path, state: FilterState) -> None:
-    """Stores the filters a window of the journal at `root` opens with (benchmarks, demos)."""
-    settings.setValue(f"{journal_settings_group(root)}/filters", state.to_settings())
 
 
 class JournalWindow(QMainWindow):
@@ -175,6 +148,8 @@ class JournalWindow(QMainWindow):
         self.record: DecisionRecord | None = None
         self._generation = 0
         self._wanted_id = ""
+        self._edit_when_loaded = ""
+        """A decision whose correction opens as soon as it is shown (an overrule)."""
         self._loaded_once = False
         self._first_reconcile_pending = False
         """The reconcile the first page waits for: what it finds is already on that page."""
@@ -185,14 +160,16 @@ class JournalWindow(QMainWindow):
         """F5: the next reconcile report reloads the list, whatever it found."""
         self._stale = False
         """A commit landed while the window was hidden: opening it reloads the list."""
-        self._quiet_generation = -1
-        """The scope generation a commit reloaded: the decision on screen stays on screen."""
+        self._choice_pending = False
+        """The user chose another filter: the next first page may give the decision on screen
+        way to its newest. Every other reload (a commit, F5, an import, a sync) keeps it."""
+        self._kept_outside = False
+        """The last count said the decision on screen is not in the list's scope."""
         self._shut_down = False
         self.current_project = ""
         self._last_refresh = 0
-        self._caption_before_indexing: str | None = None
         self._prepared = False
-        self._group = journal_settings_group(journal.root)
+        self.kept = WindowSettings(self.settings, journal.root)
         self._auto_scope = True
         """Until the first page: a remembered "Current project" with nothing in it widens."""
         self._build()
@@ -224,39 +201,15 @@ class JournalWindow(QMainWindow):
         self.list_view.setUniformItemSizes(True)
         self.list_view.setSelectionMode(QListView.SelectionMode.SingleSelection)
         self.list_view.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
-        self.caption = QLabel(self)
-        self.caption.setObjectName("list-caption")
-        self.notice = QLabel(self)
-        self.notice.setObjectName("list-notice")
-        self.notice.setWordWrap(True)
-        self.notice.hide()
-        self.empty_page = QWidget(self)
-        self.empty_page.setObjectName("empty-page")
-        self.empty_label = QLabel(EMPTY_TEXT, self.empty_page)
-        self.empty_label.setObjectName("empty-state")
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.elsewhere_button = QPushButton(self.empty_page)
-        self.elsewhere_button.setObjectName("show-other-projects")
-        self.elsewhere_button.setAutoDefault(False)
-        self.elsewhere_button.hide()
-        empty_layout = QVBoxLayout(self.empty_page)
-        empty_layout.addStretch(1)
-        empty_layout.addWidget(self.empty_label)
-        empty_layout.addWidget(self.elsewhere_button, 0, Qt.AlignmentFlag.AlignHCenter)
-        empty_layout.addStretch(1)
-        self.list_stack = QStackedWidget(self)
-        self.list_stack.addWidget(self.list_view)
-        self.list_stack.addWidget(self.empty_page)
+        self.scope_pane = ScopePane(self.list_view, NOTICE_MS, self)
+        pane = self.scope_pane
+        self.caption, self.notice, self.notice_timer = pane.caption, pane.notice, pane.notice_timer
+        self.empty_page, self.empty_label = pane.empty_page, pane.empty_label
+        self.elsewhere_button, self.list_stack = pane.elsewhere_button, pane.list_stack
         self.inspector = Inspector(self)
-        left = QWidget(self)
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.notice)
-        left_layout.addWidget(self.list_stack, 1)
-        left_layout.addWidget(self.caption)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("journal-splitter")
-        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.scope_pane)
         self.splitter.addWidget(self.inspector)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
@@ -287,10 +240,6 @@ class JournalWindow(QMainWindow):
         self.profile_label = QLabel(self)
         self.profile_label.setObjectName("status-profile")
         self.statusBar().addPermanentWidget(self.profile_label)
-        self.notice_timer = QTimer(self)
-        self.notice_timer.setObjectName("notice-timer")
-        self.notice_timer.setSingleShot(True)
-        self.notice_timer.setInterval(NOTICE_MS)
         self.select_timer = QTimer(self)
         self.select_timer.setObjectName("select-timer")
         self.select_timer.setSingleShot(True)
@@ -383,7 +332,7 @@ class JournalWindow(QMainWindow):
         b.reconciled.connect(self._reconciled)
         b.record_committed.connect(self._record_committed)
         self.change_timer.timeout.connect(self._journal_changed)
-        b.index_progressed.connect(self._index_progressed)
+        b.index_progressed.connect(self.scope_pane.indexing)
         b.record_loaded.connect(self._record_loaded)
         b.record_failed.connect(self._record_failed)
         b.profile_loaded.connect(self._profile_loaded)
@@ -402,7 +351,6 @@ class JournalWindow(QMainWindow):
         self.list_view.selectionModel().currentChanged.connect(self._current_changed)
         self.list_view.activated.connect(self._open_current)
         self.select_timer.timeout.connect(self._load_selected)
-        self.notice_timer.timeout.connect(self.notice.hide)
         self.inspector.edit_requested.connect(self.dialogs.edit_current)
         self.inspector.history_requested.connect(self.dialogs.show_history)
         self.inspector.delete_requested.connect(self.dialogs.delete_current)
@@ -410,7 +358,7 @@ class JournalWindow(QMainWindow):
         self.inspector.evidence_requested.connect(self.open_evidence)
         self.inspector.confirm_requested.connect(self.imports.confirm_current)
         self.tabs.currentChanged.connect(self.imports.tab_changed)
-        self.elsewhere_button.clicked.connect(self.filter_bar.show_all_projects)
+        self.scope_pane.elsewhere_requested.connect(self.filter_bar.show_all_projects)
         self.banner.rebuild_requested.connect(self.bridge.request_rebuild)
         self.banner.show_file_requested.connect(self.show_file)
         self.banner.move_aside_requested.connect(self.bridge.move_aside)
@@ -509,13 +457,13 @@ class JournalWindow(QMainWindow):
         if not self.isVisible():
             self._stale = True
             return
-        self._reload_changed(quiet=True)
+        self._reload_changed()
 
-    def _reload_changed(self, *, quiet: bool) -> None:
+    def _reload_changed(self) -> None:
         """The list, the catalog's counts and the decision on screen, read again."""
         self.change_timer.stop()  # a commit waiting to reload is in this reload too
         self._index_generation = self.bridge.index.generation
-        self.reload_scope(quiet=quiet)
+        self.reload_scope()
         self.bridge.load_catalog()
         if self.record is not None:
             self.bridge.load_record(self.record.id)
@@ -528,7 +476,7 @@ class JournalWindow(QMainWindow):
         """Hides the window (the tray app keeps it for the next open) and saves its state."""
         self._save_settings()
         self.filter_bar.stop()
-        self.notice_timer.stop()
+        self.scope_pane.stop()
         self.select_timer.stop()
         self.change_timer.stop()
         self.statusBar().clearMessage()  # also stops the status bar's own message timer
@@ -553,52 +501,20 @@ class JournalWindow(QMainWindow):
 
     # settings ----------------------------------------------------------------------------------
 
-    def _key(self, name: str) -> str:
-        return f"{self._group}/{name}"
-
     def _restore_settings(self) -> None:
-        geometry = self.settings.value("journal/geometry")
-        if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
-            fit_to_screen(self, self.size(), share=FIT_SHARE)
-        splitter = self.settings.value(self._key("splitter"))
-        if not isinstance(splitter, QByteArray) or not self.splitter.restoreState(splitter):
-            self.splitter.setSizes([440, 700])
-        for name, restore in self._layout_states():
-            state = self.settings.value(self._key(name))
-            if isinstance(state, QByteArray):
-                restore(state)
-        self.filter_bar.set_state(
-            FilterState.from_settings(self.settings.value(self._key("filters")))
-        )
-        # Until the reader chooses in the View menu, the summaries follow the locale.
-        language = str(self.settings.value(SUMMARY_SETTING) or locale_language(QLocale().name()))
-        self._apply_summary_first(language)
+        kept = self.kept
+        kept.restore_layout(self, self.splitter, self.profile_panel)
+        self.filter_bar.set_state(kept.filters())
+        self._apply_summary_first(kept.summary_language())
 
     def _save_settings(self) -> None:
-        self.settings.setValue("journal/geometry", self.saveGeometry())
-        self.settings.setValue(self._key("path"), str(self.journal.root))
-        self.settings.setValue(self._key("splitter"), self.splitter.saveState())
-        panel = self.profile_panel
-        self.settings.setValue(self._key("profile_splitter"), panel.splitter.saveState())
-        self.settings.setValue(
-            self._key("rule_columns"), panel.table.horizontalHeader().saveState()
-        )
-        self.settings.setValue(self._key("filters"), self.filter_bar.state.to_settings())
-        self.settings.setValue(SUMMARY_SETTING, self.inspector.details.summary_first)
-        self.settings.sync()
-
-    def _layout_states(self) -> list[tuple[str, Callable[[QByteArray], object]]]:
-        """Per-journal layout kept besides the filters: the profile's splitter and columns."""
-        panel = self.profile_panel
-        return [
-            ("profile_splitter", panel.splitter.restoreState),
-            ("rule_columns", panel.restore_columns),
-        ]
+        language = self.inspector.details.summary_first
+        self.kept.save(self, self.splitter, self.profile_panel, self.filter_bar.state, language)
 
     @Slot(QAction)
     def _summary_chosen(self, action: QAction) -> None:
         self._apply_summary_first(str(action.data()))
-        self.settings.setValue(SUMMARY_SETTING, self.inspector.details.summary_first)
+        self.kept.save_summary_language(self.inspector.details.summary_first)
 
     def _apply_summary_first(self, language: str) -> None:
         self.inspector.details.set_summary_first(language)
@@ -611,31 +527,40 @@ class JournalWindow(QMainWindow):
 
     # the list ----------------------------------------------------------------------------------
 
-    def reload_scope(self, *, quiet: bool = False) -> None:
+    def reload_scope(self, *, chosen: bool = False) -> None:
         """Applies the current filter from the first page with a new snapshot.
 
         Args:
-            quiet: the journal changed, the user did nothing: a decision on screen that is
-                not on the first page stays on screen instead of giving way to the newest.
+            chosen: the user chose another filter, so a decision on screen that the new list
+                does not hold gives way to its newest. Otherwise (the journal changed, F5, an
+                import) the decision on screen stays, listed or not, whichever reload lands
+                last: nothing is swapped under the reader.
         """
         self._generation += 1
-        if quiet:
-            self._quiet_generation = self._generation
+        self._choice_pending = self._choice_pending or chosen
         self.model.begin_scope(self._generation)
         self._set_caption("Loading…")
-        self.bridge.open_scope(self._generation, self.filter_bar.state)
+        self.bridge.open_scope(self._generation, self.filter_bar.state, self._kept_id())
+
+    def _kept_id(self) -> str:
+        """The decision the reader is looking at, or has just picked and is loading."""
+        current = self.list_view.currentIndex().data(DecisionListModel.DecisionIdRole)
+        if current:
+            return str(current)
+        return self._wanted_id or (self.record.id if self.record is not None else "")
 
     @Slot(object)
     def _filter_changed(self, _state: FilterState) -> None:
-        self.reload_scope()
+        self.reload_scope(chosen=True)
 
     @Slot(object)
     def _scope_loaded(self, page: ScopePage) -> None:
         if self._shut_down:
             return
-        keep = self.record.id if self.record is not None else ""
+        keep = self._kept_id()
         if not self.model.set_scope(page):
             return
+        chosen, self._choice_pending = self._choice_pending, False
         self.current_project = page.current_project
         self._show_welcome(page.journal_empty)
         auto, self._auto_scope = self._auto_scope, False
@@ -643,8 +568,8 @@ class JournalWindow(QMainWindow):
             self.filter_bar.show_all_projects()  # a first look must not open on an empty list
             return
         self._show_list_or_empty(page.elsewhere)
-        self._select_after_load(keep)
-        if not page.rows:
+        self._select_after_load(keep, chosen=chosen)
+        if not page.rows and (chosen or not keep):
             self.show_record(None)
         self.first_page_shown.emit()
         if not self._catalog_requested:
@@ -657,14 +582,16 @@ class JournalWindow(QMainWindow):
     def _scope_counted(self, count: ScopeCount) -> None:
         if self._shut_down:
             return
-        keep = self.record.id if self.record is not None else ""
+        keep = self._kept_id()
         if not self.model.set_count(count):
             return
+        self._kept_outside = bool(count.kept) and not count.kept_listed
         if count.rows is not None:
             if count.rows:
                 self._show_welcome(False)  # a first decision landed while the page was loaded
             self._show_list_or_empty(0)
-            self._select_after_load(keep)
+            self._select_after_load(keep, chosen=False)
+        self._show_outside_cue()
         if count.truncated:
             self.show_notice(
                 f"{count_text(count.truncated, 'decision')} match; the first {count.total:,} "
@@ -690,14 +617,8 @@ class JournalWindow(QMainWindow):
 
     def _show_list_or_empty(self, elsewhere: int) -> None:
         """The list, or the empty state with a one-click way to the other projects' matches."""
-        if self.model.rowCount():
-            self.list_stack.setCurrentWidget(self.list_view)
-            return
-        self.list_stack.setCurrentWidget(self.empty_page)
         scoped = self.filter_bar.state.scope != SCOPE_ALL
-        self.elsewhere_button.setVisible(bool(elsewhere) and scoped)
-        noun = count_text(elsewhere, "decision")
-        self.elsewhere_button.setText(f"Show {noun} in other projects")
+        self.scope_pane.show_list_or_empty(self.model.rowCount(), elsewhere, scoped=scoped)
 
     def drop_deleted(self, decision_id: str) -> None:
         """A decision soft-deleted here leaves the list when deleted ones are hidden; the next
@@ -720,15 +641,28 @@ class JournalWindow(QMainWindow):
             self.model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
         )
 
-    def _select_after_load(self, keep: str) -> None:
-        """Keeps the decision on screen selected when it is still listed, else the newest."""
+    def _select_after_load(self, keep: str, *, chosen: bool) -> None:
+        """Keeps the decision on screen selected when it is listed. When it is not, it stays
+        on screen unselected (the count adds "not in this view"), unless the user chose
+        another filter: then the newest listed takes its place. Nothing shown: the newest."""
         row = self.model.row_of(keep)
-        if row < 0 and keep and self._quiet_generation == self._generation:
+        if row < 0 and keep and not chosen:
+            self._show_outside_cue()
             return
         if row < 0 and self.model.rowCount():
             row = 0
         if row >= 0:
             self._select_row(row)
+
+    def _show_outside_cue(self) -> None:
+        """ "Not in this view" beside a decision on screen that the list's scope leaves out:
+        the last count said so, or every match is loaded and it is not among them."""
+        record = self.record
+        outside = False
+        if record is not None and self.model.row_of(record.id) < 0 and self.model.counted:
+            counted_it = self._kept_outside and self._kept_id() == record.id
+            outside = counted_it or self.model.loaded >= self.model.total
+        self.inspector.set_outside_view(outside)
 
     @Slot(int, str)
     def _scope_failed(self, generation: int, message: str) -> None:
@@ -741,11 +675,7 @@ class JournalWindow(QMainWindow):
         self._set_caption(caption_text(loaded, total, self.model.counted))
 
     def _set_caption(self, text: str) -> None:
-        """While the index reads files the caption shows that; the list's text waits for it."""
-        if self._caption_before_indexing is None:
-            self.caption.setText(text)
-        else:
-            self._caption_before_indexing = text
+        self.scope_pane.set_caption(text)
 
     @Slot()
     def _snapshot_expired(self) -> None:
@@ -755,9 +685,7 @@ class JournalWindow(QMainWindow):
     def show_notice(self, text: str) -> None:
         if self._shut_down:
             return
-        self.notice.setText(text)
-        self.notice.show()
-        self.notice_timer.start()
+        self.scope_pane.show_notice(text)
         self.statusBar().showMessage(text, NOTICE_MS)
 
     @Slot(object)
@@ -770,20 +698,9 @@ class JournalWindow(QMainWindow):
         )
         self.profile_panel.rules.set_aliases({p.project_id: p.alias for p in catalog.projects})
 
-    @Slot(int, int)
-    def _index_progressed(self, done: int, total: int) -> None:
-        """A large first build (or a sync that brought many files) takes seconds: say so."""
-        if total < INDEXING_NOTICE_MIN:
-            return
-        if self._caption_before_indexing is None:
-            self._caption_before_indexing = self.caption.text()
-        self.caption.setText(f"Reading the journal: {done:,} of {total:,} decisions…")
-
     @Slot(object)
     def _reconciled(self, report: ReconcileReport) -> None:
-        if self._caption_before_indexing is not None:
-            self.caption.setText(self._caption_before_indexing)
-            self._caption_before_indexing = None
+        self.scope_pane.indexing_done()
         self.banner.set_issues([FileIssue(i.path, i.error) for i in report.unreadable])
         shown_already, self._first_reconcile_pending = self._first_reconcile_pending, False
         requested, self._reload_requested = self._reload_requested, False
@@ -796,7 +713,7 @@ class JournalWindow(QMainWindow):
         moved = known is not None and known != report.generation
         changed = moved or report.added or report.changed or report.removed
         if self._loaded_once and (requested or changed):
-            self._reload_changed(quiet=not requested)
+            self._reload_changed()
             if requested:
                 self.show_status("Refreshed.")
 
@@ -814,13 +731,17 @@ class JournalWindow(QMainWindow):
             self._wanted_id = str(decision_id)
             self.bridge.load_record(self._wanted_id)
 
-    def open_decision(self, decision_id: str) -> None:
-        """Shows a decision in the fork view, whether or not the list currently holds it."""
+    def open_decision(self, decision_id: str, *, edit: bool = False) -> None:
+        """Shows a decision in the fork view, whether or not the list currently holds it;
+        with `edit`, its correction opens once it is loaded (never another decision's)."""
+        self._edit_when_loaded = decision_id if edit else ""
         self.tabs.setCurrentIndex(0)
         row = self.model.row_of(decision_id)
         if row >= 0:
             self.list_view.setCurrentIndex(self.model.index(row))
-            self.select_timer.stop()
+        else:
+            self.list_view.selectionModel().clear()  # the list does not hold it: no row is it
+        self.select_timer.stop()  # a pick still settling in the list gives way to this one
         self._wanted_id = decision_id
         self.bridge.load_record(decision_id)
 
@@ -833,9 +754,17 @@ class JournalWindow(QMainWindow):
 
     @Slot(object)
     def _record_loaded(self, record: DecisionRecord) -> None:
-        """Shows the record the user asked for last; a late answer for an older pick is dropped."""
+        """Shows the record the user asked for last; a late answer for an older pick is dropped,
+        and so is a read that began before a newer revision of the one on screen arrived (a
+        reload's read racing a save's answer)."""
+        shown = self.record
+        if shown is not None and shown.id == record.id and record.revision < shown.revision:
+            return
         if record.id == self._wanted_id or self.is_shown(record.id):
             self.show_record(record)
+            if record.id == self._edit_when_loaded:
+                self._edit_when_loaded = ""
+                self.dialogs.edit_current()
 
     @Slot(str)
     def show_file(self, path: str) -> None:
@@ -868,6 +797,8 @@ class JournalWindow(QMainWindow):
 
     @Slot(str, str)
     def _record_failed(self, decision_id: str, message: str) -> None:
+        if decision_id == self._edit_when_loaded:
+            self._edit_when_loaded = ""  # never a correction opened later, unasked
         self.statusBar().showMessage(f"Could not read {decision_id}: {message}", NOTICE_MS)
 
     def show_record(self, record: DecisionRecord | None) -> None:
@@ -875,6 +806,9 @@ class JournalWindow(QMainWindow):
         self.inspector.show_record(record)
         if record is not None:
             self.model.replace_row(ListRow.of(record))
+        else:
+            self._wanted_id = ""
+        self._show_outside_cue()
         self._update_actions()
 
     def is_shown(self, decision_id: str) -> bool:

@@ -35,6 +35,7 @@ from app.gui.widgets import palette
 from app.gui.widgets.focus_ring import FocusRing
 from app.gui.widgets.labels import plain_label
 from app.gui.widgets.message_bar import MessageBar
+from app.gui.widgets.screen_fit import fit_to_screen
 from app.gui.widgets.window_behaviour import (
     KeyGuard,
     bring_to_front,
@@ -49,6 +50,8 @@ TITLE_PREFIX = "Question: "
 TITLE_TEXT_MAX = 60
 MINIMUM_SIZE = QSize(560, 420)
 PREFERRED_WIDTH = 760
+SCREEN_SHARE = 0.9
+"""At most this share of the screen's free area: the asking agent's window stays beside it."""
 KEYS_HINT = (
     "Digits choose in the marked question · O your own answer · Tab next field · "
     "Ctrl+Enter send all · Esc dismiss"
@@ -222,7 +225,7 @@ class QuestionsWindow(QWidget):
         outer = QVBoxLayout(self)
         outer.addWidget(self._scroll, 1)
         outer.addLayout(footer)
-        self.resize(self._initial_size())
+        fit_to_screen(self, self._preferred_size(), share=SCREEN_SHARE)
 
     @Slot()
     def _clear_stale_hint(self) -> None:
@@ -234,13 +237,10 @@ class QuestionsWindow(QWidget):
         if shown not in current:
             self._message.clear()
 
-    def _initial_size(self) -> QSize:
-        """Tall enough for every question when the screen allows, never past 90% of it."""
+    def _preferred_size(self) -> QSize:
+        """Tall enough for every question; `fit_to_screen` keeps it inside the free area."""
         hint = self._content.sizeHint()
         wanted = QSize(PREFERRED_WIDTH, hint.height() + 6 * self.fontMetrics().height())
-        screen = self.screen()
-        if screen is not None:
-            wanted = wanted.boundedTo(screen.availableSize() * 0.9)
         return wanted.expandedTo(MINIMUM_SIZE)
 
     def _bind_keys(self) -> None:

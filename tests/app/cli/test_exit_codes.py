@@ -33,7 +33,7 @@ from core.messages import runbook
         (RevisionConflict("stale", current_revision=2), exit_codes.CONFLICT),
         (NotFound("no decision d-9"), exit_codes.NOT_FOUND),
         (unreadable_records(1, "/j/records/a.json", "not JSON"), exit_codes.DAMAGED),
-        (SyncKeyWrong("the key does not open this remote"), exit_codes.UNEXPECTED),
+        (SyncKeyWrong("the key does not open this remote"), exit_codes.INVALID),  # as `sync`
     ],
 )
 def test_the_error_line_is_the_description_and_the_code_is_kept(

@@ -75,7 +75,11 @@ def _reference() -> dict[tuple[str, ...], set[str]]:
 def test_every_command_is_listed_once() -> None:
     listed = _reference()
     missing = sorted(" ".join(path) for path in COMMANDS if path not in listed)
-    assert missing == [], f"commands missing from the README's list: {missing}"
+    assert missing == [], (
+        "commands missing from README.md: add a line for each, indented two spaces, to the "
+        "command list under '## The command line', with its options as its --help shows them "
+        "and what it does after '  # ':\n  " + "\n  ".join(missing)
+    )
 
 
 @pytest.mark.parametrize("path", sorted(COMMANDS), ids=" ".join)

@@ -24,26 +24,26 @@ EVERY_READ_FORBIDS = (
     "app.hooks", "app.cli.ask_flow", "app.cli.terminal_ask", "app.cli.app_notice",
     "keyring",
 )  # fmt: skip
-"""Nothing a read-only command needs: capture, profile, sync, the other adapters. `list` reads
-plain views of the index's rows and builds no record model; `show` and the pending listing
-still read through the models (pydantic)."""
+"""Nothing a read-only command needs: capture, profile, sync, the other adapters."""
+NO_MODELS = (
+    "pydantic",
+    "pydantic_core",
+    "core.record.models",
+    "core.record.codec",
+    "core.record.redaction",
+    "importlib.metadata",
+)
+"""The record models and what loads with them: a read is a plain view (the index's rows, the
+pending index's entries); the models load when a record is written or checked."""
+NO_PENDING_STORE = ("core.capture.pending", "core.capture.proposal", "core.store.decisions")
+"""`status` and `pending` list from the pending index, which describes the pending files."""
 FORBIDS = {
-    "list": (
-        "core.ipc",
-        "core.capture",
-        "core.bulk.parallel_read",
-        "pydantic",
-        "pydantic_core",
-        "core.record.models",
-        "core.record.codec",
-        "core.record.redaction",
-        "portalocker",
-        "importlib.metadata",
-    ),
-    "show": ("core.ipc", "core.capture", "core.index", "sqlite3"),
-    "status": ("core.index", "sqlite3", "core.store.decisions"),
-    "pending": ("core.ipc", "core.index", "sqlite3", "core.store.decisions"),
+    "list": (*NO_MODELS, "core.ipc", "core.capture", "core.bulk.parallel_read", "portalocker"),
+    "show": (*NO_MODELS, "core.ipc", "core.capture", "core.bulk.parallel_read", "portalocker"),
+    "status": (*NO_MODELS, *NO_PENDING_STORE, "core.index", "sqlite3", "core.ipc.client"),
+    "pending": (*NO_MODELS, *NO_PENDING_STORE, "core.index", "sqlite3", "core.ipc"),
 }
+"""With no app running (the socket's client loads only when there is a socket to probe)."""
 
 
 def _loaded(modules: set[str], packages: tuple[str, ...]) -> list[str]:

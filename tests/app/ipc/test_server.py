@@ -37,19 +37,17 @@ from core.errors import (
     RuntimeDirUnsafe,
 )
 from core.ipc.client import IpcClient, app_is_running
-from core.ipc.protocol import (
+from core.ipc.framing import MAX_FRAME, FrameDecoder
+from core.ipc.methods import (
     APP_SHOW,
     DECISION_PENDING,
     DECISION_PRESENT,
-    MAX_FRAME,
     PROGRESS,
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
-    FrameDecoder,
-    Request,
-    parse_params,
 )
+from core.ipc.protocol import Request, parse_params
 from core.ipc.runtime_paths import APP_DIR_NAME, canonical_journal_path, socket_path
 from tests.app.support.socket_support import in_thread
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from app.mcp import schemas
 from app.mcp.arguments import argument_violations, violations_text
 from core.errors import Violation
+from core.record import fields
 from tests.factories import proposal_dict
 
 
@@ -74,7 +76,7 @@ def test_max_length_counts_utf8_bytes() -> None:
     fits = {"decision": "d", "why": "가" * 1365}
     assert problems(note, fits) == []
     assert problems(note, {"decision": "d", "why": "가" * 1366}) == [
-        "why: must be at most 4096 UTF-8 bytes (got 4098)"
+        "why: is 4,098 bytes; the limit is 4,096 bytes"
     ]
 
 
@@ -112,3 +114,18 @@ def test_the_message_lists_every_problem_and_no_library_words() -> None:
     assert violations_text("x", [Violation("a", "is too long", 7)]).endswith(
         "- a: is too long (limit 7)"
     )
+
+
+def test_a_changed_field_limit_changes_the_schema_and_its_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The schemas read the record's field table: a limit changed there is the one shown and
+    the one enforced, worded as every other surface words it."""
+    kind = fields.FIELDS["decision_kind"]
+    monkeypatch.setitem(fields.FIELDS, "decision_kind", dataclasses.replace(kind, most=10))
+    schema = schemas.present_input_schema()
+    shown = schema["properties"]["decision_kind"]
+    assert shown["maxLength"] == 10 and "At most 10 UTF-8 bytes." in shown["description"]
+    (violation,) = argument_violations(schema, proposal_dict(decision_kind="k" * 11))
+    assert (violation.field, violation.limit) == ("decision_kind", 10)
+    assert violation.message == "is 11 bytes; the limit is 10 bytes"

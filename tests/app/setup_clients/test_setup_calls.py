@@ -3,7 +3,7 @@
 Why: a user who pinned `--journal` (or set up project scope) and then ran a printed hint as
 written (`decision-journal setup codex --write --trust-hook`) rewrote the entries for the
 default journal and user scope; the hook and the server then looked at another journal than
-the app. Seen in the outsider run of issue 17.
+the app. Seen when a person new to the project set it up by following the printed hints.
 """
 
 from __future__ import annotations

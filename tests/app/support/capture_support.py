@@ -1,6 +1,8 @@
-"""A capture request to open windows with, and pixel probes for their palettes.
+"""A capture request to open windows with, the window opened and read as a person would, and
+pixel probes for their palettes.
 
-Shared by the capture window's tests, its palette tests and the Xvfb palette probe.
+Shared by the capture window's tests, its usual-choice and palette tests and the Xvfb palette
+probe.
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from dataclasses import replace
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QRadioButton, QStyle
+from PySide6.QtWidgets import QLabel, QRadioButton, QStyle, QWidget
+from pytestqt.qtbot import QtBot
 
 from app.gui.capture.request import CaptureRequest
+from app.gui.capture.window import CaptureWindow
 from app.gui.widgets.palette import contrast_ratio
 from core.record.models import ProposalOption
 
@@ -85,3 +89,36 @@ def has_colour_near(image: QImage, wanted: QColor, tolerance: int = 24) -> bool:
         <= tolerance
         for c in pixels(image)
     )
+
+
+def open_window(qtbot: QtBot, request: CaptureRequest) -> CaptureWindow:
+    window = CaptureWindow(request)
+    qtbot.addWidget(window)
+    activate(qtbot, window)
+    return window
+
+
+def activate(qtbot: QtBot, window: CaptureWindow) -> None:
+    """Present the window and wait out its key guard, as a person reading it first would."""
+    window.present()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.waitUntil(lambda: not window.key_guard.is_quiet())
+
+
+def radio(window: QWidget, name: str) -> QRadioButton:
+    found = window.findChild(QRadioButton, name)
+    assert found is not None, name
+    return found
+
+
+def radios(window: QWidget) -> list[QRadioButton]:
+    return [radio(window, f"choice-{n}") for n in range(1, len(OPTIONS) + 1)] + [
+        radio(window, "choice-other")
+    ]
+
+
+def message(window: QWidget) -> str:
+    found = window.findChild(QLabel, "message")
+    assert found is not None
+    return found.text()

@@ -23,7 +23,10 @@ def run_and_modules(argv: list[str], stdin: str = "") -> tuple[int, set[str], st
         "import io, json, sys\n"
         f"sys.stdin = io.StringIO({stdin!r})\n"
         "from app.cli.main import main\n"
-        f"code = main({argv!r})\n"
+        "try:\n"
+        f"    code = main({argv!r})\n"
+        "except SystemExit as exc:  # --help and usage errors\n"
+        "    code = exc.code\n"
         "print(json.dumps([code, sorted(sys.modules)]))\n"
     )
     run = subprocess.run(

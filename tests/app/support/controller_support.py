@@ -33,13 +33,20 @@ class SocketCall(threading.Thread):
         self._wait = wait
         self.result: dict[str, Any] | None = None
         self.error: BaseException | None = None
+        self._client: IpcClient | None = None
 
     def run(self) -> None:
         try:
             with IpcClient(socket_path(self._journal), timeout=10) as client:
+                self._client = client
                 self.result = client.call(self._method, self._params, timeout=self._wait)
         except BaseException as exc:
             self.error = exc
+
+    def hang_up(self) -> None:
+        """The agent goes away while it waits, as a killed process does: the socket closes."""
+        assert self._client is not None, "the call has not started"
+        self._client.close()
 
 
 @contextmanager

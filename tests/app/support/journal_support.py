@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QEvent, QEventLoop, QSettings, Qt, QTimer, QUrl
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.requests import FilterState
 from app.gui.journal.window import JournalWindow
-from app.gui.journal.window import remember_filters as store_filters
+from app.gui.journal.window_settings import remember_filters as store_filters
 from core.gocompat.gotime import GoTime
 from core.journal import Journal
 from core.record.codec import encode_record
@@ -150,6 +150,55 @@ def open_window(
     with qtbot.waitSignal(window.scope_counted, timeout=10_000):
         window.present()
     return window
+
+
+def build_module_window(journal: Journal, settings_file: Path, **options: Any) -> JournalWindow:
+    """A window for every test of a module (`reused` gives each test its turn): built, shown
+    until its first page is counted, then hidden. Call from a module-scoped fixture that
+    depends on `qapp`, and `shut_down_module_window` it afterwards."""
+    spy = options.pop("open_url", None) or UrlSpy()
+    window = JournalWindow(journal, settings=settings_at(settings_file), open_url=spy, **options)
+    loop = QEventLoop()
+    window.scope_counted.connect(loop.quit)
+    QTimer.singleShot(10_000, loop.quit)
+    window.present()
+    loop.exec()
+    window.scope_counted.disconnect(loop.quit)
+    assert window.model.counted, "the module's window never counted its first page"
+    window.close()
+    _settle(window)
+    return window
+
+
+@contextlib.contextmanager
+def reused(qtbot: QtBot, window: JournalWindow) -> Iterator[JournalWindow]:
+    """One test's turn with a module's window, as if it had built its own: shown on the
+    default filter with the newest decision selected and the summaries in the language it
+    opened with; afterwards its dialogs are closed, it is hidden and its jobs are done, so
+    the leak guard checks the test as before. Tests that write to the journal, or choose
+    settings a window is built with, keep their own window."""
+    language = window.property("dj-initial-summary") or window.summary_language()
+    window.setProperty("dj-initial-summary", language)
+    window.summary_actions[str(language)].trigger()
+    window.list_view.selectionModel().clear()
+    window.show_record(None)
+    window.tabs.setCurrentIndex(0)
+    window.filter_bar.set_state(FilterState())
+    with qtbot.waitSignal(window.scope_counted, timeout=10_000):
+        window.present()  # reopened on "Current project": the list loads again
+    try:
+        yield window
+    finally:
+        window.close()
+        _settle(window)
+
+
+def _settle(window: JournalWindow) -> None:
+    """Every job the window queued has finished and its answer has been delivered."""
+    for _ in range(3):
+        window.bridge.wait_idle()
+        QApplication.processEvents()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def shut_down(qtbot: QtBot, *windows: JournalWindow) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from core.ipc.protocol import MAX_DEPTH, MAX_FRAME
+from core.ipc.framing import MAX_DEPTH, MAX_FRAME
 
 METHODS = ("echo", "hello", "no.such.method", "decision.pending", "app.show", "decision.present")
 

@@ -22,7 +22,8 @@ from PySide6.QtCore import QObject
 
 from app.ipc.server import Connection, IpcServer, Limits
 from core.errors import ErrorCode, ProtocolError
-from core.ipc.protocol import FrameDecoder, Request
+from core.ipc.framing import FrameDecoder
+from core.ipc.protocol import Request
 
 T = TypeVar("T")
 WAIT_MS = 10_000

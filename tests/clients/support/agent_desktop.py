@@ -11,6 +11,7 @@ them only a few variables), as they would on a user's machine.
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from tests.integration.agent_support import ROOT, Desktop, agent_env, short_runtime_dir
 from tests.integration.desktop import running_app, xvfb_with_tray
@@ -49,6 +51,15 @@ QUIT: tuple[tuple[str, str], ...] = (("quit", ""),)
 def home_journal(home: Path) -> Path:
     """The default journal for `home` on Linux (platformdirs' user data dir)."""
     return home / ".local" / "share" / "decision-journal"
+
+
+def with_settings(home: Path, relative: str, settings: dict[str, Any]) -> Path:
+    """`home` with a user's own settings file of a client (JSON) at `relative`, as they left
+    it before our setup."""
+    path = home / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    return home
 
 
 def home_env(home: Path, runtime: Path, **extra: str) -> dict[str, str]:

@@ -1,42 +1,56 @@
-"""What the clients that talk to `fake_chat.FakeChat` (Qwen Code, opencode) share: a fresh
-project folder, the tool results of a session that ended cleanly, and the unattended script.
+"""The `scenarios.Rig` of a client that talks to `fake_chat.FakeChat` (Qwen Code, opencode),
+and the gating scenario both run with a file read among the calls.
 
-Why here: the two clients differ in how they are started and how they name their tools; how
-a finished session is read back and what an unattended session asks are the same.
+Why here: the two clients differ in how they are started and which shell tool they have; their
+model's turns, how a finished session's tool results are read back, and what a read while a
+decision is pending must show are the same.
 """
 
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from core.agents.tools import PRESENT_TOOL, Client, client_tool_name
-from tests.clients.support.agent_desktop import Person
-from tests.clients.support.fake_chat import FakeChat, FunctionCall, Script, ToolResult, tool_results
-from tests.clients.support.sessions import check_clean
-from tests.factories import proposal_dict
+from core.agents.tools import Client
+from tests.clients.support.fake_chat import FakeChat, FunctionCall, Script, tool_results
+from tests.clients.support.scenarios import Rig, check_pending_gates, from_last_request, project
+from tests.integration.agent_support import Desktop
 
-
-def project(tmp_path: Path) -> Path:
-    """An empty project folder for one session."""
-    folder = tmp_path / "project"
-    folder.mkdir()
-    return folder
+ChatRun = Callable[[Path, dict[str, str], Path, FakeChat], subprocess.CompletedProcess[str]]
 
 
-def finished(
-    client: Client,
-    done: subprocess.CompletedProcess[str],
-    fake: FakeChat,
-    person: Person | None = None,
-) -> list[ToolResult]:
-    """The tool results of the session's last request, oldest first, once it ended cleanly."""
-    results = tool_results(fake.main_requests[-1]["messages"]) if fake.main_requests else []
-    check_clean(client, done, fake, results, person)
-    return results
+def chat_rig(client: Client, run: ChatRun, shell: tuple[str, dict[str, Any]]) -> Rig:
+    return Rig(
+        client=client,
+        server=FakeChat,
+        script=Script,
+        run=run,
+        outputs=from_last_request(lambda body: tool_results(body["messages"])),
+        call=FunctionCall,
+        shell=shell,
+    )
 
 
-def unattended_script(client: Client, shell: FunctionCall) -> Script:
-    """Present (with no app it stays pending), then `shell`, which the gate must block."""
-    present = FunctionCall(client_tool_name(client, PRESENT_TOOL), proposal_dict())
-    return Script("DJ-UNATTENDED", [present, shell, "Stopped."])
+def check_gating_with_a_read(
+    rig: Rig,
+    executable: Path,
+    desktop: Desktop,
+    tmp_path: Path,
+    *,
+    write: tuple[str, Callable[[Path], dict[str, Any]]],
+    read: tuple[str, Callable[[Path], dict[str, Any]]],
+) -> None:
+    """`scenarios.check_pending_gates` with the client's write tool among the blocked calls and
+    its read tool, reading a note in the project, among those let through: (tool, the
+    arguments for a path) each."""
+    workspace = project(tmp_path)
+    notes = workspace / "notes.txt"
+    notes.write_text("read while pending\n", encoding="utf-8")
+    written = workspace / "written.txt"
+    edits = {write[0]: FunctionCall(write[0], write[1](written))}
+    reads = [FunctionCall(read[0], read[1](notes))]
+    outputs = check_pending_gates(rig, executable, desktop, workspace, edits=edits, reads=reads)
+    assert "read while pending" in outputs[3].text, outputs[3].text
+    assert not written.exists()

@@ -246,18 +246,8 @@ class FakeAnthropic(RecordingServer):
     """
 
     script: Script
-
-    def __init__(self, script: Script) -> None:
-        self._ids = itertools.count(1)
-        super().__init__(script)
-
-    @property
-    def base_url(self) -> str:
-        """What ANTHROPIC_BASE_URL names: the client appends `/v1/messages` itself."""
-        return self.origin
-
-    def is_generation(self, path: str) -> bool:
-        return path == "/v1/messages"
+    GENERATION_PATH = "/v1/messages"  # ANTHROPIC_BASE_URL is the origin: the client adds it
+    DEFAULT_MODEL = MODEL
 
     def results(self) -> dict[str, ToolResult]:
         """Every tool result the client sent in the main conversation, by tool_use id."""
@@ -290,15 +280,14 @@ class FakeAnthropic(RecordingServer):
             )
         if request.method == "GET" and path.startswith("/v1/models/"):
             return Reply.json(_model(path.rsplit("/", 1)[1]))
-        if request.method != "POST" or not isinstance(body, dict):
-            return None
-        if path == "/v1/messages/count_tokens":
+        if request.method == "POST" and path == "/v1/messages/count_tokens":
             return Reply.json({"input_tokens": 100})
-        if not self.is_generation(path):
+        asked = self.generation(request)
+        if asked is None:
             return None
+        body, index, model = asked
         turn = self.answer(body)
-        model = str(body.get("model") or MODEL)
-        message_id = f"msg_fake_{next(self._ids):04d}"
+        message_id = f"msg_fake_{index:04d}"
         if body.get("stream"):
             return Reply(200, sse_events(turn, message_id, model), "text/event-stream")
         return Reply.json(message_json(turn, message_id, model))

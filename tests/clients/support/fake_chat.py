@@ -18,13 +18,12 @@ marker) get a short text.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.clients.support.fake_http import Recorded, RecordingServer, Reply
+from tests.clients.support.fake_http import Recorded, RecordingServer, Reply, first_json
 
 MODEL = "fake-coder"
 SIDE_ANSWER = "Scripted session"
@@ -51,9 +50,9 @@ class ToolResult:
     text: str
 
     def json(self) -> Any:
-        """The first JSON document of the text: our tool's own result (Qwen Code sends an MCP
-        tool's structured content and then its text content, both JSON, in one string)."""
-        return json.JSONDecoder().raw_decode(self.text.lstrip())[0]
+        """Our tool's own result (Qwen Code sends an MCP tool's structured content and then its
+        text content, both JSON, in one string)."""
+        return first_json(self.text)
 
 
 Step = Item | Callable[[list[ToolResult]], Item]
@@ -173,27 +172,17 @@ class FakeChat(RecordingServer):
     """The fake API on 127.0.0.1, serving until `close()`; `base_url` ends in `/v1`."""
 
     script: Script
-
-    def __init__(self, script: Script) -> None:
-        self._ids = itertools.count(1)
-        super().__init__(script)
-
-    @property
-    def base_url(self) -> str:
-        return f"{self.origin}/v1"
-
-    def is_generation(self, path: str) -> bool:
-        return path == "/v1/chat/completions"
+    GENERATION_PATH = "/v1/chat/completions"
+    API_ROOT = "/v1"
+    DEFAULT_MODEL = MODEL
 
     def route(self, request: Recorded) -> Reply | None:
-        path = request.path.split("?", 1)[0]
-        if request.method == "GET" and path == "/v1/models":
+        if request.method == "GET" and request.path.split("?", 1)[0] == "/v1/models":
             return Reply.json({"object": "list", "data": [{"id": MODEL, "object": "model"}]})
-        body = request.body
-        if request.method != "POST" or not self.is_generation(path) or not isinstance(body, dict):
+        asked = self.generation(request)
+        if asked is None:
             return None
-        index = next(self._ids)
-        model = str(body.get("model") or MODEL)
+        body, index, model = asked
         item = self.next_item(body, SIDE_ANSWER)
         if body.get("stream"):
             return Reply(200, chunks(item, index, model), "text/event-stream")

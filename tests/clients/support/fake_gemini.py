@@ -162,10 +162,6 @@ class FakeGemini(RecordingServer):
 
     script: Script
 
-    @property
-    def base_url(self) -> str:
-        return self.origin
-
     def is_generation(self, path: str) -> bool:
         found = _PATH.match(path)
         return found is not None and found["method"] != "countTokens"

@@ -7,6 +7,7 @@ Gemini's `streamGenerateContent`); starting, stopping, recording and replying ar
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from dataclasses import dataclass
@@ -46,7 +47,8 @@ class Scripted(Protocol):
 
 class RecordingServer:
     """Serves until `close()` (or the end of a `with` block); a subclass's `route` answers
-    each request and `is_generation` says which paths ask the model for a turn.
+    each request and `is_generation` (by default: a POST to `GENERATION_PATH`) says which
+    paths ask the model for a turn.
 
     A scripted step that raises ends the session with a text naming the error (kept in
     `errors`), instead of leaving the client retrying a broken stream.
@@ -57,8 +59,16 @@ class RecordingServer:
         errors: what a scripted step raised, for the test's failure message.
     """
 
+    GENERATION_PATH = ""
+    """Where a POST asks this API's model for a turn."""
+    API_ROOT = ""
+    """What the client's base URL adds to the origin (`/v1`, or nothing)."""
+    DEFAULT_MODEL = ""
+    """The model a turn names when the request names none."""
+
     def __init__(self, script: Scripted) -> None:
         self.script = script
+        self._turns = itertools.count(1)
         self.requests: list[Recorded] = []
         self.unknown: list[Recorded] = []
         self.errors: list[str] = []
@@ -71,6 +81,11 @@ class RecordingServer:
     @property
     def origin(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    @property
+    def base_url(self) -> str:
+        """What the client is told the API's address is."""
+        return self.origin + self.API_ROOT
 
     def close(self) -> None:
         self._server.shutdown()
@@ -89,7 +104,15 @@ class RecordingServer:
 
     def is_generation(self, path: str) -> bool:
         """Whether a POST to `path` (without the query) asks the model for a turn."""
-        raise NotImplementedError
+        return path == self.GENERATION_PATH
+
+    def generation(self, request: Recorded) -> tuple[dict[str, Any], int, str] | None:
+        """A request for a model turn as (its body, the turn's number from 1, the model it
+        names); None for any other request."""
+        path, body = request.path.split("?", 1)[0], request.body
+        if request.method != "POST" or not self.is_generation(path) or not isinstance(body, dict):
+            return None
+        return body, next(self._turns), str(body.get("model") or self.DEFAULT_MODEL)
 
     @property
     def main_requests(self) -> list[dict[str, Any]]:
@@ -164,3 +187,9 @@ def sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
         (f"event: {name}\n" if name else "").encode() + f"data: {json.dumps(data)}\n\n".encode()
         for name, data in events
     )
+
+
+def first_json(text: str) -> Any:
+    """The first JSON document of a tool result's text: our tool's own result, when a client
+    sends an MCP tool's structured content and then its text content in one string."""
+    return json.JSONDecoder().raw_decode(text.lstrip())[0]

@@ -17,7 +17,6 @@ can react to what our tools or hooks said. Unknown paths get a JSON 404; all are
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -219,25 +218,15 @@ class FakeResponses(RecordingServer):
     """The fake API on 127.0.0.1, serving until `close()`; `base_url` ends in `/v1`."""
 
     script: Script
-
-    def __init__(self, script: Script) -> None:
-        self._ids = itertools.count(1)
-        super().__init__(script)
-
-    @property
-    def base_url(self) -> str:
-        return f"{self.origin}/v1"
-
-    def is_generation(self, path: str) -> bool:
-        return path == "/v1/responses"
+    GENERATION_PATH = "/v1/responses"
+    API_ROOT = "/v1"
+    DEFAULT_MODEL = MODEL
 
     def route(self, request: Recorded) -> Reply | None:
-        body = request.body
-        path = request.path.split("?", 1)[0]
-        if request.method != "POST" or not self.is_generation(path) or not isinstance(body, dict):
+        asked = self.generation(request)
+        if asked is None:
             return None
-        index = next(self._ids)
-        model = str(body.get("model") or MODEL)
+        body, index, model = asked
         events = sse_events(self.next_item(body, "ok"), f"resp_{index:04d}", index, model)
         return Reply(200, events, "text/event-stream")
 

@@ -32,8 +32,7 @@ from core.index.query import IndexFilter
 from core.profile.store import FACTS_CACHE_FILE, ProfileStore, _facts
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore
-from tests.core.index.test_journal_index import on_disk, stored
-from tests.factories import decision
+from tests.factories import decision, on_disk, stored
 
 
 @pytest.fixture

@@ -15,11 +15,12 @@ from core.bulk.pending_lookup import (
     blocks,
     canonical_path,
     paths_overlap,
+    pending_rows,
     project_id_of,
 )
-from core.capture.pending import PendingDecision, PendingStore
-from core.capture.pending_index import read_current
-from core.capture.proposal import parse_proposal
+from core.capture.pending import PendingDecision, PendingStore, pending_items
+from core.capture.pending_index import listed, read_current
+from core.capture.proposal import Selection, parse_proposal
 from core.capture.workspace_pending import find_blockers
 from core.record.filters import workspace_matches
 from core.record.identity import canonical_workspace_path, project_identity
@@ -100,3 +101,42 @@ def test_blocking_from_the_index_is_find_blockers(
         full = [(b.decision_id, b.problem, b.damaged) for b in find_blockers(store, **caller)]
         assert quick == full
         assert blocks(entries, **caller) is bool(full)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    pending=st.lists(
+        st.tuples(st.sampled_from(_PLACES), st.booleans(), st.booleans()),
+        max_size=4,
+    ),
+    later=st.integers(0, 10**15),
+)
+def test_pending_rows_from_the_index_are_pending_items(
+    pending: list[tuple[str, bool, bool]], later: int
+) -> None:
+    """`status` and `pending` list from the index exactly what the pending store lists."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        store = PendingStore(base / "journal")
+        assert listed(store.directory) == []
+        for index, (place, rationale, damaged) in enumerate(pending):
+            (base / place).mkdir(parents=True, exist_ok=True)
+            parsed = parse_proposal(
+                proposal_dict(problem=f"Problem number {index}"),
+                workspace=str(base / place),
+                session_id=f"s{index}",
+                agent="cc",
+            )
+            stage = "rationale" if rationale else "choice"
+            chosen = Selection("single-json") if rationale else Selection()
+            decision = store.save(PendingDecision(parsed, stage, chosen)).decision_id
+            if damaged:
+                path = store.path(decision)
+                data = json.loads(path.read_text())
+                data["stage"] = 7
+                path.write_text(json.dumps(data))
+        store.refresh_index()
+        entries = listed(store.directory)
+        assert entries is not None
+        now_ns = (entries[0].created_ns if entries else 0) + later
+        assert pending_rows(entries, now_ns) == pending_items(store, now_ns=now_ns)

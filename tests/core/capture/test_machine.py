@@ -34,7 +34,7 @@ from core.errors import (
     PendingDamaged,
     ProposalInvalid,
 )
-from core.ipc.protocol import DecisionPresentResult
+from core.ipc.methods import DecisionPresentResult
 from core.record.models import DecisionRecord
 from core.store.decisions import DecisionStore
 from tests.factories import proposal_dict
@@ -202,7 +202,7 @@ def test_selection_rejects_ambiguous_or_unknown_answers(app: App) -> None:
     with pytest.raises(InvalidDecision) as caught:
         ticket.choose(custom="c" * 1025)
     assert (caught.value.field, caught.value.limit) == ("custom_selection", 1024)
-    assert "exceeds 1024 bytes (got 1025)" in str(caught.value)
+    assert "is 1,025 bytes; the limit is 1,024 bytes" in str(caught.value)
     assert ticket.stage == "choice"
     assert app.pending.load(ticket.decision_id).stage == "choice"
 

@@ -13,12 +13,12 @@ from core.capture.proposal import (
     ParsedProposal,
     Rationales,
     Selection,
-    check_new_options,
     is_resume_request,
     parse_proposal,
     parse_resume,
     parse_stored_proposal,
 )
+from core.capture.proposal_rules import check_new_options
 from core.errors import InvalidDecision, ProposalInvalid, Violation
 from core.record.identity import (
     decision_id,
@@ -173,7 +173,7 @@ def test_integer_confidence_is_a_number() -> None:
 def test_size_limits_name_field_size_and_limit(raw: dict[str, Any], field: str, limit: int) -> None:
     (violation,) = violations(raw)
     assert (violation.field, violation.limit) == (field, limit)
-    assert f"exceeds {limit} bytes (got " in violation.message
+    assert f"; the limit is {limit:,} bytes" in violation.message
 
 
 def test_limits_are_inclusive() -> None:
@@ -185,7 +185,7 @@ def test_limits_are_inclusive() -> None:
 def test_message_names_field_and_sizes() -> None:
     with pytest.raises(ProposalInvalid) as caught:
         parse(with_option(1, label="L" * 300))
-    assert "options[1].label: exceeds 256 bytes (got 300)" in str(caught.value)
+    assert "options[1].label: is 300 bytes; the limit is 256 bytes" in str(caught.value)
     assert isinstance(caught.value, InvalidDecision)
     assert (caught.value.field, caught.value.limit) == ("options[1].label", 256)
 
@@ -383,7 +383,7 @@ def test_several_violations_are_all_reported_in_rule_order() -> None:
     ]
     message = str(caught.value)
     assert message.startswith("invalid implementation decision proposal (6 problems): ")
-    assert "options[1].label: exceeds 256 bytes (got 257)" in message
+    assert "options[1].label: is 257 bytes; the limit is 256 bytes" in message
 
 
 def test_session_and_workspace_are_checked() -> None:

@@ -10,16 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.capture.proposal import (
-    OPTION_FIELDS,
-    PROPOSAL_FIELDS,
     ParsedProposal,
     Rationales,
     Selection,
-    check_new_options,
-    order_violations,
     parse_proposal,
     parse_stored_proposal,
 )
+from core.capture.proposal_draft import OPTION_FIELDS, PROPOSAL_FIELDS
+from core.capture.proposal_rules import check_new_options, order_violations
 from core.errors import ProposalInvalid
 from core.record.models import Option, RejectedReason
 from core.record.normalize import normalize_record

@@ -58,7 +58,7 @@ class Journal:
         self.store = DecisionStore(root)
         self.pending = PendingStore(root)
         self.profile = ProfileStore(root, self.store)
-        self.decider = Decider(root, self.profile.load, clock=self.clock)
+        self.decider = Decider(root, self.profile, clock=self.clock)
         self.service = CaptureService(
             self.store, self.pending, on_recorded=self._rebuild, decider=self.decider
         )

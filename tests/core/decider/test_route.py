@@ -116,3 +116,8 @@ def test_a_phrase_matches_however_it_is_spaced(before: str, phrase: str) -> None
     text = before + " " + phrase.replace(" ", "-") + "."
     routed = route(question(texts=(text,)), mode="auto", prediction=STRONG, policy=policy)
     assert routed.to == ("person" if folded else "profile")
+
+
+def test_a_stale_profile_never_answers_and_says_why() -> None:
+    routed = route(question(), mode="auto", prediction=STRONG, policy=POLICY, stale="out of date")
+    assert (routed.to, routed.reason, routed.shadow) == ("person", "out of date", True)

@@ -20,16 +20,15 @@ from core.exporters.csv_export import render_csv
 from core.exporters.decision_log import render_log
 from core.exporters.json_export import PRIVATE_FIELDS, export_records, render_json
 from core.exporters.madr import render_madr
-from core.gocompat.gotime import GoTime
 from core.importers import make_importer
 from core.importers.engine import run_import
 from core.importers.shaping import ALTERNATIVE_LABEL, NOT_RECORDED
 from core.journal import Journal
 from core.record.models import DecisionRecord, Option, RejectedReason
 from core.record.normalize import normalize_record
-from tests.factories import make_record
+from tests.factories import SECOND_NS
+from tests.factories import stored as factory_stored
 
-T0 = 1_760_000_000_000_000_000
 DAY = 86_400 * 1_000_000_000
 MADR_STATUS_WORDS = {"proposed", "rejected", "accepted", "deprecated", "superseded"}
 MADR_SECTIONS = [
@@ -42,19 +41,10 @@ MADR_SECTIONS = [
 
 
 def stored(record_id: str, day: int, **fields: object) -> DecisionRecord:
-    updates: dict[str, object] = {
-        "schema_version": 1,
-        "id": record_id,
-        "revision": 1,
-        "created_at": GoTime(T0 + day * DAY),
-        "updated_at": GoTime(T0 + day * DAY),
-        "status": "completed",
-        "session_id": "session-secret-1",
-    }
-    updates.update(fields)
-    if updates["status"] == "deleted":
-        updates["deleted_at"] = updates["updated_at"]
-    return normalize_record(make_record().model_copy(update=updates))
+    """A complete stored record written `day` days after the first, with a session id that must
+    not reach any export."""
+    at = day * DAY // SECOND_NS
+    return normalize_record(factory_stored(record_id, at, session_id="session-secret-1", **fields))
 
 
 def custom_choice(record_id: str, day: int) -> DecisionRecord:

@@ -36,42 +36,23 @@ from core.index.journal_index import IndexFilter, JournalIndex
 from core.index.query import select
 from core.index.scan import current_project, facets_of, project_summaries
 from core.journal import Journal
-from core.record.codec import encode_record
 from core.record.filters import ListFilter
 from core.record.models import DecisionRecord, Option, RejectedReason
-from core.record.normalize import normalize_record
 from core.record.shape import StoredRead
 from core.store.decisions import DecisionStore, record_file_names
 from core.store.safefs import ensure_private_dir
 from tests.core.bulk.support.reads import shape_values
-from tests.factories import count_record_reads, make_record
+from tests.factories import (
+    SECOND_NS,
+    STORED_BASE_NS,
+    count_record_reads,
+    make_record,
+    on_disk,
+    stored,
+)
 
-T0 = 1_760_000_000_000_000_000
-SECOND = 1_000_000_000
-
-
-def on_disk(root: Path, record: DecisionRecord, name: str | None = None) -> Path:
-    """Writes a record file behind the store's back, as a sync tool or an editor would."""
-    ensure_private_dir(root, root / "records")
-    path = root / "records" / (name or f"{record.id}.json")
-    path.write_bytes(encode_record(normalize_record(record)))
-    return path
-
-
-def stored(record_id: str, at: int, **fields: object) -> DecisionRecord:
-    """A complete stored record (revision, timestamps, status) built on the reference fixture."""
-    updates: dict[str, object] = {
-        "schema_version": 1,
-        "id": record_id,
-        "revision": 1,
-        "created_at": GoTime(T0 + at * SECOND),
-        "updated_at": GoTime(T0 + at * SECOND),
-        "status": "completed",
-    }
-    updates.update(fields)
-    if updates.get("status") == "deleted" and "deleted_at" not in updates:
-        updates["deleted_at"] = updates["updated_at"]
-    return make_record().model_copy(update=updates)
+T0 = STORED_BASE_NS
+SECOND = SECOND_NS
 
 
 def edit_by_hand(root: Path) -> None:

@@ -40,21 +40,19 @@ from core.errors import (
     UnsafePath,
 )
 from core.ipc.client import IpcClient
-from core.ipc.protocol import (
-    MAX_DEPTH,
-    MAX_FRAME,
-    PROTOCOL_VERSION,
+from core.ipc.framing import MAX_DEPTH, MAX_FRAME, FrameDecoder, decode_json, encode_frame
+from core.ipc.methods import (
     AppShowParams,
     DecisionPendingParams,
     DecisionPresentParams,
     DecisionPresentResult,
-    FrameDecoder,
     HelloParams,
+)
+from core.ipc.protocol import (
+    PROTOCOL_VERSION,
     Notification,
     Request,
     Response,
-    decode_json,
-    encode_frame,
     error_from_exception,
     error_message,
     parse_params,
@@ -136,7 +134,7 @@ def test_oversized_header_is_refused_before_any_body_arrives() -> None:
     assert peak < 64 * 1024
     assert info.value.code == ErrorCode.FRAME_TOO_LARGE
     assert info.value.size == 2**32 - 1
-    assert "4194304-byte limit" in info.value.message
+    assert "the limit is 4,194,304 bytes" in info.value.message
     assert decoder.buffered == 0
     with pytest.raises(FrameTooLarge):
         list(decoder.feed(b"{}"))

@@ -22,11 +22,9 @@ from core.errors import (
     ProtocolError,
     Violation,
 )
+from core.ipc.framing import MAX_FRAME, MAX_VALUES, decode_json
 from core.ipc.protocol import (
-    MAX_FRAME,
     MAX_LISTED_VIOLATIONS,
-    MAX_VALUES,
-    decode_json,
     encode_error_frame,
     error_from_exception,
     parse_request,
@@ -103,7 +101,7 @@ def test_an_8200_option_proposal_gives_an_error_that_fits_a_frame() -> None:
     assert len(data["violations"]) == MAX_LISTED_VIOLATIONS
     total = len(info.value.violations)  # type: ignore[attr-defined]
     assert data["violations_omitted"] == total - MAX_LISTED_VIOLATIONS
-    assert reply["error"]["message"].endswith(f"; and {total - MAX_LISTED_VIOLATIONS} more")
+    assert reply["error"]["message"].endswith(f"; and {total - MAX_LISTED_VIOLATIONS:,} more")
 
 
 def test_a_few_violations_are_all_listed() -> None:

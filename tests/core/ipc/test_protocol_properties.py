@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import FrameTooLarge, ProtocolError
-from core.ipc.protocol import JSON_SAFE_INT, FrameDecoder, Request, encode_frame, parse_request
+from core.ipc.framing import FrameDecoder, encode_frame
+from core.ipc.protocol import JSON_SAFE_INT, Request, parse_request
 
 json_scalars = (
     st.none()

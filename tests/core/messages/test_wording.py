@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.messages.wording import count, join_words, number
+from core.messages.wording import count, join_words, noun, number, span, too_large, too_many
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,12 @@ def test_number_reads_back(value: int) -> None:
 )
 def test_join_words(words: list[str], expected: str) -> None:
     assert join_words(words) == expected
+
+
+def test_sizes_counts_and_spans_read_one_way() -> None:
+    assert too_large(5000, 4096) == "is 5,000 bytes; the limit is 4,096 bytes"
+    assert too_large(1, 1) == "is 1 byte; the limit is 1 byte"
+    assert too_many(70, 64, "tag") == "has 70 tags; the limit is 64 tags"
+    assert span(1, 160, "character") == "1 to 160 characters"
+    assert span(2, 4) == "2 to 4"
+    assert noun(1, "entry", "entries") == "entry" and noun(2, "entry", "entries") == "entries"

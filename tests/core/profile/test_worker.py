@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import LockCancelled
 from core.journal import Journal
 from core.profile.model import ProfileStatus
-from core.profile.store import CancelScope, ProfileStore
+from core.profile.store import CancelScope, ProfileStore, RebuildResult
 from core.profile.worker import ProfileRebuildWorker
 from core.store.locking import locked
 from core.store.safefs import ensure_private_dir
@@ -109,28 +110,47 @@ def test_mutation_does_not_wait_for_the_rebuild(
         began = time.monotonic()
         journal.store.revise("decision-1", 1, lambda r: setattr(r, "tags", ["t"]))
         assert time.monotonic() - began < 2
-        time.sleep(0.1)
+        assert eventually(lambda: worker.rebuilds_started == 2)  # blocked on the lock meanwhile
         assert worker.status().state == "rebuilding"
         assert journal.profile.status().state == "stale"
     assert worker.wait_idle(10)
     assert worker.status().state == "current"
 
 
+class Outcomes:
+    """The real rebuild, and how each call of it ended: None when it finished, else what it
+    raised. A cancelled rebuild raises `LockCancelled`; one that was only slow finishes."""
+
+    def __init__(self, profiles: ProfileStore) -> None:
+        self.profiles = profiles
+        self.ended: list[BaseException | None] = []
+
+    def rebuild(self, scope: CancelScope) -> RebuildResult:
+        try:
+            result = self.profiles.rebuild(cancel=scope, timeout=None)
+        except BaseException as exc:
+            self.ended.append(exc)
+            raise
+        self.ended.append(None)
+        return result
+
+
 def test_stop_cancels_a_rebuild_blocked_on_the_lock_and_nothing_is_written(
-    journal: Journal, worker: ProfileRebuildWorker
+    journal: Journal,
 ) -> None:
+    outcomes = Outcomes(journal.profile)
+    worker = ProfileRebuildWorker(journal.profile, rebuild=outcomes.rebuild)
+    journal.store.put(decision(1))
     with holding_profile_lock(journal):
-        journal.store.put(decision(1))
-        time.sleep(0.1)
-        assert worker.busy
+        worker.request_rebuild()
+        assert eventually(lambda: worker.rebuilds_started == 1)  # running: waits for the lock
         began = time.monotonic()
-        assert worker.stop(timeout=1)
+        assert worker.stop(timeout=1)  # and its thread has ended: nothing of it runs any more
         assert time.monotonic() - began < 1
-    time.sleep(0.2)
+    assert len(outcomes.ended) == 1 and isinstance(outcomes.ended[0], LockCancelled)
     assert not journal.profile.path.exists()
     worker.request_rebuild()  # ignored after stop
-    time.sleep(0.1)
-    assert not journal.profile.path.exists()
+    assert not worker.busy and worker.rebuilds_started == 1
 
 
 def test_stop_is_prompt_while_another_process_holds_the_lock(journal: Journal) -> None:
@@ -159,13 +179,15 @@ def test_stop_is_prompt_while_another_process_holds_the_lock(journal: Journal) -
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        worker = ProfileRebuildWorker(journal.profile)
+        outcomes = Outcomes(journal.profile)
+        worker = ProfileRebuildWorker(journal.profile, rebuild=outcomes.rebuild)
         worker.request_rebuild()
-        time.sleep(0.2)
+        assert eventually(lambda: worker.rebuilds_started == 1)  # running: waits for the lock
         assert worker.status().state == "rebuilding"
         began = time.monotonic()
         assert worker.stop(timeout=1)
         assert time.monotonic() - began < 1
+        assert len(outcomes.ended) == 1 and isinstance(outcomes.ended[0], LockCancelled)
     finally:
         holder.kill()
         holder.communicate()

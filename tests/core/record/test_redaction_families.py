@@ -98,6 +98,33 @@ CASES = [
     ),
     (f"SIGNING_KEY={draw(AN, 32)}", "SIGNING_KEY=[REDACTED", "secret_assignment"),
     (f"WIDGET_KEY={draw(AN, 31)}7", "WIDGET_KEY=[REDACTED", "generic_api_key"),
+    # prefix-anchored families of gitleaks' default rules and detect-secrets' plugins
+    (f"ADOBE_CLIENT_SECRET p8e-{draw(AN, 32)}", "p8e-", "adobe_client_secret"),
+    (f"clickhouse 4b1d{draw(AN, 38)}", "4b1d", "clickhouse_api_secret"),
+    (f"fio-u-{draw(URLSAFE, 64)}", "fio-u-", "frameio_token"),
+    (
+        f"Cookie: _gitlab_session={draw(HEX, 32)}",
+        "Cookie: _gitlab_session=[REDACTED",
+        "gitlab_session_cookie",
+    ),
+    (f"s-s4t2ud-{draw(HEX, 64)}", "s-s4t2ud-", "intra42_client_secret"),
+    (f"{draw(AN, 6)}_{draw(AN, 29)}_mmk", "_mmk", "maxmind_license_key"),
+    (f"oc login --token=sha256~{draw(URLSAFE, 43)}", "sha256~", "openshift_token"),
+    (f"dnkey-{draw(AN, 26)}-{draw(AN, 52)}", "dnkey-", "defined_networking_token"),
+    (f"tk-us-{draw(URLSAFE, 48)}", "tk-us-", "scalingo_token"),
+    (f"sm_pat_{draw(AN, 16)}", "sm_pat_", "settlemint_token"),
+    (f"AQVN{draw(URLSAFE, 36)}", "AQVN", "yandex_token"),
+    (
+        f"https://api.softlayer.com/soap/v3/{draw(HEX, 64)}",
+        "https://api.softlayer.com/soap/v3/[REDACTED",
+        "softlayer_api_key",
+    ),
+    (
+        f"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t{draw(AN, 60)}",
+        "bedrock-",
+        "aws_bedrock_api_key",
+    ),
+    (f"LOB_API_KEY: live_{draw(HEX, 35)}", "live_", "lob_api_key"),
 ]
 
 

@@ -47,7 +47,7 @@ def test_empty_notes_write_nothing_and_long_ones_name_the_limit(tmp_path: Path) 
     with pytest.raises(InvalidDecision) as caught:
         check_note("가" * (NOTE_MAX // 3 + 1))
     assert caught.value.field == "correction_note" and caught.value.limit == NOTE_MAX
-    assert f"the limit is {NOTE_MAX} bytes" in str(caught.value)
+    assert f"the limit is {NOTE_MAX:,} bytes" in str(caught.value)
 
 
 def test_damaged_notes_are_skipped_and_ids_are_checked(tmp_path: Path) -> None:

@@ -140,6 +140,27 @@ def test_equal_sized_buckets_hide_small_differences() -> None:
     assert len({len(_payload(CODEC.seal(b"x" * n))) for n in range(2049, 2100)}) == 1
 
 
+def test_listed_bytes_with_one_byte_appended_are_tampered_not_undecryptable() -> None:
+    """A genuine blob changed on the remote (here: one byte appended, so it no longer opens)
+    is named as changed without the key; `undecryptable` is kept for listed bytes that do
+    not open."""
+    honest = CODEC.seal(b'{"id":"x"}')
+    check = RemoteCheck(CODEC, {}, DESK)
+    report = SyncReport("synced")
+    check.add(
+        manifests.name_of(LAPTOP), _sealed(_manifest(LAPTOP, 1, {"d/ab/cdef.age": honest})), report
+    )
+    assert check.open("d/ab/cdef.age", honest + b"x", report) is None
+    assert [r.kind for r in report.refused] == [TAMPERED]
+    garbage = b"age-encryption.org/v1\n-> garbage\n"
+    listed = RemoteCheck(CODEC, {}, DESK)
+    listed.add(
+        manifests.name_of(LAPTOP), _sealed(_manifest(LAPTOP, 1, {"d/ab/cdef.age": garbage})), report
+    )
+    assert listed.open("d/ab/cdef.age", garbage, report) is None
+    assert report.refused[-1].kind == UNDECRYPTABLE
+
+
 def test_a_manifest_checked_once_is_taken_from_the_memo_only_for_its_exact_bytes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -146,3 +146,10 @@ def test_diagnose_gives_every_failure_an_entry() -> None:
 
 def test_views_compare_by_value() -> None:
     assert SyncView() == view_of({"configured": False})
+
+
+def test_a_stalled_sync_is_an_error_with_its_runbook_entry_not_synced() -> None:
+    view = view_of(status(state="stalled", last_result="running", running_seconds=3 * 3600))
+    assert view.state == ERROR and view.entry == "sync-interrupted"
+    assert headline(view, NOW) == "Sync error: sync-interrupted"
+    assert "running for 180 minutes" in explanation(view, NOW)

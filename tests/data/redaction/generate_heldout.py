@@ -5,7 +5,7 @@ This generator shares nothing with ``generate.py``: its own secret makers (writt
 vendors' published formats, not from our patterns), its own sentence templates (chat messages,
 ticket comments, commit bodies, runbook steps and config snippets rather than decision
 rationales), and its own random source (a SHAKE-256 byte stream, not ``random.Random``). It was
-written before the extra families of ``core/redaction_vendors.py`` and is never used to tune
+written before the extra families of ``core/record/redaction_vendors.py`` and is never used to tune
 them: the bench reports it, no test asserts a per-family figure on it.
 
 Each positive line is ``{"text", "family", "secrets"}``; a secret counts as caught only when its

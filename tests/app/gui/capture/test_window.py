@@ -26,12 +26,20 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from app.gui.capture.request import CaptureRequest
 from app.gui.capture.window import CaptureWindow
 from app.gui.widgets.byte_counter import ByteCounter
 from core.capture.drafts import Draft
 from core.record.models import ProposalOption
-from tests.app.support.capture_support import OPTIONS, PROBLEM, make_request
+from tests.app.support.capture_support import (
+    OPTIONS,
+    PROBLEM,
+    activate,
+    make_request,
+    message,
+    open_window,
+    radio,
+    radios,
+)
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
@@ -45,21 +53,6 @@ pytestmark = [
 
 KEY = Qt.Key
 MOD = Qt.KeyboardModifier
-
-
-def open_window(qtbot: QtBot, request: CaptureRequest) -> CaptureWindow:
-    window = CaptureWindow(request)
-    qtbot.addWidget(window)
-    activate(qtbot, window)
-    return window
-
-
-def activate(qtbot: QtBot, window: CaptureWindow) -> None:
-    """Present the window and wait out its key guard, as a person reading it first would."""
-    window.present()
-    qtbot.waitExposed(window)
-    qtbot.waitUntil(window.isActiveWindow)
-    qtbot.waitUntil(lambda: not window.key_guard.is_quiet())
 
 
 @pytest.fixture
@@ -89,18 +82,6 @@ def commit_text(text: str) -> None:
     QApplication.sendEvent(target, event)
 
 
-def radio(window: QWidget, name: str) -> QRadioButton:
-    found = window.findChild(QRadioButton, name)
-    assert found is not None, name
-    return found
-
-
-def radios(window: QWidget) -> list[QRadioButton]:
-    return [radio(window, f"choice-{n}") for n in range(1, len(OPTIONS) + 1)] + [
-        radio(window, "choice-other")
-    ]
-
-
 def other_edit(window: QWidget) -> QLineEdit:
     found = window.findChild(QLineEdit, "other-text")
     assert found is not None
@@ -117,12 +98,6 @@ def counter(window: QWidget, name: str) -> ByteCounter:
     found = window.findChild(ByteCounter, name)
     assert found is not None, name
     return found
-
-
-def message(window: QWidget) -> str:
-    found = window.findChild(QLabel, "message")
-    assert found is not None
-    return found.text()
 
 
 def label_texts(window: QWidget) -> list[str]:

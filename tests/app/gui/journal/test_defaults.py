@@ -20,7 +20,8 @@ from app.gui.journal.requests import (
     SORT_PROBLEM,
     FilterState,
 )
-from app.gui.journal.window import JournalWindow, journal_settings_group
+from app.gui.journal.window import JournalWindow
+from app.gui.journal.window_settings import journal_settings_group
 from core.capture.machine import CaptureService
 from core.gocompat.gotime import GoTime
 from core.journal import Journal

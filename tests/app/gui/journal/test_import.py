@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,8 +29,28 @@ pytestmark = [
 ]
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "importers"
-MADR = DATA / "madr" / "docs"
-DECISIONS_MD = DATA / "decisions_md" / "decisions.md"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project of its own holding the MADR folder and the decisions.md log: its `.git` is what
+    makes it the project the imported records belong to (`core.importers.locate`), so the
+    tests do not depend on the checkout they run from having one."""
+    root = tmp_path / "adr-project"
+    shutil.copytree(DATA / "madr" / "docs", root / "docs")
+    shutil.copy2(DATA / "decisions_md" / "decisions.md", root / "decisions.md")
+    (root / ".git").mkdir()
+    return root
+
+
+@pytest.fixture
+def madr(project: Path) -> Path:
+    return project / "docs"
+
+
+@pytest.fixture
+def decisions_md(project: Path) -> Path:
+    return project / "decisions.md"
 
 
 @pytest.fixture
@@ -105,11 +126,11 @@ def test_import_menu_action_is_in_the_journal_menu(window: JournalWindow) -> Non
 
 
 def test_import_through_the_dialog_shows_the_report_and_the_records(
-    qtbot: QtBot, window: JournalWindow, journal: Journal
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
 ) -> None:
     all_projects(qtbot, window)
     dialog = open_dialog(qtbot, window)
-    choose_source(qtbot, dialog, MADR, "madr")
+    choose_source(qtbot, dialog, madr, "madr")
     report = run(qtbot, dialog)
     assert report.imported == 5
     assert not report.dry_run
@@ -131,14 +152,14 @@ def test_import_through_the_dialog_shows_the_report_and_the_records(
 
 
 def test_an_import_into_another_project_shows_it_as_the_current_one(
-    qtbot: QtBot, window: JournalWindow
+    qtbot: QtBot, window: JournalWindow, madr: Path
 ) -> None:
     """The window keeps its current project while open, but an import is what the user wants
     to see next: the list moves to the project the import just filled."""
     assert window.filter_bar.state.scope == SCOPE_CURRENT
     qtbot.waitUntil(lambda: window.filter_bar.scope.itemText(0) == "Current: alpha", timeout=5000)
     dialog = open_dialog(qtbot, window)
-    choose_source(qtbot, dialog, MADR, "madr")
+    choose_source(qtbot, dialog, madr, "madr")
     assert run(qtbot, dialog).imported == 5
     qtbot.waitUntil(lambda: window.model.rowCount() == 5, timeout=10_000)
     imported = {window.model.list_row(n).project_id for n in range(5)}
@@ -148,9 +169,11 @@ def test_an_import_into_another_project_shows_it_as_the_current_one(
     qtbot.waitUntil(lambda: not dialog.isVisible())
 
 
-def test_dry_run_writes_nothing(qtbot: QtBot, window: JournalWindow, journal: Journal) -> None:
+def test_dry_run_writes_nothing(
+    qtbot: QtBot, window: JournalWindow, journal: Journal, decisions_md: Path
+) -> None:
     dialog = open_dialog(qtbot, window)
-    choose_source(qtbot, dialog, DECISIONS_MD, "decisions-md")
+    choose_source(qtbot, dialog, decisions_md, "decisions-md")
     dialog.dry_run.setChecked(True)
     report = run(qtbot, dialog)
     assert report.dry_run
@@ -161,9 +184,11 @@ def test_dry_run_writes_nothing(qtbot: QtBot, window: JournalWindow, journal: Jo
     assert not (journal.root / "imports").exists() or not any((journal.root / "imports").iterdir())
 
 
-def test_kind_can_be_overridden(qtbot: QtBot, window: JournalWindow, journal: Journal) -> None:
+def test_kind_can_be_overridden(
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
+) -> None:
     dialog = open_dialog(qtbot, window)
-    choose_source(qtbot, dialog, MADR, "madr")
+    choose_source(qtbot, dialog, madr, "madr")
     dialog.kind.setCurrentIndex(dialog.kind.findData("decider"))
     assert dialog.kind.currentText() == "Owner-decision ledger (SQLite)"
     with qtbot.waitSignal(dialog.import_finished, timeout=10_000) as blocker:
@@ -206,10 +231,10 @@ def test_cancel_stops_the_import(
     assert dialog.start_button.isEnabled()
 
 
-def imported_window(qtbot: QtBot, window: JournalWindow) -> None:
+def imported_window(qtbot: QtBot, window: JournalWindow, madr: Path) -> None:
     all_projects(qtbot, window)
     dialog = open_dialog(qtbot, window)
-    choose_source(qtbot, dialog, MADR, "madr")
+    choose_source(qtbot, dialog, madr, "madr")
     run(qtbot, dialog)
     dialog.close()
     qtbot.waitUntil(lambda: window.model.rowCount() == 7, timeout=10_000)
@@ -220,18 +245,20 @@ def show(qtbot: QtBot, window: JournalWindow, decision_id: str) -> None:
     qtbot.waitUntil(lambda: window.is_shown(decision_id), timeout=5000)
 
 
-def imported_record(qtbot: QtBot, window: JournalWindow, journal: Journal) -> DecisionRecord:
+def imported_record(
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
+) -> DecisionRecord:
     """After `imported_window`: the first imported record."""
-    imported_window(qtbot, window)
+    imported_window(qtbot, window, madr)
     return next(
         r for r in journal.store.list_with_issues(ListFilter()).records if "imported" in r.tags
     )
 
 
 def test_confirm_button_makes_an_imported_record_the_users(
-    qtbot: QtBot, window: JournalWindow, journal: Journal
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
 ) -> None:
-    target = imported_record(qtbot, window, journal)
+    target = imported_record(qtbot, window, journal, madr)
     show(qtbot, window, target.id)
     button = window.inspector.confirm_button
     assert button.isVisible()
@@ -248,18 +275,10 @@ def test_confirm_button_makes_an_imported_record_the_users(
     assert not window.imports.confirm_action.isEnabled()
 
 
-@pytest.mark.xfail(
-    reason=(
-        "known defect, open: a scope reload that lands after the stale-confirm answer (the "
-        "live reload after a commit) can select the newest listed decision instead of keeping "
-        "the one on screen when it is not in the current scope; timing-dependent"
-    ),
-    strict=False,
-)
 def test_confirm_on_a_stale_revision_says_so_and_reloads(
-    qtbot: QtBot, window: JournalWindow, journal: Journal
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
 ) -> None:
-    target = imported_record(qtbot, window, journal)
+    target = imported_record(qtbot, window, journal, madr)
     show(qtbot, window, target.id)
     journal.store.revise(target.id, target.revision, lambda r: setattr(r, "risk_level", "high"))
     with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000) as blocker:
@@ -270,8 +289,10 @@ def test_confirm_on_a_stale_revision_says_so_and_reloads(
     assert journal.store.get(target.id).provenance.selection == "imported"
 
 
-def test_confirm_all_in_scope(qtbot: QtBot, window: JournalWindow, journal: Journal) -> None:
-    imported_window(qtbot, window)
+def test_confirm_all_in_scope(
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
+) -> None:
+    imported_window(qtbot, window, madr)
     window.imports.confirm_all_action.trigger()
     box = window.imports.confirm_box
     assert box is not None
@@ -322,7 +343,7 @@ def test_outcome_figures_of_a_journal_without_recommendations(qtbot: QtBot, tmp_
 
 
 def test_kinds_are_listed_by_name_with_auto_detect_first(
-    qtbot: QtBot, window: JournalWindow, journal: Journal
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
 ) -> None:
     dialog = open_dialog(qtbot, window)
     names = [dialog.kind.itemText(n) for n in range(dialog.kind.count())]
@@ -330,7 +351,7 @@ def test_kinds_are_listed_by_name_with_auto_detect_first(
     assert not any(kind in names for kind in KINDS)
     assert len(names) == len(KINDS) + 1
     assert all(dialog.kind.itemData(n, Qt.ItemDataRole.ToolTipRole) for n in range(len(names)))
-    dialog.source.setText(str(MADR))  # typed, never detected: Auto-detect decides at start
+    dialog.source.setText(str(madr))  # typed, never detected: Auto-detect decides at start
     report = run(qtbot, dialog)
     assert report.kind == "madr" and report.imported == 5
     press(dialog, Qt.Key.Key_Escape)
@@ -338,9 +359,9 @@ def test_kinds_are_listed_by_name_with_auto_detect_first(
 
 
 def test_confirm_of_a_decision_in_a_sync_conflict_is_refused_as_a_correction_is(
-    qtbot: QtBot, window: JournalWindow, journal: Journal
+    qtbot: QtBot, window: JournalWindow, journal: Journal, madr: Path
 ) -> None:
-    target = imported_record(qtbot, window, journal)
+    target = imported_record(qtbot, window, journal, madr)
     add_sync_conflict(journal.root, target.id)
     before = journal.store.get(target.id)
     show(qtbot, window, target.id)

@@ -9,7 +9,7 @@ import pytest
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-import app.gui.journal.window
+import app.gui.journal.scope_pane
 from app.gui.journal.decision_list_model import EXPIRED_NOTICE
 from app.gui.journal.requests import PAGE_SIZE, SORT_OLDEST
 from app.gui.journal.window import JournalWindow
@@ -143,7 +143,7 @@ def test_evicted_snapshot_reloads_too(qtbot: QtBot, journal: Journal, tmp_path: 
 def test_a_large_first_build_shows_its_progress_in_the_caption(
     qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app.gui.journal.window, "INDEXING_NOTICE_MIN", 100)
+    monkeypatch.setattr(app.gui.journal.scope_pane, "INDEXING_NOTICE_MIN", 100)
     journal = make_journal(tmp_path / "journal", [record(n) for n in range(1, 301)])
     window = JournalWindow(journal, settings=settings_at(tmp_path / "settings.ini"))
     seen: list[str] = []
@@ -174,6 +174,9 @@ def test_a_row_deleted_here_does_not_shift_the_next_page(
     qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
     qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
+    # The reload the commit schedules would rebuild the list from a new snapshot; held back,
+    # the next page is asked of the old one, which still holds the deleted row.
+    window.change_timer.setInterval(60_000)
     with qtbot.waitSignal(window.bridge.mutation_finished, timeout=10_000):
         window.bridge.soft_delete(f"decision-test-{COUNT:04d}", 1)
     assert window.model.loaded == PAGE_SIZE - 1 and window.model.total == COUNT - 1

@@ -9,6 +9,7 @@ conflict folder and the store's strict read are checked, and a sync brings the d
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -76,9 +77,25 @@ def _conflicted_pair(
     return laptop, desk
 
 
+@pytest.fixture(scope="module")
+def conflicted_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The conflicted pair, synced once per module (a real encrypted sync over a bare remote
+    takes seconds), and a pristine copy of it that every test starts from."""
+    base = tmp_path_factory.mktemp("conflicted")
+    with pytest.MonkeyPatch.context() as patch:
+        _conflicted_pair(base / "live", patch)
+    shutil.copytree(base / "live", base / "pristine", symlinks=True)
+    return base
+
+
 @pytest.fixture
-def machines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Machine, Machine]:
-    return _conflicted_pair(tmp_path, monkeypatch)
+def machines(conflicted_template: Path) -> tuple[Machine, Machine]:
+    """The pair as the sync left it: restored from the pristine copy at the same paths (the
+    sync state holds the remote's path), so no test sees another's edits or resolutions."""
+    live = conflicted_template / "live"
+    shutil.rmtree(live)
+    shutil.copytree(conflicted_template / "pristine", live, symlinks=True)
+    return Machine.make(live, "laptop"), Machine.make(live, "desk")
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QInputMethodEvent, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from app.gui.questions.question_panel import QuestionPanel
-from app.gui.questions.window import QuestionsWindow, questions_title
+from app.gui.questions.window import SCREEN_SHARE, QuestionsWindow, questions_title
+from app.gui.widgets import screen_fit
 from app.gui.widgets.byte_counter import ByteCounter
+from app.gui.widgets.screen_fit import TITLE_BAR_ALLOWANCE
 from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
 from core.ipc.questions import QuestionsAskParams
 
@@ -478,3 +480,20 @@ def test_withdraw_closes_without_dismissing(qtbot: QtBot, window: QuestionsWindo
         window.withdraw()
         window.close()
     assert not window.isVisible()
+
+
+def test_the_window_fits_a_small_screens_free_area_with_send_on_it(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four questions want more height than a 1024 by 600 netbook has under its panel: the
+    window asks the shared screen rule (title bar included), so Send stays on the screen."""
+    laptop = QRect(0, 27, 1024, 573)
+    monkeypatch.setattr(screen_fit, "free_area", lambda _window: laptop)
+    params = make_params()
+    many = params.model_copy(update={"questions": params.questions * 2})
+    shown = open_window(qtbot, many)
+    assert shown.height() <= int((laptop.height() - TITLE_BAR_ALLOWANCE) * SCREEN_SHARE)
+    assert shown.width() <= laptop.width() * SCREEN_SHARE
+    send = shown.findChild(QPushButton, "send-button")
+    assert send is not None
+    assert shown.rect().contains(send.mapTo(shown, send.rect().bottomRight()))

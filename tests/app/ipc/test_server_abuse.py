@@ -24,7 +24,8 @@ from app.capture_controller import QUESTIONS_PER_CONNECTION, CaptureController
 from app.ipc.server import IpcServer
 from core.errors import ErrorCode, RemoteError
 from core.ipc.client import IpcClient, app_is_running
-from core.ipc.protocol import MAX_FRAME, MAX_LISTED_VIOLATIONS, MAX_VALUES
+from core.ipc.framing import MAX_FRAME, MAX_VALUES
+from core.ipc.protocol import MAX_LISTED_VIOLATIONS
 from core.ipc.runtime_paths import socket_path
 from tests.app.support.controller_support import SocketCall, serving_controller
 from tests.app.support.socket_support import (
@@ -93,7 +94,7 @@ def test_a_proposal_with_thousands_of_bad_options_gets_a_bounded_error(
     assert len(error.data["violations"]) == MAX_LISTED_VIOLATIONS
     omitted = error.data["violations_omitted"]
     assert omitted > 4000
-    assert error.message.endswith(f"; and {omitted} more")
+    assert error.message.endswith(f"; and {omitted:,} more")
     assert len(error.message) <= 4096
 
 

@@ -6,6 +6,7 @@ subprocess, each committing between the moment the dialog loaded the record and 
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from app.gui.journal.edit_dialog import CUSTOM, NO_CHANGES_TEXT, EditDialog
 from app.gui.journal.window import JournalWindow
 from app.gui.widgets.screen_fit import TITLE_BAR_ALLOWANCE
 from core.journal import Journal
+from core.record import fields
 from tests.app.support.journal_support import make_journal, open_window, press, record, shut_down
 
 pytestmark = [
@@ -230,7 +232,7 @@ def test_too_many_tags_and_a_store_error_mark_their_field(
     dialog.tags.setText(", ".join(f"tag{n}" for n in range(70)))
     dialog.try_save()
     assert dialog.marked_fields() == [dialog.tags]
-    assert dialog.message_text == "There are 70 tags; the limit is 64 tags."
+    assert dialog.message_text == "The tag list has 70 tags; the limit is 64 tags."
     dialog.tags.setText("layout")
     assert dialog.marked_fields() == []
     dialog.show_failure("project_alias is 2,000 bytes; the limit is 1,024 bytes", "project_alias")
@@ -249,3 +251,40 @@ def test_the_dialog_fits_the_screens_free_area(
     dialog = open_editor(qtbot, window)
     assert dialog.height() <= free.height() - TITLE_BAR_ALLOWANCE
     assert dialog.width() == 720, "only what does not fit shrinks"
+
+
+def test_an_overrule_opens_the_correction_of_that_decision_once_it_is_loaded(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The tray's and the notification's "Overrule": the correction is the one asked for,
+    never the decision the window showed before the asked one had loaded."""
+    journal = make_journal(tmp_path / "journal", [record(1), record(2)])
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
+    try:
+        qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
+        assert window.record is not None and window.record.id == "decision-test-0002"
+        window.open_decision("decision-missing-0001", edit=True)  # cannot be read: no dialog
+        window.open_decision(DECISION, edit=True)
+        qtbot.waitUntil(lambda: window.findChild(EditDialog) is not None, timeout=5000)
+        dialog = window.findChild(EditDialog)
+        assert dialog is not None and dialog._original.id == DECISION
+        assert window.record is not None and window.record.id == DECISION
+        dialog.reject()
+        window.open_decision("decision-missing-0002", edit=True)
+        qtbot.waitUntil(lambda: window._edit_when_loaded == "", timeout=5000)
+    finally:
+        shut_down(qtbot, window)
+
+
+def test_a_changed_field_limit_changes_the_dialogs_check_and_words(
+    qtbot: QtBot, window: JournalWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dialog checks the record's field table when it runs, so it refuses what a save
+    would refuse and states the same number."""
+    dialog = open_editor(qtbot, window)  # the record loads under the format's own limits
+    kind = fields.FIELDS["decision_kind"]
+    monkeypatch.setitem(fields.FIELDS, "decision_kind", dataclasses.replace(kind, most=10))
+    dialog.kind.setText("k" * 11)
+    dialog.try_save()
+    assert dialog.marked_fields() == [dialog.kind]
+    assert dialog.message_text == "The decision kind is 11 bytes; the limit is 10 bytes."

@@ -6,7 +6,6 @@ GUI thread and waits with qtbot (never `join`), because the reply is written on 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from shiboken6 import Shiboken
 from app.capture_controller import CaptureController
 from app.gui.questions.window import QuestionsWindow
 from core.errors import ErrorCode, RemoteError
-from tests.app.support.controller_support import SocketCall, serving_controller
+from tests.app.support.controller_support import SocketCall
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support propagateSizeHints\(\)",
@@ -56,16 +55,6 @@ PARAMS: dict[str, Any] = {
     "session_id": "claude-session-1",
     "agent": "claude-code",
 }
-
-
-@pytest.fixture
-def harness(
-    qtbot: QtBot, tmp_path: Path, runtime_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[tuple[Path, CaptureController]]:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
-    journal = tmp_path / "journal"
-    with serving_controller(journal) as controller:
-        yield journal, controller
 
 
 def _ask(journal: Path, params: dict[str, Any] = PARAMS, wait: float = 60) -> SocketCall:
@@ -169,7 +158,7 @@ def test_client_gone_withdraws_the_window_without_a_reply(
     qtbot: QtBot, harness: tuple[Path, CaptureController]
 ) -> None:
     journal, controller = harness
-    impatient = _ask(journal, wait=0.5)
+    impatient = _ask(journal, wait=3)  # long enough to see the window on a loaded machine
     window = _window(qtbot, controller)
     dismissed: list[bool] = []
     window.dismissed.connect(lambda: dismissed.append(True))

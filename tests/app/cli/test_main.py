@@ -25,6 +25,16 @@ def test_help_lists_every_command() -> None:
     assert all(word in text for words in COMMANDS.values() for word in words)
 
 
+def test_the_help_from_the_table_is_the_help_the_modules_give() -> None:
+    assert build_parser(listing=True).format_help() == build_parser().format_help()
+
+
+def test_help_loads_no_command_module() -> None:
+    code, modules = modules_loaded_by(["--help"])
+    assert code == 0
+    assert not [m for m in modules if m.removeprefix("app.cli.") in COMMANDS]
+
+
 def test_a_command_loads_only_its_own_module(tmp_path: Path) -> None:
     code, modules = modules_loaded_by(["--journal", str(tmp_path), "pending"])
     assert code == 0

@@ -11,8 +11,7 @@ from pytestqt.qtbot import QtBot
 from app.gui.capture.choice_page import RECOMMENDED_TEXT, USUAL_TEXT, UsualChoiceLine
 from app.gui.capture.window import CaptureWindow
 from core.decider.service import UsualChoice
-from tests.app.gui.capture.test_window import message, open_window, radios
-from tests.app.support.capture_support import make_request
+from tests.app.support.capture_support import make_request, message, open_window, radios
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),

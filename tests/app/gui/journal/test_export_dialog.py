@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QLocale, Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.gui.journal.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
@@ -24,10 +25,12 @@ from core.journal import Journal
 from core.record.summary import summary_in
 from tests.app.support.journal_support import (
     UrlSpy,
+    build_module_window,
     make_journal,
     open_window,
     press,
     record,
+    reused,
     shut_down,
 )
 
@@ -36,22 +39,51 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def journal(tmp_path: Path) -> Journal:
-    records = [record(1), record(2), record(3, status="deleted")]
-    return make_journal(tmp_path / "journal", records)
+def _journal(root: Path) -> Journal:
+    return make_journal(root, [record(1), record(2), record(3, status="deleted")])
 
 
-@pytest.fixture
-def spy() -> UrlSpy:
+@pytest.fixture(scope="module")
+def module_journal(tmp_path_factory: pytest.TempPathFactory) -> Journal:
+    """Read by the tests that share the module's window; none writes to it."""
+    return _journal(tmp_path_factory.mktemp("export") / "journal")
+
+
+@pytest.fixture(scope="module")
+def module_spy() -> UrlSpy:
     return UrlSpy()
 
 
-@pytest.fixture
-def window(qtbot: QtBot, journal: Journal, tmp_path: Path, spy: UrlSpy) -> Iterator[JournalWindow]:
-    window = open_window(qtbot, journal, tmp_path / "settings.ini", open_url=spy)
+@pytest.fixture(scope="module")
+def module_window(
+    qapp: QApplication,
+    module_journal: Journal,
+    module_spy: UrlSpy,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[JournalWindow]:
+    """One window for the module's exports: each test gets it through `window`."""
+    settings = tmp_path_factory.mktemp("export-settings") / "settings.ini"
+    window = build_module_window(module_journal, settings, open_url=module_spy)
     yield window
-    shut_down(qtbot, window)
+    window.shutdown()
+    window.deleteLater()
+
+
+@pytest.fixture
+def journal(module_journal: Journal) -> Journal:
+    return module_journal
+
+
+@pytest.fixture
+def spy(module_spy: UrlSpy) -> UrlSpy:
+    module_spy.urls.clear()
+    return module_spy
+
+
+@pytest.fixture
+def window(qtbot: QtBot, module_window: JournalWindow, spy: UrlSpy) -> Iterator[JournalWindow]:
+    with reused(qtbot, module_window) as window:
+        yield window
 
 
 def open_dialog(qtbot: QtBot, window: JournalWindow, folder: Path) -> ExportDialog:
@@ -175,15 +207,18 @@ def test_cancel_leaves_nothing_behind(
     assert spy.urls == []
 
 
-def test_export_fails_closed_on_an_unreadable_record(
-    qtbot: QtBot, window: JournalWindow, journal: Journal, tmp_path: Path
-) -> None:
-    (journal.store.records_dir / "decision-broken.json").write_text("{")
-    dialog = open_dialog(qtbot, window, tmp_path / "out")
-    run_export(qtbot, dialog)
-    assert dialog.status.text().startswith("Export failed: ")
-    assert "unreadable record" in dialog.status.text()
-    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+def test_export_fails_closed_on_an_unreadable_record(qtbot: QtBot, tmp_path: Path) -> None:
+    journal = _journal(tmp_path / "journal")  # written to: not the module's journal
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
+    try:
+        (journal.store.records_dir / "decision-broken.json").write_text("{")
+        dialog = open_dialog(qtbot, window, tmp_path / "out")
+        run_export(qtbot, dialog)
+        assert dialog.status.text().startswith("Export failed: ")
+        assert "unreadable record" in dialog.status.text()
+        assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+    finally:
+        shut_down(qtbot, window)
 
 
 def test_names_come_from_the_shared_builder_and_never_replace_a_file(tmp_path: Path) -> None:

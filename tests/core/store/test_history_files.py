@@ -122,7 +122,7 @@ BREAKAGES: dict[str, tuple[Callable[..., None], str]] = {
     "junk name": (_junk, "invalid implementation decision history filename 'notes.txt'"),
     "symlink": (_symlink, "is a symbolic link"),
     "fifo": (_fifo, "is not a regular file"),
-    "2 GB file": (_huge, "2,147,483,648 bytes, over the limit of 1,048,576"),
+    "2 GB file": (_huge, "is 2,147,483,648 bytes; the limit is 1,048,576 bytes"),
     "folder": (_folder, "is not a regular file"),
     "newer than current": (_newer_than_current, r"newer than the current revision \d"),
 }

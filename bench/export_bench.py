@@ -1,0 +1,118 @@
+"""Whole-journal output: the JSON export and full listings, beside reading every record.
+
+Usage: python bench/export_bench.py [--sizes 10000 100000] [--repeat 3] [--compare DIR]
+
+Each size gets a generated journal (`bench/journal_gen.py`) whose index is built and current,
+as on a user's machine after the journal window or `list` ran once. The cases are the CLI as a
+user runs it, a fresh process each (start, reconcile and output included):
+
+* floor: a plain loop reading every record file and `json.load`ing it, in this process;
+* export --format json -o FILE, and the same to standard output;
+* list --json, the whole journal as records;
+* list (every decision, the table), and list --query snapshot (a word most records hold).
+
+With --compare DIR (another checkout, e.g. `git archive main | tar -x -C /tmp/before`), every
+CLI case also runs that checkout's code with this virtualenv, labelled "before". The cases take
+turns (`bench.timing.interleaved`); each prints its median wall and CPU time and the ratio to the
+floor's median of the same run. Output goes to a file or /dev/null; the file's size is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.journal_gen import write_journal
+from bench.start_bench import entry
+from bench.timing import Timing, floor_read_parse, interleaved, median_wall, spread
+from core.bulk.file_identity import RACY_NS
+
+
+def cli_case(command: list[str], env: dict[str, str], output: Path | None) -> Callable[[], Timing]:
+    """A run of the CLI to its exit, its standard output into `output` (or /dev/null)."""
+
+    def run() -> Timing:
+        target = str(output) if output is not None else os.devnull
+        with open(target, "wb") as sink:
+            return Timing(lambda: subprocess.run(command, env=env, stdout=sink, check=True))
+
+    return run
+
+
+def cases(
+    journal: Path, work: Path, env: dict[str, str], checkout: Path | None, label: str
+) -> dict[str, Callable[[], Timing]]:
+    cli = [*entry(checkout), "--journal", str(journal)]
+    exported = work / f"export{label.replace(' ', '-')}.json"
+    return {
+        f"export --format json -o FILE{label}": cli_case(
+            [*cli, "export", "--format", "json", "-o", str(exported), "--force"], env, None
+        ),
+        f"export --format json > FILE{label}": cli_case(
+            [*cli, "export", "--format", "json"], env, work / f"stdout{label.replace(' ', '-')}"
+        ),
+        f"list --json{label}": cli_case([*cli, "list", "--json"], env, None),
+        f"list (every decision){label}": cli_case([*cli, "list"], env, None),
+        f"list --query snapshot{label}": cli_case([*cli, "list", "--query", "snapshot"], env, None),
+    }
+
+
+def bench(size: int, repeat: int, checkout: Path | None) -> None:
+    with tempfile.TemporaryDirectory(prefix="export-bench-") as tmp:
+        base = Path(tmp)
+        journal = base / "journal"
+        write_journal(journal, size)
+        home = base / "home"
+        home.mkdir()
+        env = {
+            "HOME": str(home),
+            "PATH": os.environ.get("PATH", ""),
+            "XDG_RUNTIME_DIR": str(base / "run"),
+        }
+        time.sleep(RACY_NS / 1e9 + 0.1)  # files written just before a build are read again
+        subprocess.run(
+            [*entry(None), "--journal", str(journal), "list", "--limit", "1"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            check=True,
+        )
+        runs: dict[str, Callable[[], Timing]] = {"floor (read + json.load)": floor_journal(journal)}
+        runs |= cases(journal, base, env, None, "")
+        if checkout is not None:
+            runs |= cases(journal, base, env, checkout, " (before)")
+        timings = interleaved(runs, repeat)
+        floor = median_wall(timings["floor (read + json.load)"])
+        print(f"export: {size:,} records, median of {repeat} runs (cases take turns)")
+        for name, runs_of in timings.items():
+            median = median_wall(runs_of)
+            walls = [t.wall for t in runs_of]
+            print(f"  {name:42} {median.show(floor)}{spread(walls)}")
+        for path in sorted(base.glob("export*.json")) + sorted(base.glob("stdout*")):
+            print(f"  {path.name}: {path.stat().st_size / 1e6:.1f} MB")
+
+
+def floor_journal(journal: Path) -> Callable[[], Timing]:
+    return lambda: floor_read_parse(journal)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--compare", type=Path, metavar="DIR", help="another checkout to time")
+    args = parser.parse_args()
+    for size in args.sizes:
+        bench(size, args.repeat, args.compare)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""Frames and strict JSON: a frame is its length and its body, refused by its header when too
+large, and JSON is read with no guesses."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import ErrorCode, FrameTooLarge, ProtocolError
+from core.ipc.framing import HEADER_SIZE, MAX_DEPTH, FrameDecoder, decode_json, encode_frame
+
+
+def test_a_frame_is_its_length_then_its_body_and_splits_anywhere() -> None:
+    frame = encode_frame({"a": [1, "é"]})
+    body = frame[HEADER_SIZE:]
+    assert int.from_bytes(frame[:HEADER_SIZE], "big") == len(body)
+    decoder = FrameDecoder()
+    got = [part for byte in (frame + frame) for part in decoder.feed(bytes([byte]))]
+    assert got == [body, body] and decoder.buffered == 0
+
+
+def test_an_oversized_header_fails_the_stream_for_good() -> None:
+    decoder = FrameDecoder(max_frame=8)
+    with pytest.raises(FrameTooLarge, match="the limit is 8 bytes"):
+        list(decoder.feed((9).to_bytes(4, "big")))
+    with pytest.raises(FrameTooLarge):
+        list(decoder.feed(b""))
+
+
+@pytest.mark.parametrize(
+    ("body", "found"),
+    [
+        (b'{"a": 1, "a": 2}', "duplicate key"),
+        (b"[NaN]", "NaN is not valid JSON"),
+        (b"1e999", "out of range"),
+        (b"{} {}", "trailing data"),
+        (b"\xff", "not valid UTF-8"),
+        (b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1), "nests deeper"),
+    ],
+)
+def test_strict_json_refuses_what_a_lenient_reader_would_guess(body: bytes, found: str) -> None:
+    with pytest.raises(ProtocolError, match=found) as caught:
+        decode_json(body)
+    assert caught.value.code == ErrorCode.PARSE_ERROR
