@@ -135,10 +135,10 @@ def _what_moved(report: SyncReport, *, set_up: bool = False) -> str:
     sent = f"{count(report.sent, 'file')} sent"
     if set_up:
         return f"{sent}, {count(report.received, 'file')} received"
-    if report.pushed and not report.sent:
-        sent = f"{count(report.pushed, 'waiting commit')} pushed (from an earlier sync)"
-    elif report.pushed:
-        sent += f" (and {count(report.pushed, 'waiting commit')} from an earlier sync)"
+    if report.waited and not report.sent:
+        sent = f"{count(report.waited, 'waiting commit')} pushed (from an earlier sync)"
+    elif report.waited:
+        sent += f" (and {count(report.waited, 'waiting commit')} from an earlier sync)"
     return f"{sent}, {count(report.received, 'file')} received"
 
 

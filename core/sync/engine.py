@@ -40,7 +40,7 @@ from core.sync import authenticity, manifests
 from core.sync.authenticity import KEY_CHECK_TEXT, RemoteCheck
 from core.sync.bounds import MARKER_MAX
 from core.sync.crypto import AgeCodec, Codec, SyncKey
-from core.sync.gitrepo import BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
+from core.sync.gitrepo import BIG_FILE_THRESHOLD, BRANCH, PRIVATE, REMOTE, GitFailed, GitRepo
 from core.sync.incoming import Incoming
 from core.sync.keystore import forget_key as forget
 from core.sync.keystore import load_key, store_key
@@ -296,7 +296,7 @@ class SyncEngine:
 
     def _run(self, work: WorkingCopy, report: SyncReport) -> None:
         head = self.repo.rev("HEAD")
-        earlier = head  # the last commit an earlier sync made: `report.pushed` counts to it
+        earlier = head  # the last commit an earlier sync made: `report.waited` counts to it
         if work.state.merging and head and self.repo.is_ancestor(work.state.merging, head):
             work.state.merging = ""  # killed after its commit: the merge is done
         if work.state.merging and not self._still_offered(work.state.merging):
@@ -320,19 +320,21 @@ class SyncEngine:
                 )
             if head is None or head == remote:
                 return
-            # the commits earlier syncs made that the remote lacks (this sync's own merge or
-            # manifest commit waited for nothing)
-            waiting = 0
+            span = f"{remote}..{head}" if remote else head
+            waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+            # of those, the commits earlier syncs made (this sync's own commit of what it
+            # exported, or of its manifest after a merge, waited for nothing)
+            waited = 0
             if earlier is not None:
                 span = f"{remote}..{earlier}" if remote else earlier
-                waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+                waited = int(self.repo.text("rev-list", "--count", "--no-merges", span))
             # a remote commit left out of this history is pushed over, only while the
             # remote's branch is still the commit merged (another machine's push wins)
             lease = [f"--force-with-lease=refs/heads/{BRANCH}:{remote}"] if left_out else []
             try:
                 self.repo.run("push", *lease, REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
                 authenticity.pushed(work)
-                report.pushed = waiting
+                report.pushed, report.waited = waiting, waited
                 if left_out:
                     prune_unreachable(self.repo)
                 return
@@ -538,8 +540,20 @@ def _fetch(repo: GitRepo) -> bool:
         return False
     tracking = f"refs/remotes/{REMOTE}/{BRANCH}"
     if repo.rev(tracking) != listed[0].decode():
-        repo.run("fetch", "-q", REMOTE, f"+refs/heads/{BRANCH}:{tracking}")
+        sender = _local_sender(repo.text("remote", "get-url", REMOTE))
+        repo.run("fetch", "-q", *sender, REMOTE, f"+refs/heads/{BRANCH}:{tracking}")
     return True
+
+
+def _local_sender(url: str) -> list[str]:
+    """For a remote on this machine (`file://` or a path), git's sending side runs here too:
+    it streams blobs over `BIG_FILE_THRESHOLD` instead of inflating them into memory whole
+    (a hostile 300 MB blob took twice its size in that process). A remote elsewhere runs its
+    own; a host refuses a sending command it did not choose, so none is given there."""
+    first = url.split("/", 1)[0]
+    if url.startswith("file://") or ("://" not in url and ":" not in first):
+        return [f"--upload-pack=git -c core.bigFileThreshold={BIG_FILE_THRESHOLD} upload-pack"]
+    return []
 
 
 def _write_markers(working_copy: Path, codec: Codec, key: SyncKey | None) -> None:

@@ -96,6 +96,8 @@ class SyncReport:
     sent: int = 0
     received: int = 0
     pushed: int = 0
+    waited: int = 0
+    """Of `pushed`, the commits earlier syncs made (offline, or failed) that waited here."""
     new_conflicts: list[str] = field(default_factory=list)
     detail: str = ""
     applied: int = 0

@@ -19,7 +19,8 @@ from shiboken6 import Shiboken
 from app.capture_controller import CaptureController
 from app.gui.questions.window import QuestionsWindow
 from core.errors import ErrorCode, RemoteError
-from tests.app.support.controller_support import SocketCall
+from tests.app.support.controller_support import QUESTION, SocketCall
+from tests.app.support.controller_support import QUESTION_PARAMS as PARAMS
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support propagateSizeHints\(\)",
@@ -28,33 +29,6 @@ pytestmark = pytest.mark.qt_log_ignore(
 
 KEY = Qt.Key
 MOD = Qt.KeyboardModifier
-QUESTION = "Which database should the cache use?"
-PARAMS: dict[str, Any] = {
-    "questions": [
-        {
-            "question": QUESTION,
-            "header": "Cache DB",
-            "options": [
-                {"label": "SQLite", "description": "Embedded"},
-                {"label": "Redis", "description": "A service"},
-            ],
-            "multi_select": False,
-        },
-        {
-            "question": "Which signals should the worker emit?",
-            "header": "Signals",
-            "options": [
-                {"label": "Logging", "description": ""},
-                {"label": "Metrics", "description": ""},
-                {"label": "Tracing", "description": ""},
-            ],
-            "multi_select": True,
-        },
-    ],
-    "workspace": "/tmp/project",
-    "session_id": "claude-session-1",
-    "agent": "claude-code",
-}
 
 
 def _ask(journal: Path, params: dict[str, Any] = PARAMS, wait: float = 60) -> SocketCall:

@@ -24,8 +24,7 @@ from app.capture_controller import CaptureController
 from app.gui.capture.window import CaptureWindow
 from app.gui.questions.window import QuestionsWindow
 from tests.app.support.cli_imports import ROOT
-from tests.app.support.controller_support import SocketCall
-from tests.app.test_questions_controller import PARAMS as QUESTION_PARAMS
+from tests.app.support.controller_support import QUESTION_PARAMS, SocketCall
 from tests.factories import proposal_dict
 
 pytestmark = pytest.mark.qt_log_ignore(

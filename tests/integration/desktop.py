@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from app.main_app import APP_ID
 from core.ipc.client import app_is_running
 from core.ipc.runtime_paths import socket_path
 from tests.integration.agent_support import ROOT, agent_env, start_xvfb, stop
@@ -107,3 +108,21 @@ def xdotool(env: dict[str, str], *args: str) -> str:
     """xdotool in `env`; returns its output even when it fails (callers assert on it)."""
     result = subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
     return result.stdout.strip()
+
+
+def tray_embeds_our_icon(env: dict[str, str]) -> bool:
+    """trayer's 'panel' window must hold a child window named like our app (its
+    application name, which is also its window class)."""
+    tree = subprocess.run(
+        ["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, timeout=10
+    ).stdout.splitlines()
+    for index, line in enumerate(tree):
+        if '"panel"' not in line:
+            continue
+        depth = len(line) - len(line.lstrip())
+        for child in tree[index + 1 :]:
+            if child.strip() and len(child) - len(child.lstrip()) <= depth:
+                break
+            if f'"{APP_ID}"' in child:
+                return True
+    return False

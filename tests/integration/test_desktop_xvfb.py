@@ -9,30 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from app.main_app import APP_ID
 from tests.factories import proposal_dict
-from tests.integration.desktop import app_env, running_app, xdotool, xvfb_with_tray
+from tests.integration.desktop import (
+    app_env,
+    running_app,
+    tray_embeds_our_icon,
+    xdotool,
+    xvfb_with_tray,
+)
 from tests.integration.window_manager import ask_process, keys, type_text, wait_window
 
 pytestmark = pytest.mark.xvfb
-
-
-def _tray_embeds_our_icon(env: dict[str, str]) -> bool:
-    """trayer's 'panel' window must hold a child window named like our app (its
-    application name, which is also its window class)."""
-    tree = subprocess.run(
-        ["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, timeout=10
-    ).stdout.splitlines()
-    for index, line in enumerate(tree):
-        if '"panel"' not in line:
-            continue
-        depth = len(line) - len(line.lstrip())
-        for child in tree[index + 1 :]:
-            if child.strip() and len(child) - len(child.lstrip()) <= depth:
-                break
-            if f'"{APP_ID}"' in child:
-                return True
-    return False
 
 
 def test_tray_icon_embedded_and_decision_answered_by_keys(
@@ -46,10 +33,10 @@ def test_tray_icon_embedded_and_decision_answered_by_keys(
         env = app_env(runtime, {**display_env, "QT_QPA_PLATFORM": "xcb"})
         with running_app(journal, env):
             deadline_checks = 40
-            while not _tray_embeds_our_icon(env) and deadline_checks:
+            while not tray_embeds_our_icon(env) and deadline_checks:
                 deadline_checks -= 1
                 subprocess.run(["sleep", "0.25"], check=True)
-            assert _tray_embeds_our_icon(env), "the tray icon was not embedded in trayer"
+            assert tray_embeds_our_icon(env), "the tray icon was not embedded in trayer"
             ask = ask_process(journal, env, proposal, "xvfb-1")
             window = wait_window(env, "Decision: Choose the canonical")
             xdotool(env, "windowactivate", "--sync", window)

@@ -18,8 +18,14 @@ from tests.app.support.fake_notification_service import invoke
 from tests.app.support.session_bus import fake_service, private_session_bus
 from tests.core.decider.support import KIND, WORKSPACE, Journal, database_proposal
 from tests.integration.agent_support import xvfb_missing_reason
-from tests.integration.desktop import _wait_for, app_env, running_app, xdotool, xvfb_with_tray
-from tests.integration.test_desktop_xvfb import _tray_embeds_our_icon
+from tests.integration.desktop import (
+    _wait_for,
+    app_env,
+    running_app,
+    tray_embeds_our_icon,
+    xdotool,
+    xvfb_with_tray,
+)
 from tests.integration.window_manager import ask_process, wait_window
 
 pytestmark = [
@@ -57,7 +63,7 @@ def test_overrule_on_the_notification_opens_the_correction(
             {**display_env, "QT_QPA_PLATFORM": "xcb", "DBUS_SESSION_BUS_ADDRESS": bus},
         )
         with running_app(journal, env):
-            _wait_for(lambda: _tray_embeds_our_icon(env), 20)
+            _wait_for(lambda: tray_embeds_our_icon(env), 20)
             time.sleep(1.0)  # the capabilities are asked in the background at start
             agent = ask_process(journal, env, proposal, "agent-1", Path(WORKSPACE))
             out, err = agent.communicate(timeout=60)

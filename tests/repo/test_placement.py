@@ -20,7 +20,7 @@ HERE = "tests/repo/test_placement.py"
 FEATURE_TESTS: dict[str, str] = {
     # What a person sees or does that no one module owns, so the file is named for it.
     "tests/app/test_window_leaks.py": "capture and question windows give their memory back",
-    "tests/core/index/test_current_shape.py": "the index row `show` reads, only while it is current",
+    "tests/core/index/test_current_shape.py": "the index row `show` reads, while current",
     "tests/app/cli/test_readme_commands.py": "the README's command list against the argparse tree",
     "tests/app/cli/test_start_imports.py": "what each CLI command imports at start",
     "tests/app/cli/test_sync_messages.py": "every sync message of the CLI names its runbook entry",
@@ -28,7 +28,7 @@ FEATURE_TESTS: dict[str, str] = {
     "tests/app/gui/journal/test_current_scope.py": "the journal window's current-project scope",
     "tests/app/gui/journal/test_defaults.py": "what the journal window opens on and keeps",
     "tests/app/gui/journal/test_import.py": "import dialog, confirming imports, outcome figures",
-    "tests/app/gui/journal/test_kept_on_screen.py": "the decision on screen stays, whichever reload lands last",
+    "tests/app/gui/journal/test_kept_on_screen.py": "the decision shown stays put on reloads",
     "tests/app/gui/journal/test_keyboard.py": "the journal window from the keyboard alone",
     "tests/app/gui/journal/test_lifecycle.py": "soft delete, restore and history from the keys",
     "tests/app/gui/journal/test_live_updates.py": "the window following commits by any writer",

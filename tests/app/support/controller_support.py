@@ -68,3 +68,33 @@ def serving_controller(journal: Path) -> Iterator[CaptureController]:
             questions.withdraw()
         server.close()
         workers.wait_idle()
+
+
+QUESTION = "Which database should the cache use?"
+QUESTION_PARAMS: dict[str, Any] = {
+    "questions": [
+        {
+            "question": QUESTION,
+            "header": "Cache DB",
+            "options": [
+                {"label": "SQLite", "description": "Embedded"},
+                {"label": "Redis", "description": "A service"},
+            ],
+            "multi_select": False,
+        },
+        {
+            "question": "Which signals should the worker emit?",
+            "header": "Signals",
+            "options": [
+                {"label": "Logging", "description": ""},
+                {"label": "Metrics", "description": ""},
+                {"label": "Tracing", "description": ""},
+            ],
+            "multi_select": True,
+        },
+    ],
+    "workspace": "/tmp/project",
+    "session_id": "claude-session-1",
+    "agent": "claude-code",
+}
+"""A `questions.ask` of two questions, one of them multi-select, as the hook sends it."""

@@ -133,7 +133,8 @@ def test_join_brings_the_remote_journal_here(
 ) -> None:
     desk = SyncEngine(journal(tmp_path / "desk", "decision-desk"))
     report = desk.join(f"file://{remote}", key=None, name="desk")
-    assert report.result == SYNCED and report.applied == 1 and report.pushed == 1
+    assert report.result == SYNCED and report.applied == 1 and report.sent == 1
+    assert (report.pushed, report.waited) == (1, 0)  # its own commit waited for nothing
     assert DecisionStore(desk.root).get("decision-1").problem == "Choose for decision-1"
     assert synced.sync().applied == 1  # and the desk's decision reaches the laptop
     assert DecisionStore(synced.root).get("decision-desk").revision == 1
@@ -184,7 +185,7 @@ def test_a_git_killed_mid_write_does_not_stop_the_next_sync(synced: SyncEngine) 
     (git / "refs" / "heads" / "main.lock").write_text("")
     DecisionStore(synced.root).put(make_record(id="decision-2", problem="Pick the queue"))
     report = synced.sync()
-    assert (report.result, report.pushed) == (SYNCED, 1)
+    assert (report.result, report.sent, report.pushed, report.waited) == (SYNCED, 1, 1, 0)
     assert not (git / "index.lock").exists()
 
 
