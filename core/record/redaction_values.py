@@ -190,7 +190,7 @@ def is_placeholder(value: str) -> bool:
     lowered = value.casefold()
     if any(w in lowered for w in _PLACEHOLDER_WORDS) or _REPEATED.search(value):
         return True
-    if "xxxx" in value or "XXXX" in value or "..." in value or "***" in value:
+    if _masked(value):
         return True  # sk-...4f2a, ****a1b2: a masked value
     if value.startswith("<") or value.endswith(">") or "<your" in lowered:
         return (
@@ -202,6 +202,23 @@ def is_placeholder(value: str) -> bool:
     if sep and first == second:
         return True  # minioadmin/minioadmin, guest:guest: a documented default
     return all(ch in "*xX.#?-_•·" for ch in value)
+
+
+_MASK_RUN = re.compile(r"[*.•·]{3,}|[xX]{4,}")
+_MASK_SHOWS_AT_MOST = 8
+
+
+def _masked(value: str) -> bool:
+    """A value shown with most of it hidden (``sk-...4f2a``, ``****a1b2``, ``ghp_XXXX``): a mask
+    run, and little else: at most a few letters and digits outside the runs, or the runs a third
+    of the value or more. A password that merely holds ``***`` among many other characters
+    (``DO***8ePBP6L3yq~``) is a password."""
+    runs = _MASK_RUN.findall(value)
+    if not runs:
+        return False
+    hidden = sum(len(run) for run in runs)
+    shown = sum(ch.isalnum() for ch in _MASK_RUN.sub("", value))
+    return shown <= _MASK_SHOWS_AT_MOST or hidden * 3 >= len(value)
 
 
 def _plain_word(value: str) -> bool:

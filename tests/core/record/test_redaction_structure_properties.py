@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import string
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -99,3 +100,23 @@ def test_redacting_again_changes_nothing_and_gives_nothing_back(
     assert twice == once
     if _quoteless(around):
         assert not leaked(value, text, twice)
+
+
+@pytest.mark.xfail(
+    reason=(
+        "known defect, open (random property examples found it): a password that itself "
+        "holds an assignment loses only what follows its '=': the assignment rule runs "
+        "first, and the sentence rule then leaves a value holding a token alone"
+    ),
+    strict=True,
+)
+@pytest.mark.parametrize(
+    "text, password",
+    [
+        ("the password is 'aPW=01A0'", "aPW=01A0"),
+        ("the password is vS0=/OuF@pw=/Eb10F+!U=9", "vS0=/OuF@pw=/Eb10F+!U=9"),
+    ],
+)
+def test_a_password_holding_an_assignment_goes_whole(text: str, password: str) -> None:
+    redacted = redact_text(text)[0]
+    assert password[:4] not in redacted, redacted
