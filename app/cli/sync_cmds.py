@@ -43,7 +43,7 @@ from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
-from core.sync.report import OFFLINE, Refusal, SyncReport, entries_of
+from core.sync.report import OFFLINE, ROLLBACK, Refusal, SyncReport, entries_of
 from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
 
@@ -135,7 +135,11 @@ def _what_moved(report: SyncReport, *, set_up: bool = False) -> str:
     sent = f"{count(report.sent, 'file')} sent"
     if set_up:
         return f"{sent}, {count(report.received, 'file')} received"
-    if report.waited and not report.sent:
+    if report.waited and any(refusal.kind == ROLLBACK for refusal in report.refused):
+        # the remote went back: these commits had been pushed, and go out again
+        again = f"{count(report.waited, 'commit')} pushed again (the remote had lost them)"
+        sent = again if not report.sent else f"{sent} (and {again})"
+    elif report.waited and not report.sent:
         sent = f"{count(report.waited, 'waiting commit')} pushed (from an earlier sync)"
     elif report.waited:
         sent += f" (and {count(report.waited, 'waiting commit')} from an earlier sync)"

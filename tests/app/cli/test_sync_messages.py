@@ -107,3 +107,20 @@ def test_every_sync_entry_prints_through_help(capsys: pytest.CaptureFixture[str]
         assert main(["help", "runbook", name]) == 0
         out = capsys.readouterr().out
         assert out.startswith(f"## {name}\n")
+
+
+def test_commits_pushed_again_after_a_rollback_are_not_called_waiting() -> None:
+    """After the remote went back, this machine's own commits go out again: they did not
+    wait from an earlier sync, which `sync status` (0 waiting) would contradict."""
+    from app.cli.sync_cmds import _what_moved
+    from core.sync.report import ROLLBACK, Refusal, SyncReport
+
+    rolled = Refusal("m/8d6a7495.age", ROLLBACK, "the remote was rolled back")
+    report = SyncReport("refused", waited=3, refused=[rolled])
+    assert (
+        _what_moved(report) == "3 commits pushed again (the remote had lost them), 0 files received"
+    )
+    report.sent = 1
+    assert _what_moved(report).startswith("1 file sent (and 3 commits pushed again")
+    waiting = SyncReport("synced", waited=2)
+    assert _what_moved(waiting).startswith("2 waiting commits pushed (from an earlier sync)")
