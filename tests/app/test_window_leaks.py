@@ -24,6 +24,7 @@ from app.capture_controller import CaptureController
 from app.gui.capture.window import CaptureWindow
 from app.gui.questions.window import QuestionsWindow
 from tests.app.support.cli_imports import ROOT
+from tests.app.support.controller_support import QUESTION_PARAMS as SHARED_PARAMS
 from tests.app.support.controller_support import SocketCall
 from tests.factories import proposal_dict
 
@@ -32,22 +33,8 @@ pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support raise\(\)",
 )
 
-QUESTION_PARAMS = {
-    "questions": [
-        {
-            "question": "Which database should the cache use?",
-            "header": "Cache DB",
-            "options": [
-                {"label": "SQLite", "description": "Embedded"},
-                {"label": "Redis", "description": "A service"},
-            ],
-            "multi_select": False,
-        }
-    ],
-    "workspace": "/tmp/project",
-    "session_id": "claude-session-1",
-    "agent": "claude-code",
-}
+# one question of the hook's set is enough to show and close a window
+QUESTION_PARAMS = {**SHARED_PARAMS, "questions": SHARED_PARAMS["questions"][:1]}
 ROUNDS = 100
 WARM_UP = 10
 """Rounds before the first measure: caches, fonts and the allocator's pools fill in these."""
