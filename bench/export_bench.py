@@ -59,7 +59,6 @@ def cases(
     journal: Path, work: Path, env: dict[str, str], checkout: Path | None, label: str
 ) -> dict[str, Callable[[], Timing]]:
     cli = [*entry(checkout), "--journal", str(journal)]
-    subprocess.run([*cli, "list", "--limit", "1"], env=env, stdout=subprocess.DEVNULL, check=True)
     exported = work / f"export{label.replace(' ', '-')}.json"
     return {
         f"export --format json -o FILE{label}": cli_case(
@@ -89,16 +88,19 @@ def bench(size: int, repeat: int, checkout: Path | None, existing: Path | None =
             "PATH": os.environ.get("PATH", ""),
             "XDG_RUNTIME_DIR": str(base / "run"),
         }
-        time.sleep(RACY_NS / 1e9 + 0.1)  # files written just before a build are read again
-        runs: dict[str, Callable[[], Timing]] = {"floor (read + json.load)": floor_journal(journal)}
-        runs |= cases(journal, base, env, None, "")
+        sides = [(journal, None, "")]
         if checkout is not None:
             # Its own copy of the journal (the record files linked, not copied): the two
             # checkouts may keep different index formats, and each would replace the other's.
-            before = base / "journal-before"
-            linked_copy(journal, before)
-            time.sleep(RACY_NS / 1e9 + 0.1)
-            runs |= cases(before, base, env, checkout, " (before)")
+            # Linking changes the files' ctime, so it comes before either index is built.
+            sides.append((base / "journal-before", checkout, " (before)"))
+            linked_copy(journal, sides[-1][0])
+        time.sleep(RACY_NS / 1e9 + 0.1)  # files written just before a build are read again
+        runs: dict[str, Callable[[], Timing]] = {"floor (read + json.load)": floor_journal(journal)}
+        for side_journal, side_checkout, label in sides:
+            built = [*entry(side_checkout), "--journal", str(side_journal), "list", "--limit", "1"]
+            subprocess.run(built, env=env, stdout=subprocess.DEVNULL, check=True)
+            runs |= cases(side_journal, base, env, side_checkout, label)
         timings = interleaved(runs, repeat)
         floor = median_wall(timings["floor (read + json.load)"])
         print(f"export: {size:,} records, median of {repeat} runs (cases take turns)")
