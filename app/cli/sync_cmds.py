@@ -55,7 +55,9 @@ KEY_WARNING = (
 SYNC_EXIT_CODES = (
     "sync exit codes: 0 synced or offline (will retry), 2 a wrong or missing key or a remote "
     "that is not a sync remote, 4 conflicts wait (`sync status`), 6 the remote sent files "
-    "that were refused (named; the rest was applied), 7 sync is not set up or already is"
+    "that were refused (named; the rest was applied), or a remote refused whole (changed without "
+    "the key, objects git refuses, a join refused; nothing was written), 7 sync is not set up "
+    "or already is"
 )
 NAME_HELP = "this machine's name in status and conflicts (default: its host name)"
 REFUSALS_SHOWN = 20

@@ -24,6 +24,7 @@ from core.errors import (
     StorageFailure,
     SyncAlreadyConfigured,
     SyncCancelled,
+    SyncJoinRefused,
     SyncKeyWrong,
     SyncNotConfigured,
     SyncRemoteError,
@@ -33,6 +34,7 @@ from core.errors import (
     storage_failure,
 )
 from core.gocompat.gotime import GoTime
+from core.messages.wording import count
 from core.store.locking import locked
 from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
@@ -63,6 +65,7 @@ from core.sync.state import (
     ResultSlot,
     StateFiles,
     SyncConfig,
+    SyncState,
     checked_machine_name,
     machine_name,
     new_journal_id,
@@ -154,8 +157,17 @@ class SyncEngine:
             config = _new_config(encrypted, key_file, name)
             if encrypted and key is not None:
                 store_key(config.key_location, key)
-            self._install(repo.path, config)
-        return self.sync()
+            self._install(repo.path, config, joining=True)
+        try:
+            return self.sync()
+        except SyncJoinRefused:
+            # fail closed: nothing went to the remote, and this machine does not sync with it
+            with self._lock():
+                shutil.rmtree(self.files.working_copy, ignore_errors=True)
+            if config.encrypted and config.key_kind != "file":
+                with contextlib.suppress(JournalError):
+                    forget(config.key_location)
+            raise
 
     def _refuse_if_configured(self) -> None:
         if self.configured or self.files.working_copy.exists():
@@ -181,12 +193,14 @@ class SyncEngine:
             shutil.rmtree(staging, ignore_errors=True)
             raise
 
-    def _install(self, staging: Path, config: SyncConfig) -> None:
+    def _install(self, staging: Path, config: SyncConfig, *, joining: bool = False) -> None:
         """Everything of the set-up is written in the staging folder, whose rename makes the
         journal sync: a set-up cut short (a full disk, a kill) leaves nothing half set up."""
         state_dir = staging / ".git" / STATE_DIR
         state_dir.mkdir(mode=0o700)
         write_slot(state_dir / RESULT_FILE, ResultSlot())  # its space, taken while there is some
+        if joining:
+            self.files.save_new_state(SyncState(joining=True), directory=state_dir)
         self.files.save_config(config, directory=state_dir)
         os.chmod(staging, 0o700)
         os.rename(staging, self.files.working_copy)
@@ -414,6 +428,10 @@ class SyncEngine:
             work.state.merging = ""
             self._drop_refused_fetch()
             raise
+        if work.state.joining:
+            if len(report.refused) > refused:
+                raise SyncJoinRefused(join_refusal(report.refused[refused:]))
+            work.state.joining = False  # saved with the merge: a resumed merge is checked
         work.state.merging = remote
         self._save(work, "")
         result = incoming.merge()
@@ -476,6 +494,19 @@ def _fsck_refusal(exc: GitFailed, report: SyncReport) -> BaseException:
     return SyncRemoteUnsafe(
         f"the remote holds an object git refuses to fetch, so nothing was received: {first}; "
         "the remote was changed by something other than decision-journal"
+    )
+
+
+def join_refusal(refusals: list[Refusal]) -> str:
+    """A join whose first merge refused files: a machine that joined would push a tree
+    without them over the remote (and the other machines would find them removed), so the
+    join stops before anything is applied or pushed."""
+    first = refusals[0]
+    return (
+        f"join refused: {count(len(refusals), 'file')} on the remote failed the checks (first, "
+        f"{first.kind}: {first.name}: {first.message}); nothing was written to the remote and "
+        "this machine does not sync with it. Run `decision-journal sync now` on a machine that "
+        "already syncs with this remote (it pushes its files back), then join again"
     )
 
 
