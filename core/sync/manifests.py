@@ -129,8 +129,20 @@ def decode(plain: bytes) -> tuple[Manifest, dict[str, object], str]:
         if raw["format"] != FORMAT or raw["state"] != manifest.state or not isinstance(mac, str):
             raise SyncManifestInvalid("a manifest's format or state digest does not match")
     except (zlib.error, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise SyncManifestInvalid(f"not a format-{FORMAT} manifest: {exc}") from exc
+        raise SyncManifestInvalid(f"not a format-{FORMAT} manifest: {_why(exc)}") from exc
     return manifest, raw, mac
+
+
+def _why(error: Exception) -> str:
+    """What was wrong with a manifest that does not decode, in plain words (never Python's
+    own message: "invalid literal for int()" says nothing to a person)."""
+    if isinstance(error, zlib.error):
+        return "it is not gzip-compressed"
+    if isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
+        return "its contents are not JSON"
+    if isinstance(error, KeyError):
+        return f"it lacks the field {error.args[0]!r}" if error.args else "it lacks a field"
+    return "a field holds the wrong kind of value (a number, text or list where another is due)"
 
 
 def name_of(machine: str) -> str:
