@@ -110,15 +110,19 @@ def _next_sync_works(pair) -> None:
     assert sync_status(victim.engine)["state"] == "synced"
 
 
-def _doctor(side: Side) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "--journal", str(side.root), "doctor", "--json"],
+def _cli(side: Side, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "--journal", str(side.root), *args],
         cwd=ROOT,
         env=cli_env(),
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def _doctor(side: Side) -> dict[str, object]:
+    done = _cli(side, "doctor", "--json")
     assert done.returncode == 6, (done.stdout, done.stderr)
     return json.loads(done.stdout)
 
@@ -159,14 +163,7 @@ def test_sync_now_exits_with_the_refused_code_when_git_refuses_the_fetch(pair) -
     (exit 6, as every refusal), not an unexpected error (exit 1)."""
     victim, _honest, remote, _ = pair
     before_home, before, honest_commit = _attack(pair, {(b"d", b"..", b".bashrc"): b"pwned\n"})
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "--journal", str(victim.root), "sync", "now"],
-        cwd=ROOT,
-        env=cli_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = _cli(victim, "sync", "now")
     assert done.returncode == 6, (done.stdout, done.stderr)
     assert "git refused the whole fetch (hasDotdot" in done.stderr
     assert "sync-remote-unsafe" in done.stderr
