@@ -53,6 +53,7 @@ from core.sync.report import (
     OFFLINE,
     ROLLBACK,
     SYNCED,
+    TAMPERED,
     UNSAFE_PATH,
     Refusal,
     SyncReport,
@@ -334,28 +335,53 @@ class SyncEngine:
                 )
             if head is None or head == remote:
                 return
-            span = f"{remote}..{head}" if remote else head
-            waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
-            # of those, the commits earlier syncs made (this sync's own commit of what it
-            # exported, or of its manifest after a merge, waited for nothing)
-            waited = 0
-            if earlier is not None:
-                span = f"{remote}..{earlier}" if remote else earlier
-                waited = int(self.repo.text("rev-list", "--count", "--no-merges", span))
-            # a remote commit left out of this history is pushed over, only while the
-            # remote's branch is still the commit merged (another machine's push wins)
-            lease = [f"--force-with-lease=refs/heads/{BRANCH}:{remote}"] if left_out else []
-            try:
-                self.repo.run("push", *lease, REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
-                authenticity.pushed(work)
-                report.pushed, report.waited = waiting, waited
-                if left_out:
-                    prune_unreachable(self.repo)
+            if self._pushed(work, report, remote, earlier, left_out=left_out):
                 return
-            except GitFailed as exc:
-                if not exc.rejected:
-                    raise
+            if left_out and remote and self._fetch_remote() == remote:
+                # nobody pushed meanwhile: the remote refuses to be pushed over (a protected
+                # branch). The hostile commit stays in its history, but a commit on top of it
+                # whose tree is what this machine admitted takes it out of the branch's tip
+                self._commit(work, [remote, head])
+                report.refuse(kept_in_history(remote, report))
+                if self._pushed(work, report, remote, earlier, left_out=False):
+                    return
         raise SyncRemoteError(f"the remote kept moving during {PUSH_ATTEMPTS} push attempts")
+
+    def _pushed(
+        self,
+        work: WorkingCopy,
+        report: SyncReport,
+        remote: str | None,
+        earlier: str | None,
+        *,
+        left_out: bool,
+    ) -> bool:
+        """Pushes HEAD, counting the commits pushed and those of them earlier syncs made;
+        False when the remote rejected the push (it moved, or refuses to be pushed over)."""
+        head = self.repo.rev("HEAD")
+        assert head is not None
+        span = f"{remote}..{head}" if remote else head
+        waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+        # of those, the commits earlier syncs made (this sync's own commit of what it
+        # exported, or of its manifest after a merge, waited for nothing)
+        waited = 0
+        if earlier is not None:
+            span = f"{remote}..{earlier}" if remote else earlier
+            waited = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+        # a remote commit left out of this history is pushed over, only while the
+        # remote's branch is still the commit merged (another machine's push wins)
+        lease = [f"--force-with-lease=refs/heads/{BRANCH}:{remote}"] if left_out else []
+        try:
+            self.repo.run("push", *lease, REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
+        except GitFailed as exc:
+            if not exc.rejected:
+                raise
+            return False
+        authenticity.pushed(work)
+        report.pushed, report.waited = waiting, waited
+        if left_out:
+            prune_unreachable(self.repo)
+        return True
 
     def _fetch_remote(
         self, work: WorkingCopy | None = None, report: SyncReport | None = None
@@ -495,6 +521,20 @@ def _fsck_refusal(exc: GitFailed, report: SyncReport) -> BaseException:
         f"the remote holds an object git refuses to fetch, so nothing was received: {first}; "
         "the remote was changed by something other than decision-journal"
     )
+
+
+KEPT_IN_HISTORY = (
+    "the remote refuses force pushes (a protected branch), so this commit, which holds the "
+    "files refused above, stays in the remote's history; this machine pushed a commit on top "
+    "of it whose tree leaves them out, so the branch's tip holds none of them and no machine "
+    "applies them. To delete them from the history too, put the branch back on the host"
+)
+
+
+def kept_in_history(commit: str, report: SyncReport) -> Refusal:
+    """What a remote that refuses force pushes keeps: the hostile commit, below the tip."""
+    kind = next((r.kind for r in report.refused if r.kind != ROLLBACK), TAMPERED)
+    return Refusal(f"commit {commit}", kind, KEPT_IN_HISTORY)
 
 
 def join_refusal(refusals: list[Refusal]) -> str:

@@ -383,3 +383,41 @@ def test_a_join_onto_a_journal_with_no_decisions_yet_works(tmp_path: Path) -> No
     assert second.ok("sync", "now").startswith("Synced:")
     first.ok("sync", "now")
     assert [r.id for r in first.store.list()] == ["decision-second-1"]
+
+
+def test_a_remote_that_refuses_force_pushes_loses_the_forgery_from_its_tip(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    """A protected branch keeps the hostile commit for good: sync cannot push over it, so
+    it commits on top of it a tree without the refused file, and says so."""
+    laptop, desk, remote = pair
+    subprocess.run(
+        ["git", f"--git-dir={remote}", "config", "receive.denyNonFastForwards", "true"],
+        check=True,
+    )
+    before = _chains(desk)
+    seed_home(tmp_path / "desk")
+    home = home_digest(tmp_path / "desk", desk.root)
+    mallory = Attacker.of(remote, tmp_path)
+    name = blob_name(laptop, record_path(RECORD))
+    mallory.write(name, mallory.encrypt(_forged_record(1, "the attacker's reason")))
+    hostile = mallory.commit()
+    mallory.push()
+    forged = remote_tree(remote)[name]
+    report = engine_sync(desk)
+    assert report.result == REFUSED
+    assert _kinds(report) == {record_path(RECORD): TAMPERED, f"commit {hostile}": TAMPERED}
+    assert "refuses force pushes" in report.refused[-1].message
+    assert hostile in git_in(tmp_path, f"--git-dir={remote}", "rev-list", "main").split()
+    assert remote_tree(remote)[name] != forged  # the tip holds the honest blob again
+    assert desk.store.get(RECORD).selection_reason_raw != "the attacker's reason"
+    assert _chains(desk) == before
+    assert home_digest(tmp_path / "desk", desk.root) == home
+    # the laptop takes the tip as it is, and both go quiet
+    assert engine_sync(laptop).result == SYNCED
+    assert laptop.store.get(RECORD).selection_reason_raw != "the attacker's reason"
+    _assert_healed(laptop, desk, remote)
+    settled = git_in(tmp_path, f"--git-dir={remote}", "rev-list", "--count", "main")
+    for machine in (laptop, desk):
+        assert engine_sync(machine).result == SYNCED
+    assert git_in(tmp_path, f"--git-dir={remote}", "rev-list", "--count", "main") == settled
