@@ -542,6 +542,7 @@ ROLLBACK_ENTRY = "sync-remote-rolled-back"
 UNSAFE_REMOTE_ENTRY = "sync-remote-unsafe"
 REFUSED_ENTRY = "sync-files-refused"
 JOIN_REFUSED_ENTRY = "sync-join-refused"
+PEER_QUIET_ENTRY = "sync-peer-quiet"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 

@@ -61,6 +61,10 @@ class Manifest:
     files: dict[str, Listed] = field(default_factory=dict)
     seen: dict[str, int] = field(default_factory=dict)
     machines: dict[str, str] = field(default_factory=dict)
+    at: str = ""
+    """When its machine wrote it, by that machine's clock (RFC 3339, UTC; "" in manifests of
+    earlier versions): covered by the MAC, so the others can say how old a writer's newest
+    state is (a frozen remote shows them an old one)."""
     _state: str = field(default="", init=False, repr=False, compare=False)
 
     @property
@@ -81,6 +85,7 @@ class Manifest:
             "machines": dict(sorted(self.machines.items())),
             "state": self.state,
             "files": [[n, e.path, e.digest, e.length] for n, e in sorted(self.files.items())],
+            **({"at": self.at} if self.at else {}),
         }
 
     def names(self) -> dict[str, str]:
@@ -125,6 +130,7 @@ def decode(plain: bytes) -> tuple[Manifest, dict[str, object], str]:
             files,
             {str(k): int(v) for k, v in raw["seen"].items()},
             {str(k): str(v) for k, v in raw["machines"].items()},
+            str(raw.get("at", "")),
         )
         if raw["format"] != FORMAT or raw["state"] != manifest.state or not isinstance(mac, str):
             raise SyncManifestInvalid("a manifest's format or state digest does not match")

@@ -99,6 +99,10 @@ class SyncState:
     refused_count: int = 0
     refusals: list[dict[str, str]] = field(default_factory=list)
     """That sync's refusals (`core.sync.report.Refusal.to_dict`), the first `KEPT_REFUSALS`."""
+    peers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Machine id → what this machine last verified of that writer (`core.sync.peers`): its
+    newest manifest's number and time, when that first arrived here, and the number of this
+    machine's manifest it had seen then."""
     joining: bool = False
     """Set by `sync join` until its first merge passed every check: a refusal then fails the
     join whole (nothing is pushed over the remote), also in a sync that resumes a join cut
