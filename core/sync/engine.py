@@ -161,13 +161,14 @@ class SyncEngine:
             self._install(repo.path, config, joining=True)
         try:
             return self.sync()
-        except SyncJoinRefused:
+        except SyncJoinRefused as exc:
             # fail closed: nothing went to the remote, and this machine does not sync with it
             with self._lock():
                 shutil.rmtree(self.files.working_copy, ignore_errors=True)
             if config.encrypted and config.key_kind != "file":
                 with contextlib.suppress(JournalError):
                     forget(config.key_location)
+            exc.args = (str(exc).replace(NOTHING_PUSHED, f"{NOTHING_PUSHED}{SYNC_STAYS_OFF}", 1),)
             raise
 
     def _refuse_if_configured(self) -> None:
@@ -537,6 +538,10 @@ def kept_in_history(commit: str, report: SyncReport) -> Refusal:
     return Refusal(f"commit {commit}", kind, KEPT_IN_HISTORY)
 
 
+NOTHING_PUSHED = "nothing was written to the remote"
+SYNC_STAYS_OFF = " and this machine does not sync with it"
+
+
 def join_refusal(refusals: list[Refusal]) -> str:
     """A join whose first merge refused files: a machine that joined would push a tree
     without them over the remote (and the other machines would find them removed), so the
@@ -544,9 +549,9 @@ def join_refusal(refusals: list[Refusal]) -> str:
     first = refusals[0]
     return (
         f"join refused: {count(len(refusals), 'file')} on the remote failed the checks (first, "
-        f"{first.kind}: {first.name}: {first.message}); nothing was written to the remote and "
-        "this machine does not sync with it. Run `decision-journal sync now` on a machine that "
-        "already syncs with this remote (it pushes its files back), then join again"
+        f"{first.kind}: {first.name}: {first.message}); {NOTHING_PUSHED}. Run `decision-journal "
+        "sync now` on a machine that already syncs with this remote (it pushes its files back), "
+        "then join again"
     )
 
 

@@ -358,7 +358,7 @@ def test_a_join_onto_a_remote_whose_files_are_all_forged_fails_closed(
     )
     assert result.returncode == 6, (result.stdout, result.stderr)
     assert "join refused" in result.stderr and "sync-join-refused" in result.stderr
-    assert "nothing was written to the remote" in result.stderr
+    assert "nothing was written to the remote and this machine does not sync" in result.stderr
     assert f"refused tampered: {record_path(RECORD)}" in result.stderr  # named, each
     assert remote_tree(remote) == before  # nothing pushed over it
     assert not (late.root / "sync").exists()  # and this machine does not sync with it
