@@ -15,7 +15,13 @@ import re
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, is_filler, token
 from core.record.redaction_structure import SECRET_WORD, accepts, key_at, key_kind
-from core.record.redaction_values import Position, is_credential, looks_random, trim_value
+from core.record.redaction_values import (
+    Position,
+    is_credential,
+    looks_random,
+    taken_in_part,
+    trim_value,
+)
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019"}
 
@@ -37,6 +43,11 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
         offset = 1 if quoted else max(raw.find(value), 0)  # "(value)" in a sentence
         groups = match.groupdict()
         keyed = (groups.get("conn") or "").strip() in {":", "="} and not groups.get("gap")
+        after_equals = (groups.get("conn") or "").strip() == "="  # a query's a=1&b=2 too
+        if taken_in_part(value, one_word=quoted or not after_equals):  # the rest of a value
+            whole, base = match.group(0), match.start()  # an earlier rule cut: it goes whole
+            start = match.start("secret") - base + offset
+            return whole[:start] + token(name) + whole[start + len(value) :], name
         position = Position.KEYED if keyed else Position.PROSE
         user = groups.get("user")
         if user is not None and (value == user or user.startswith(("$", "%", "{"))):

@@ -19,13 +19,21 @@ from __future__ import annotations
 
 import re
 
-from core.record.redaction_rules import Replacer, Rule, any_case, compile_ascii, token
+from core.record.redaction_rules import (
+    TOKEN_RE,
+    Replacer,
+    Rule,
+    any_case,
+    compile_ascii,
+    token,
+)
 from core.record.redaction_values import (
     Position,
     is_credential,
     is_placeholder,
     is_reference,
     looks_random,
+    taken_in_part,
     trim_value,
 )
 
@@ -236,7 +244,8 @@ def _keyed_value(position: Position) -> Replacer:
             if _in_query(match.string, match.start()):
                 raw = raw.split("&", 1)[0]  # a URL's query: the next parameter is not the value
             value, start, end = _position_value(raw)
-        if not accepts(kind, value, position):
+        one_word = start == 1 or "=" not in (match.groupdict().get("sep") or "=")
+        if not (taken_in_part(value, one_word=one_word) or accepts(kind, value, position)):
             return None
         name = "generic_api_key" if kind == "weak" else "secret_assignment"
         return _replace_group(match, "value", start, end, name), name
@@ -247,7 +256,8 @@ def _keyed_value(position: Position) -> Replacer:
 # ``requirepass X`` (Redis), ``password X`` after a .netrc ``login``, ``ENV DB_PASSWORD X``.
 _DIRECTIVE = compile_ascii(
     r"(?m)(?:(?:^|(?<=\s))(?=requirepass|masterauth)|\blogin[\t ]+\S+\s+(?=pass)"
-    r"|^[\t ]*(?:ENV|ARG)[\t ]+)(?P<key>[A-Za-z_]\w*)[\t ]+" + _VALUE
+    r"|^[\t ]*(?:ENV|ARG)[\t ]+)(?P<key>[A-Za-z_]\w*)[\t ]+"
+    r"(?P<value>" + _QUOTED + r"|[^\s\"'`]+)"  # a config file's word: & and ; are its own
 )
 
 
@@ -361,7 +371,8 @@ def _flag_value(match: re.Match[str]) -> tuple[str, str] | None:
 def _flag(match: re.Match[str]) -> tuple[str, str] | None:
     flag = match.group("flag")
     value, start, end = _position_value(match.group("value"))
-    if flag in _PAIR_FLAGS and (":" in value or (flag == "-U" and "%" in value)):
+    own = TOKEN_RE.sub("", value)  # a replacement's name holds a ":" of its own
+    if flag in _PAIR_FLAGS and (":" in own or (flag == "-U" and "%" in own)):
         return _pair(match, start, end, value)
     if flag in {"-passin", "-passout", "-pass", "-password", "-k"} and value.startswith("pass:"):
         value, start = value[5:], start + 5
@@ -379,7 +390,9 @@ def _flag(match: re.Match[str]) -> tuple[str, str] | None:
         if (parts and parts[-1] in _FLAG_NOT_VALUE) or key_kind(flag) is None:
             return None
     kind = "password" if len(flag) == 2 else key_kind(flag) or "secret"
-    if not is_credential(value, Position.STRONG, password_key=kind == "password"):
+    if not taken_in_part(value, one_word=start == 1) and not is_credential(
+        value, Position.STRONG, password_key=kind == "password"
+    ):
         return None
     name = "command_line_secret"
     return _replace_group(match, "value", start, end, name), name
@@ -423,7 +436,11 @@ def _strong_value(name: str, *groups: str, line_needs: re.Pattern[str] | None = 
             return None
         group = next(g for g in names if match.group(g) is not None)
         value, start, end = _position_value(match.group(group))
-        if not is_credential(value, Position.STRONG, password_key=True):
+        quoted = start == 1
+        if not (
+            taken_in_part(value, one_word=quoted)
+            or is_credential(value, Position.STRONG, password_key=True)
+        ):
             return None
         return _replace_group(match, group, start, end, name), name
 

@@ -22,6 +22,8 @@ import re
 from collections import Counter
 from enum import Enum
 
+from core.record.redaction_rules import TOKEN_RE
+
 
 class Position(Enum):
     """How sure the place a value stands in makes us that it is a credential."""
@@ -282,6 +284,31 @@ def is_credential(value: str, position: Position, *, password_key: bool = False)
 
 def _harmless_spec(value: str) -> bool:
     return _SPEC.fullmatch(value) is not None and _SPEC_SECRET_NAME.search(value) is None
+
+
+def taken_in_part(value: str, *, one_word: bool = False) -> bool:
+    """Whether a value found where a credential stands holds an earlier rule's replacement glued
+    to more of its own characters (``aPW=[REDACTED:…]``: a password that held an assignment,
+    whose part after the ``=`` the assignment rule took first). Such a value is one credential,
+    and what is left of it goes with the replacement. Punctuation alone beside replacements
+    (``[REDACTED:a]/[REDACTED:b]``) and a URL whose user-info was replaced are not, nor a
+    replacement a separator touches (``[REDACTED:jwt]&state=1``: the next query parameter;
+    ``token:[REDACTED:…]@github.com``: user-info, a host after it). ``one_word`` True: the
+    value is one whatever it holds (quoted, after ``: `` or "the password is"), so none of
+    those separators in it separates anything."""
+    if "[REDACTED:" not in value or "://" in value:
+        return False
+    for found in TOKEN_RE.finditer(value):
+        before, after = value[found.start() - 1 : found.start()], value[found.end() :]
+        if after.startswith("@") or (
+            not one_word and (before in _SEPARATORS or after[:1] in _SEPARATORS)
+        ):
+            return False
+    rest = TOKEN_RE.sub("", value)
+    return any(ch.isalnum() for ch in rest) and _HANGUL.search(rest) is None
+
+
+_SEPARATORS = frozenset("&;,|")
 
 
 def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
