@@ -172,8 +172,12 @@ first character: the engine then tries a few literals at each position instead o
 name characters, and ``key_at`` reads the rest of the name backwards."""
 _ASSIGNMENT = compile_ascii(
     SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>::?=|[?+]=|=>|=|:)"
-    r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,;]+)"
-)
+    r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`]+(?=[\t ]*(?:\r?\n|$))|[^\s\"'`,;]+)"
+)  # a value that ends its line is one however it reads (OCI_AUTH_TOKEN=25F0PL;sW2C…); one
+# within a line stops at "," or ";" unless its key starts the line (see _line_value)
+_LINE_START = re.compile(
+    r"(?:^|\n)[\t ]*(?:[$#>%][\t ]+)?(?:export[\t ]+|set[\t ]+|-[\t ]+)?[\"']?$"
+)  # "$ export X=…": a prompt, then the line's assignment
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-@")
 _NOT_BEFORE_KEY = ("$", "%", "${", "%(", "[REDACTED:")
 
@@ -185,7 +189,25 @@ def _inside_value(text: str, start: int, key: str) -> bool:
         return any(c.isdigit() for c in key)
     if before == "#":  # "#DB_PASSWORD=…" comments a line out; "…L#Hbpw=" is inside a value
         return start >= 2 and not text[start - 2].isspace()
+    if before == "=" and _ENV_LIST_KEY.fullmatch(key.rstrip("\"'] \t:=>?+")):
+        return not text[start - 2 : start - 1].isalpha()  # environment=DB_PASSWORD="…",Q=…
     return before != "" and before in "!%^*=~|\\"  # not ? or &: a query's parameters
+
+
+_ENV_LIST_KEY = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _line_value(match: re.Match[str], raw: str) -> str:
+    """An unquoted value as far as it goes: to its line's end when its key starts the line
+    (a dotenv or shell line: ``;``, ``,`` and ``<`` belong to the value), else to the first
+    ``,`` or ``;`` (``user=ops,password=…,domain=x``, mount options)."""
+    if raw[:1] in "\"'`" or not re.search(r"[,;]", raw):
+        return raw
+    text = match.string
+    key_start = match.start() - len(name_before(text, match.start()))
+    if _LINE_START.search(text, 0, key_start):
+        return raw
+    return re.split(r"[,;]", raw, maxsplit=1)[0]
 
 
 def key_at(match: re.Match[str], end_group: str) -> str | None:
@@ -243,6 +265,8 @@ def _keyed_value(position: Position) -> Replacer:
         else:
             if _in_query(match.string, match.start()):
                 raw = raw.split("&", 1)[0]  # a URL's query: the next parameter is not the value
+            if match.re.pattern == _ASSIGNMENT.pattern:
+                raw = _line_value(match, raw)
             value, start, end = _position_value(raw)
         one_word = start == 1 or "=" not in (match.groupdict().get("sep") or "=")
         if not (taken_in_part(value, one_word=one_word) or accepts(kind, value, position)):
@@ -256,6 +280,7 @@ def _keyed_value(position: Position) -> Replacer:
 # ``requirepass X`` (Redis), ``password X`` after a .netrc ``login``, ``ENV DB_PASSWORD X``.
 _DIRECTIVE = compile_ascii(
     r"(?m)(?:(?:^|(?<=\s))(?=requirepass|masterauth)|\blogin[\t ]+\S+\s+(?=pass)"
+    r"|(?<=[\t ]:)[\t ]+(?=PSK[\t ])"  # ipsec.secrets: "%any %any : PSK "…""
     r"|^[\t ]*(?:ENV|ARG)[\t ]+)(?P<key>[A-Za-z_]\w*)[\t ]+"
     r"(?P<value>" + _QUOTED + r"|[^\s\"'`]+)"  # a config file's word: & and ; are its own
 )
@@ -620,11 +645,11 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule(
         "secret_assignment",
         _DIRECTIVE,
-        ("requirepass", "masterauth", "env", "arg", "login"),
+        ("requirepass", "masterauth", "env", "arg", "login", "psk"),
         _keyed_value(Position.STRONG),
         confirm=re.compile(
             r"(?m)(?:^|\s)(?:requirepass|masterauth)[\t ]|^[\t ]*(?:env|arg)[\t ]"
-            r"|login[\t ]+\S+\s+pass"
+            r"|login[\t ]+\S+\s+pass|[\t ]:[\t ]+psk[\t ]"
         ),
     ),
     Rule(
