@@ -305,7 +305,8 @@ class JournalIndex:
                 progress=progress,
             )
         vanished = [name for name in known if name not in current]
-        removed += self._apply(backend, generation, [], vanished)[2]
+        if vanished:  # else nothing to write: a current index's reconcile takes no write lock
+            removed += self._apply(backend, generation, [], vanished)[2]
         if before is not None:
             added, changed, removed = _compared(before, backend.file_digests())
         with self._lock:

@@ -46,11 +46,13 @@ NOT_GIVEN_JOURNAL = ("platformdirs", "logging")
 warnings, which load `logging`, are for its failures only."""
 NO_DIGESTS = ("hashlib",)
 """A read of a current index computes no digest (an entry's digest is made as it is written)."""
+DECODES_NONE = ("core.bulk.record_view", "core.record.validation")
+"""`list` prints the index's list columns and decodes no cached record (`show` does)."""
 OWN_RUNTIME_DIR = () if sys.platform in ("darwin", "win32") else ("platformdirs",)
 """`status` names the app's socket; platformdirs gives its folder on macOS and Windows only."""
 FORBIDS = {
     "list": (*NO_MODELS, *NO_STORE, *NOT_GIVEN_JOURNAL, *NO_DIGESTS, "core.ipc", "core.capture",
-             "core.bulk.parallel_read", "portalocker"),
+             "core.bulk.parallel_read", "portalocker", *DECODES_NONE),
     "show": (*NO_MODELS, *NO_STORE, *NOT_GIVEN_JOURNAL, *NO_DIGESTS, "core.ipc", "core.capture",
              "core.bulk.parallel_read", "portalocker"),
     "status": (*NO_MODELS, *NO_PENDING_STORE, *OWN_RUNTIME_DIR, "logging", "core.index",

@@ -114,6 +114,22 @@ def test_cold_build_then_warm_reconcile_reads_nothing(
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(4, -1, -1)]
 
 
+def test_a_reconcile_that_finds_nothing_changed_writes_nothing(
+    root: Path, index: JournalIndex, trusting: None
+) -> None:
+    """A `list` of a current index must not wait for the write lock another process holds."""
+    for n in range(3):
+        on_disk(root, stored(f"decision-{n}", n))
+    index.read_changed_files()
+    backend = index._open()
+    assert isinstance(backend, core.index.statements.SqliteIndex)
+    statements: list[str] = []
+    backend.connection.set_trace_callback(statements.append)
+    assert index.read_changed_files().removed == 0
+    backend.connection.set_trace_callback(None)
+    assert statements and not [s for s in statements if s.startswith(("BEGIN", "INSERT"))]
+
+
 @pytest.mark.usefixtures("trusting")
 def test_the_generation_moves_with_changes_whoever_read_them(
     root: Path, store: DecisionStore, index: JournalIndex
