@@ -324,7 +324,7 @@ def test_the_status_bar_names_the_profile_state_in_words(
     qtbot: QtBot, window: JournalWindow
 ) -> None:
     qtbot.waitUntil(lambda: window.profile_label.text() == "Profile: up to date", timeout=5000)
-    window._profile_state_changed(ProfileStatus("error", "the last rebuild failed"))
+    window.panels.profile_state_changed(ProfileStatus("error", "the last rebuild failed"))
     assert window.profile_label.text() == "Profile: needs attention"
     assert window.profile_label.toolTip() == "the last rebuild failed"
 
