@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.gui.journal.bridge import JournalBridge
 from core.gocompat.gotime import GoTime
-from core.index.rows import ReconcileReport
+from core.index.rows import IndexReadReport
 
 REFRESH_MIN_MS = 2000
 """Opening the window again catches up at most this often (F5 always does)."""
@@ -51,12 +51,12 @@ class CatchUp(QObject):
         """The window was opened once: later openings refresh instead of loading."""
         self.prepared = False
         """A warm-up while hidden (`prepare`) already asked the index to read the files."""
-        self._first_reconcile_pending = False
-        """The reconcile the first page waits for: what it finds is already on that page."""
+        self._first_read_pending = False
+        """The catch-up the first page waits for: what it finds is already on that page."""
         self._index_generation: int | None = None
-        """The index generation of the last reconcile report (`ReconcileReport.generation`)."""
+        """The index generation of the last catch-up report (`IndexReadReport.generation`)."""
         self._reload_requested = False
-        """F5: the next reconcile report reloads the list, whatever it found."""
+        """F5: the next catch-up report reloads the list, whatever it found."""
         self._stale = False
         """A commit landed while the window was hidden: opening it reloads the list."""
         self._last_refresh = 0
@@ -71,9 +71,9 @@ class CatchUp(QObject):
         """The window's first opening: the index reads the files first unless it has already
         (it reports its progress; the first page's query waits for it)."""
         self.loaded_once = True
-        if not (self.prepared or self.bridge.index.reconciled):
-            self._first_reconcile_pending = True
-            self.bridge.reconcile()
+        if not (self.prepared or self.bridge.index.caught_up):
+            self._first_read_pending = True
+            self.bridge.read_changed_files()
 
     def reopened(self) -> bool:
         """A later opening: catches up (at most every `REFRESH_MIN_MS`); True when a commit
@@ -86,11 +86,11 @@ class CatchUp(QObject):
         """A warm-up while hidden: the index reads the files and the profile checks its state
         (which, on a very large journal, is better done before anyone waits for it)."""
         self.prepared = True
-        self.bridge.reconcile()
+        self.bridge.read_changed_files()
         self.bridge.load_profile()  # its status check warms the profile's per-file cache
 
     def refresh(self) -> None:
-        """Catches up with other processes: reconcile the index, reload what may have changed."""
+        """Catches up with other processes: catch the index up, reload what may have changed."""
         now = GoTime.now().unix_ns // 1_000_000
         if now - self._last_refresh < REFRESH_MIN_MS:
             return
@@ -101,7 +101,7 @@ class CatchUp(QObject):
         """F5 and Journal → Refresh: catch up with the disk and reload the list, every time.
 
         A key held down queues one catch-up, not one per repeat: the flag stays set until
-        the reconcile's report arrives and reloads.
+        the catch-up's report arrives and reloads.
         """
         if not self.loaded_once or self._stopped:
             return
@@ -113,7 +113,7 @@ class CatchUp(QObject):
         self._catch_up()
 
     def _catch_up(self) -> None:
-        self.bridge.reconcile()
+        self.bridge.read_changed_files()
         self.bridge.load_profile()
         self.bridge.load_pending()
 
@@ -145,16 +145,16 @@ class CatchUp(QObject):
         self.reload()
 
     @Slot(object)
-    def reconciled(self, report: ReconcileReport) -> None:
+    def files_read(self, report: IndexReadReport) -> None:
         """What the index read: reloads when it found something (or F5 asked), not for the
-        first page's own reconcile, which that page already waited for."""
-        shown_already, self._first_reconcile_pending = self._first_reconcile_pending, False
+        first page's own catch-up, which that page already waited for."""
+        shown_already, self._first_read_pending = self._first_read_pending, False
         requested, self._reload_requested = self._reload_requested, False
         known, self._index_generation = self._index_generation, report.generation
         if shown_already and not requested:
-            return  # the first page's query waited for this reconcile: loading again would flicker
+            return  # the first page's query waited for this catch-up: loading again would flicker
         # another process may have caught the index up first (a `list` in a terminal after a
-        # sync), or this process committed (its rows are current already): this reconcile then
+        # sync), or this process committed (its rows are current already): this catch-up then
         # counts nothing, but the generation has moved on
         moved = known is not None and known != report.generation
         changed = moved or report.added or report.changed or report.removed

@@ -75,7 +75,7 @@ from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
 from app.gui.widgets.show_folder import show_folder
 from core.index.query import IndexFilter
-from core.index.rows import ListRow, ReconcileReport
+from core.index.rows import IndexReadReport, ListRow
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal
 from core.profile.worker import ProfileRebuildWorker
@@ -254,8 +254,8 @@ class JournalWindow(QMainWindow):
         b.page_loaded.connect(self.model.add_page)
         b.page_expired.connect(self.model.page_expired)
         b.catalog_loaded.connect(self._catalog_loaded)
-        b.reconciled.connect(self._reconciled)
-        b.reconciled.connect(self.catch_up.reconciled)
+        b.files_read.connect(self._files_read)
+        b.files_read.connect(self.catch_up.files_read)
         b.record_committed.connect(self.catch_up.record_committed)
         self.catch_up.reload_wanted.connect(self._reload_changed)
         self.catch_up.status_message.connect(self.show_status)
@@ -315,7 +315,7 @@ class JournalWindow(QMainWindow):
         How soon: bench/window_bench.py (first page visible).
 
         Polishing and one offscreen render build the style and glyph caches; a background
-        reconcile brings the index up to date (otherwise the first query of a fresh process
+        catch-up brings the index up to date (otherwise the first query of a fresh process
         would stat every record file first); and the profile status check reads every record
         once (`CatchUp.prepare`).
         """
@@ -563,7 +563,7 @@ class JournalWindow(QMainWindow):
         self.profile_panel.rules.set_aliases({p.project_id: p.alias for p in catalog.projects})
 
     @Slot(object)
-    def _reconciled(self, report: ReconcileReport) -> None:
+    def _files_read(self, report: IndexReadReport) -> None:
         """What the index read, shown: its progress ends, unreadable files in the banner (the
         catch-up decides whether the list reloads)."""
         self.scope_pane.indexing_done()
