@@ -85,7 +85,6 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "app/gui/capture/request.py": "tests/app/gui/capture/test_window.py",
     # app/gui/journal
     "app/gui/journal/bridge.py": "tests/app/gui/journal/test_live_updates.py",
-    "app/gui/journal/catch_up.py": "tests/app/gui/journal/test_live_updates.py",
     "app/gui/journal/conflict_actions.py": "tests/app/gui/journal/test_sync_conflicts.py",
     "app/gui/journal/conflict_jobs.py": "tests/app/gui/journal/test_sync_conflicts.py",
     "app/gui/journal/conflict_view.py": "tests/app/gui/journal/test_sync_conflicts.py",
