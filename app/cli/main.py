@@ -98,13 +98,13 @@ def build_parser(
     import importlib
     from typing import cast
 
-    from app.cli.exit_codes import EXIT_CODES_HELP
+    from app.cli.exit_codes import COMMAND_OUTCOMES, exit_codes_help
     from core import __version__
 
     parser = argparse.ArgumentParser(
         prog="decision-journal",
         description="Ask the human at implementation forks; keep a private journal of decisions.",
-        epilog=EXIT_CODES_HELP,
+        epilog=exit_codes_help({**COMMAND_OUTCOMES, CLOSED_PIPE: CLOSED_PIPE_HELP}),
     )
     parser.add_argument(
         "--journal",
@@ -222,6 +222,7 @@ def _freeze_startup() -> None:
 CLOSED_PIPE = 141
 """The exit code of a command whose reader closed its output early (`| head -1`): what a
 shell reports for one ended by SIGPIPE, as git's commands are."""
+CLOSED_PIPE_HELP = "the output was closed (| head)"
 
 
 def _quiet_on_closed_pipe(run: Callable[[], int]) -> Callable[[], int]:

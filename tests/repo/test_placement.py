@@ -98,10 +98,12 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "app/gui/journal/import_actions.py": "tests/app/gui/journal/test_import.py",
     "app/gui/journal/inspector.py": "tests/app/gui/journal/test_defaults.py",
     "app/gui/journal/outcome_tables.py": "tests/app/gui/journal/test_import.py",
+    "app/gui/journal/panel_updates.py": "tests/app/gui/journal/test_profile_panel.py",
     "app/gui/journal/requests.py": "tests/app/gui/journal/test_current_scope.py",
     "app/gui/journal/sync_status.py": "tests/app/test_sync_refused.py",
     "app/gui/journal/transfer_jobs.py": "tests/app/gui/journal/test_export_dialog.py",
     "app/gui/journal/view.py": "tests/app/gui/journal/test_edit_dialog.py",
+    "app/gui/journal/window_menus.py": "tests/app/gui/journal/test_keyboard.py",
     # app/gui/questions
     "app/gui/questions/question_panel.py": "tests/app/gui/questions/test_window.py",
     # app/gui/widgets

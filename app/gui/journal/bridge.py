@@ -96,10 +96,10 @@ class JournalBridge(QObject):
     page_loaded(int, int, object): (generation, offset, rows) of a later page.
     page_expired(int): the snapshot of that generation is gone or changed.
     catalog_loaded(object): a `Catalog`.
-    reconciled(object): a `ReconcileReport` after the index caught up with the disk.
+    files_read(object): an `IndexReadReport` after the index caught up with the disk.
     record_committed(str): this process committed a revision of that decision (its index row
         is already current); emitted in the committing thread, delivered queued.
-    index_progressed(int, int): (files read, files to read) while a reconcile reads files.
+    index_progressed(int, int): (files read, files to read) while a catch-up reads files.
     record_loaded(object): a `DecisionRecord` read from the store.
     record_failed(str, str): (decision ID, message).
     history_loaded(str, object): (decision ID, a `RevisionHistory`).
@@ -134,7 +134,7 @@ class JournalBridge(QObject):
     page_loaded = Signal(int, int, object)
     page_expired = Signal(int)
     catalog_loaded = Signal(object)
-    reconciled = Signal(object)
+    files_read = Signal(object)
     record_committed = Signal(str)
     index_progressed = Signal(int, int)
     record_loaded = Signal(object)
@@ -254,14 +254,14 @@ class JournalBridge(QObject):
 
     # the index's upkeep (`record_jobs`) ------------------------------------------------------
 
-    def reconcile(self) -> None:
+    def read_changed_files(self) -> None:
         """Catches the index up with files other processes wrote; runs beside queries."""
         self._run(
             RECORDS,
-            lambda: record_jobs.reconcile(
+            lambda: record_jobs.read_changed_files(
                 self.journal, self.profile_worker, self.index_progressed.emit
             ),
-            self.reconciled.emit,
+            self.files_read.emit,
         )
 
     def move_aside(self, paths: list[str]) -> None:

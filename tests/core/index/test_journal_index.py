@@ -932,13 +932,13 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
     for n in range(300):
         on_disk(root, stored(f"decision-{n:03d}", n))
     runs: list[bool] = []
-    original = JournalIndex._reconcile_with
+    original = JournalIndex._read_files_with
 
     def counted(self: JournalIndex, *args: object, **kwargs: object) -> object:
         runs.append(True)
         return original(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(JournalIndex, "_reconcile_with", counted)
+    monkeypatch.setattr(JournalIndex, "_read_files_with", counted)
     reading, release = threading.Event(), threading.Event()
 
     def slow_progress(done: int, total: int) -> None:
@@ -958,7 +958,7 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
     query.join(5)
     assert len(found[0]) == 300
     assert len(runs) == 1
-    assert index.reconciled
+    assert index.caught_up
 
 
 def test_clearing_keeps_the_connections_secure_delete_setting(root: Path) -> None:
