@@ -33,12 +33,24 @@ class Blocker:
 
 
 def same_place(pending_workspace: str, pending_project: str, workspace: str) -> bool:
-    """Same project, or one directory inside the other."""
+    """Same project, or one directory inside the other.
+
+    A pending decision whose workspace is the filesystem root (refused for new proposals, but a
+    file an older version wrote may hold one) holds only agents at the root itself: everything
+    is inside '/', and one such file must not stop every agent on the machine.
+    """
     if not workspace:
         return False
     if pending_project and pending_project == project_identity(workspace).project_id:
         return True
+    if _is_root(pending_workspace):
+        return _is_root(workspace)
     return workspace_matches(pending_workspace, workspace)
+
+
+def _is_root(path: str) -> bool:
+    trimmed = go_trim(path)
+    return bool(trimmed) and os.path.normpath(trimmed) in ("/", "//")
 
 
 def _issue_blocks(issue: PendingIssue, session_id: str, workspace: str) -> bool:
