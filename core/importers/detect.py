@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from core.errors import UnknownSource
 from core.importers.markdown import tables
+from core.importers.source_file import is_regular_file
 from core.importers.sources.madr_parse import front_matter
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -73,7 +73,7 @@ def _walk(source: Path) -> Iterator[Path]:
     for directory, _dirs, files in os.walk(source, followlinks=False):
         for name in sorted(files):
             path = Path(directory) / name
-            if stat.S_ISREG(path.lstat().st_mode):
+            if is_regular_file(path):
                 yield path
 
 

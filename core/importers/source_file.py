@@ -30,18 +30,38 @@ def read_source(path: Path, limit: int | None = None) -> bytes:
         OSError: it cannot be opened or read.
     """
     limit = limits.IMPORT_TEXT_FILE_MAX if limit is None else limit
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)  # non-blocking: opening a FIFO with no writer must not hang
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise SourceRefused("is not a regular file (a pipe, a device or a socket)")
-        if info.st_size > limit:
-            raise SourceRefused(_too_large(info.st_size, limit))
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
+            raise SourceRefused(_too_large(size, limit))
         data = handle.read(limit + 1)
     if len(data) > limit:
         raise SourceRefused(_too_large(len(data), limit))
     return data
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """The file opened for reading, once it is known to be a regular file.
+
+    Raises:
+        SourceRefused: a pipe, a device or a socket (checked on the open descriptor).
+        OSError: it cannot be opened.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)  # non-blocking: opening a FIFO with no writer must not hang
+    handle = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        handle.close()
+        raise SourceRefused("is not a regular file (a pipe, a device or a socket)")
+    return handle
+
+
+def is_regular_file(path: Path) -> bool:
+    """A regular file that is not a symlink: what a folder walk may read."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def read_source_text(path: Path, limit: int | None = None) -> str:

@@ -17,7 +17,7 @@ from core import limits
 from core.errors import JournalError
 from core.gocompat.gojson import loads_strict
 from core.importers.base import ImportContext, Item, ItemError, RecordItem
-from core.importers.source_file import SourceRefused, read_source
+from core.importers.source_file import SourceRefused, is_regular_file, read_source
 from core.record.codec import decode_stored_record, pydantic_problem
 from core.record.models import DecisionRecord
 from core.store.decisions import derive_record_id
@@ -31,7 +31,9 @@ class KernforgeImporter:
     def items(self, source: Path, ctx: ImportContext) -> Iterator[Item]:
         records_dir = source / "records" if (source / "records").is_dir() else source
         files = sorted(
-            p for p in records_dir.glob("*.json") if p.is_file() and not p.name.startswith(".")
+            p
+            for p in records_dir.glob("*.json")
+            if is_regular_file(p) and not p.name.startswith(".")
         )
         ctx.set_total(len(files))
         for path in files:

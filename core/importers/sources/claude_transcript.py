@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.importers.source_file import bounded_lines
+from core.importers.source_file import bounded_lines, open_regular
 
 TOOL_NAME = "AskUserQuestion"
 _ASK_MARK = b'"AskUserQuestion"'
@@ -113,8 +113,8 @@ def read_events(path: Path, cursor: FileCursor, *, session: str, final: bool) ->
             live file) an unterminated line is left for the next pass, and questions still
             open stay in the cursor instead of being reported as unanswered.
     """
-    info = os.stat(path)
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
+        info = os.fstat(handle.fileno())
         head = handle.read(_HEAD_BYTES)
         replaced = info.st_ino != cursor.inode or head[: len(cursor.head)] != cursor.head
         if replaced or info.st_size < cursor.offset:

@@ -18,6 +18,7 @@ from core.importers import make_importer
 from core.importers.engine import run_import
 from core.importers.ndjson_source import OVER_LONG, read_lines
 from core.importers.source_file import SourceRefused, bounded_lines, read_source, read_source_text
+from core.importers.sources.claude_code import transcript_files
 from core.journal import Journal
 
 
@@ -105,3 +106,38 @@ def test_a_jsonl_line_over_the_limit_is_skipped_with_its_reason(
     assert [line.number for line in lines] == [1, 2, 3]
     assert lines[1].value is None and lines[1].problem == OVER_LONG
     assert lines[2].value == {"decision": "b"}
+
+
+def test_a_transcript_linked_to_a_device_or_a_fifo_is_never_opened(tmp_path: Path) -> None:
+    """Anything that can write into ~/.claude/projects must not fill the tray's memory."""
+    project = tmp_path / "projects" / "-tmp-p"
+    project.mkdir(parents=True)
+    (project / "zero.jsonl").symlink_to("/dev/zero")
+    os.mkfifo(project / "fifo.jsonl")
+    (project / "real.jsonl").write_text("{}\n", encoding="utf-8")
+    assert transcript_files(tmp_path / "projects") == [project / "real.jsonl"]
+    report = run_import(Journal(tmp_path / "journal"), make_importer("claude-code"), tmp_path)
+    assert report.errors == []
+
+
+def test_a_fifo_named_as_the_transcript_is_skipped_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "session.jsonl"
+    os.mkfifo(fifo)
+    done: list[object] = []
+    worker = threading.Thread(
+        target=lambda: done.append(
+            run_import(Journal(tmp_path / "journal"), make_importer("claude-code"), fifo)
+        ),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(timeout=20)
+    assert done, "importing a FIFO waited for a writer"
+
+
+def test_kernforge_records_linked_from_elsewhere_are_not_read(tmp_path: Path) -> None:
+    records = tmp_path / "other" / "records"
+    records.mkdir(parents=True)
+    (records / "decision-x.json").symlink_to("/etc/passwd")
+    report = run_import(Journal(tmp_path / "journal"), make_importer("kernforge"), records.parent)
+    assert report.read == 0
