@@ -15,28 +15,25 @@ from pathlib import Path
 from typing import BinaryIO
 
 from core import limits
+from core.errors import ImportSourceRefused
 from core.messages.wording import too_large
-
-
-class SourceRefused(ValueError):
-    """The file is not one an import reads; the message says why, naming the limit."""
 
 
 def read_source(path: Path, limit: int | None = None) -> bytes:
     """The file's bytes; `limit` defaults to `core.limits.IMPORT_TEXT_FILE_MAX`.
 
     Raises:
-        SourceRefused: not a regular file, or larger than `limit` bytes.
+        ImportSourceRefused: not a regular file, or larger than `limit` bytes.
         OSError: it cannot be opened or read.
     """
     limit = limits.IMPORT_TEXT_FILE_MAX if limit is None else limit
     with open_regular(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         if size > limit:
-            raise SourceRefused(_too_large(size, limit))
+            raise ImportSourceRefused(_too_large(size, limit))
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise SourceRefused(_too_large(len(data), limit))
+        raise ImportSourceRefused(_too_large(len(data), limit))
     return data
 
 
@@ -44,7 +41,7 @@ def open_regular(path: Path) -> BinaryIO:
     """The file opened for reading, once it is known to be a regular file.
 
     Raises:
-        SourceRefused: a pipe, a device or a socket (checked on the open descriptor).
+        ImportSourceRefused: a pipe, a device or a socket (checked on the open descriptor).
         OSError: it cannot be opened.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -52,7 +49,7 @@ def open_regular(path: Path) -> BinaryIO:
     handle = os.fdopen(fd, "rb")
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         handle.close()
-        raise SourceRefused("is not a regular file (a pipe, a device or a socket)")
+        raise ImportSourceRefused("is not a regular file (a pipe, a device or a socket)")
     return handle
 
 
@@ -68,7 +65,7 @@ def read_source_text(path: Path, limit: int | None = None) -> str:
     """The file as UTF-8 text.
 
     Raises:
-        SourceRefused, OSError: as `read_source`.
+        ImportSourceRefused, OSError: as `read_source`.
         UnicodeDecodeError: it is not UTF-8.
     """
     text = read_source(path, limit).decode("utf-8")

@@ -14,10 +14,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from core import limits
-from core.errors import JournalError
+from core.errors import ImportSourceRefused, JournalError
 from core.gocompat.gojson import loads_strict
 from core.importers.base import ImportContext, Item, ItemError, RecordItem
-from core.importers.source_file import SourceRefused, is_regular_file, read_source
+from core.importers.source_file import is_regular_file, read_source
 from core.record.codec import decode_stored_record, pydantic_problem
 from core.record.models import DecisionRecord
 from core.store.decisions import derive_record_id
@@ -45,9 +45,9 @@ def _file_item(path: Path) -> Item:
     try:
         data = read_source(path, limits.RECORD_FILE_MAX)
         record = decode_stored_record(data, what=path.name, expected_id=path.stem)
-    except (JournalError, OSError, SourceRefused) as exc:
+    except (JournalError, OSError, ImportSourceRefused) as exc:
         return ItemError(
-            str(path), f"record file {exc}" if isinstance(exc, SourceRefused) else str(exc)
+            str(path), f"record file {exc}" if isinstance(exc, ImportSourceRefused) else str(exc)
         )
     return RecordItem(f"kernforge:{record.id}", record, record.created_at, canonical=True)
 
@@ -62,7 +62,7 @@ class JsonArrayImporter:
             values = loads_strict(
                 read_source(source, limits.IMPORT_JSON_ARRAY_MAX), what=str(source)
             )
-        except SourceRefused as exc:
+        except ImportSourceRefused as exc:
             yield ItemError(str(source), f"{exc}; import the journal's folder instead")
             return
         except (JournalError, OSError) as exc:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.errors import JournalError
+from core.errors import ImportSourceRefused, JournalError
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import collapse_spaces, go_trim
 from core.importers.agent_questions import (
@@ -31,7 +31,7 @@ from core.importers.answers import answer_parts, selection
 from core.importers.base import ImportContext, Item, RecordItem, Skip
 from core.importers.locate import named_identity
 from core.importers.shaping import SourceOption
-from core.importers.source_file import SourceRefused, is_regular_file
+from core.importers.source_file import is_regular_file
 from core.importers.sources.claude_transcript import (
     Answered,
     Asked,
@@ -96,7 +96,7 @@ class ClaudeCodeImporter:
         session = path.stem
         try:
             events = list(read_events(path, cursor, session=session, final=not self.incremental))
-        except SourceRefused as exc:
+        except ImportSourceRefused as exc:
             yield Skip(str(path), f"unreadable transcript: {exc}", str(path))
             return
         except OSError as exc:

@@ -14,10 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import limits
+from core.errors import ImportSourceRefused
 from core.importers import make_importer
 from core.importers.engine import run_import
 from core.importers.ndjson_source import OVER_LONG, read_lines
-from core.importers.source_file import SourceRefused, bounded_lines, read_source, read_source_text
+from core.importers.source_file import bounded_lines, read_source, read_source_text
 from core.importers.sources.claude_code import transcript_files
 from core.journal import Journal
 
@@ -31,7 +32,7 @@ def test_a_file_within_its_limit_is_read_whole(tmp_path: Path) -> None:
 def test_a_file_over_its_limit_is_refused_naming_the_limit(tmp_path: Path) -> None:
     path = tmp_path / "log.md"
     path.write_bytes(b"x" * 101)
-    with pytest.raises(SourceRefused, match=r"is 101 bytes; the limit is 100 bytes"):
+    with pytest.raises(ImportSourceRefused, match=r"is 101 bytes; the limit is 100 bytes"):
         read_source(path, limit=100)
 
 
@@ -50,12 +51,12 @@ def test_a_fifo_is_refused_at_once_instead_of_waiting_for_a_writer(tmp_path: Pat
     reader.start()
     reader.join(timeout=10)
     assert not reader.is_alive(), "reading a FIFO waited for a writer"
-    assert isinstance(outcome[0], SourceRefused)
+    assert isinstance(outcome[0], ImportSourceRefused)
     assert "not a regular file" in str(outcome[0])
 
 
 def test_a_device_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(SourceRefused, match="not a regular file"):
+    with pytest.raises(ImportSourceRefused, match="not a regular file"):
         read_source(Path("/dev/zero"))
 
 
