@@ -92,7 +92,7 @@ _PLACEHOLDER_WORDS = (
     "replace-me", "replace_with", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
     "yourkey", "placeholder", "example", "sample", "dummy", "redacted", "insert_", "insert-",
     "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "****",
-    "....", "…", "your_token", "sekret",
+    "....", "…", "your_token", "sekret", "goes-here", "goes_here", "paste-here", "paste_here",
     "secret123", "password123", "passw0rd", "p@ssw0rd", "p@ssword", "abc123", "qwerty123",
 )  # fmt: skip
 _TEMPLATE = re.compile(r"\{\{.*\}\}|\$\{[^}]*\}|%\([A-Za-z_][\w.]*\)")
@@ -124,7 +124,9 @@ _FILE_END = re.compile(
     r"\.(?:txt|pem|key|crt|cer|json|ya?ml|env|toml|ini|conf|cfg|p12|pfx|jks|gpg|asc|age|enc|pub"
     r"|der|csr|log|sh)$"
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
+_EMAIL = re.compile(r"[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}", re.IGNORECASE)
+_MIXED_CASE_HOST = re.compile(r"@[^@]*(?:[a-z][^@]*[A-Z]|[A-Z][^@]*[a-z])")
+"""A host written in both cases (``PWgFzF@aN2fMk.AsJj``): a password, hosts are lowercase."""
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _SNAKE_WORDS = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
@@ -252,7 +254,7 @@ def _plain_word(value: str) -> bool:
 def _not_a_secret_shape(value: str) -> bool:
     """A path, file name, URL, e-mail address, version, duration or number with a unit."""
     lowered = value.casefold()
-    if _URL.match(value) or _EMAIL.fullmatch(value):
+    if _URL.match(value) or (_EMAIL.fullmatch(value) and not _MIXED_CASE_HOST.search(value)):
         return True
     if _VERSION.fullmatch(value) or _DURATION.fullmatch(value):
         return True
@@ -472,6 +474,7 @@ def _entropy(value: str) -> float:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
 
 
+_NON_ASCII_LETTER = re.compile(r"[^\W\d_\x00-\x7f]")
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
@@ -481,11 +484,10 @@ def trim_value(value: str) -> str:
     Sentence punctuation (``.``, ``,``, ``:``, ``;``) goes, and a closing bracket the value
     never opened; Korean particles glued to an ASCII value (``Tiger23+Nimbus입니다``) go too.
     """
-    if value and value[0].isascii():
-        for index, ch in enumerate(value):
-            if ch.isalpha() and not ch.isascii():  # a particle; "…" of a masked value stays
-                value = value[:index]
-                break
+    if value and value[0].isascii() and not value.isascii():
+        particle = _NON_ASCII_LETTER.search(value)  # a particle; "…" of a masked value stays
+        if particle is not None:
+            value = value[: particle.start()]
     for _ in range(2):  # "(TODO).": the sentence's punctuation, then the parentheses
         while value:
             last = value[-1]
