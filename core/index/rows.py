@@ -6,21 +6,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.gocompat.gotime import GoTime
-from core.store.decisions import ListIssue
+from core.store.record_files import ListIssue
 
 if TYPE_CHECKING:
     from core.record.models import DecisionRecord
 
 
 @dataclass(frozen=True, slots=True)
-class ReconcileReport:
-    """What one reconcile or rebuild did; `unreadable` lists every file that is not a record.
+class IndexReadReport:
+    """What one catch-up or rebuild did; `unreadable` lists every file that is not a record.
 
     `generation` counts the changes to this index that this process knows of: its own
-    commits (the store's listener updates their rows at once) and the reconciles that found it
-    changed, whether this reconcile read the changes or another process's index wrote them
+    commits (the store's listener updates their rows at once) and the catch-ups that found it
+    changed, whether this catch-up read the changes or another process's index wrote them
     first. A reader that shows rows compares it with the generation it showed, since the
-    counts of a reconcile after such a change are all zero.
+    counts of a catch-up after such a change are all zero.
     """
 
     added: int
