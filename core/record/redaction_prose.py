@@ -14,7 +14,13 @@ import binascii
 import re
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, is_filler, token
-from core.record.redaction_structure import SECRET_WORD, accepts, key_at, key_kind
+from core.record.redaction_structure import (
+    SECRET_WORD,
+    accepts,
+    key_at,
+    key_kind,
+    names_no_secret,
+)
 from core.record.redaction_values import (
     Position,
     is_credential,
@@ -73,9 +79,9 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
             and _BASE32_SEED.fullmatch(value) is not None
         )
         # a TOTP seed is base32, often without a digit (KTJKORCXRTNPKVJQ…)
-        if (
+        if (  # "keep using X for the Jenkins token": only a generated X (not "$20/month")
             not seed
-            and random_only
+            and (random_only or groups.get("via"))
             and not (looks_random(value, 12) or (keyed and _password_shaped(value)))
         ):
             return None
@@ -154,7 +160,7 @@ _BARE = compile_ascii(rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))[\t ]+{
 # "use Tiger23+Nimbus as the password", "Tiger23+Nimbus is the root password"
 _BEFORE = compile_ascii(
     r"(?<![^\s\"'`(])(?<!%\()(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
-    r"|as[\t ]+(?:the|a|my|our|your|its)?|for[\t ]+(?:the|our|my|your))[\t ]*"
+    r"|as[\t ]+(?:the|a|my|our|your|its)?|(?P<via>for)[\t ]+(?:the|our|my|your))[\t ]*"
     r"(?:[\w-]+[\t ]+){0,3}?(?P<word>(?i:" + _WORD + r"))\b"
 )
 _LOGIN_PAIR = compile_ascii(
@@ -179,7 +185,8 @@ _KO_PROSE = compile_ascii(
 # 키 alone is too common a word ("키보드", "키 이름"): after it, only a random-looking value.
 _KO_KEY = compile_ascii(
     r"(?<![\uac00-\ud7a3])(?<!공개 )(?P<word>키|시드)(?:[0-9]|\([^)\n]{0,30}\))?"
-    r"(?:는|은|를|을|가|이|값은|값)?(?:[\t ]+[\uac00-\ud7a3]+){0,3}?"  # 키 새로 발급받았습니다:
+    r"(?:는|은|를|을|가|이|값은|값)?"  # 키 새로 발급받았습니다: words that hand it over
+    r"(?:[\t ]+[\uac00-\ud7a3]*(?:새로|발급|공유|이거|여기|값)[\uac00-\ud7a3]*){0,3}?"
     r"[\t ]*(?P<conn>[:=])?[\t ]*(?P<secret>[!-~]+)"
 )
 # "AZURE_STORAGE_KEY 필요하시면 이거 쓰세요 …", "CLOUDFLARE_API_TOKEN 값 공유합니다 → …": a name
@@ -190,12 +197,18 @@ _NAMED_KO_GAP = compile_ascii(
 )
 
 
+_HANDING_OVER = re.compile(r"[→:]|->|값|쓰세요|써|사용|공유|넣|입력|붙여|이거|여기|발급|바꿨|변경")
+"""Korean words (or an arrow) that hand a value over: its value, use this, shared, issued."""
+
+
 def _named_ko_gap(match: re.Match[str]) -> tuple[str, str] | None:
     key = key_at(match, "conn")
     if key is None or (not any(c.isupper() for c in key) and "_" not in key):
         return None  # a word of the sentence: the Korean sentence rules judge it
-    if key_kind(key) not in {"secret", "password", "weak"}:
+    if key_kind(key) not in {"secret", "password", "weak"} or names_no_secret(key):
         return None
+    if _HANDING_OVER.search(match.group("conn")) is None:
+        return None  # "GITHUB_TOKEN 권한 문제는 4a08… 커밋에서": words about it, not its value
     value = trim_value(match.group("secret"))
     if not looks_random(value, 12) or not is_credential(value, Position.KEYED):
         return None
@@ -224,10 +237,11 @@ def _named(match: re.Match[str]) -> tuple[str, str] | None:
     key = key_at(match, "conn")
     if key is None:
         return None
-    korean = not match.group("conn").strip().isascii()
+    korean = match.group("conn").strip()[:1] in {"값", "는", "은"}
     if key.isalpha() and key.islower() and not korean:
-        return None  # a plain word ("the key is …"): the sentence rules judge those; before a
-        # Korean particle (auth 값, credentials 값은) an English word is the config's key
+        return None  # a plain word ("the key is …"): the sentence rules judge those; before
+        # "값", "는" (auth 값, password 는 …) an English word is a config's key, its value next;
+        # before "을" it is an object ("token 을 4a08… 커밋에서 지웠다")
     kind = key_kind(key)
     if kind is None:
         return None
@@ -247,7 +261,7 @@ def _spaced(match: re.Match[str]) -> tuple[str, str] | None:
     key = key_at(match, "sp")
     if key is None or ("_" not in key and (key.islower() or key.isupper())):
         return None  # a word of the sentence ("token", "TOKEN"): the sentence rules judge it
-    if key_kind(key) not in {"secret", "password"}:
+    if key_kind(key) not in {"secret", "password"} or names_no_secret(key):
         return None
     value = trim_value(match.group("secret"))
     if not looks_random(value) or not is_credential(value, Position.KEYED):
@@ -262,21 +276,27 @@ _SECRET_NAMES = (
     r"|creds)|암호|비밀[\t ]?번호|비번|패스워드|토큰|시크릿|키)"
 )
 # "[09:14] kate: what's the wifi password in the lab?\n[09:15] raj: H@zelbr@mble%47"
+_SPEAKER = r"(?:\[[^\]\n]{1,24}\][\t ]*)?(?:[^\s:\[\]]{1,24}:[\t ]*)"
 _REPLY = (
-    r"(?:\[[^\]\n]{1,24}\][\t ]*)?(?:[^\s:\[\]]{1,24}:[\t ]*)?"
     r"(?:\u300c(?P<quoted>[^\u300d\n]{6,200})\u300d[^\n]*"  # 「…」 이거예요. 관련 티켓 …
     r"|(?P<secret>[^\s\"'`][^\s\"`]{7,199})(?:[\t ]+(?:입니다|이에요|예요|이요|요)[.!]?)?)[\t ]*$"
 )
 """The reply line: who says it, then the value alone, or followed by a Korean copula, or in
 corner brackets with the rest of the sentence after it."""
 _ANSWER = compile_ascii(
-    r"(?m)^(?P<question>[^\n]*?" + _SECRET_NAMES + r"[^\n]*\?(?![=.\w])[^\n]*)\n" + _REPLY
+    r"(?m)^(?P<question>[^\n]*?"
+    + _SECRET_NAMES
+    + r"[^\n]*\?(?![=.\w])[^\n]*)\n"
+    + _SPEAKER
+    + "?"
+    + _REPLY
 )
 # "방금 클라우드플레어 API 토큰 재발급했어요\njun: VSdm…": a line that says a secret was just
 # issued, then the value alone on the next
 _ISSUED = compile_ascii(
     r"(?m)^(?P<issued>[^\n]*?" + _SECRET_NAMES + r"[^\n]*?(?:재발급|발급|새로\s?만들"
     r"|(?i:\b(?:rotated|regenerated|reissued|re-issued|issued|generated|created)\b))[^\n?]*)\n"
+    + _SPEAKER  # a chat's next message, not the next line of a log or a commit
     + _REPLY
 )
 # "Rotated the IBM Cloud credential this morning. New value is …", "새 값은 …"
@@ -397,11 +417,20 @@ _DESCRIBED = compile_ascii(
 )  # the parenthesis ends on the word: "(the account page fix)" describes something else
 
 
+_NOT_A_SECRET_NOTE = re.compile(
+    r"(?i:public|publishable|ssh|deploy|\bid\b|commit|hash|fingerprint|key[\t ]?id)|공개|커밋|해시"
+)
+"""Words in the parentheses that say the value is public or names one (an SSH or deploy key's
+public half, a key id, a commit)."""
+
+
 def _generated_near(check: re.Pattern[str] | None) -> Replacer:
     """Replaces ``secret`` when it looks generated and, given ``check``, the text says so."""
 
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
         if check is not None and check.search(match.string) is None:
+            return None
+        if _NOT_A_SECRET_NOTE.search(match.group(0), match.end("secret") - match.start()):
             return None
         value = trim_value(match.group("secret"))
         if not looks_random(value):

@@ -620,6 +620,16 @@ def _cell_kind(cell: str) -> str | None:
     return kind if kind in {"password", "secret"} else None
 
 
+def _secret_cell(value: str, kind: str) -> bool:
+    """A cell under a password column holds a password (one word); under a token or key
+    column, only a generated value: such tables also describe tokens ("access token", "1h")."""
+    if not value or any(c.isspace() for c in value):
+        return False
+    if kind == "password":
+        return is_credential(value, Position.KEYED, password_key=True)
+    return looks_random(value, 12) and is_credential(value, Position.KEYED)
+
+
 def _cells(line: str) -> list[str]:
     return line.strip().strip("|").split("|")
 
@@ -637,7 +647,7 @@ def _table(match: re.Match[str]) -> tuple[str, str] | None:
         for at, kind in wanted.items():
             if at < len(cells):
                 value = trim_value(cells[at].strip().strip("`"))
-                if is_credential(value, Position.KEYED, password_key=kind == "password"):
+                if _secret_cell(value, kind):
                     cells[at] = cells[at].replace(value, token("secret_assignment"), 1)
                     changed = True
         out.append(line if not cells else line[: line.index("|")] + "|" + "|".join(cells) + "|")
