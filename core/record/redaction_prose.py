@@ -79,9 +79,10 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
             and _BASE32_SEED.fullmatch(value) is not None
         )
         # a TOTP seed is base32, often without a digit (KTJKORCXRTNPKVJQ…)
-        if (  # "keep using X for the Jenkins token": only a generated X (not "$20/month")
+        if (  # "keep using X for the Jenkins token", "credential rejected: 'X'": only a
+            # generated X (not "$20/month", not 'invalid signature')
             not seed
-            and (random_only or groups.get("via"))
+            and (random_only or groups.get("via") or groups.get("state"))
             and not (looks_random(value, 12) or (keyed and _password_shaped(value)))
         ):
             return None
@@ -391,9 +392,10 @@ def _quoted_near_name(match: re.Match[str]) -> tuple[str, str] | None:
 
 # --- Values a sentence hands over without naming them ---------------------------------------
 
-# "use 40224de0…6efbad with secret ffa1…", "ID: 95fe2fb9… / 시크릿: 3c23…": a hex id of an API
-# key's length beside its secret is a key itself (client ids, SIDs and e-mail addresses are not
-# hex of 32 characters or more, and stay)
+# "use 40224de0…6efbad with secret ffa1…", "ID: 95fe2fb9… / 시크릿: 3c23…": Datadog's pair is an
+# API key (32 hex) and an application key, both secret by Datadog's documentation. Other
+# vendors' hex ids beside a secret are public (Amplitude, Mixpanel and Agora ids of the same
+# shape ship in browsers), so the vendor must be named.
 _PAIR_ID = compile_ascii(
     r"(?<![\w-])(?P<secret>[0-9a-f]{32,64})(?![\w-])(?=[\t ]+(?i:with[\t ]+(?:the[\t ]+)?secret)\b"
     r"|[\t ]*/[\t ]*(?:시크릿|비밀|(?i:secret|key|token)))"
@@ -440,10 +442,13 @@ def _generated_near(check: re.Pattern[str] | None) -> Replacer:
     return replace
 
 
+_SECRET_ID_VENDOR = re.compile(r"(?i:datadog|\bdd[_-])|데이터독")
+
+
 def _pair_id(match: re.Match[str]) -> tuple[str, str] | None:
     value = match.group("secret")
-    if len(set(value)) < 8:
-        return None  # 0000…, deadbeef…: filler
+    if len(set(value)) < 8 or _SECRET_ID_VENDOR.search(match.string) is None:
+        return None  # 0000…, deadbeef…: filler; a vendor whose id beside its secret is public
     return _replace_secret(match, value, "key_pair_id")
 
 
@@ -464,9 +469,9 @@ def _decoded(match: re.Match[str]) -> tuple[str, str] | None:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
     except (binascii.Error, UnicodeDecodeError):
         return None
-    if not decoded.strip().isprintable() or not is_credential(
-        decoded.strip(), Position.KEYED, password_key=True
-    ):
+    if not decoded.strip().isprintable() or any(c.isspace() for c in decoded.strip()):
+        return None  # "Lorem ipsum dolor…": a sentence, not a password
+    if not is_credential(decoded.strip(), Position.KEYED, password_key=True):
         return None
     whole, base = match.group(0), match.start()
     start, end = match.start("secret") - base, match.end("secret") - base

@@ -153,8 +153,12 @@ the password."""
 NEXT_FIELD = _NEXT_FIELD = re.compile(r";(?=[A-Za-z][A-Za-z ]{1,40}=)")
 """Where a connection string's next ``Name=value`` field starts (ADO.NET, ODBC, JDBC)."""
 _LOGIN_NAME = re.compile(r"[A-Za-z_][\w.-]{0,40}")
-_FLAG_SHAPE = re.compile(r"--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=\S*)?|-[A-Za-z]")
-"""``--no-verify``, ``-p``: a flag; ``-WlZOu3XE1jE-eELr5JE…`` is a token that starts with a dash."""
+_FLAG_SHAPE = re.compile(
+    r"--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=\S*)?|-[A-Za-z]|--?[A-Za-z][\w-]*[:=.]\S*|-[A-Za-z][\w-]{0,10}"
+)
+"""``--no-verify``, ``-p``, ``-XX:MaxRAMPercentage=75.0``, ``-Dspring.profiles.active=x``,
+``-Xmx512m``: a flag; ``-WlZOu3XE1jE-eELr5JE…`` (long, no ``:``, ``=`` or ``.``) is a token that
+starts with a dash."""
 _REMARK = re.compile(r"[(\[][A-Za-z][A-Za-z0-9-]*")
 _SPEC = re.compile(r"(?:[a-z][a-z0-9_-]*=[^,=\s]*,)+[a-z][a-z0-9_-]*=[^,=\s]*")
 """``id=npm,src=$HOME/.npmrc``, ``type=bind,source=/x``: a mount or secret spec, names and paths."""
@@ -320,6 +324,8 @@ def _encoded_secret(value: str, minimum: int) -> bool:
     return (
         len(decoded) >= 6
         and decoded.isprintable()
+        and not any(c.isspace() for c in decoded)  # a sentence or a document, not a password
+        and decoded[:1] not in "{[<"
         and not never_a_secret(decoded)
         and _secret_in_place(decoded, minimum, True)
     )

@@ -47,8 +47,8 @@ CAUGHT = [
     # a connection string's password before its next field
     '"Server=db;User Id=app;Password=«Tiger23Nimbus!»;TrustServerCertificate=True"',
     # a hex key beside its secret goes with it
-    "use «40224de05ca6c8ccec8abb6e3b6efbad» with secret ffa1301351393a91233dca344c599eed60e1",
-    "접속 정보: ID: «1afbb71187e2fd564661b8003296c655» / 시크릿: 8f0bfc94e06f0bd359caa7",
+    "use «40224de05ca6c8ccec8abb6e3b6efbad» with secret ffa1301351393a91233dca34 for Datadog",
+    "Datadog 접속 정보: ID: «1afbb71187e2fd564661b8003296c655» / 시크릿: 8f0bfc94e06f0bd359caa7",
     # a value handed over in a sentence about a refused login, or described as an account's
     "why does Heroku return 401? I'm using «3d8fdf3a-66f9-4752-ba59-1d7afa393726»",
     "이거 써보세요: «gpy8r3qgX72Q8qDdbKtbmyeON1x31tsn4frdZroO» (Zendesk 테스트 계정)",
@@ -117,6 +117,10 @@ KEPT = [
     "We use ed25519 for the SSH key and 4096 for the RSA key.",
     "docker run -e NGROK_AUTHTOKEN=projects/acme/secrets/ngrok-token/versions/latest img:1",
     "password: ops@acme.io",
+    "use 7c6f706ada7b20d3be7ae45e91a80e1b with secret $AMPLITUDE_SECRET for the Amplitude project",
+    "echo TG9yZW0gaXBzdW0gZG9sb3Igc2l0IGFtZXQ= | base64 -d  # not the password",
+    "AuthError: credential rejected: 'invalid signature'",
+    "what JVM options for the key service?\nops: -XX:MaxRAMPercentage=75.0",
     # words about a secret, not its value
     "AAAAC3NzaC1lZDI1NTE5AAAAIGq2v8Kx7pLmN3q9RtYw1Zs (deploy key)",
     "GITHUB_TOKEN 권한 문제는 4a08879fd0a40654d9dfcbc927e8344767da08f3 커밋에서 고쳤어요",
