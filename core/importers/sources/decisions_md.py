@@ -38,6 +38,7 @@ from core.importers.shaping import (
     record_from_source,
     source_fingerprints,
 )
+from core.importers.source_file import SourceRefused, read_source_text
 from core.outcomes.verdict import is_recommended_label, strip_recommended
 from core.record.fields import number_rule, rule
 from core.record.identity import ProjectIdentity
@@ -138,8 +139,8 @@ class DecisionsMdImporter:
         ctx.set_total(len(files))
         for path in files:
             try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
+                text = read_source_text(path)
+            except (OSError, UnicodeDecodeError, SourceRefused) as exc:
                 yield ItemError(str(path), f"cannot read the decision log: {exc}")
                 continue
             identity, relative = locate(path)
