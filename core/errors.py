@@ -572,6 +572,8 @@ TAMPERED_ENTRY = "sync-remote-tampered"
 ROLLBACK_ENTRY = "sync-remote-rolled-back"
 UNSAFE_REMOTE_ENTRY = "sync-remote-unsafe"
 REFUSED_ENTRY = "sync-files-refused"
+JOIN_REFUSED_ENTRY = "sync-join-refused"
+PEER_QUIET_ENTRY = "sync-peer-quiet"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 
@@ -624,7 +626,9 @@ class SyncRemoteUnsafe(SyncRemoteError):
     """The remote sent something sync refuses as a whole (an object git's fsck refuses, more
     than a sync reads); nothing was received or written."""
 
+    exit_code = ExitCode.DAMAGED
     runbook_anchor = UNSAFE_REMOTE_ENTRY
+    exit_case = "a remote refused whole: objects git refuses, more than a sync reads"
 
 
 class SyncFetchTooLarge(SyncRemoteUnsafe):
@@ -638,7 +642,18 @@ class SyncRemoteTampered(SyncRemoteError):
     """The remote holds what no key holder wrote (a forged marker or manifest, a swapped
     recipient); refused before anything was written."""
 
+    exit_code = ExitCode.DAMAGED
     runbook_anchor = TAMPERED_ENTRY
+    exit_case = "a remote changed by someone without the key; nothing was written"
+
+
+class SyncJoinRefused(SyncRemoteTampered):
+    """`sync join` onto a remote that holds files the join's checks refused (written without
+    the key, outside the layout, too large): the join writes nothing over the remote and
+    this machine does not sync with it."""
+
+    runbook_anchor = JOIN_REFUSED_ENTRY
+    exit_case = "a join refused: the remote holds files its checks refused"
 
 
 class SyncManifestInvalid(SyncError):

@@ -34,7 +34,11 @@ class Journal:
     def store(self) -> DecisionStore:
         from core.store.decisions import DecisionStore  # noqa: PLC0415
 
-        return DecisionStore(self.root)
+        store = DecisionStore(self.root)
+        index = self.__dict__.get("index")
+        if index is not None:  # opened first (a read): it hears this store's commits from now on
+            store.add_listener(index)
+        return store
 
     @cached_property
     def profile(self) -> ProfileStore:
@@ -50,11 +54,14 @@ class Journal:
 
     @cached_property
     def index(self) -> JournalIndex:
-        """Opened on first query, so commands that never browse do not pay for it."""
+        """Opened on first query, so commands that never browse do not pay for it; nor does a
+        read of a current index pay for the store (`JournalIndex.store`), made when first used."""
         from core.index.journal_index import JournalIndex  # noqa: PLC0415
 
-        index = JournalIndex(self.store.root, self.store)
-        self.store.add_listener(index)
+        store = self.__dict__.get("store")
+        index = JournalIndex(self.root, store)
+        if store is not None:
+            store.add_listener(index)
         return index
 
     @classmethod

@@ -31,6 +31,7 @@ from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
+    PEER_QUIET_ENTRY,
     REFUSED_ENTRY,
     SET_UP_ENTRY,
     LockCancelled,
@@ -44,6 +45,7 @@ from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.peers import machine_line, quiet_text
 from core.sync.report import OFFLINE, ROLLBACK, Refusal, SyncReport, entries_of
 from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
@@ -233,6 +235,12 @@ def _status_lines(status: dict[str, object]) -> list[str]:
         f"Waiting to push: {count(int(status['pending_commits']), 'commit')}",  # type: ignore[call-overload]
     ]
     here = status["machine"]
+    for peer in status.get("machines", []):  # type: ignore[attr-defined]
+        line = machine_line(peer, _last_sync)
+        lines.append(line[:1].upper() + line[1:])
+    for peer in status.get("machines", []):  # type: ignore[attr-defined]
+        if peer["quiet_seconds"]:
+            lines.append(f"Warning: {quiet_text(peer)} ({runbook.see(PEER_QUIET_ENTRY)})")
     if status["last_error"]:
         lines.append(f"Last error: {status['last_error']}")
     if status["refused_count"]:

@@ -10,7 +10,6 @@ database is replaced and rebuilt; if SQLite cannot work at all, every query scan
 
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 import stat
@@ -32,12 +31,13 @@ from core.index.rows import Facets, IndexReadReport, ListRow, ProjectSummary
 from core.index.scan import ScanIndex
 from core.index.statements import SqliteIndex
 from core.record.shape import RecordShape, StoredRead
-from core.store.decisions import DecisionStore, ListIssue, record_file_names
+from core.store.record_files import ListIssue, record_file_names
 from core.store.safefs import check_no_links
 
 if TYPE_CHECKING:  # the reading processes load with a build, the models with a full record
     from core.bulk.parallel_read import FileRead
     from core.record.models import DecisionRecord
+    from core.store.decisions import DecisionStore
 
 __all__ = [
     "Facets",
@@ -48,13 +48,21 @@ __all__ = [
     "ProjectSummary",
 ]
 
-log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 Backend = SqliteIndex | ScanIndex
 Progress = Callable[[int, int], None]
 
 BULK_MIN = 5000
 """An empty index filled with at least this many files is built without secondary indexes."""
+
+
+def _warn(message: str, *args: object) -> None:
+    """A warning in this module's log. `logging` loads here, on the index's failure paths
+    only: `list` and `show` open the index at every start and would otherwise pay for it."""
+    import logging  # noqa: PLC0415
+
+    logging.getLogger(__name__).warning(message, *args)
 
 
 def _mostly_changed(to_read: int, known: int) -> bool:
@@ -108,9 +116,12 @@ def _sorted_outcomes(
 class JournalIndex:
     """The index of one journal; thread-safe, opened on first use. Implements CommitListener."""
 
-    def __init__(self, journal_root: Path, store: DecisionStore) -> None:
+    def __init__(self, journal_root: Path, store: DecisionStore | None = None) -> None:
+        """`store`: the journal's store, which the index scans when SQLite cannot serve it;
+        without one, the index opens its own when it first must (see `store`)."""
         self.root = Path(os.path.abspath(journal_root))
-        self.store = store
+        self.records_dir = self.root / "records"
+        self._store = store
         self.path = index_path(self.root)
         self._lock = threading.RLock()
         self._read_lock = threading.RLock()
@@ -124,6 +135,17 @@ class JournalIndex:
         self._changes = 0
         """`IndexReadReport.generation`: this process's commits, and catch-ups that found
         the index changed."""
+
+    @property
+    def store(self) -> DecisionStore:
+        """The store this index scans when SQLite cannot serve it: the one it was given, else
+        one opened here at the first need. A read of a current index never needs it, and the
+        store's module (its write path with it) then does not load (bench/CHANGES.md)."""
+        if self._store is None:
+            from core.store.decisions import DecisionStore  # noqa: PLC0415  # see the docstring
+
+            self._store = DecisionStore(self.root)
+        return self._store
 
     # opening ---------------------------------------------------------------------------------
 
@@ -140,7 +162,7 @@ class JournalIndex:
                 self._caught_up = False  # whatever was caught up before, this one is not
             except sqlite3.Error as exc:
                 if is_transient(exc):
-                    log.warning("journal index busy, scanning the store this time: %s", exc)
+                    _warn("journal index busy, scanning the store this time: %s", exc)
                     return ScanIndex(self.store)
                 self._use_scans(exc)
             except (OSError, JournalError) as exc:
@@ -148,12 +170,12 @@ class JournalIndex:
             return self._open()
 
     def _use_scans(self, error: Exception) -> None:
-        log.warning("journal index unusable, scanning the store instead: %s", error)
+        _warn("journal index unusable, scanning the store instead: %s", error)
         self._scan_only = True
 
     def _discard(self, error: sqlite3.Error) -> None:
         """Drops a database that failed: the next use creates and fills a fresh one."""
-        log.warning("journal index failed, replacing it: %s", error)
+        _warn("journal index failed, replacing it: %s", error)
         with self._lock:
             if isinstance(self._backend, SqliteIndex):
                 self._backend.close()
@@ -237,10 +259,10 @@ class JournalIndex:
     def _recover(self, error: sqlite3.Error, attempt: int) -> None:
         """First failure: retry (a busy database) or replace the file; second: scan the store."""
         if attempt == 0 and is_transient(error):
-            log.warning("journal index busy, retrying: %s", error)
+            _warn("journal index busy, retrying: %s", error)
             return
         if attempt > 0:
-            log.warning("journal index unusable, scanning the store instead: %s", error)
+            _warn("journal index unusable, scanning the store instead: %s", error)
             with self._lock:
                 self._scan_only = True
         self._discard(error)
@@ -258,7 +280,7 @@ class JournalIndex:
                 self._caught_up = False  # queries wait for the rebuild, never see it half done
                 backend.clear()
             known = backend.signatures()
-        check_no_links(self.store.root, self.store.records_dir)
+        check_no_links(self.root, self.records_dir)
         current, to_read = self._scan_files(known)
         before: dict[str, str] | None = None
         if _mostly_changed(len(to_read), len(known)):
@@ -283,7 +305,8 @@ class JournalIndex:
                 progress=progress,
             )
         vanished = [name for name in known if name not in current]
-        removed += self._apply(backend, generation, [], vanished)[2]
+        if vanished:  # else nothing to write: a current index's reconcile takes no write lock
+            removed += self._apply(backend, generation, [], vanished)[2]
         if before is not None:
             added, changed, removed = _compared(before, backend.file_digests())
         with self._lock:
@@ -308,11 +331,10 @@ class JournalIndex:
         added = changed = removed = done = 0
         if not to_read:  # a current index: nothing to read, and no reading process to load
             return added, changed, removed
-        store = self.store
         from core.bulk.parallel_read import read_records  # noqa: PLC0415  # see the imports
 
         outcomes_by_chunk = read_records(
-            store.root, store.records_dir, to_read, _entry_of_read, value_type=IndexEntry
+            self.root, self.records_dir, to_read, _entry_of_read, value_type=IndexEntry
         )
         for outcomes in outcomes_by_chunk:
             entries, failed = _sorted_outcomes(outcomes, issues, anchors)
@@ -332,11 +354,11 @@ class JournalIndex:
         """
         now = time.time_ns()
         if not known:
-            names = record_file_names(self.store.records_dir)
+            names = record_file_names(self.records_dir)
             return set(names), [(name, now) for name in names]
         current: set[str] = set()
         to_read: list[tuple[str, int]] = []
-        for name, info in record_stats(self.store.records_dir).items():
+        for name, info in record_stats(self.records_dir).items():
             if info is None:  # gone while listed
                 continue
             current.add(name)
@@ -396,7 +418,7 @@ class JournalIndex:
                 self._committed[name] = self._generation
                 backend.apply([IndexEntry.of(name, UNTRUSTED, record)], [])
             except (sqlite3.Error, OSError, ValueError) as exc:
-                log.warning("journal index not updated for %s: %s", record.id, exc)
+                _warn("journal index not updated for %s: %s", record.id, exc)
 
     # queries ---------------------------------------------------------------------------------
 
@@ -445,7 +467,7 @@ class JournalIndex:
         if not self.path.is_file():
             return None
         try:
-            check_no_links(self.root, self.store.records_dir)
+            check_no_links(self.root, self.records_dir)
             with self._lock:
                 backend = self._open()
                 if not isinstance(backend, SqliteIndex):
@@ -454,7 +476,7 @@ class JournalIndex:
             if found is None or found[0] != f"{record_id}.json":  # the file `get` reads
                 return None
             name, sig, record = found
-            info = os.lstat(self.store.records_dir / name)
+            info = os.lstat(self.records_dir / name)
         except (sqlite3.Error, OSError, ValueError, JournalError):
             return None
         if not stat.S_ISREG(info.st_mode) or FileIdentity.of(info).signature() != sig:

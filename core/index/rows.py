@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.gocompat.gotime import GoTime
-from core.store.decisions import ListIssue
+from core.store.record_files import ListIssue
 
 if TYPE_CHECKING:
     from core.record.models import DecisionRecord

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.errors import SyncKeyWrong, SyncManifestInvalid
+from core.gocompat.gotime import GoTime
 from core.store.safefs import TEMP_MARK
-from core.sync import manifests
+from core.sync import manifests, peers
 from core.sync.bounds import MANIFEST_MAX
 from core.sync.crypto import Codec
 from core.sync.manifests import Listed, Manifest
@@ -377,6 +378,7 @@ def vouch(work: WorkingCopy) -> bool:
         listing,
         {m.machine: m.seq for n, m in held.items() if n != own},
         machines,
+        GoTime.now().format(),
     )
     blob = work.codec.seal(sign(manifest, work.codec.auth_key))
     work.write_blob(own, blob)
@@ -393,8 +395,11 @@ def pushed(work: WorkingCopy) -> None:
 
 
 def learn(work: WorkingCopy, check: RemoteCheck) -> None:
-    """Names and machine names from the remote's valid manifests."""
-    for manifest in check.valid.values():
+    """Names, machine names and each writer's newest state from the remote's valid
+    manifests."""
+    for held, manifest in check.valid.items():
+        if held not in check.refused:  # a rolled-back manifest is not a writer's newest
+            peers.learn(work.state, manifest, work.config.machine)
         work.state.machines.update(manifest.names())
         for name, listed in manifest.files.items():
             if listed.path and work.codec.name(listed.path) == name:

@@ -237,6 +237,7 @@ TESTED_ELSEWHERE: dict[str, str] = {
     # core/store
     "core/store/append_log.py": "tests/core/outcomes/test_outcomes.py",
     "core/store/location.py": "tests/app/hooks/test_entry.py",
+    "core/store/record_files.py": "tests/core/index/test_journal_index.py",
     "core/store/locking.py": "tests/core/store/test_temp_sweep.py",
     # core/sync
     "core/sync/admission.py": "tests/integration/test_sync_hostile_remote.py",

@@ -33,6 +33,7 @@ from app.gui.journal import (
 )
 from app.gui.journal.browse_jobs import ScopeBrowser
 from app.gui.journal.requests import (
+    PAGE_SIZE,
     ExportRequest,
     FilterState,
     ImportRequest,
@@ -193,9 +194,11 @@ class JournalBridge(QObject):
 
     # the list (`browse_jobs`) ------------------------------------------------------------------
 
-    def open_scope(self, generation: int, state: FilterState, kept: str = "") -> None:
-        """The first page as `scope_loaded` at once, then its `ScopeCount` (which says whether
-        it holds `kept`, the decision on screen) as `scope_counted`."""
+    def open_scope(
+        self, generation: int, state: FilterState, kept: str = "", *, rows: int = PAGE_SIZE
+    ) -> None:
+        """The first `rows` as `scope_loaded` at once, then its `ScopeCount` (which says
+        whether it holds `kept`, the decision on screen) as `scope_counted`."""
         self.browser.latest = generation
 
         def show_first(page: ScopePage) -> None:
@@ -208,7 +211,7 @@ class JournalBridge(QObject):
 
         self._run(
             BROWSE,
-            lambda: self.browser.open_scope(generation, state, kept, show_first),
+            lambda: self.browser.open_scope(generation, state, kept, show_first, first_rows=rows),
             done,
             lambda exc: self.scope_failed.emit(generation, str(describe(exc))),
         )

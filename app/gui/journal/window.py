@@ -55,6 +55,7 @@ from app.gui.journal.filter_bar import FilterBar
 from app.gui.journal.formatting import count_text
 from app.gui.journal.import_actions import ImportActions
 from app.gui.journal.inspector import Inspector
+from app.gui.journal.list_place import ListPlace
 from app.gui.journal.panel_updates import PanelUpdates
 from app.gui.journal.profile_panel import ProfilePanel
 from app.gui.journal.requests import (
@@ -138,6 +139,8 @@ class JournalWindow(QMainWindow):
         way to its newest. Every other reload (a commit, F5, an import, a sync) keeps it."""
         self._kept_outside = False
         """The last count said the decision on screen is not in the list's scope."""
+        self._place = ListPlace()
+        """Where the reader was when the list last reloaded; a chosen filter starts at the top."""
         self._shut_down = False
         self.current_project = ""
         self.kept = WindowSettings(self.settings, journal.root)
@@ -402,9 +405,14 @@ class JournalWindow(QMainWindow):
         """
         self._generation += 1
         self._choice_pending = self._choice_pending or chosen
+        if self._choice_pending:
+            self._place = ListPlace()
+        else:
+            self._place = ListPlace.of(self.list_view, self.model)
         self.model.begin_scope(self._generation)
         self._set_caption("Loading…")
-        self.bridge.open_scope(self._generation, self.filter_bar.state, self._kept_id())
+        state, kept = self.filter_bar.state, self._kept_id()
+        self.bridge.open_scope(self._generation, state, kept, rows=self._place.rows)
 
     def _kept_id(self) -> str:
         """The decision the reader is looking at, or has just picked and is loading."""
@@ -433,6 +441,7 @@ class JournalWindow(QMainWindow):
             return
         self._show_list_or_empty(page.elsewhere)
         self._select_after_load(keep, chosen=chosen)
+        self._place.restore(self.list_view, self.model)
         if not page.rows and (chosen or not keep):
             self.show_record(None)
         self.first_page_shown.emit()
@@ -455,6 +464,7 @@ class JournalWindow(QMainWindow):
                 self._show_welcome(False)  # a first decision landed while the page was loaded
             self._show_list_or_empty(0)
             self._select_after_load(keep, chosen=False)
+            self._place.restore(self.list_view, self.model)
         self._show_outside_cue()
         if count.truncated:
             self.show_notice(
