@@ -472,3 +472,31 @@ def _started(target: Any, count: int) -> list[threading.Thread]:
     for thread in threads:
         thread.start()
     return threads
+
+
+# --- agent text that would make the display differ from what is stored --------------------------
+
+
+def test_a_proposal_carrying_terminal_escapes_or_a_bidi_override_is_refused(
+    qtbot: Any, journal: Path
+) -> None:
+    proposal = {
+        "problem": "\x1b]52;c;cm0gLXJmIH4K\x07\x1b]0;PWNED\x07 \u202eevil\u202c \x1b[31mred",
+        "decision_kind": "storage",
+        "detector_confidence": 0.9,
+        "options": [
+            {"id": "a", "label": "\u202eetadpu ton od", "description": "x", "recommended": True},
+            {"id": "b", "label": "B", "description": "y"},
+        ],
+    }
+    with serving_controller(journal) as controller:
+        call = _present(journal, proposal)
+        qtbot.waitUntil(lambda: not call.is_alive(), timeout=30_000)
+        assert controller.open_windows() == []
+    error = call.error
+    assert isinstance(error, RemoteError), call.result
+    assert error.code == ErrorCode.INVALID_PROPOSAL
+    fields = [v["field"] for v in error.data["violations"]]
+    assert fields == ["problem", "options[0].label"]
+    assert "U+001B at character 1" in error.message and "U+202E at character 1" in error.message
+    assert not list((journal / "pending").glob("*.json"))
