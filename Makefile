@@ -62,12 +62,19 @@ typecheck: $(STAMP) ## mypy strict on core and app
 	$(BIN)/mypy core
 	$(BIN)/mypy app
 
-CORE_PYTEST = DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider -c tests/core/qt-free.ini --rootdir . --confcutdir . tests/core
+# The tests run on every core (pytest-xdist), each test file on one worker: a module's shared
+# app, server or window is built once, and no two workers share a home, display or socket
+# (see docs/decisions.md). PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= auto
+PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
+CORE_PYTEST = DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(PARALLEL) \
+	-c tests/core/qt-free.ini --rootdir . --confcutdir . tests/core
 
 # tests/core runs where Qt cannot be imported (the core is pure Python); then everything else.
 pytest: system-deps $(STAMP) ## every test (installs Debian packages and Node when missing)
 	$(CORE_PYTEST)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not packaging" --ignore=tests/core tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(PARALLEL) -m "not packaging" \
+		--ignore=tests/core tests
 
 # `package` is part of `test`, so CI builds the installers and runs their smoke tests on every
 # change: an installer nobody builds breaks without anyone noticing.

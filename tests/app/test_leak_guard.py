@@ -53,9 +53,10 @@ def test_a_leaked_thread_and_timer_are_named_with_the_line_that_made_them(qtbot:
     assert f"timer left-active (60000 ms), held as Poller.poll, made at {HERE}:{POLL_LINE}" in left
 
 
-def test_a_timer_nothing_holds_is_still_named_by_its_name_and_interval() -> None:
-    app = QApplication.instance()
-    assert app is not None
+def test_a_timer_nothing_holds_is_still_named_by_its_name_and_interval(
+    qapp: QApplication,
+) -> None:
+    app = qapp
     timer = QTimer(app)
     timer.setObjectName("unheld")
     timer.start(60_000)

@@ -6,6 +6,7 @@ import logging
 import sys
 
 import pytest
+import shiboken6
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -30,6 +31,7 @@ def test_report_and_log_are_redacted(qtbot: QtBot, caplog: pytest.LogCaptureFixt
     finally:
         sys.excepthook = previous
         for widget in list(main_app._keep):
-            widget.close()
-            widget.deleteLater()
+            if shiboken6.isValid(widget):  # an earlier test in this process may have closed one
+                widget.close()
+                widget.deleteLater()
         main_app._keep.clear()
