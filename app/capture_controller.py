@@ -244,9 +244,13 @@ class CaptureController(QObject):
     def _show(self, connection: Connection, request: Request) -> None:
         params = parse_params(AppShowParams, request)
         if params.view == "decision" and params.decision_id:
-            self.open_pending(params.decision_id)
-        else:
-            self.journal_requested.emit()
+            self.open_pending(
+                params.decision_id,
+                shown=lambda: connection.reply(request.id, {"shown": True}),
+                failed=lambda exc: self._reply_error(_Waiter(connection, request.id), exc),
+            )
+            return
+        self.journal_requested.emit()
         connection.reply(request.id, {"shown": True})
 
     def _journal_changed(self, connection: Connection, request: Request) -> None:
@@ -330,12 +334,24 @@ class CaptureController(QObject):
 
     # --- windows -------------------------------------------------------------------------------
 
-    def open_pending(self, decision_id: str) -> None:
-        """Raises the decision's window, resuming it from the journal if none is open."""
+    def open_pending(
+        self,
+        decision_id: str,
+        *,
+        shown: Callable[[], None] | None = None,
+        failed: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        """Raises the decision's window, resuming it from the journal if none is open.
+
+        `shown` is called once the window is up, `failed` with why not (no such pending
+        decision): a caller over the socket learns which, instead of a "shown" for nothing.
+        """
         current = self._open.get(decision_id)
         if current is not None:
             current.person_opened = True
             self._bring_up(current.window, user_asked=True)
+            if shown is not None:
+                shown()
             return
 
         def resume() -> Begun:
@@ -350,11 +366,17 @@ class CaptureController(QObject):
                 self._usual_choice,
             )
 
-        self._workers.submit(
-            resume,
-            lambda begun: self._on_begun(None, begun, ""),
-            lambda exc: log.warning("cannot open pending decision %s: %s", decision_id, exc),
-        )
+        def begun(begun: Begun) -> None:
+            self._on_begun(None, begun, "")
+            if shown is not None:
+                shown()
+
+        def not_begun(exc: BaseException) -> None:
+            log.warning("cannot open pending decision %s: %s", decision_id, exc)
+            if failed is not None:
+                failed(exc)
+
+        self._workers.submit(resume, begun, not_begun)
 
     def open_windows(self) -> list[CaptureWindow]:
         return [capture.window for capture in self._open.values()]

@@ -1,6 +1,7 @@
 """Browsing a large journal through the index, next to the naive read-everything baseline.
 
 Usage: python bench/browse_bench.py [--sizes 10000 100000] [--strict-scan-max 10000]
+       [--journal DIR]
 
 For each size, on a generated journal (bench/journal_gen.write_journal), in one run:
   floor        read and json.loads every record file (the naive baseline, nothing else)
@@ -13,6 +14,9 @@ For each size, on a generated journal (bench/journal_gen.write_journal), in one 
   text filter  query_ids + rows(100) for several word queries: median and worst
   rebuild      JournalIndex.read_all_files, against 1.5 x floor; `--repeat` runs (default 3), each
                after another floor run, and the medians of both are compared
+
+`--journal DIR` times an existing journal (one generated before, e.g. by bench/journal_gen.py)
+instead of generating one per size; its index is deleted and built again.
 
 Targets (what browsing a large journal must feel like): first page <= 300 ms, text filter <=
 100 ms, cold open < 2 s, rebuild <= 1.5 x floor. Timings depend on the machine's load; the
@@ -64,11 +68,14 @@ def database_bytes(root: Path) -> int:
     )
 
 
-def bench(size: int, strict_scan: bool, repeat: int) -> None:
+def bench(size: int, strict_scan: bool, repeat: int, existing: Path | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "journal"
-        write_journal(root, size)
-        time.sleep(SETTLE_SECONDS)
+        root = existing or Path(tmp) / "journal"
+        if existing is None:
+            write_journal(root, size)
+            time.sleep(SETTLE_SECONDS)
+        else:
+            size = len(os.listdir(root / "records"))
         store = DecisionStore(root)
         floor = floor_read_parse(root)
         strict = (
@@ -143,7 +150,11 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="runs of the rebuild (median), each with a floor"
     )
+    parser.add_argument("--journal", type=Path, metavar="DIR", help="an existing journal to time")
     args = parser.parse_args()
+    if args.journal is not None:
+        bench(0, False, max(1, args.repeat), args.journal.resolve())
+        return
     for size in args.sizes:
         bench(size, size <= args.strict_scan_max, max(1, args.repeat))
 

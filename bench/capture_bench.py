@@ -15,7 +15,6 @@ Usage: python bench/capture_bench.py [--rounds 20] [--repeat-windows 100]
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import statistics
 import subprocess
@@ -29,12 +28,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
 from app.capture_controller import CaptureController
 from app.ipc.server import Connection, IpcServer
 from app.workers import WorkerPool
+from bench.memory_bench import settled_rss
 from core.capture.machine import CaptureService
 from core.capture.pending import PendingStore
 from core.decider.service import Decider, record_lookup
@@ -163,21 +163,10 @@ def bench_resident(
         while thread.is_alive():
             app.processEvents()
         if memory is not None:
-            memory.append(_settled_rss())
+            memory.append(settled_rss())
     server.close()
     workers.wait_idle()
     return samples
-
-
-def _settled_rss() -> int:
-    """Resident bytes once deferred deletions ran and unreachable objects were collected."""
-    for _ in range(3):
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        QCoreApplication.processEvents()
-        gc.collect()
-    with open("/proc/self/status", encoding="ascii") as status:
-        line = next(line for line in status if line.startswith("VmRSS:"))
-    return int(line.split()[1]) * 1024
 
 
 def bench_fresh_process(rounds: int) -> list[float]:

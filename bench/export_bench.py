@@ -12,10 +12,14 @@ user runs it, a fresh process each (start, reconcile and output included):
 * list --json, the whole journal as records;
 * list (every decision, the table), and list --query snapshot (a word most records hold).
 
+Each checkout's index is built before the timed runs (its own `list --limit 1`).
+
 With --compare DIR (another checkout, e.g. `git archive main | tar -x -C /tmp/before`), every
 CLI case also runs that checkout's code with this virtualenv, labelled "before". The cases take
 turns (`bench.timing.interleaved`); each prints its median wall and CPU time and the ratio to the
-floor's median of the same run. Output goes to a file or /dev/null; the file's size is printed.
+floor's median of the same run; the other checkout times a copy of the journal whose record
+files are hard links, so that each keeps its own index. Output goes to a file or /dev/null; the
+file's size is printed.
 `--journal DIR` times an existing journal (a large one generated before) instead of generating
 one per size.
 """
@@ -84,17 +88,19 @@ def bench(size: int, repeat: int, checkout: Path | None, existing: Path | None =
             "PATH": os.environ.get("PATH", ""),
             "XDG_RUNTIME_DIR": str(base / "run"),
         }
-        time.sleep(RACY_NS / 1e9 + 0.1)  # files written just before a build are read again
-        subprocess.run(
-            [*entry(None), "--journal", str(journal), "list", "--limit", "1"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            check=True,
-        )
-        runs: dict[str, Callable[[], Timing]] = {"floor (read + json.load)": floor_journal(journal)}
-        runs |= cases(journal, base, env, None, "")
+        sides = [(journal, None, "")]
         if checkout is not None:
-            runs |= cases(journal, base, env, checkout, " (before)")
+            # Its own copy of the journal (the record files linked, not copied): the two
+            # checkouts may keep different index formats, and each would replace the other's.
+            # Linking changes the files' ctime, so it comes before either index is built.
+            sides.append((base / "journal-before", checkout, " (before)"))
+            linked_copy(journal, sides[-1][0])
+        time.sleep(RACY_NS / 1e9 + 0.1)  # files written just before a build are read again
+        runs: dict[str, Callable[[], Timing]] = {"floor (read + json.load)": floor_journal(journal)}
+        for side_journal, side_checkout, label in sides:
+            built = [*entry(side_checkout), "--journal", str(side_journal), "list", "--limit", "1"]
+            subprocess.run(built, env=env, stdout=subprocess.DEVNULL, check=True)
+            runs |= cases(side_journal, base, env, side_checkout, label)
         timings = interleaved(runs, repeat)
         floor = median_wall(timings["floor (read + json.load)"])
         print(f"export: {size:,} records, median of {repeat} runs (cases take turns)")
@@ -104,6 +110,15 @@ def bench(size: int, repeat: int, checkout: Path | None, existing: Path | None =
             print(f"  {name:42} {median.show(floor)}{spread(walls)}")
         for path in sorted(base.glob("export*.json")) + sorted(base.glob("stdout*")):
             print(f"  {path.name}: {path.stat().st_size / 1e6:.1f} MB")
+
+
+def linked_copy(journal: Path, copy: Path) -> None:
+    """A journal at `copy` whose record files are hard links to those of `journal`."""
+    records = copy / "records"
+    records.mkdir(parents=True, mode=0o700)
+    copy.chmod(0o700)
+    for name in os.listdir(journal / "records"):
+        os.link(journal / "records" / name, records / name)
 
 
 def floor_journal(journal: Path) -> Callable[[], Timing]:

@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.journal_gen import synthetic_record, write_journal
+from core.exporters.json_export import export_journal
 from core.importers import KINDS, make_importer
 from core.importers.engine import run_import
 from core.journal import Journal
@@ -180,7 +181,7 @@ def _canonical(root: Path, count: int, rng: random.Random) -> Path:
 def _json_array(root: Path, count: int, rng: random.Random) -> Path:
     other = _canonical(root, count, rng)
     path = root / "all.json"
-    path.write_bytes(DecisionStore(other).export(include_private=True))
+    path.write_bytes(export_journal(DecisionStore(other), include_private=True))
     return path
 
 

@@ -193,6 +193,11 @@ class UnknownSource(InvalidDecision):
     """The source's kind could not be told from its content; `--from KIND` names it."""
 
 
+class ImportSourceRefused(InvalidDecision):
+    """An import source file that is not read: not a regular file (a pipe, a device), or over
+    its size limit; the message says which, naming the limit."""
+
+
 class AnswersInvalid(JournalError, ValueError):  # reads as a state, like ProposalInvalid
     """The app's answers do not fit the questions; the hook falls back to the terminal."""
 

@@ -177,8 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(options)
     from app.cli.exit_codes import INVALID, guarded
     from app.cli.redacted_output import redact_stderr
+    from app.cli.visible_output import escape_stdout
 
     redact_stderr()  # usage errors and tracebacks may quote what the user typed
+    escape_stdout()  # stored text may hold a terminal escape an agent wrote
 
     module = _MODULE_OF.get(word)
     parser = build_parser((module,), word=word) if module else build_parser(listing=True)

@@ -12,11 +12,16 @@ from core.capture.machine import CaptureTicket, Pending, Recorded
 from core.errors import InvalidDecision
 from core.gocompat.text import utf8_len
 from core.limits import CUSTOM_SELECTION_MAX, REASON_MAX
+from core.record.controls import visible_controls
 from core.record.redaction import redact_text
 
 
 class _Cancelled(Exception):
     pass
+
+
+def _shown(text: str) -> str:
+    return visible_controls(redact_text(text)[0])
 
 
 class TerminalAsker:
@@ -37,11 +42,12 @@ class TerminalAsker:
             return ticket.cancel(stage)
 
     def _say(self, text: str) -> None:
-        """Prints a line, redacted: the proposal and the errors quote the agent's raw text."""
-        print(redact_text(text)[0], file=self._out, flush=True)
+        """Prints a line, redacted and with control characters escaped: the proposal and the
+        errors quote the agent's raw text, and this writes to the terminal itself."""
+        print(_shown(text), file=self._out, flush=True)
 
     def _read(self, prompt: str) -> str:
-        self._out.write(redact_text(prompt)[0])  # prompts quote option labels
+        self._out.write(_shown(prompt))  # prompts quote option labels
         self._out.flush()
         try:
             line = self._in.readline()

@@ -19,11 +19,15 @@ from core.capture.proposal_draft import (
 )
 from core.errors import ProposalInvalid, Violation
 from core.gocompat.text import go_lower, go_trim, utf8_len
+from core.record.controls import control_problem
 from core.record.fields import id_rule, item_rule, number_rule, risk_problem, rule
+from core.record.identity import canonical_workspace_path
 from core.record.models import RISK_LEVELS, Option
 from core.record.redaction import looks_sensitive
 from core.record.validation import is_valid_decision_id, is_valid_option_id
 
+MULTILINE = ("problem", "description", "pros", "cons")
+"""The proposal's texts that may hold line breaks and tabs; every other text is one line."""
 _SENSITIVE = (
     "must not contain sensitive material (it looks like a secret; identifiers are refused, "
     "never rewritten)"
@@ -73,6 +77,7 @@ def find_proposal_problems(draft: ProposalDraft, found: Violations) -> None:
     _check_required(draft, found)
     for name in ("problem", "decision_kind", "header"):
         found.size(name, getattr(draft, name), rule(name))
+        _check_controls(name, getattr(draft, name), found)
     if draft.risk_level not in RISK_LEVELS:
         found.add("risk_level", risk_problem(draft.risk_level))
     _check_confidence(draft, found)
@@ -81,10 +86,20 @@ def find_proposal_problems(draft: ProposalDraft, found: Violations) -> None:
         each = item_rule(name)
         for index, item in enumerate(getattr(draft, name)):
             found.size(f"{name}[{index}]", item, each)
+            _check_controls(f"{name}[{index}]", item, found)
     for name in ("decision_kind", "task_fingerprint", "evidence_fingerprint"):
         find_identifier_problems(name, getattr(draft, name), found)
     _check_options(draft, found)
     _check_recommendation(draft, found)
+
+
+def _check_controls(where: str, value: str, found: Violations) -> None:
+    """An agent's text holds no control character (`core.record.controls`): what the person
+    is shown must be what is stored."""
+    field = where.rpartition(".")[2].partition("[")[0]
+    problem = control_problem(value, multiline=field in MULTILINE)
+    if problem is not None:
+        found.add(where, problem)
 
 
 def _check_required(draft: ProposalDraft, found: Violations) -> None:
@@ -134,6 +149,7 @@ def _check_option_count(draft: ProposalDraft, found: Violations) -> None:
 
 def find_identifier_problems(name: str, value: str, found: Violations) -> None:
     found.size(name, value, rule("identifier"))
+    _check_controls(name, value, found)
     if value and looks_sensitive(value):
         found.add(name, _SENSITIVE)
 
@@ -163,9 +179,11 @@ def _check_option_sizes(option: DraftOption, found: Violations) -> None:
     where = option.where
     for name in ("id", "label", "description"):
         found.size(f"{where}.{name}", getattr(option, name), rule(f"option.{name}"))
+        _check_controls(f"{where}.{name}", getattr(option, name), found)
     for name in ("pros", "cons"):
         for index, item in enumerate(getattr(option, name)):
             found.size(f"{where}.{name}[{index}]", item, item_rule("option.details"))
+            _check_controls(f"{where}.{name}[{index}]", item, found)
 
 
 def _check_option_content(option: DraftOption, found: Violations) -> None:
@@ -209,7 +227,28 @@ def find_caller_problems(found: Violations, *, session_id: str, workspace: str, 
     found.size("workspace", go_trim(workspace), rule("workspace"))
     if "\x00" in workspace:
         found.add("workspace", "must not contain a NUL character")
+    else:
+        _check_controls("workspace", workspace, found)
+        if problem := workspace_problem(go_trim(workspace)):
+            found.add("workspace", problem)
     found.size("agent", agent, rule("identifier"))
+
+
+def workspace_problem(workspace: str) -> str:
+    """Why an agent's project root cannot be one, or "" when it can (an empty one is allowed).
+
+    Why absolute: a relative path means the app's working directory to the app and the
+    agent's to the agent, so the one-pending-per-workspace rule would compare places that do
+    not exist. Why not the root: every directory is inside it, so one pending decision there
+    would hold every agent in every project on the machine.
+    """
+    if not workspace:
+        return ""
+    if not workspace.startswith("/"):
+        return f"must be an absolute path (the agent's project root), got {workspace[:80]!r}"
+    if canonical_workspace_path(workspace) in ("/", "//"):
+        return "must name a project's directory, not the filesystem root '/'"
+    return ""
 
 
 def find_decision_id_problems(value: str, found: Violations, *, what: str) -> None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import functools
 import os
-import zlib
+import sqlite3
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import msgspec
 
+from core import limits
 from core.gocompat.text import go_lower, go_trim
 from core.index.columns import RecordKeys
 from core.index.fulltext import fts_document
@@ -41,35 +43,60 @@ _ZDICT = (
     b'"provenance":{"options":"model","selection":"user","rationale":"user",'
     b'"summary":"runtime"},"redaction":{"redacted":true,"patterns":[]},"deleted_at":""'
 )
-"""Field names and common values: with a preset dictionary, zlib shrinks a lone record well."""
+"""Field names and common values: with a preset dictionary, LZ4 shrinks a lone record well."""
 
 
-PACK_OVER = 4096
-"""Compact JSON longer than this many bytes is compressed; shorter JSON is stored as it is."""
+class DamagedRow(sqlite3.DatabaseError):
+    """A row's stored JSON does not unpack: the file is damaged, and is replaced like any other
+    database error (`core.index.journal_index`)."""
+
+
+_HEADER = 4
+"""`lz4.block` with `store_size` starts with the JSON's length, four bytes little-endian."""
 
 
 def pack_json(data: bytes) -> bytes:
-    """The compact JSON as it is, or compressed when it is long; `unpack_json` tells which.
+    """The compact JSON, LZ4-compressed with `_ZDICT` as its dictionary; `unpack_json` reverses it.
 
-    Why most records stay plain: zlib takes longer for a typical record than reading and parsing its
-    file, and a cold build packs every record. Plain, such a record costs about twice the space
-    (with the 16 KiB pages of `index_db`; figures in bench/CHANGES.md), still about the size of the
-    journal's own files. Long records (pasted or imported texts) are rare, compress best and would
-    make the cache grow with the journal's longest texts, so they are compressed, at the fastest
-    level.
+    Why LZ4 and every record: the cached JSON was three quarters of the index file, and plain it
+    cost more disk than the journal itself. zlib shrinks it as well but costs more per record than
+    reading and parsing its file (a cold build packs every record, whole-journal output unpacks
+    every one); LZ4 costs a small part of either, in the reading processes when it packs
+    (bench/entry_bench.py; figures in bench/CHANGES.md).
     """
-    if len(data) <= PACK_OVER:
-        return data
-    packer = zlib.compressobj(1, zdict=_ZDICT)
-    return packer.compress(data) + packer.flush()
+    packed: bytes = _block().compress(data, dict=_ZDICT, store_size=True)
+    return packed
 
 
 def unpack_json(data: bytes) -> bytes:
-    """A record's JSON starts with `{`; a zlib stream never does (its first byte is 0x78)."""
-    if data[:1] == b"{":
-        return data
-    unpacker = zlib.decompressobj(zdict=_ZDICT)
-    return unpacker.decompress(data) + unpacker.flush()
+    """The compact JSON `pack_json` stored.
+
+    Raises:
+        DamagedRow: the bytes are not what `pack_json` writes, or claim more than a record file
+            may hold (checked before anything is allocated).
+    """
+    if len(data) <= _HEADER or int.from_bytes(data[:_HEADER], "little") > limits.RECORD_FILE_MAX:
+        raise DamagedRow("journal index row holds no packed record")
+    block = _block()
+    try:
+        unpacked: bytes = block.decompress(data, dict=_ZDICT)
+    except block.LZ4BlockError as exc:
+        raise DamagedRow(f"journal index row does not unpack: {exc}") from exc
+    return unpacked
+
+
+def _block() -> ModuleType:
+    """`lz4.block`, imported on first use: commands that never read a record's JSON (a listing's
+    table, `status`) start without it."""
+    module = _lz4.get("block")
+    if module is None:
+        import lz4.block  # noqa: PLC0415  # see the docstring
+
+        module = _lz4["block"] = lz4.block
+    return module
+
+
+_lz4: dict[str, ModuleType] = {}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -15,15 +15,22 @@ from pathlib import Path
 from core.index.columns import KEY_COLUMNS
 from core.store.safefs import ensure_private_dir, ensure_private_file
 
-INDEX_FORMAT = "decision-journal-index/6"
+INDEX_FORMAT = "decision-journal-index/7"
 """Bump when the schema, the keys or `core.index.fulltext` change: old files are then rebuilt."""
 
 PAGE_SIZE = 16384
-"""Bytes per database page, for a new file. A `record_json` row is mostly 2-4 KB of plain JSON, so a
-4 KiB page holds one and leaves much of it empty; a 16 KiB page holds several. The file is then
-smaller and a bulk build's SQLite work less (bench/entry_bench.py; the figures are in
-bench/CHANGES.md).
+"""Bytes per database page, for a new file. Fewer, larger pages mean less SQLite work in a bulk
+build, and a `record_json` row (about a kilobyte packed) wastes less of a page's end
+(bench/entry_bench.py; the figures are in bench/CHANGES.md).
 """
+
+READ_CACHE_KIB = 8192
+"""SQLite's page cache per connection while it serves queries: it holds the sort indexes a page
+of the list walks, and it stays allocated for the life of the connection (the app keeps one
+open), so it is a standing part of the app's memory (bench/memory_bench.py)."""
+BUILD_CACHE_KIB = 32768
+"""The page cache while a bulk build writes: the pages its inserts and index sorts touch stay
+in memory. Given back when the build ends (`SqliteIndex.bulk`)."""
 
 RECORD_COLUMNS = ("file_name", "sig", *KEY_COLUMNS, "digest")
 """The `records` columns an insert writes, in `IndexEntry.columns` order (rowid aside)."""
@@ -121,7 +128,7 @@ def _open_checked(journal_root: Path, path: Path) -> sqlite3.Connection:
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA temp_store = MEMORY")
-        connection.execute("PRAGMA cache_size = -32768")  # KiB: random-key inserts stay in memory
+        connection.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
         if _read_meta(connection) != _expected_meta():
             _create_schema(connection)
         for statement in INDEXES.values():

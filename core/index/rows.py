@@ -1,9 +1,15 @@
-"""Values the journal index hands to its readers; plain and immutable so threads can share them."""
+"""Values the journal index hands to its readers; plain and immutable so threads can share them.
+
+Why msgspec Structs, as the index's entries are: `list` and `show` load this module at every
+start, and a Struct class is made in C, many times faster than a dataclass is decorated
+(bench/CHANGES.md).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from core.gocompat.gotime import GoTime
 from core.store.record_files import ListIssue
@@ -12,8 +18,7 @@ if TYPE_CHECKING:
     from core.record.models import DecisionRecord
 
 
-@dataclass(frozen=True, slots=True)
-class IndexReadReport:
+class IndexReadReport(msgspec.Struct, frozen=True):
     """What one catch-up or rebuild did; `unreadable` lists every file that is not a record.
 
     `generation` counts the changes to this index that this process knows of: its own
@@ -26,13 +31,12 @@ class IndexReadReport:
     added: int
     changed: int
     removed: int
-    unreadable: list[ListIssue] = field(default_factory=list)
+    unreadable: list[ListIssue] = msgspec.field(default_factory=list)
     seconds: float = 0.0
     generation: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ProjectSummary:
+class ProjectSummary(msgspec.Struct, frozen=True):
     """One project: the alias of its newest record (any status), its active count."""
 
     project_id: str
@@ -41,8 +45,7 @@ class ProjectSummary:
     last_updated: GoTime | None
 
 
-@dataclass(frozen=True, slots=True)
-class Facets:
+class Facets(msgspec.Struct, frozen=True):
     """Distinct non-blank values over every record, deleted ones included, for filter menus."""
 
     domains: list[str]
@@ -51,8 +54,7 @@ class Facets:
     statuses: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class ListRow:
+class ListRow(msgspec.Struct, frozen=True):
     """The few fields a list view shows, so a page never parses full records."""
 
     id: str

@@ -6,10 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
 
 from core.ipc.protocol import CrossFieldError, StrictModel
 from core.limits import DECISION_ID_MAX, IDENTIFIER_MAX, WORKSPACE_MAX
+from core.record.fields import id_rule
+from core.record.validation import is_valid_decision_id
 
 HELLO = "hello"
 DECISION_PRESENT = "decision.present"
@@ -24,7 +34,19 @@ AGENT_MAX = 128
 
 
 ClientName = Annotated[StrictStr, Field(max_length=CLIENT_NAME_MAX)]
-DecisionId = Annotated[StrictStr, Field(min_length=1, max_length=DECISION_ID_MAX)]
+
+
+def _decision_id(value: str) -> str:
+    if not is_valid_decision_id(value):
+        raise ValueError(f"must {id_rule('id')}, without '..'")
+    return value
+
+
+DecisionId = Annotated[
+    StrictStr, Field(min_length=1, max_length=DECISION_ID_MAX), AfterValidator(_decision_id)
+]
+"""A decision's id as the record's rule writes it: a path or an escape sequence is refused
+before any handler sees it."""
 
 
 class HelloParams(StrictModel):

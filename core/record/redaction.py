@@ -151,23 +151,43 @@ def _apply(rule: _Rule, text: str, names: list[str]) -> str:
     return rule.regex.sub(substitute, text)
 
 
-def _redact(text: str, rules: Iterable[_Rule]) -> tuple[str, list[str]]:
+def _redact(text: str, rules: tuple[_Rule, ...]) -> tuple[str, list[str]]:
     """Applies ``rules`` in order, each to the output of the previous, as the reference does.
 
     Gates are checked once, against the text as it came in. That is safe because a gate's
     text lies in plain text the rule needs (its match, or the context an AWS secret needs)
     and no rule takes characters from an inserted ``[REDACTED:...]`` token; the property
-    tests check that gating never changes a result.
+    tests check that gating never changes a result. Only the rules one of the text's
+    keywords opens are visited ("" opens every text), in their order.
     """
     folded = text.casefold()
-    present = _keywords_in(folded)
+    opens = _opened_by(rules)
+    opened = set(opens.get("", ()))
+    for keyword in _keywords_in(folded):
+        opened.update(opens.get(keyword, ()))
     names: list[str] = []
-    for rule in rules:
-        if present.isdisjoint(rule.keyword_set) and "" not in rule.keyword_set:
-            continue  # the hot path: one set test per rule ("" opens every text)
+    for at in sorted(opened):
+        rule = rules[at]
         if rule.confirm is None or rule.confirm.search(folded) is not None:
             text = _apply(rule, text, names)
     return text, names
+
+
+_OPENED_BY: dict[int, tuple[tuple[_Rule, ...], dict[str, tuple[int, ...]]]] = {}
+
+
+def _opened_by(rules: tuple[_Rule, ...]) -> dict[str, tuple[int, ...]]:
+    """For each keyword, the positions in ``rules`` of the rules it opens; kept per tuple."""
+    kept = _OPENED_BY.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    positions: dict[str, list[int]] = {}
+    for at, rule in enumerate(rules):
+        for keyword in rule.keyword_set:
+            positions.setdefault(keyword, []).append(at)
+    index = {keyword: tuple(ats) for keyword, ats in positions.items()}
+    _OPENED_BY[id(rules)] = (rules, index)
+    return index
 
 
 def _keywords_in(folded: str) -> set[str]:
@@ -424,9 +444,9 @@ def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
     key_start = match.start() - len(name_before(match.string, match.start()))
     if match.string.endswith(("${", "$", "%(", "{{"), 0, key_start):
         return None  # ${DB_PASSWORD:?required}: the name of a variable, and its default
-    field = NEXT_FIELD.search(match.group(4))
-    if field is not None:  # Password=…;TrustServerCertificate=True: a connection string's field
-        value = match.group(4)[: field.start()]
+    field = NEXT_FIELD.search(match.group(4)) if match.string.endswith(";", 0, key_start) else None
+    if field is not None:  # …;Password=…;TrustServerCertificate=True: a connection string's
+        value = match.group(4)[: field.start()]  # fields, one after another
     if never_a_secret(value) or names_no_secret(
         name_before(match.string, match.start()) + "_" + match.group(1)
     ):

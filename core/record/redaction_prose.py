@@ -14,7 +14,13 @@ import binascii
 import re
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, is_filler, token
-from core.record.redaction_structure import SECRET_WORD, accepts, key_at, key_kind
+from core.record.redaction_structure import (
+    SECRET_WORD,
+    accepts,
+    key_at,
+    key_kind,
+    names_no_secret,
+)
 from core.record.redaction_values import (
     Position,
     is_credential,
@@ -25,10 +31,10 @@ from core.record.redaction_values import (
 
 
 def _replace_secret(
-    match: re.Match[str], value: str, name: str, offset: int = 0
+    match: re.Match[str], value: str, name: str, offset: int = 0, group: str = "secret"
 ) -> tuple[str, str]:
-    """The match with ``value``, which starts ``offset`` into the ``secret`` group, replaced."""
-    whole, start = match.group(0), match.start("secret") - match.start() + offset
+    """The match with ``value``, which starts ``offset`` into ``group``, replaced."""
+    whole, start = match.group(0), match.start(group) - match.start() + offset
     return whole[:start] + token(name) + whole[start + len(value) :], name
 
 
@@ -51,7 +57,9 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
         value = raw[1:-1] if quoted else trim_value(raw)
         offset = 1 if quoted else max(raw.find(value), 0)  # "(value)" in a sentence
         groups = match.groupdict()
-        keyed = (groups.get("conn") or "").strip() in {":", "="} and not groups.get("gap")
+        keyed = (groups.get("conn") or "").strip() in {":", "="} and not (
+            groups.get("gap") or groups.get("state")  # "credential rejected: '…'" is a log's
+        )
         after_equals = (groups.get("conn") or "").strip() == "="  # a query's a=1&b=2 too
         if taken_in_part(value, one_word=quoted or not after_equals):  # the rest of a value
             whole, base = match.group(0), match.start()  # an earlier rule cut: it goes whole
@@ -71,9 +79,10 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
             and _BASE32_SEED.fullmatch(value) is not None
         )
         # a TOTP seed is base32, often without a digit (KTJKORCXRTNPKVJQ…)
-        if (
+        if (  # "keep using X for the Jenkins token", "credential rejected: 'X'": only a
+            # generated X (not "$20/month", not 'invalid signature')
             not seed
-            and random_only
+            and (random_only or groups.get("via") or groups.get("state"))
             and not (looks_random(value, 12) or (keyed and _password_shaped(value)))
         ):
             return None
@@ -143,6 +152,7 @@ _CONNECTOR = (
 )
 _PROSE = compile_ascii(
     rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))(?:[\t ]*\([^()\n]{{1,30}}\))?"
+    rf"(?P<state>[\t ]+(?i:rejected|refused|invalid|expired|revoked|denied|leaked|exposed))?"
     rf"(?P<gap>[\t ]+(?i:for|of|on|to|in|at|from|used[\t ]+(?:by|for|in))[\t ]+[^\n:=;]{{1,48}}?)?"
     rf"[\t ]*{_CONNECTOR}[\t ]*{_VALUE}"
 )
@@ -151,9 +161,8 @@ _BARE = compile_ascii(rf"(?<![:/]){_WORD_START}(?P<word>(?i:\b{_WORD}\b))[\t ]+{
 # "use Tiger23+Nimbus as the password", "Tiger23+Nimbus is the root password"
 _BEFORE = compile_ascii(
     r"(?<![^\s\"'`(])(?<!%\()(?P<secret>[^\s\"'`(]{6,128})[\t ]+(?i:is[\t ]+(?:the|my|our|your|its)"
-    r"|as[\t ]+(?:the|a|my|our|your|its)?)[\t ]*(?:[\w-]+[\t ]+){0,2}?(?P<word>(?i:"
-    + _WORD
-    + r"))\b"
+    r"|as[\t ]+(?:the|a|my|our|your|its)?|(?P<via>for)[\t ]+(?:the|our|my|your))[\t ]*"
+    r"(?:[\w-]+[\t ]+){0,3}?(?P<word>(?i:" + _WORD + r"))\b"
 )
 _LOGIN_PAIR = compile_ascii(
     r"(?i:\b(?:log ?in|sign ?in|credentials?|creds)\b)[^\n.;]{0,30}?"
@@ -177,8 +186,36 @@ _KO_PROSE = compile_ascii(
 # 키 alone is too common a word ("키보드", "키 이름"): after it, only a random-looking value.
 _KO_KEY = compile_ascii(
     r"(?<![\uac00-\ud7a3])(?<!공개 )(?P<word>키|시드)(?:[0-9]|\([^)\n]{0,30}\))?"
-    r"(?:는|은|를|을|가|이|값은|값)?[\t ]*(?P<conn>[:=])?[\t ]*(?P<secret>[!-~]+)"
+    r"(?:는|은|를|을|가|이|값은|값)?"  # 키 새로 발급받았습니다: words that hand it over
+    r"(?:[\t ]+[\uac00-\ud7a3]*(?:새로|발급|공유|이거|여기|값)[\uac00-\ud7a3]*){0,3}?"
+    r"[\t ]*(?P<conn>[:=])?[\t ]*(?P<secret>[!-~]+)"
 )
+# "AZURE_STORAGE_KEY 필요하시면 이거 쓰세요 …", "CLOUDFLARE_API_TOKEN 값 공유합니다 → …": a name
+# as code writes it, a few Korean words, then a generated value
+_NAMED_KO_GAP = compile_ascii(
+    SECRET_WORD + r"[\w.-]*(?P<conn>(?:[\t ]+[\uac00-\ud7a3]+){1,5}[\t ]*(?:→|->|:)?)"
+    r"[\t ]+(?P<secret>[A-Za-z0-9+/][!-~]{11,})"
+)
+
+
+_HANDING_OVER = re.compile(r"[→:]|->|값|쓰세요|써|사용|공유|넣|입력|붙여|이거|여기|발급|바꿨|변경")
+"""Korean words (or an arrow) that hand a value over: its value, use this, shared, issued."""
+
+
+def _named_ko_gap(match: re.Match[str]) -> tuple[str, str] | None:
+    key = key_at(match, "conn")
+    if key is None or (not any(c.isupper() for c in key) and "_" not in key):
+        return None  # a word of the sentence: the Korean sentence rules judge it
+    if key_kind(key) not in {"secret", "password", "weak"} or names_no_secret(key):
+        return None
+    if _HANDING_OVER.search(match.group("conn")) is None:
+        return None  # "GITHUB_TOKEN 권한 문제는 4a08… 커밋에서": words about it, not its value
+    value = trim_value(match.group("secret"))
+    if not looks_random(value, 12) or not is_credential(value, Position.KEYED):
+        return None
+    return _replace_secret(match, value, "password_in_prose")
+
+
 # "aa95… 키를 그대로 쓰고", "Pangyo2015# 비밀번호로": the value before the word
 _KO_BEFORE = compile_ascii(
     r"(?<![!-~])(?P<secret>[!-~]{8,200})[\t ]*(?P<word>키|토큰|비밀번호|암호|패스워드)"
@@ -201,10 +238,11 @@ def _named(match: re.Match[str]) -> tuple[str, str] | None:
     key = key_at(match, "conn")
     if key is None:
         return None
-    korean = not match.group("conn").strip().isascii()
+    korean = match.group("conn").strip()[:1] in {"값", "는", "은"}
     if key.isalpha() and key.islower() and not korean:
-        return None  # a plain word ("the key is …"): the sentence rules judge those; before a
-        # Korean particle (auth 값, credentials 값은) an English word is the config's key
+        return None  # a plain word ("the key is …"): the sentence rules judge those; before
+        # "값", "는" (auth 값, password 는 …) an English word is a config's key, its value next;
+        # before "을" it is an object ("token 을 4a08… 커밋에서 지웠다")
     kind = key_kind(key)
     if kind is None:
         return None
@@ -222,9 +260,9 @@ _SPACED = compile_ascii(SECRET_WORD + r"[\w.-]*(?P<sp>[\t ]+)(?P<secret>[A-Za-z0
 
 def _spaced(match: re.Match[str]) -> tuple[str, str] | None:
     key = key_at(match, "sp")
-    if key is None or key.islower() or (key.isupper() and "_" not in key):
+    if key is None or ("_" not in key and (key.islower() or key.isupper())):
         return None  # a word of the sentence ("token", "TOKEN"): the sentence rules judge it
-    if key_kind(key) not in {"secret", "password"}:
+    if key_kind(key) not in {"secret", "password"} or names_no_secret(key):
         return None
     value = trim_value(match.group("secret"))
     if not looks_random(value) or not is_credential(value, Position.KEYED):
@@ -239,10 +277,28 @@ _SECRET_NAMES = (
     r"|creds)|암호|비밀[\t ]?번호|비번|패스워드|토큰|시크릿|키)"
 )
 # "[09:14] kate: what's the wifi password in the lab?\n[09:15] raj: H@zelbr@mble%47"
+_SPEAKER = r"(?:\[[^\]\n]{1,24}\][\t ]*)?(?:[^\s:\[\]]{1,24}:[\t ]*)"
+_REPLY = (
+    r"(?:\u300c(?P<quoted>[^\u300d\n]{6,200})\u300d[^\n]*"  # 「…」 이거예요. 관련 티켓 …
+    r"|(?P<secret>[^\s\"'`][^\s\"`]{7,199})(?:[\t ]+(?:입니다|이에요|예요|이요|요)[.!]?)?)[\t ]*$"
+)
+"""The reply line: who says it, then the value alone, or followed by a Korean copula, or in
+corner brackets with the rest of the sentence after it."""
 _ANSWER = compile_ascii(
-    r"(?m)^(?P<question>[^\n]*?" + _SECRET_NAMES + r"[^\n]*\?(?![=.\w])[^\n]*)\n"
-    r"(?:\[[^\]\n]{1,24}\][\t ]*)?(?:[^\s:\[\]]{1,24}:[\t ]*)?"
-    r"(?P<secret>[^\s\"'`][^\s\"`]{7,199})[\t ]*$"
+    r"(?m)^(?P<question>[^\n]*?"
+    + _SECRET_NAMES
+    + r"[^\n]*\?(?![=.\w])[^\n]*)\n"
+    + _SPEAKER
+    + "?"
+    + _REPLY
+)
+# "방금 클라우드플레어 API 토큰 재발급했어요\njun: VSdm…": a line that says a secret was just
+# issued, then the value alone on the next
+_ISSUED = compile_ascii(
+    r"(?m)^(?P<issued>[^\n]*?" + _SECRET_NAMES + r"[^\n]*?(?:재발급|발급|새로\s?만들"
+    r"|(?i:\b(?:rotated|regenerated|reissued|re-issued|issued|generated|created)\b))[^\n?]*)\n"
+    + _SPEAKER  # a chat's next message, not the next line of a log or a commit
+    + _REPLY
 )
 # "Rotated the IBM Cloud credential this morning. New value is …", "새 값은 …"
 _NEW_VALUE = compile_ascii(
@@ -261,7 +317,7 @@ _SECRET_THEN_OTHER = re.compile(
     r"|(?:키|토큰|비밀번호)[\t ]?(?:이름|형식|경로|파일|만료)"
 )
 _ASSIGNMENT_LINE = re.compile(
-    r"(?:[a-z][a-z0-9_.-]*|[A-Z][A-Z0-9_.-]*|[a-z]+(?:[A-Z][a-z0-9]+)+)[=:][^\s=]"
+    r"(?:[a-z][a-z0-9_.-]+|[A-Z][A-Z0-9_.-]+|[a-z]+(?:[A-Z][a-z0-9]+)+)[=:][^\s=]"
 )  # DEBUG=false, logLevel: x; not cZUvNh=nCY5&49 (a password) nor a base64 value's "=" end
 
 
@@ -276,25 +332,38 @@ def _asks_for_the_secret(question: str) -> bool:
     )
 
 
+def _named_before(match: re.Match[str]) -> bool:
+    """ "New value is …": whether the line before it says whose value, without asking about it."""
+    text, at = match.string, match.start()
+    line = text[max(text.rfind("\n", 0, at) + 1, at - 160) : at]
+    return _SECRET_CONTEXT.search(line) is not None and _ASKING_ABOUT.search(line) is None
+
+
+def _context_gives_it(match: re.Match[str]) -> bool:
+    """The line before asks for the secret, says it was just issued (not "who issued the
+    token?"), or names it before "new value is"."""
+    if "question" in match.re.groupindex:
+        return _asks_for_the_secret(match.group("question"))
+    if "issued" in match.re.groupindex:
+        return _ASKING_ABOUT.search(match.group("issued")) is None
+    return _named_before(match)
+
+
 def _answer(match: re.Match[str]) -> tuple[str, str] | None:
     """The reply to a question that names a secret: a generated value, or a password that
     looks like one (not "in the vault", not a word)."""
-    if "question" in match.re.groupindex:
-        if not _asks_for_the_secret(match.group("question")):
-            return None
-    else:  # "New value is …": the line before it says whose value
-        text, at = match.string, match.start()
-        line = text[max(text.rfind("\n", 0, at) + 1, at - 160) : at]
-        if _SECRET_CONTEXT.search(line) is None or _ASKING_ABOUT.search(line) is not None:
-            return None
-    value = trim_value(match.group("secret"))
+    if not _context_gives_it(match):
+        return None
+    quoted = match.groupdict().get("quoted")
+    value = quoted if quoted is not None else trim_value(match.group("secret"))
     if value.startswith("@"):
         return None  # a handle: who owns it
     if _ASSIGNMENT_LINE.match(value):
         return None  # DEBUG=false: the next line of a config, not a reply
     if not (looks_random(value, 12) or is_credential(value, Position.PROSE)):
         return None
-    return _replace_secret(match, value, "password_in_prose")
+    group = "secret" if quoted is None else "quoted"
+    return _replace_secret(match, value, "password_in_prose", group=group)
 
 
 # ``장고 SECRET_KEY 가 레포에 올라가 있었어요: '9$7e2&@i+w…'``: a quoted generated value a few words
@@ -323,9 +392,10 @@ def _quoted_near_name(match: re.Match[str]) -> tuple[str, str] | None:
 
 # --- Values a sentence hands over without naming them ---------------------------------------
 
-# "use 40224de0…6efbad with secret ffa1…", "ID: 95fe2fb9… / 시크릿: 3c23…": a hex id of an API
-# key's length beside its secret is a key itself (client ids, SIDs and e-mail addresses are not
-# hex of 32 characters or more, and stay)
+# "use 40224de0…6efbad with secret ffa1…", "ID: 95fe2fb9… / 시크릿: 3c23…": Datadog's pair is an
+# API key (32 hex) and an application key, both secret by Datadog's documentation. Other
+# vendors' hex ids beside a secret are public (Amplitude, Mixpanel and Agora ids of the same
+# shape ship in browsers), so the vendor must be named.
 _PAIR_ID = compile_ascii(
     r"(?<![\w-])(?P<secret>[0-9a-f]{32,64})(?![\w-])(?=[\t ]+(?i:with[\t ]+(?:the[\t ]+)?secret)\b"
     r"|[\t ]*/[\t ]*(?:시크릿|비밀|(?i:secret|key|token)))"
@@ -349,11 +419,20 @@ _DESCRIBED = compile_ascii(
 )  # the parenthesis ends on the word: "(the account page fix)" describes something else
 
 
+_NOT_A_SECRET_NOTE = re.compile(
+    r"(?i:public|publishable|ssh|deploy|\bid\b|commit|hash|fingerprint|key[\t ]?id)|공개|커밋|해시"
+)
+"""Words in the parentheses that say the value is public or names one (an SSH or deploy key's
+public half, a key id, a commit)."""
+
+
 def _generated_near(check: re.Pattern[str] | None) -> Replacer:
     """Replaces ``secret`` when it looks generated and, given ``check``, the text says so."""
 
     def replace(match: re.Match[str]) -> tuple[str, str] | None:
         if check is not None and check.search(match.string) is None:
+            return None
+        if _NOT_A_SECRET_NOTE.search(match.group(0), match.end("secret") - match.start()):
             return None
         value = trim_value(match.group("secret"))
         if not looks_random(value):
@@ -363,10 +442,13 @@ def _generated_near(check: re.Pattern[str] | None) -> Replacer:
     return replace
 
 
+_SECRET_ID_VENDOR = re.compile(r"(?i:datadog|\bdd[_-])|데이터독")
+
+
 def _pair_id(match: re.Match[str]) -> tuple[str, str] | None:
     value = match.group("secret")
-    if len(set(value)) < 8:
-        return None  # 0000…, deadbeef…: filler
+    if len(set(value)) < 8 or _SECRET_ID_VENDOR.search(match.string) is None:
+        return None  # 0000…, deadbeef…: filler; a vendor whose id beside its secret is public
     return _replace_secret(match, value, "key_pair_id")
 
 
@@ -387,9 +469,9 @@ def _decoded(match: re.Match[str]) -> tuple[str, str] | None:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
     except (binascii.Error, UnicodeDecodeError):
         return None
-    if not decoded.strip().isprintable() or not is_credential(
-        decoded.strip(), Position.KEYED, password_key=True
-    ):
+    if not decoded.strip().isprintable() or any(c.isspace() for c in decoded.strip()):
+        return None  # "Lorem ipsum dolor…": a sentence, not a password
+    if not is_credential(decoded.strip(), Position.KEYED, password_key=True):
         return None
     whole, base = match.group(0), match.start()
     start, end = match.start("secret") - base, match.end("secret") - base
@@ -441,6 +523,13 @@ PROSE_RULES: tuple[Rule, ...] = (
     Rule("password_in_prose", _SPACED, _NAMED_KEYWORDS, _spaced),
     Rule(
         "password_in_prose",
+        _NAMED_KO_GAP,
+        _NAMED_KEYWORDS,
+        _named_ko_gap,
+        confirm=re.compile(r"[\t ][\uac00-\ud7a3]+[^\n]*?[\t ][a-z0-9+/][!-~]{11}"),
+    ),
+    Rule(
+        "password_in_prose",
         _KO_KEY,
         ("키", "시드"),
         _replace_value("password_in_prose", random_only=True),
@@ -457,6 +546,16 @@ PROSE_RULES: tuple[Rule, ...] = (
         (*_PROSE_KEYWORDS, *_KO_KEYWORDS),
         _answer,
         confirm=re.compile(r"\?[^\n]*\n"),
+    ),
+    Rule(
+        "password_in_prose",
+        _ISSUED,
+        (*_PROSE_KEYWORDS, *_KO_KEYWORDS),
+        _answer,
+        confirm=re.compile(
+            r"(?:재발급|발급|새로|rotated|regenerated|reissued|re-issued|issued|generated|created)"
+            r"[^\n?]*\n"
+        ),
     ),
     Rule(
         "password_in_prose",

@@ -42,7 +42,7 @@ from core.record.redaction_values import (
 _SECRET_WORDS = frozenset(
     """password passwd passwort passphrase passcode pass pw pwd secret token auth credential
     credentials creds apikey privatekey secretkey accesskey authtoken accesstoken sessiontoken
-    refreshtoken requirepass masterauth masterkey pat psk""".split()
+    refreshtoken requirepass masterauth masterkey pat psk authtok""".split()
 )
 _SECRET_ENDINGS = ("password", "passwd", "passphrase", "pwd", "secret", "token", "apikey")
 _NOT_PASS = frozenset({"bypass", "compass", "surpass", "overpass", "underpass", "trespass"})
@@ -124,6 +124,11 @@ def names_no_secret(key: str) -> bool:
     )
 
 
+_PUBLIC_KEY_VENDOR = re.compile(r"(?i:pusher)")
+"""Vendors whose bare "key" is public by their documentation: Pusher's app key is given to every
+browser that subscribes (its ``secret`` is the secret, and stays a secret here)."""
+
+
 def _word_before(text: str, at: int) -> str:
     """The word before the name that ends at ``at``, across one blank (``public`` in
     ``public key:``)."""
@@ -176,7 +181,8 @@ _ASSIGNMENT = compile_ascii(
 )  # a value that ends its line is one however it reads (OCI_AUTH_TOKEN=25F0PL;sW2C…); one
 # within a line stops at "," or ";" unless its key starts the line (see _line_value)
 _LINE_START = re.compile(
-    r"(?:^|\n)[\t ]*(?:[$#>%][\t ]+)?(?:export[\t ]+|set[\t ]+|-[\t ]+)?[\"']?$"
+    r"(?:^|\n)[\t ]*(?:[$#>%][\t ]+)?(?:export[\t ]+|set[\t ]+|ENV[\t ]+|ARG[\t ]+|-[\t ]+)?"
+    r"[\"']?$"
 )  # "$ export X=…": a prompt, then the line's assignment
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-@")
 _NOT_BEFORE_KEY = ("$", "%", "${", "%(", "[REDACTED:")
@@ -236,6 +242,11 @@ def _key(match: re.Match[str]) -> str | None:
     return key_at(match, "sep")
 
 
+def _element_text(match: re.Match[str]) -> bool:
+    """Whether ``match`` is one of the XML rules', whose value is an element's whole text."""
+    return any(match.re.pattern == p.pattern for p in (_XML_ELEMENT, _XML_NAMED, _XML_PROPERTY))
+
+
 def _in_query(text: str, at: int) -> bool:
     """Whether the name ending before ``at`` follows a URL query's ``?`` or ``&``."""
     while at > 0 and text[at - 1] in _NAME_CHARS:
@@ -255,12 +266,13 @@ def _keyed_value(position: Position) -> Replacer:
         kind = None if key is None else key_kind(key)
         if kind is None or key is None:
             return None
-        if kind == "weak" and names_no_secret(
-            _word_before(match.string, match.start()) + "_" + key
+        if kind == "weak" and (
+            names_no_secret(_word_before(match.string, match.start()) + "_" + key)
+            or _PUBLIC_KEY_VENDOR.search(match.string, max(0, match.start() - 160), match.start())
         ):
-            return None  # "public key: age1…", "SSH key: ssh-ed25519 …"
+            return None  # "public key: age1…", "SSH key: ssh-ed25519 …", Pusher's app key
         raw = match.group("value")
-        if match.re is _XML_ELEMENT or match.re is _XML_NAMED:  # element text, spaces and all
+        if _element_text(match):  # element text, spaces and all
             value, start, end = raw.strip(), 0, len(raw)
         else:
             if _in_query(match.string, match.start()):
@@ -291,6 +303,11 @@ _XML_ELEMENT = compile_ascii(r"<(?P<key>[\w:.-]+)>(?P<value>[^<\n]{1,2000})</(?P
 _XML_NAMED = compile_ascii(
     r"<(?P<tag>[\w:.-]+)[^<>\n]*?\b(?:name|key)=[\"'](?P<key>[^\"'\n]{1,80})[\"'][^<>\n]*>"
     r"(?P<value>[^<\n]{1,2000})</(?P=tag)>"
+)
+# Hadoop and Hive: <name>javax.jdo.option.ConnectionPassword</name> <value>…</value>
+_XML_PROPERTY = compile_ascii(
+    r"<name>[\t ]*(?P<key>[^<\n]{1,120}?)[\t ]*</name>\s{0,200}?"
+    r"<value>(?P<value>[^<\n]{1,2000})</value>"
 )
 _XML_KEY_VALUE = compile_ascii(
     r"(?i:key|name)[\t ]*=[\t ]*[\"'](?P<key>[^\"'\n]{1,80})[\"'][\t ]+(?i:value)[\t ]*=[\t ]*"
@@ -343,7 +360,7 @@ _VALUE_FLAGS = frozenset({"--body", "--value", "-b"})
 _SECRET_SETTER = re.compile(
     r"\bsecrets?[\t ]+(?:set|put|add|create)\b[^\n]*?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS)"
 )
-_GLUED_COMMANDS = re.compile(r"\b(?:mysql\w*|mariadb\w*|7z|7za)\b")
+_GLUED_COMMANDS = re.compile(r"\b(?:mysql\w*|mariadb\w*|7z|7za|sshpass)\b")
 _PAIR_FLAGS = frozenset({"-u", "--user", "--proxy-user", "-U", "--auth", "-a", "--basic-auth"})
 _FLAG_NOT_VALUE = frozenset(
     "file stdin env path dir type length prompt command cmd helper store id name url endpoint "
@@ -495,6 +512,11 @@ _URL_USERINFO = compile_ascii(
     r"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://(?P<value>(?P<user>[^\s:/'\"<>`\[\]]*)"
     r":(?P<secret>[^\s'\"<>`]+))@(?=[A-Za-z0-9\[_])"
 )
+# Go's MySQL DSN: "app:pass@tcp(host:3306)/db", user:pass@unix(/run/mysqld.sock)/db
+_DSN_USERINFO = compile_ascii(
+    r"(?<![\w.@:/-])(?P<value>(?P<user>[\w.-]{1,64}):(?P<secret>[^\s\"'`]{1,200}?))"
+    r"@(?:tcp|udp|unix|tcp6)\("
+)
 _PORT = re.compile(r"[0-9]{1,5}(?:[/?#].*)?")
 
 
@@ -551,6 +573,9 @@ _PLACED_PASSWORD = compile_ascii(
     r"|\bConvertTo-SecureString[\t ]+(?:-String[\t ]+)?(?P<value4>\"[^\"\n]*\"|'[^'\n]*')"
     r"|\bauth[\t ]*=[\t ]*\([\t ]*(?:\"[^\"\n]*\"|'[^'\n]*')[\t ]*,[\t ]*"
     r"(?P<value5>\"[^\"\n]*\"|'[^'\n]*')"
+    r"|\brabbitmqctl[\t ]+(?:add_user|change_password)[\t ]+\S+[\t ]+(?P<value7>'[^'\n]*'|\S+)"
+    r"|(?i:\bidentified[\t ]+(?:with[\t ]+\w+[\t ]+)?by|\bwith[\t ]+(?:encrypted[\t ]+)?password)"
+    r"[\t ]+(?P<value8>'[^'\n]*'|\"[^\"\n]*\")"  # SQL: IDENTIFIED BY '…', WITH PASSWORD '…'
 )
 # Settings written by a command: yarn config set npmAuthToken …, dotnet user-secrets set
 # "Stripe:SecretKey" "…", git config --global github.token …
@@ -573,6 +598,65 @@ def _generated_value(name: str) -> Replacer:
     return replace
 
 
+# --- Markdown tables ---------------------------------------------------------------------
+
+# | env | user | password |  under a column that names a secret, each row's cell;
+# |-----|------|----------|  and in a two-column table (| 항목 | 값 |), the value of a row
+# | stg | ops  | …        |  whose first cell names one (| 페이저듀티 키 | … |)
+_TABLE = compile_ascii(
+    r"(?m)^[\t ]*\|(?P<header>[^\n]*)\|[\t ]*\n[\t ]*\|[\t :|-]*-[\t :|-]*\|[\t ]*\n"
+    r"(?P<rows>(?:[\t ]*\|[^\n]*\|[\t ]*(?:\n|$))+)"
+)
+_KO_SECRET_CELL = re.compile(r"(?:비밀[\t ]?번호|암호|비번|패스워드|토큰|시크릿|(?<![가-힣])키)$")
+_KO_PASSWORD_CELL = re.compile(r"(?:비밀[\t ]?번호|암호|비번|패스워드)$")
+
+
+def _cell_kind(cell: str) -> str | None:
+    """Whether a header or first cell names a secret: ``password``, ``secret`` or None."""
+    cell = cell.strip().strip("*`")
+    if _KO_SECRET_CELL.search(cell):
+        return "password" if _KO_PASSWORD_CELL.search(cell) else "secret"
+    kind = key_kind(cell.replace(" ", "_"))
+    return kind if kind in {"password", "secret"} else None
+
+
+def _secret_cell(value: str, kind: str) -> bool:
+    """A cell under a password column holds a password (one word); under a token or key
+    column, only a generated value: such tables also describe tokens ("access token", "1h")."""
+    if not value or any(c.isspace() for c in value):
+        return False
+    if kind == "password":
+        return is_credential(value, Position.KEYED, password_key=True)
+    return looks_random(value, 12) and is_credential(value, Position.KEYED)
+
+
+def _cells(line: str) -> list[str]:
+    return line.strip().strip("|").split("|")
+
+
+def _table(match: re.Match[str]) -> tuple[str, str] | None:
+    header = match.group("header").split("|")
+    columns = {at: kind for at, cell in enumerate(header) if (kind := _cell_kind(cell))}
+    pairs = len(header) == 2 and not columns  # | 항목 | 값 |, | key | value |
+    changed, out = False, []
+    for line in match.group("rows").split("\n"):
+        cells = _cells(line) if line.strip() else []
+        wanted = dict(columns)
+        if pairs and len(cells) == 2 and (kind := _cell_kind(cells[0])):
+            wanted = {1: kind}
+        for at, kind in wanted.items():
+            if at < len(cells):
+                value = trim_value(cells[at].strip().strip("`"))
+                if _secret_cell(value, kind):
+                    cells[at] = cells[at].replace(value, token("secret_assignment"), 1)
+                    changed = True
+        out.append(line if not cells else line[: line.index("|")] + "|" + "|".join(cells) + "|")
+    if not changed:
+        return None
+    head = match.group(0)[: match.start("rows") - match.start()]
+    return head + "\n".join(out), "secret_assignment"
+
+
 _ASSIGNED = r"[\w.-]*[\"']?\]?[\t ]*(?:::?=|[?+]=|=>|[:=])"  # config["SECRET_KEY"] = … too
 """What follows a secret word in an assignment: ``=``, ``:``, ``:=`` (Go, Make), ``?=``, ``+=`` and
 ``::=`` (Make), ``=>`` (Ruby, PHP)."""
@@ -583,6 +667,12 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         ("://",),
         _url_userinfo,
         confirm=re.compile(r"://[^\s:/]*:[^\s]*@"),  # the user may be an e-mail address
+    ),
+    Rule(
+        "url_credentials",
+        _DSN_USERINFO,
+        ("@tcp(", "@unix(", "@udp(", "@tcp6("),
+        _url_userinfo,
     ),
     Rule("authorization_header", _AUTHORIZATION, ("authorization",), _authorization),
     Rule(
@@ -629,9 +719,9 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         "command_line_secret",
         _GLUED_P,
         ("-p",),
-        # mysql -uroot -pS3cret: MySQL, MariaDB and 7-Zip take the password glued to -p
+        # mysql -uroot -pS3cret: MySQL, MariaDB, 7-Zip and sshpass take the password glued to -p
         _strong_value("command_line_secret", line_needs=_GLUED_COMMANDS),
-        confirm=re.compile(r"(?:mysql|mariadb|7z)[^\n]*-p"),
+        confirm=re.compile(r"(?:mysql|mariadb|7z|sshpass)[^\n]*-p"),
     ),
     Rule(
         "secret_assignment",
@@ -684,14 +774,18 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
         _PLACED_PASSWORD,
         (
             *("/p:", "/pass:", "/password:", "/user:", "htpasswd", "convertto-securestring"),
-            *("auth", "sqlplus", "rman", "expdp", "impdp"),
+            *("auth", "sqlplus", "rman", "expdp", "impdp", "rabbitmqctl", "identified"),
+            "password",
         ),
         _strong_value(
-            "command_line_secret", "value", "value2", "value3", "value4", "value5", "value6"
+            "command_line_secret",
+            *("value", "value2", "value3", "value4", "value5", "value6", "value7", "value8"),
         ),
         confirm=re.compile(
             r"/p(?:ass(?:word)?)?:|/user:|htpasswd|convertto-securestring|auth[\t ]*=[\t ]*\("
-            r"|(?:sqlplus|rman|expdp|impdp)[\t ][^\n]*/"
+            r"|(?:sqlplus|rman|expdp|impdp)[\t ][^\n]*/|rabbitmqctl[\t ]+(?:add_user|change_pass)"
+            r"|identified[\t ]+(?:with[\t ]+\w+[\t ]+)?by[\t ]"
+            r"|with[\t ]+(?:encrypted[\t ]+)?password"
         ),
     ),
     Rule(
@@ -703,6 +797,14 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
     ),
     Rule("secret_assignment", _XML_ELEMENT, ("</",), _keyed_value(Position.KEYED)),
     Rule("secret_assignment", _XML_NAMED, ("</",), _keyed_value(Position.KEYED)),
+    Rule(
+        "secret_assignment",
+        _TABLE,
+        ("|",),
+        _table,
+        confirm=re.compile(r"\|[\t ]*\n[\t ]*\|[\t :|-]*-[\t :|-]*\|"),
+    ),
+    Rule("secret_assignment", _XML_PROPERTY, ("</name>",), _keyed_value(Position.KEYED)),
     Rule(
         "secret_assignment",
         _XML_KEY_VALUE,

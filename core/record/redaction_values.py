@@ -92,7 +92,7 @@ _PLACEHOLDER_WORDS = (
     "replace-me", "replace_with", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
     "yourkey", "placeholder", "example", "sample", "dummy", "redacted", "insert_", "insert-",
     "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "****",
-    "....", "…", "your_token", "sekret",
+    "....", "…", "your_token", "sekret", "goes-here", "goes_here", "paste-here", "paste_here",
     "secret123", "password123", "passw0rd", "p@ssw0rd", "p@ssword", "abc123", "qwerty123",
 )  # fmt: skip
 _TEMPLATE = re.compile(r"\{\{.*\}\}|\$\{[^}]*\}|%\([A-Za-z_][\w.]*\)")
@@ -124,7 +124,9 @@ _FILE_END = re.compile(
     r"\.(?:txt|pem|key|crt|cer|json|ya?ml|env|toml|ini|conf|cfg|p12|pfx|jks|gpg|asc|age|enc|pub"
     r"|der|csr|log|sh)$"
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
+_EMAIL = re.compile(r"[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}", re.IGNORECASE)
+_MIXED_CASE_HOST = re.compile(r"@[^@]*(?:[a-z][^@]*[A-Z]|[A-Z][^@]*[a-z])")
+"""A host written in both cases (``PWgFzF@aN2fMk.AsJj``): a password, hosts are lowercase."""
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _SNAKE_WORDS = re.compile(r"[a-z]+(?:[_-][a-z]+)+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
@@ -151,8 +153,12 @@ the password."""
 NEXT_FIELD = _NEXT_FIELD = re.compile(r";(?=[A-Za-z][A-Za-z ]{1,40}=)")
 """Where a connection string's next ``Name=value`` field starts (ADO.NET, ODBC, JDBC)."""
 _LOGIN_NAME = re.compile(r"[A-Za-z_][\w.-]{0,40}")
-_FLAG_SHAPE = re.compile(r"--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=\S*)?|-[A-Za-z]")
-"""``--no-verify``, ``-p``: a flag; ``-WlZOu3XE1jE-eELr5JE…`` is a token that starts with a dash."""
+_FLAG_SHAPE = re.compile(
+    r"--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=\S*)?|-[A-Za-z]|--?[A-Za-z][\w-]*[:=.]\S*|-[A-Za-z][\w-]{0,10}"
+)
+"""``--no-verify``, ``-p``, ``-XX:MaxRAMPercentage=75.0``, ``-Dspring.profiles.active=x``,
+``-Xmx512m``: a flag; ``-WlZOu3XE1jE-eELr5JE…`` (long, no ``:``, ``=`` or ``.``) is a token that
+starts with a dash."""
 _REMARK = re.compile(r"[(\[][A-Za-z][A-Za-z0-9-]*")
 _SPEC = re.compile(r"(?:[a-z][a-z0-9_-]*=[^,=\s]*,)+[a-z][a-z0-9_-]*=[^,=\s]*")
 """``id=npm,src=$HOME/.npmrc``, ``type=bind,source=/x``: a mount or secret spec, names and paths."""
@@ -252,7 +258,7 @@ def _plain_word(value: str) -> bool:
 def _not_a_secret_shape(value: str) -> bool:
     """A path, file name, URL, e-mail address, version, duration or number with a unit."""
     lowered = value.casefold()
-    if _URL.match(value) or _EMAIL.fullmatch(value):
+    if _URL.match(value) or (_EMAIL.fullmatch(value) and not _MIXED_CASE_HOST.search(value)):
         return True
     if _VERSION.fullmatch(value) or _DURATION.fullmatch(value):
         return True
@@ -318,6 +324,8 @@ def _encoded_secret(value: str, minimum: int) -> bool:
     return (
         len(decoded) >= 6
         and decoded.isprintable()
+        and not any(c.isspace() for c in decoded)  # a sentence or a document, not a password
+        and decoded[:1] not in "{[<"
         and not never_a_secret(decoded)
         and _secret_in_place(decoded, minimum, True)
     )
@@ -472,6 +480,7 @@ def _entropy(value: str) -> float:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
 
 
+_NON_ASCII_LETTER = re.compile(r"[^\W\d_\x00-\x7f]")
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
@@ -481,11 +490,10 @@ def trim_value(value: str) -> str:
     Sentence punctuation (``.``, ``,``, ``:``, ``;``) goes, and a closing bracket the value
     never opened; Korean particles glued to an ASCII value (``Tiger23+Nimbus입니다``) go too.
     """
-    if value and value[0].isascii():
-        for index, ch in enumerate(value):
-            if ch.isalpha() and not ch.isascii():  # a particle; "…" of a masked value stays
-                value = value[:index]
-                break
+    if value and value[0].isascii() and not value.isascii():
+        particle = _NON_ASCII_LETTER.search(value)  # a particle; "…" of a masked value stays
+        if particle is not None:
+            value = value[: particle.start()]
     for _ in range(2):  # "(TODO).": the sentence's punctuation, then the parentheses
         while value:
             last = value[-1]

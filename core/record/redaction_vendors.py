@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from core.record.redaction_rules import Rule, vendor
+from core.record.redaction_values import is_reference
 
 _HEX32 = "[a-f0-9]{32}"
 _UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -169,6 +170,7 @@ VENDOR_RULES: tuple[Rule, ...] = (
         "npm_auth_token",
         r"(?i:_authToken)[\t ]*=[\t ]*[\"']?(?P<secret>[A-Za-z0-9._+/-]{20,}={0,2})",
         ("_authtoken",),
+        lambda match: not is_reference(match.group("secret")),  # projects/x/secrets/…
     ),
     # AI and ML providers
     _prefixed("groq_api_key", r"\bgsk_[A-Za-z0-9]{52}\b", "gsk_"),
@@ -201,7 +203,8 @@ VENDOR_RULES: tuple[Rule, ...] = (
         "webhook.office.com",
     ),
     _prefixed("facebook_token", r"\bEAA[A-Za-z0-9]{100,}", "eaa", gates={"eaa": "[a-z0-9]{100}"}),
-    _prefixed("twitter_bearer_token", r"\bA{22}[A-Za-z0-9%]{50,}", "a" * 22),
+    # A run of A's (published samples hold 21 or 22), then URL-encoded base64
+    _prefixed("twitter_bearer_token", r"\bA{20,24}[A-Za-z0-9%]{50,}", "a" * 20),
     # Mail
     _prefixed(
         "sendgrid_api_key",
@@ -226,6 +229,16 @@ VENDOR_RULES: tuple[Rule, ...] = (
     # Twilio: account and API key SIDs are public ids; their secrets need the vendor's name
     # (or stand beside the SID, which the structural rules take as a pair).
     _context("twilio_auth_token", "twilio", _HEX32, ("twilio",)),
+    # Client("AC…", "<auth token>"): the secret written as the argument after its account SID
+    # (ACxxxx:<token> is a login pair, which the structural rules take whole)
+    vendor(
+        "twilio_auth_token",
+        r"\bAC[0-9a-f]{32}[\"'][\t ]*,[\t ]*[\"'](?P<secret>[0-9a-f]{32})[\"']",
+        ("ac",),
+        gates={"ac": "[0-9a-f]{32}[\"'][\t ]*,"},
+    ),
+    # Tencent Cloud SecretId: AKID and 32 letters and digits
+    _prefixed("tencent_secret_id", r"\bAKID[A-Za-z0-9]{32}(?![A-Za-z0-9])", "akid"),
     # Payments and commerce
     _prefixed(
         "shopify_token",

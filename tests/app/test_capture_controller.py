@@ -218,6 +218,28 @@ def test_journal_changed_refuses_parameters(
     assert call.error.code == ErrorCode.INVALID_PARAMS
 
 
+def _show(qtbot: QtBot, journal: Path, decision_id: str) -> SocketCall:
+    call = SocketCall(journal, "app.show", {"view": "decision", "decision_id": decision_id})
+    call.start()
+    qtbot.waitUntil(lambda: call.error is not None or call.result is not None, timeout=10_000)
+    return call
+
+
+def test_app_show_of_a_decision_that_is_not_pending_says_so(
+    qtbot: QtBot, harness: tuple[Path, CaptureController]
+) -> None:
+    """It used to answer "shown" for any string, a path or an escape sequence included."""
+    journal, _controller = harness
+    for bad in ("../../../etc/passwd", "\x1b]52;c;eA==\x07"):
+        refused = _show(qtbot, journal, bad)
+        assert isinstance(refused.error, RemoteError), refused.result
+        assert refused.error.code == ErrorCode.INVALID_PARAMS
+        assert "decision_id must use 1 to 160 characters" in refused.error.message
+    missing = _show(qtbot, journal, "decision-" + "0" * 40)
+    assert isinstance(missing.error, RemoteError), missing.result
+    assert missing.error.code == ErrorCode.NOT_FOUND
+
+
 def _type(text: str) -> None:
     target = QApplication.focusWidget()
     assert target is not None

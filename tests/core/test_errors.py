@@ -38,6 +38,8 @@ from core.messages import runbook
 DEFINED_ELSEWHERE = {
     "core.messages.runbook.UnknownEntry": "core.errors names runbook entries through this module",
     "core.sync.gitrepo.GitFailed": "it reads git's stderr with the marker lists beside it",
+    "core.index.entry.DamagedRow": "a sqlite3.DatabaseError, so the index's one path for a "
+    "damaged file (replace it) catches it with every other database error",
     "core.ipc.protocol.CrossFieldError": "raised inside a pydantic validator, it never leaves "
     "the params check, which turns it into the INVALID_PARAMS error naming its field",
 }
@@ -170,6 +172,7 @@ _SAMPLES: dict[type[JournalError], JournalError] = {
         errors.ProfileInvalid("label is too long", field="rules[0].label", limit=256),
         errors.NoChanges("the correction changes nothing"),
         errors.UnknownSource("cannot tell the source's kind", field="source"),
+        errors.ImportSourceRefused("is not a regular file (a pipe, a device or a socket)"),
         errors.AnswersInvalid("the answers do not fit the questions"),
         NotFound("decision d-1 not found"),
         errors.SnapshotExpired("the snapshot expired"),
@@ -231,6 +234,7 @@ _DECLARED: dict[str, tuple[int, int, str | None]] = {
     "ProfileInvalid": (E.INVALID, W.INVALID_PROPOSAL, None),
     "NoChanges": (E.INVALID, W.INVALID_PROPOSAL, None),
     "UnknownSource": (E.INVALID, W.INVALID_PROPOSAL, None),
+    "ImportSourceRefused": (E.INVALID, W.INVALID_PROPOSAL, None),
     "AnswersInvalid": (E.UNEXPECTED, W.INTERNAL_ERROR, None),
     "NotFound": (E.NOT_FOUND, W.NOT_FOUND, None),
     "SnapshotExpired": (E.UNEXPECTED, W.INTERNAL_ERROR, None),

@@ -89,3 +89,29 @@ def test_several_problems_are_listed_once_without_naming_only_the_first_field(
     assert first.startswith("decision-journal: error: invalid implementation decision proposal")
     assert "decision_kind: is required" in first and "options: is required" in first
     assert "(field: " not in first, first
+
+
+def test_a_proposal_carrying_terminal_escapes_is_refused_and_never_printed_raw(
+    tmp_path: Path,
+) -> None:
+    """`ask` is the third way an agent proposes (beside the socket and MCP): the same rule."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["PYTHONPATH"] = str(ROOT)
+    journal = tmp_path / "journal"
+    hostile = proposal_dict(problem="Pick \x1b]52;c;cm0gLXJmIH4K\x07 \u202eevil\u202c")
+    arguments = ["-m", "app.cli.main", "--journal", str(journal), "ask", "-", "--no-app"]
+    result = subprocess.run(
+        [sys.executable, *arguments, "--no-terminal", "--workspace", str(ROOT)],
+        input=json.dumps(hostile),
+        env=env,
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "problem: must not contain control characters" in result.stderr
+    assert "U+001B at character 6" in result.stderr
+    assert "\x1b" not in result.stdout + result.stderr
+    assert "\u202e" not in result.stdout + result.stderr
+    assert not (journal / "pending").exists() or not list((journal / "pending").glob("*.json"))

@@ -25,6 +25,7 @@ from bench.redaction_scoring import leaked
 from core.record.codec import encode_record
 from tests.factories import make_record, proposal_dict
 from tests.integration.cli_runner import ROOT, run_cli
+from tests.integration.stored_bytes import stored_bytes
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 
@@ -85,13 +86,10 @@ def _leaks(places: list[tuple[str, str]]) -> dict[str, list[str]]:
 
 
 def _files(root: Path) -> list[tuple[str, str]]:
-    """Every file under root, its name and its bytes read as text (binary SQLite pages too)."""
-    places = []
-    for path in sorted(root.rglob("*")):
-        places.append((f"name {path}", str(path.relative_to(root))))
-        if path.is_file():
-            places.append((str(path), path.read_bytes().decode("utf-8", "replace")))
-    return places
+    """Every file under root, its name and its bytes read as text (binary SQLite pages too, and
+    the records the index caches packed, unpacked)."""
+    names = [(f"name {path}", str(path.relative_to(root))) for path in sorted(root.rglob("*"))]
+    return names + [(where, data.decode("utf-8", "replace")) for where, data in stored_bytes(root)]
 
 
 def _ask_in_terminal(journal: Path, proposal: Path, answers: list[str]) -> str:

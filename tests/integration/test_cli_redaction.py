@@ -14,6 +14,7 @@ from pathlib import Path
 from core.record.codec import encode_record
 from tests.factories import make_record, proposal_dict
 from tests.integration.cli_runner import ROOT, run_cli
+from tests.integration.stored_bytes import stored_bytes
 
 HEX32 = "7c1e9a4b2d8f3065a1b9c7e2d4f60813"
 SECRETS = {
@@ -47,9 +48,10 @@ TEXT = (
 
 
 def _leaks(root: Path, *outputs: str) -> dict[str, list[str]]:
-    """Every secret found in any file under root (the SQLite index and WAL included) or output."""
+    """Every secret found in any file under root (the SQLite index and WAL included, and the
+    records the index caches packed) or output."""
     found: dict[str, list[str]] = {}
-    places = [(str(p), p.read_bytes()) for p in sorted(root.rglob("*")) if p.is_file()]
+    places = stored_bytes(root)
     places += [(f"output {n}", out.encode()) for n, out in enumerate(outputs)]
     for name, value in SECRETS.items():
         where = [place for place, data in places if value.encode() in data]

@@ -43,6 +43,7 @@ from app.gui.widgets.window_behaviour import KEY_GUARD_NOTE
 from core.decider.service import UsualChoice
 from core.gocompat.text import go_trim
 from core.limits import CUSTOM_SELECTION_MAX
+from core.record.controls import visible_controls
 
 RECOMMENDED_TEXT = "Recommended (advice only)"
 USUAL_TEXT = "Your usual choice"
@@ -173,9 +174,9 @@ class OptionCard(_ClickableCard):
         super().__init__(str(number), option.label, parent)
         self.option_id = option.id
         self.radio.setObjectName(f"choice-{number}")
-        self.radio.setAccessibleName(f"Approach {number}: {option.label}")
+        self.radio.setAccessibleName(f"Approach {number}: {visible_controls(option.label)}")
         advice = f"{RECOMMENDED_TEXT}. " if option.recommended else ""
-        self.radio.setAccessibleDescription(advice + option.description)
+        self.radio.setAccessibleDescription(advice + visible_controls(option.description))
         if option.recommended:
             self.header.addWidget(RecommendedBadge(self), 0, Qt.AlignmentFlag.AlignTop)
         if option.description:

@@ -32,6 +32,7 @@ from app.gui.widgets.window_behaviour import (
 )
 from core.capture.drafts import Draft
 from core.gocompat.text import collapse_spaces, go_trim
+from core.record.controls import visible_controls
 from core.record.models import Stage
 
 TITLE_PREFIX = "Decision: "
@@ -47,7 +48,7 @@ def window_title(problem: str) -> str:
 
     Why: window lists and task switchers show the title, so it must say which fork this is.
     """
-    text = collapse_spaces(problem)
+    text = collapse_spaces(visible_controls(problem))
     if len(text) > TITLE_PROBLEM_MAX:
         text = text[: TITLE_PROBLEM_MAX - 1].rstrip() + "…"
     return TITLE_PREFIX + text

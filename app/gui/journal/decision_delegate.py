@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 from app.gui.journal.decision_list_model import DecisionListModel
 from app.gui.widgets.palette import is_dark
 from core.index.rows import ListRow
+from core.record.controls import visible_controls
 
 _RISK_COLOURS = {
     "critical": "#e11d48",
@@ -35,7 +36,7 @@ def badges(row: ListRow, *, conflicted: bool = False, dark: bool = False) -> lis
     """(text, colour) pills for a row: "conflict" first when it waits for a choice of version,
     the kind (or "decision"), the risk, "deleted"."""
     items = [(CONFLICT, _CONFLICT_COLOURS[dark])] if conflicted else []
-    items.append((row.decision_kind or "decision", ""))
+    items.append((visible_controls(row.decision_kind) or "decision", ""))
     if row.risk_level:
         items.append((row.risk_level, _RISK_COLOURS.get(row.risk_level, "")))
     if row.deleted:
@@ -117,7 +118,9 @@ class DecisionDelegate(QStyledItemDelegate):
         painter.setPen(text_colour)
         problem_rect = QRect(int(x) + pad // 2, top, rect.right() - int(x) - pad, unit)
         problem = QFontMetrics(self._bold).elidedText(
-            " ".join(row.problem.split()), Qt.TextElideMode.ElideRight, problem_rect.width()
+            " ".join(visible_controls(row.problem).split()),
+            Qt.TextElideMode.ElideRight,
+            problem_rect.width(),
         )
         font = QFont(self._bold)
         font.setStrikeOut(row.deleted)

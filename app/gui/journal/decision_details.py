@@ -24,6 +24,7 @@ from app.gui.journal.formatting import NO_VALUE, display_time_precise, joined, p
 from core.gocompat.text import go_trim
 from core.messages.language import ENGLISH, KOREAN
 from core.outcomes.verdict import ACCEPT, AMEND, REDIRECT, record_outcome
+from core.record.controls import visible_controls
 from core.record.models import DecisionRecord
 from core.record.origin import is_automatic
 from core.record.summary import REASON_MISSING, english_summary, korean_summary
@@ -301,4 +302,4 @@ class DecisionDetails(QWidget):
             "id": record.id,
         }
         for name, text in values.items():
-            self.values[name].setText(text or NO_VALUE)
+            self.values[name].setText(visible_controls(text) or NO_VALUE)

@@ -28,6 +28,7 @@ from PySide6.QtCore import (
 from app.gui.journal.formatting import count_text, display_time
 from app.gui.journal.requests import PAGE_SIZE, ScopeCount, ScopePage
 from core.index.rows import ListRow
+from core.record.controls import visible_controls
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -267,7 +268,8 @@ def _meta(row: ListRow) -> tuple[str, str]:
     """The second line of a row (what may elide, then the time, which never does), formatted
     once per row instead of once per paint."""
     project = row.project_alias or row.project_id
-    return f"Selected: {row.selected_label or '—'}  ·  {project}", display_time(row.updated_at)
+    shown = visible_controls(f"Selected: {row.selected_label or '—'}  ·  {project}")
+    return shown, display_time(row.updated_at)
 
 
 def caption_text(loaded: int, total: int, counted: bool) -> str:

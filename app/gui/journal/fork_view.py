@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from app.gui.journal.formatting import display_time
 from app.gui.widgets.palette import ForkColors, contrast_ratio, fork_colors, readable_on
 from core.gocompat.text import go_trim
+from core.record.controls import visible_controls
 from core.record.models import DecisionRecord
 
 CUSTOM_KEY = "__custom__"
@@ -130,18 +131,18 @@ def fork_tree(record: DecisionRecord) -> ForkTree:
         branches.append(
             Branch(
                 key=option.id,
-                label=option.label or option.id,
-                description=option.description,
+                label=visible_controls(option.label or option.id),
+                description=visible_controls(option.description),
                 state=state,
                 recommended=bool(recommended and option.id),
-                reason=reasons.get(option.id, ""),
+                reason=visible_controls(reasons.get(option.id, "")),
             )
         )
     if custom:
         branches.append(
             Branch(
                 key=CUSTOM_KEY,
-                label=custom,
+                label=visible_controls(custom),
                 description="User-provided alternative",
                 state=BranchState.SELECTED,
                 custom=True,
@@ -151,7 +152,7 @@ def fork_tree(record: DecisionRecord) -> ForkTree:
     if record.is_deleted:
         when = display_time(record.deleted_at) if record.deleted_at else ""
         note = f"Soft-deleted{f' on {when}' if when else ''}; restore it to include it again."
-    return ForkTree(record.problem, tuple(branches), record.is_deleted, note)
+    return ForkTree(visible_controls(record.problem), tuple(branches), record.is_deleted, note)
 
 
 @dataclass(frozen=True, slots=True)

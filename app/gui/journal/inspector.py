@@ -27,6 +27,7 @@ from app.gui.journal.fork_view import ForkView
 from app.gui.widgets.icons import icon
 from app.gui.widgets.palette import readable_muted, warning_colour
 from core.importers.confirm import is_unconfirmed_import
+from core.record.controls import visible_controls
 from core.record.models import DecisionRecord
 from core.record.origin import is_automatic
 
@@ -222,7 +223,7 @@ class Inspector(QWidget):
             self.badges_label.setText("")
             return
         self.revision_label.setText(f"REVISION {record.revision}")
-        self.problem_label.setText(record.problem)
+        self.problem_label.setText(visible_controls(record.problem))
         parts = [
             record.decision_kind or "decision",
             f"risk {record.risk_level}" if record.risk_level else "risk unspecified",

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.gui.journal.formatting import count_text, short_id
 from core.agents.notes import AgentNote
 from core.gocompat.gotime import GoTime
+from core.record.controls import visible_controls
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -63,7 +64,7 @@ class PendingModel(QAbstractListModel):
             stage = "choose an approach" if item.get("stage") == "choice" else "give the reasons"
             asked = _when(item.get("created_at", "")) if item.get("created_at") else ""
             when = f" · asked {asked}" if asked else ""
-            return f"{item.get('problem', '')}\n{project} · {stage}{when}"
+            return visible_controls(f"{item.get('problem', '')}\n{project} · {stage}{when}")
         if role in (self.DecisionIdRole, Qt.ItemDataRole.ToolTipRole):
             return item.get("decision_id", "")
         return None
@@ -91,9 +92,9 @@ class NotesModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             who = " · ".join(p for p in (note.agent, note.goal and f"goal {note.goal}") if p)
             head = f"{_when(note.created_at)}{f' · {who}' if who else ''}"
-            return f"{head}\n{note.decision}\nWhy: {note.why}"
+            return visible_controls(f"{head}\n{note.decision}\nWhy: {note.why}")
         if role == Qt.ItemDataRole.ToolTipRole:
-            return note.evidence or None
+            return visible_controls(note.evidence) or None
         return None
 
 

@@ -45,6 +45,7 @@ from app.gui.widgets.window_behaviour import (
 )
 from core.gocompat.text import collapse_spaces
 from core.ipc.questions import Answer, QuestionsAskParams
+from core.record.controls import visible_controls
 
 TITLE_PREFIX = "Question: "
 TITLE_TEXT_MAX = 60
@@ -64,7 +65,7 @@ def questions_title(first_question: str) -> str:
     Why: task switchers and window lists show only the title, and `xdotool search` finds the
     window by it.
     """
-    text = collapse_spaces(first_question)
+    text = collapse_spaces(visible_controls(first_question))
     if len(text) > TITLE_TEXT_MAX:
         text = text[: TITLE_TEXT_MAX - 1].rstrip() + "…"
     return TITLE_PREFIX + text

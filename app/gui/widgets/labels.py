@@ -5,10 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from core.record.controls import visible_controls
+
 
 def plain_label(text: str, parent: QWidget, *, selectable: bool = False) -> QLabel:
-    """A word-wrapped label that never interprets agent text as HTML."""
-    label = QLabel(text, parent)
+    """A word-wrapped label that never interprets agent text as HTML, nor obeys a control
+    character in it: each shows as its escape (`core.record.controls`), so a bidi override
+    cannot make the text read otherwise than it is stored."""
+    label = QLabel(visible_controls(text), parent)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     if selectable:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from core.capture.pending import PendingDecision
 from core.capture.proposal import parse_proposal
-from core.errors import InvalidDecision
+from core.errors import ImportSourceRefused, InvalidDecision
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import collapse_spaces, go_trim
 from core.importers.base import ImportContext, Item, ItemError, NoteItem, PendingItem, Skip
@@ -38,6 +38,7 @@ from core.importers.shaping import (
     record_from_source,
     source_fingerprints,
 )
+from core.importers.source_file import read_source_text
 from core.outcomes.verdict import is_recommended_label, strip_recommended
 from core.record.fields import number_rule, rule
 from core.record.identity import ProjectIdentity
@@ -138,8 +139,8 @@ class DecisionsMdImporter:
         ctx.set_total(len(files))
         for path in files:
             try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
+                text = read_source_text(path)
+            except (OSError, UnicodeDecodeError, ImportSourceRefused) as exc:
                 yield ItemError(str(path), f"cannot read the decision log: {exc}")
                 continue
             identity, relative = locate(path)

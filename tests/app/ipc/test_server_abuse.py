@@ -105,6 +105,24 @@ def test_a_proposal_with_thousands_of_bad_options_gets_a_bounded_error(
     assert len(error.message) <= 4096
 
 
+@pytest.mark.parametrize("workspace", ["../../", "relative/dir", "~/x", "/", "/tmp/.."])
+def test_a_workspace_that_names_no_project_is_refused_before_anything_is_written(
+    qtbot: Any, journal: Path, workspace: str
+) -> None:
+    """A relative path means another place to every process that reads it, and one pending
+    decision at '/' would hold every agent on the machine."""
+    params = {"proposal": proposal_dict(), "workspace": workspace, "session_id": "s-1"}
+    with serving_controller(journal):
+        call = SocketCall(journal, "decision.present", params, wait=30)
+        call.start()
+        qtbot.waitUntil(lambda: not call.is_alive(), timeout=30_000)
+    error = call.error
+    assert isinstance(error, RemoteError), call.result
+    assert error.code == ErrorCode.INVALID_PROPOSAL
+    assert [v["field"] for v in error.data["violations"]] == ["workspace"]
+    assert not list((journal / "pending").glob("*.json"))
+
+
 def test_the_8200_option_ask_is_answered_at_once(qtbot: Any, journal: Path) -> None:
     """The frame that used to leave `ask` waiting seven days: refused before it is built."""
     with serving_controller(journal):
@@ -513,3 +531,31 @@ def _started(target: Any, count: int) -> list[threading.Thread]:
     for thread in threads:
         thread.start()
     return threads
+
+
+# --- agent text that would make the display differ from what is stored --------------------------
+
+
+def test_a_proposal_carrying_terminal_escapes_or_a_bidi_override_is_refused(
+    qtbot: Any, journal: Path
+) -> None:
+    proposal = {
+        "problem": "\x1b]52;c;cm0gLXJmIH4K\x07\x1b]0;PWNED\x07 \u202eevil\u202c \x1b[31mred",
+        "decision_kind": "storage",
+        "detector_confidence": 0.9,
+        "options": [
+            {"id": "a", "label": "\u202eetadpu ton od", "description": "x", "recommended": True},
+            {"id": "b", "label": "B", "description": "y"},
+        ],
+    }
+    with serving_controller(journal) as controller:
+        call = _present(journal, proposal)
+        qtbot.waitUntil(lambda: not call.is_alive(), timeout=30_000)
+        assert controller.open_windows() == []
+    error = call.error
+    assert isinstance(error, RemoteError), call.result
+    assert error.code == ErrorCode.INVALID_PROPOSAL
+    fields = [v["field"] for v in error.data["violations"]]
+    assert fields == ["problem", "options[0].label"]
+    assert "U+001B at character 1" in error.message and "U+202E at character 1" in error.message
+    assert not list((journal / "pending").glob("*.json"))

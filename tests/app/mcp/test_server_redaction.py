@@ -33,3 +33,22 @@ def test_an_error_quoting_an_argument_is_redacted(tmp_path: Path) -> None:
         asyncio.run(server.call_tool("note_decision", arguments))
     assert "unknown field" in str(error.value)
     assert SECRET not in str(error.value)
+
+
+def test_a_proposal_with_control_characters_is_refused_naming_the_field(tmp_path: Path) -> None:
+    server = build_server(Journal.open(tmp_path / "journal"), workspace=str(ROOT))
+    arguments = {
+        "problem": "Pick \x1b]0;PWNED\x07 a layout",
+        "decision_kind": "storage",
+        "detector_confidence": 0.9,
+        "options": [
+            {"id": "a", "label": "\u202eetadpu ton od", "description": "x", "recommended": True},
+            {"id": "b", "label": "B", "description": "y"},
+        ],
+    }
+    with pytest.raises(ToolError) as error:
+        asyncio.run(server.call_tool("present_implementation_decision", arguments))
+    text = str(error.value)
+    assert "problem: must not contain control characters" in text
+    assert "options[0].label: must not contain control characters: U+202E" in text
+    assert not list((tmp_path / "journal" / "pending").glob("*.json"))

@@ -47,3 +47,44 @@ def test_a_decision_id_is_held_to_the_id_rule() -> None:
     (violation,) = found.items
     assert violation.field == "decision_id"
     assert f"use 1 to {rule('id').most} characters from A-Z a-z 0-9 . _ -" in violation.message
+
+
+OSC_52 = "\x1b]52;c;cm0gLXJmIH4K\x07"
+"""A terminal escape that writes the user's clipboard."""
+RLO = "\u202e"
+"""Right-to-left override: before "etadpu ton od", the label reads "do not update"."""
+
+
+def test_an_agents_text_with_control_characters_is_refused_field_by_field() -> None:
+    raw = proposal_dict(problem=f"Pick {OSC_52}", header=f"Pick{RLO}", domains=["a\x1b[2Kb"])
+    raw["options"][0]["label"] = f"{RLO}etadpu ton od"
+    raw["options"][0]["pros"] = ["fast\x9b31m"]  # C1 CSI
+    raw["options"][1]["description"] = "one\rtwo"
+    found = Violations()
+    find_proposal_problems(read_proposal(raw, found), found)
+    assert [(v.field, v.message.split(":")[0]) for v in found.items] == [
+        ("problem", "must not contain control characters (line breaks and tabs are allowed)"),
+        ("header", "must not contain control characters"),
+        ("domains[0]", "must not contain control characters"),
+        ("options[0].label", "must not contain control characters"),
+        (
+            "options[0].pros[0]",
+            "must not contain control characters (line breaks and tabs are allowed)",
+        ),
+        (
+            "options[1].description",
+            "must not contain control characters (line breaks and tabs are allowed)",
+        ),
+    ]
+    assert found.items[0].message.endswith("U+001B at character 6")
+    assert found.items[3].message.endswith("U+202E at character 1")
+
+
+def test_line_breaks_and_tabs_are_kept_where_a_field_holds_lines_only() -> None:
+    raw = proposal_dict(problem="Pick a layout:\n\tfiles or a database")
+    raw["options"][0]["description"] = "one file\nper decision"
+    assert problems(**raw) == []
+    raw["options"][0]["label"] = "Per-record\nJSON"
+    assert problems(**raw) == [
+        ("options[0].label", "must not contain control characters: U+000A at character 11")
+    ]

@@ -357,6 +357,35 @@ def test_database_failing_during_a_query_is_replaced(
     assert index.query_ids(IndexFilter()) == ["decision-1"]
 
 
+def test_a_row_whose_packed_record_is_damaged_replaces_the_index(
+    root: Path, store: DecisionStore, index: JournalIndex
+) -> None:
+    on_disk(root, stored("decision-1", 1))
+    index.read_changed_files()
+    with sqlite3.connect(index_path(root)) as db:
+        db.execute("UPDATE record_json SET json = x'40000000ffffffffffff'")
+    (shape,) = index.shapes(["decision-1"])
+    assert shape.id == "decision-1"
+    with sqlite3.connect(index_path(root)) as db:
+        (packed,) = db.execute("SELECT json FROM record_json").fetchone()
+    assert len(packed) > 10  # the replaced index holds the record again
+
+
+def test_a_bulk_build_gives_its_page_cache_back(
+    root: Path, store: DecisionStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(3):
+        on_disk(root, stored(f"decision-{n}", n))
+    monkeypatch.setattr(core.index.journal_index, "BULK_MIN", 2)
+    index = JournalIndex(root, store)
+    index.read_changed_files()
+    backend = index._open()
+    assert isinstance(backend, core.index.statements.SqliteIndex)
+    (cache,) = backend.connection.execute("PRAGMA cache_size").fetchone()
+    assert cache == -core.index.index_file.READ_CACHE_KIB
+    index.close()
+
+
 def test_unusable_sqlite_falls_back_to_scanning_the_store(
     root: Path, store: DecisionStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -29,6 +29,7 @@ from pytestqt.qtbot import QtBot
 from app.gui.capture.window import CaptureWindow
 from app.gui.widgets.byte_counter import ByteCounter
 from core.capture.drafts import Draft
+from core.record.controls import control_problem
 from core.record.models import ProposalOption
 from tests.app.support.capture_support import (
     OPTIONS,
@@ -181,6 +182,27 @@ def test_agent_text_is_shown_literally(qtbot: QtBot) -> None:
     for text in ("Read & write", "<b>bold?</b>", "<i>problem</i>"):
         shown = next(lbl for lbl in window.findChildren(QLabel) if lbl.text() == text)
         assert shown.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_control_characters_show_as_their_codes_in_the_title_and_the_body(qtbot: QtBot) -> None:
+    """A pending decision stored before the proposal rule refused them (or shown from another
+    machine's journal) must not retitle, reorder or restyle what the person reads."""
+    options = [
+        ProposalOption(id="a", label="\u202eetadpu ton od", description="one\x1b[2Ktwo"),
+        ProposalOption(id="b", label="Update", description="plain"),
+    ]
+    problem = "Pick \x1b]0;PWNED\x07 \u202eevil\u202c"
+    window = open_window(qtbot, make_request(options=options, problem=problem))
+    assert window.windowTitle() == "Decision: Pick \\u001b]0;PWNED\\u0007 \\u202eevil\\u202c"
+    shown = label_texts(window)
+    for text in (
+        "Pick \\u001b]0;PWNED\\u0007 \\u202eevil\\u202c",
+        "\\u202eetadpu ton od",
+        "one\\u001b[2Ktwo",
+    ):
+        assert text in shown
+    assert radio(window, "choice-1").accessibleName() == "Approach 1: \\u202eetadpu ton od"
+    assert not [t for t in [*shown, window.windowTitle()] if control_problem(t, multiline=True)]
 
 
 def test_nothing_is_preselected(window: CaptureWindow) -> None:

@@ -11,7 +11,9 @@ from PySide6.QtCore import QLocale, Qt, QUrl
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
+from app.gui.journal.decision_delegate import badges
 from app.gui.journal.decision_details import SUMMARY_KOREAN, evidence_url
+from app.gui.journal.decision_list_model import DecisionListModel
 from app.gui.journal.formatting import count_text, display_time, display_time_precise
 from app.gui.journal.requests import (
     SCOPE_ALL,
@@ -300,5 +302,28 @@ def test_a_long_scope_is_elided_with_the_whole_name_in_the_tooltip(
         assert scope.shown_text().endswith("…") and len(scope.shown_text()) < len(alias)
         assert scope.toolTip() == f"Scope: Current: {alias}"
         assert scope.itemData(0, Qt.ItemDataRole.ToolTipRole) == f"Current: {alias}"
+    finally:
+        shut_down(qtbot, window)
+
+
+def test_a_stored_control_character_shows_as_its_code_in_the_list_and_the_inspector(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """A record from before the proposal rule (or from sync or an import) must read in the
+    window as it is stored: no bidi override reorders it, no escape hides part of it."""
+    hostile = record(1, problem="Pick \u202eevil\u202c \x1b[31mred", decision_kind="k\u2066ind")
+    hostile.options[0].label = "\u202eetadpu ton od"
+    journal = make_journal(tmp_path / "journal", [hostile])
+    window = open_window(qtbot, journal, tmp_path / "settings.ini")
+    try:
+        qtbot.waitUntil(lambda: window.record is not None, timeout=5000)
+        assert window.inspector.problem_label.text() == ("Pick \\u202eevil\\u202c \\u001b[31mred")
+        tree = window.inspector.fork.tree
+        assert tree is not None and tree.problem == window.inspector.problem_label.text()
+        assert tree.branches[0].label == "\\u202eetadpu ton od"
+        meta, _when = window.model.index(0).data(DecisionListModel.MetaRole)
+        assert meta.startswith("Selected: \\u202eetadpu ton od")
+        row = window.model.index(0).data(DecisionListModel.RowRole)
+        assert badges(row)[0][0] == "k\\u2066ind"
     finally:
         shut_down(qtbot, window)

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from app.gui.journal.window import JournalWindow
 from app.main_app import TrayApp
-from core.agents.notes import NoteStore
+from core.agents.notes import AgentNote, NoteStore
 from core.capture.machine import CaptureService
 from core.journal import Journal
 from core.record.identity import project_identity
@@ -123,3 +123,28 @@ def test_tray_app_opens_the_window_and_routes_answers(
             if app.tray is not None:
                 app.tray.hide()
             app.deleteLater()
+
+
+def test_agent_text_in_waiting_items_and_notes_shows_its_control_characters_as_codes(
+    qtbot: QtBot, window: JournalWindow
+) -> None:
+    panel = window.waiting_panel
+    panel.set_pending([{"decision_id": "d-1", "problem": "Pick \x1b]0;PWNED\x07 \u202eevil"}])
+    assert panel.pending.index(0).data().startswith("Pick \\u001b]0;PWNED\\u0007 \\u202eevil\n")
+    note = AgentNote(
+        id="n-1",
+        created_at="2026-12-01T10:00:00Z",
+        project_id="p",
+        project_alias="alpha",
+        workspace=WORKSPACE,
+        session_id="s",
+        agent="Codex",
+        goal="",
+        decision="Kept \u202eLTT\u202c",
+        why="see \x1b[2K",
+        evidence="\x9b31m",
+    )
+    panel.set_notes([note])
+    shown = panel.notes.index(0).data()
+    assert "Kept \\u202eLTT\\u202c" in shown and "Why: see \\u001b[2K" in shown
+    assert panel.notes.index(0).data(Qt.ItemDataRole.ToolTipRole) == "\\u009b31m"
