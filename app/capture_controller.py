@@ -69,6 +69,11 @@ QUESTIONS_PER_CONNECTION = 3
 """Question windows one client may hold open; an agent asks one at a time."""
 QUESTION_WINDOWS_MAX = 24
 """Question windows open at once across all clients."""
+DECISIONS_PER_CONNECTION = 3
+"""`decision.present` requests one client may have in progress or waiting on a window; an
+agent asks one at a time. A flood of them would build a window each on the GUI thread."""
+DECISIONS_IN_PROGRESS_MAX = 24
+"""`decision.present` requests in progress or waiting on a window across all clients."""
 JOURNAL_CHANGED_COALESCE_MS = 250
 """`journal.changed` notices within this window of the first cause one catch-up."""
 
@@ -145,6 +150,8 @@ class CaptureController(QObject):
         self._workers = workers
         self._open: dict[str, _OpenCapture] = {}
         self._asked: list[_OpenQuestions] = []
+        self._beginning: list[_Waiter] = []
+        """`decision.present` requests whose proposal a worker is reading."""
         self._waiting_turn: list[_Window] = []
         self._quitting = False
         self._changed_later = QTimer(self)
@@ -181,6 +188,7 @@ class CaptureController(QObject):
 
     def _present(self, connection: Connection, request: Request) -> None:
         params = parse_params(DecisionPresentParams, request)
+        self._check_decision_room(connection)
         raw: Mapping[str, Any] = (
             params.proposal if params.proposal is not None else {"decision_id": params.decision_id}
         )
@@ -197,10 +205,32 @@ class CaptureController(QObject):
             )
 
         waiter = _Waiter(connection, request.id)
-        self._workers.submit(
-            begin,
-            lambda begun: self._on_begun(waiter, begun, params.agent),
-            lambda exc: self._reply_error(waiter, exc),
+        self._beginning.append(waiter)
+
+        def begun_now(begun: Begun) -> None:
+            self._beginning.remove(waiter)
+            self._on_begun(waiter, begun, params.agent)
+
+        def failed(exc: BaseException) -> None:
+            self._beginning.remove(waiter)
+            self._reply_error(waiter, exc)
+
+        self._workers.submit(begin, begun_now, failed)
+
+    def _check_decision_room(self, connection: Connection) -> None:
+        """Refuses a `decision.present` beyond the caps (BUSY naming the limit): each waiting
+        one holds a window, and each window is built on the GUI thread."""
+        waiting = [
+            *self._beginning,
+            *(waiter for capture in self._open.values() for waiter in capture.waiters),
+        ]
+        mine = sum(1 for waiter in waiting if waiter.connection is connection)
+        _check_room(
+            "decision requests are already waiting",
+            mine,
+            DECISIONS_PER_CONNECTION,
+            len(waiting),
+            DECISIONS_IN_PROGRESS_MAX,
         )
 
     def _list_pending(self, connection: Connection, request: Request) -> None:
@@ -250,12 +280,14 @@ class CaptureController(QObject):
     def _check_question_room(self, connection: Connection) -> None:
         """Refuses a window beyond the caps (BUSY naming the limit); nothing opens then."""
         mine = sum(1 for asked in self._asked if asked.waiter.connection is connection)
-        if mine >= QUESTIONS_PER_CONNECTION:
-            message = f"{mine} question windows are already open for this client"
-            raise ProtocolError(ErrorCode.BUSY, message, data={"limit": QUESTIONS_PER_CONNECTION})
-        if len(self._asked) >= QUESTION_WINDOWS_MAX:
-            message = f"{len(self._asked)} question windows are already open"
-            raise ProtocolError(ErrorCode.BUSY, message, data={"limit": QUESTION_WINDOWS_MAX})
+        total = len(self._asked)
+        _check_room(
+            "question windows are already open",
+            mine,
+            QUESTIONS_PER_CONNECTION,
+            total,
+            QUESTION_WINDOWS_MAX,
+        )
 
     def question_windows(self) -> list[QuestionsWindow]:
         return [asked.window for asked in self._asked]
@@ -551,6 +583,15 @@ class CaptureController(QObject):
     def _reply_error(waiter: _Waiter, exc: BaseException) -> None:
         if not waiter.connection.is_closed:
             waiter.connection.reply_error(waiter.request_id, error_from_exception(exc))
+
+
+def _check_room(what: str, mine: int, per_connection: int, total: int, in_all: int) -> None:
+    """BUSY naming the limit when this client, or all of them, already hold the most."""
+    if mine >= per_connection:
+        message = f"{mine} {what} for this client"
+        raise ProtocolError(ErrorCode.BUSY, message, data={"limit": per_connection})
+    if total >= in_all:
+        raise ProtocolError(ErrorCode.BUSY, f"{total} {what}", data={"limit": in_all})
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,9 @@ Protocols without the handshake (2026-07-28, which Claude Code 2.1.332 probes fi
 front answers `server/discover` and the lists of those too, and hands over at the first other
 request (no replay is needed: such a session has no state before it). Only plain, well-formed
 handshake, discovery and listing requests take the early answer; anything else (a cursor, an
-envelope without the client or its capabilities, a batch, a parse error) goes to the SDK as it
-came.
+envelope without the client or its capabilities, a batch, a parse error, a line over
+`EARLY_LINE_MAX`) goes to the server as it came, which checks it as the socket checks a frame
+before the SDK reads it. Every line is read with a bound on its size (`app.mcp.lines`).
 
 The protocol keeps private duplicates of fds 0 and 1, as the SDK's own transport does: fd 0
 then reads the null device and fd 1 writes to stderr, so a child process or a stray print can
@@ -33,6 +34,7 @@ import signal
 import sys
 import threading
 
+from app.mcp.lines import read_line, too_long_error
 from app.mcp.listing import ACKNOWLEDGED, ENVELOPE, INITIALIZE, LISTEN, Listing
 
 TYPE_CHECKING = False  # typing, dataclasses and logging are a noticeable part of this start
@@ -41,6 +43,9 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
 INITIALIZED = "notifications/initialized"
+EARLY_LINE_MAX = 64 * 1024
+"""The longest line the front parses: its early answers are to small messages, and a longer
+line goes to the server, which checks its nesting and size before parsing it."""
 
 
 class Options:
@@ -99,6 +104,9 @@ class Wire:
     def notify(self, method: str, params: dict[str, Any]) -> None:
         self._write({"jsonrpc": "2.0", "method": method, "params": params})
 
+    def refuse_too_long(self) -> None:
+        self._write(too_long_error())
+
     def _write(self, message: dict[str, Any]) -> None:
         self.output.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
         self.output.flush()
@@ -112,7 +120,7 @@ class Handover:
 
     def __init__(self, wire: Wire) -> None:
         self.wire = wire
-        self.held: list[str] = []
+        self.held: list[bytes] = []
         self.answered_id: Any = None
         self.acknowledged_id: Any = None
         """The subscription the front acknowledged (None: none), whose held request the server
@@ -134,7 +142,10 @@ def _answer_until_call(wire: Wire) -> Handover:
     listing: Listing | None = None
     version = ""
     while True:
-        line = wire.input.readline()
+        line = read_line(wire.input)
+        if line is None:
+            wire.refuse_too_long()
+            continue
         if not line:
             exit_now()  # the client left before any call: nothing to hand over
         message = _message(line)
@@ -145,7 +156,7 @@ def _answer_until_call(wire: Wire) -> Handover:
             current = _envelope_version(message) in listing.modern_versions
             if current and ack is not None and handover.acknowledged_id is None:
                 wire.notify(ACKNOWLEDGED, ack)  # the stream stays open: the server serves it
-                handover.held.append(line.decode("utf-8"))
+                handover.held.append(line)
                 handover.acknowledged_id = message["id"]
                 continue
         elif message is not None and not version and _enveloped(message):
@@ -161,11 +172,11 @@ def _answer_until_call(wire: Wire) -> Handover:
                 listing = Listing.load()
                 version = listing.negotiate(requested)
                 wire.send(message["id"], listing.initialize(version))
-                handover.held.append(line.decode("utf-8"))
+                handover.held.append(line)
                 handover.answered_id = message["id"]
                 continue
         elif message is not None and method == INITIALIZED and version:
-            handover.held.append(line.decode("utf-8"))
+            handover.held.append(line)
             continue
         elif message is not None and listing is not None and _plain_request(message):
             listed = listing.listed(str(method))
@@ -173,15 +184,18 @@ def _answer_until_call(wire: Wire) -> Handover:
                 wire.send(message["id"], listed)
                 _preload()
                 continue
-        handover.held.append(line.decode("utf-8", "replace"))
+        handover.held.append(line)
         return handover
 
 
 def _message(line: bytes) -> dict[str, Any] | None:
-    """A JSON-RPC 2.0 object with a string method, or None (the SDK answers anything else)."""
+    """A JSON-RPC 2.0 object with a string method, or None (the server answers anything else,
+    a line too deep or too long for the front among them)."""
+    if len(line) > EARLY_LINE_MAX:
+        return None
     try:
         value = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(value, dict) or value.get("jsonrpc") != "2.0":
         return None

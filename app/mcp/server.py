@@ -45,6 +45,7 @@ from pydantic import BaseModel, Field
 from app.mcp import schemas
 from app.mcp.arguments import argument_violations, violations_text
 from app.mcp.front import Handover, exit_now
+from app.mcp.lines import read_line, too_long_error
 from app.mcp.listing import ACKNOWLEDGED, SUBSCRIPTION_ID
 from app.mcp.present import Caller, Presenter
 from app.mcp.results import tool_error_for, violations_message
@@ -64,7 +65,8 @@ from core.agents.tools import (
 from core.capture.proposal import is_resume_request, parse_proposal
 from core.capture.proposal_draft import PROPOSAL_FIELDS
 from core.decider.service import decider_for, with_modes
-from core.errors import JournalError, NoteInvalid, ProposalInvalid, Violation
+from core.errors import JournalError, NoteInvalid, ProposalInvalid, ProtocolError, Violation
+from core.ipc.framing import decode_json
 from core.journal import Journal
 from core.outcomes.signals import report_outcome
 from core.profile.query import query_evidence
@@ -485,10 +487,10 @@ def run_handed_over(journal_dir: str | None, workspace: str | None, handover: Ha
     place = os.path.abspath(workspace) if workspace else None
     server = build_server(Journal.open(journal_dir), workspace=place)
     wire = handover.wire
-    stdin = _Replayed(handover.held, anyio.wrap_file(_text(wire.input, errors="replace")))
     stdout = _Answered(
         anyio.wrap_file(_text(wire.output)), handover.answered_id, handover.acknowledged_id
     )
+    stdin = _Replayed(handover.held, wire.input, stdout)
     anyio.run(_serve, server, stdin, stdout)
     return 0
 
@@ -524,26 +526,64 @@ async def _stop_on_signal(scope: anyio.CancelScope) -> None:
             exit_now()
 
 
-def _text(stream: IO[bytes], errors: str = "strict") -> io.TextIOWrapper:
+def _text(stream: IO[bytes]) -> io.TextIOWrapper:
     """UTF-8 text over the wire's bytes, as the SDK's stdio transport reads and writes."""
-    return io.TextIOWrapper(stream, encoding="utf-8", errors=errors, write_through=True)
+    return io.TextIOWrapper(stream, encoding="utf-8", write_through=True)
 
 
 class _Replayed:
-    """The client's lines as the server reads them: those the front held, then the wire."""
+    """The client's lines as the server reads them: those the front held, then the wire's,
+    each checked as the socket checks a frame (`decode_json`: size, nesting, values, strict
+    JSON) before the SDK parses it. A line that fails is answered with a JSON-RPC error naming
+    the limit and never reaches the SDK; the session goes on with the next line."""
 
-    def __init__(self, held: list[str], wire: anyio.AsyncFile[str]) -> None:
+    def __init__(self, held: list[bytes], wire: IO[bytes], answers: _Answered) -> None:
         self._held = held
         self._wire = wire
+        self._answers = answers
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
         for line in self._held:
-            yield line
-        async for line in self._wire:
-            yield line
+            checked = _checked(line)
+            if isinstance(checked, str):
+                yield checked
+            elif checked is not None:
+                await self._refuse(checked)
+        while True:
+            checked = await anyio.to_thread.run_sync(_next_line, self._wire)
+            if checked == "":
+                return
+            if isinstance(checked, str):
+                yield checked
+            elif checked is not None:
+                await self._refuse(checked)
+
+    async def _refuse(self, answer: dict[str, Any]) -> None:
+        await self._answers.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        await self._answers.flush()
+
+
+def _next_line(wire: IO[bytes]) -> str | dict[str, Any] | None:
+    """The wire's next line checked ("" at its end), or the error answering it."""
+    line = read_line(wire)
+    if line is None:
+        return too_long_error()
+    return _checked(line) if line else ""
+
+
+def _checked(line: bytes) -> str | dict[str, Any] | None:
+    """The line as text when it holds JSON within the socket's limits, None for a blank line,
+    else the JSON-RPC error answering it."""
+    if not line.strip():
+        return None
+    try:
+        decode_json(line)
+    except ProtocolError as exc:
+        return {"jsonrpc": "2.0", "id": None, "error": exc.to_error_object()}
+    return line.decode("utf-8")
 
 
 class _Answered:

@@ -31,6 +31,8 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[,\[{]')
 """A whole string, or a character that adds a value: a separator or an opened container."""
 _SHOWN_TEXT_MAX = 64
+MAX_INT_DIGITS = 4300
+"""Longest integer accepted, in digits (the interpreter's own default bound)."""
 
 
 def _shown(text: str) -> str:
@@ -134,6 +136,20 @@ def _finite_float(text: str) -> float:
     return value
 
 
+class _IntTooLong(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _bounded_int(text: str) -> int:
+    """Refuses an integer longer than `MAX_INT_DIGITS` in our words, not the interpreter's."""
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _IntTooLong(digits)
+    return int(text)
+
+
 def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
@@ -181,11 +197,17 @@ def _check_tree(value: Any, *, strings: bool) -> None:
                 raise ProtocolError(ErrorCode.PARSE_ERROR, "JSON string holds a lone surrogate")
         elif isinstance(item, dict | list):
             if depth >= MAX_DEPTH:
-                raise ProtocolError(
-                    ErrorCode.PARSE_ERROR, f"JSON nests deeper than {MAX_DEPTH} levels"
-                )
+                raise _too_deep()
             children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
+
+
+def _too_deep() -> ProtocolError:
+    return ProtocolError(
+        ErrorCode.PARSE_ERROR,
+        f"JSON nests deeper than {MAX_DEPTH} levels",
+        data={"limit": MAX_DEPTH},
+    )
 
 
 def decode_json(body: bytes) -> Any:
@@ -202,12 +224,15 @@ def decode_json(body: bytes) -> Any:
         raise ProtocolError(
             ErrorCode.PARSE_ERROR, f"body is not valid UTF-8 (byte {exc.start})"
         ) from None
+    if text.startswith("\ufeff"):
+        raise ProtocolError(ErrorCode.PARSE_ERROR, "JSON starts with a byte order mark (U+FEFF)")
     try:
         value = json.loads(
             text,
             object_pairs_hook=_unique_object,
             parse_constant=_reject_constant,
             parse_float=_finite_float,
+            parse_int=_bounded_int,
         )
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data":
@@ -221,8 +246,12 @@ def decode_json(body: bytes) -> Any:
             ErrorCode.PARSE_ERROR, f"duplicate key {_shown(exc.key)}", field=key
         ) from None
     except RecursionError:
+        raise _too_deep() from None
+    except _IntTooLong as exc:
         raise ProtocolError(
-            ErrorCode.PARSE_ERROR, f"JSON nests deeper than {MAX_DEPTH} levels"
+            ErrorCode.PARSE_ERROR,
+            f"integer has {exc.digits} digits; the limit is {MAX_INT_DIGITS}",
+            data={"limit": MAX_INT_DIGITS},
         ) from None
     except ValueError as exc:
         raise ProtocolError(ErrorCode.PARSE_ERROR, f"invalid JSON: {exc}") from None

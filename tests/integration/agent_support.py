@@ -138,6 +138,20 @@ def _patched_runtime(runtime: Path) -> Iterator[None]:
             os.environ["XDG_RUNTIME_DIR"] = before
 
 
+MCP_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test-client", "version": "1"},
+    },
+}
+"""A client's opening request to `decision-journal mcp` (id 1), as a raw JSON-RPC message."""
+MCP_INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
 def mcp_process(journal: Path, runtime: Path) -> subprocess.Popen[str]:
     """`decision-journal mcp` as a client starts it, with pipes for its stdio."""
     return subprocess.Popen(

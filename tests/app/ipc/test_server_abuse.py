@@ -20,7 +20,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QElapsedTimer, QTimer
 
-from app.capture_controller import QUESTIONS_PER_CONNECTION, CaptureController
+from app.capture_controller import (
+    DECISIONS_IN_PROGRESS_MAX,
+    DECISIONS_PER_CONNECTION,
+    QUESTIONS_PER_CONNECTION,
+    CaptureController,
+)
+from app.ipc.policy import MAX_IN_FLIGHT
 from app.ipc.server import IpcServer
 from core.errors import ErrorCode, RemoteError
 from core.ipc.client import IpcClient, app_is_running
@@ -413,6 +419,59 @@ def test_one_client_opens_at_most_three_question_windows(
         other.start()
         qtbot.waitUntil(lambda: len(controller.question_windows()) == 4, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: len(controller.question_windows()) == 1, timeout=WAIT_MS)
+
+
+def _flood_params(i: int) -> dict[str, Any]:
+    """A distinct proposal each: its own session and project, so none waits behind another."""
+    proposal = proposal_dict(problem=f"Storage layout {i}")
+    return {"proposal": proposal, "workspace": f"/flood/p{i}", "session_id": f"s-{i}"}
+
+
+def test_a_flood_of_presents_from_one_client_is_capped_and_another_is_served(
+    qtbot: Any, journal: Path, controller: CaptureController
+) -> None:
+    sock = connect(socket_path(journal))
+    with sock:
+        flood = b"".join(request("decision.present", i, _flood_params(i)) for i in range(1, 301))
+        sock.sendall(flood)
+        busy = in_thread(qtbot, lambda: read_messages(sock, 300 - DECISIONS_PER_CONNECTION))
+        assert {reply["id"] for reply in busy} == set(range(DECISIONS_PER_CONNECTION + 1, 301))
+        limits = {reply["error"]["data"]["limit"] for reply in busy}
+        assert {reply["error"]["code"] for reply in busy} == {ErrorCode.BUSY}
+        # a burst can run ahead of the replies, so the socket's own cap answers some of it
+        assert DECISIONS_PER_CONNECTION in limits
+        assert limits <= {DECISIONS_PER_CONNECTION, MAX_IN_FLIGHT}
+        qtbot.wait(200)
+        assert len(controller.open_windows()) == DECISIONS_PER_CONNECTION
+        pending = SocketCall(journal, "decision.pending", {"workspace": "/elsewhere"}, wait=5)
+        pending.start()
+        qtbot.waitUntil(lambda: not pending.is_alive(), timeout=WAIT_MS)
+        assert pending.error is None and pending.result == {"pending": []}
+        other = SocketCall(journal, "decision.present", _flood_params(1000), wait=30)
+        other.start()
+        qtbot.waitUntil(lambda: len(controller.open_windows()) == 4, timeout=WAIT_MS)
+        assert other.is_alive(), "the other client waits for its own window"
+    qtbot.waitUntil(lambda: len(controller.open_windows()) == 1, timeout=WAIT_MS)
+
+
+def test_presents_of_all_clients_together_are_capped(
+    qtbot: Any, journal: Path, controller: CaptureController
+) -> None:
+    calls = [
+        SocketCall(journal, "decision.present", _flood_params(i), wait=30)
+        for i in range(DECISIONS_IN_PROGRESS_MAX + 2)
+    ]
+    for call in calls[:DECISIONS_IN_PROGRESS_MAX]:
+        call.start()
+    qtbot.waitUntil(
+        lambda: len(controller.open_windows()) == DECISIONS_IN_PROGRESS_MAX, timeout=30_000
+    )
+    for call in calls[DECISIONS_IN_PROGRESS_MAX:]:
+        call.start()
+    for call in calls[DECISIONS_IN_PROGRESS_MAX:]:
+        qtbot.waitUntil(lambda call=call: not call.is_alive(), timeout=WAIT_MS)
+        assert isinstance(call.error, RemoteError) and call.error.code == ErrorCode.BUSY
+        assert call.error.data == {"limit": DECISIONS_IN_PROGRESS_MAX}
 
 
 # --- journal.changed ----------------------------------------------------------------------

@@ -20,17 +20,19 @@ import pytest
 from app.mcp.front import Options, parse_argv
 from app.mcp.listing import LISTING_FILE, Listing, generate, render
 from core import __version__
-from tests.integration.agent_support import ROOT, agent_env, mcp_process, short_runtime_dir
+from tests.integration.agent_support import (
+    MCP_INITIALIZE,
+    MCP_INITIALIZED,
+    ROOT,
+    agent_env,
+    mcp_process,
+    short_runtime_dir,
+)
 
 pytestmark = pytest.mark.timeout(90)
 
-HELLO = {
-    "protocolVersion": "2025-06-18",
-    "capabilities": {},
-    "clientInfo": {"name": "test-client", "version": "1"},
-}
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": HELLO}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+INITIALIZE = MCP_INITIALIZE
+INITIALIZED = MCP_INITIALIZED
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 RECENT = {
     "jsonrpc": "2.0",

@@ -41,3 +41,27 @@ def test_strict_json_refuses_what_a_lenient_reader_would_guess(body: bytes, foun
     with pytest.raises(ProtocolError, match=found) as caught:
         decode_json(body)
     assert caught.value.code == ErrorCode.PARSE_ERROR
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "limit"),
+    [
+        (b"[" + b"9" * 5000 + b"]", "integer has 5000 digits; the limit is 4300", 4300),
+        (b"-" + b"9" * 4301, "integer has 4301 digits; the limit is 4300", 4300),
+        (b"\xef\xbb\xbf{}", "JSON starts with a byte order mark (U+FEFF)", None),
+        (b"[" * 1000 + b"]" * 1000, f"JSON nests deeper than {MAX_DEPTH} levels", MAX_DEPTH),
+    ],
+)
+def test_a_refusal_names_the_limit_in_our_words_not_the_interpreters(
+    body: bytes, message: str, limit: int | None
+) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        decode_json(body)
+    assert caught.value.message == message
+    assert caught.value.data.get("limit") == limit
+    assert "sys." not in message and "utf-8-sig" not in message
+
+
+def test_an_integer_of_the_limits_length_is_read() -> None:
+    assert decode_json(b"9" * 4300) == int("9" * 4300)
+    assert decode_json(b"-12") == -12

@@ -177,12 +177,12 @@ def test_encode_refuses_what_the_peer_would_refuse() -> None:
         (b'{"a": 1}x', "trailing data"),
         (b'{"a": 1, "a": 2}', 'duplicate key "a"'),
         (b'{"a": "\\ud800"}', "lone surrogate"),
-        (b"\xef\xbb\xbf{}", "BOM"),
+        (b"\xef\xbb\xbf{}", "byte order mark"),
         (b'{"a": "\xff"}', "not valid UTF-8"),
         (b"", "Expecting value"),
         (b"[" * 10_000, "nests deeper"),
         (b"[" * 100_000, "more than 16384 values"),
-        (b"9" * 5000, "invalid JSON"),
+        (b"9" * 5000, "integer has 5000 digits"),
     ],
 )
 def test_strict_json_refuses(body: bytes, fragment: str) -> None:
