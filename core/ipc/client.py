@@ -242,8 +242,8 @@ class IpcClient:
         return hello
 
     def _send(self, sock: socket.socket, frame: bytes, deadline: float) -> None:
-        sock.settimeout(max(deadline - time.monotonic(), 0.001))
         try:
+            sock.settimeout(max(deadline - time.monotonic(), 0.001))
             sock.sendall(frame)
         except TimeoutError:
             raise IpcTimeout("the app did not read the request in time") from None
@@ -254,8 +254,8 @@ class IpcClient:
     def _raise_parting_error(self, sock: socket.socket) -> None:
         """The app may refuse us (wrong uid, too many clients) and hang up before we write:
         read what it said so the caller gets that error, not a bare broken pipe."""
-        sock.settimeout(_PARTING_READ_TIMEOUT)
-        with contextlib.suppress(OSError, ProtocolError):
+        with contextlib.suppress(OSError, ProtocolError):  # closed meanwhile: nothing to read
+            sock.settimeout(_PARTING_READ_TIMEOUT)
             while data := sock.recv(_RECV_SIZE):
                 self._bodies.extend(self._decoder.feed(data))
         for body in self._bodies:
@@ -286,8 +286,8 @@ class IpcClient:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise IpcTimeout("the app did not answer in time")
-        sock.settimeout(remaining)
-        try:
+        try:  # settimeout too: close() from another thread may have closed it meanwhile
+            sock.settimeout(remaining)
             data = sock.recv(_RECV_SIZE)
         except TimeoutError:
             raise IpcTimeout("the app did not answer in time") from None
