@@ -237,7 +237,6 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "core/store/location.py": "tests/app/hooks/test_entry.py",
     "core/store/locking.py": "tests/core/store/test_temp_sweep.py",
     # core/sync
-    "core/sync/admission.py": "tests/integration/test_sync_hostile_remote.py",
     "core/sync/bounds.py": "tests/integration/test_sync_hostile_remote.py",
     "core/sync/incoming.py": "tests/integration/test_sync_two_machines.py",
     "core/sync/manifests.py": "tests/core/sync/test_authenticity.py",
