@@ -296,7 +296,7 @@ class TrayApp(QObject):
         folder changed): the index and the profile catch up in a worker, and an open window
         reloads what changed."""
         if self.journal_window is not None:
-            self.journal_window.bridge.reconcile()
+            self.journal_window.bridge.read_changed_files()
         else:
             self.workers.submit(
                 lambda: catch_up(self.journal.index, self.profile_worker), lambda _report: None

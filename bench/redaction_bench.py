@@ -11,7 +11,9 @@ module) when those are installed:
   prints its aggregate figures only, never a line of its text nor a family's count;
 * world-c and world-holdout2, by a second independent author with another generator and other
   phrasings (tests/data/redaction/world/PROVENANCE.md): world-c is for tuning, world-holdout2
-  is treated like world-holdout.
+  is treated like world-holdout;
+* world-d and world-holdout3, by a third author (same file): world-d is for tuning,
+  world-holdout3 is treated like world-holdout.
 
 Recall counts secrets: one is caught only when no piece an attacker needs survives (no run of
 6 of its characters, or 40 % of it when shorter, left in the output; bench/redaction_scoring.py).
@@ -359,8 +361,12 @@ SETS = {
     "world-holdout2": (
         "world-holdout2 (second independent author, NEVER tuned against: figures only)"
     ),
+    "world-d": "world-d (third independent author, tuning)",
+    "world-holdout3": (
+        "world-holdout3 (third independent author, NEVER tuned against: figures only)"
+    ),
 }
-HOLDOUTS = frozenset({"world-holdout", "world-holdout2"})
+HOLDOUTS = frozenset({"world-holdout", "world-holdout2", "world-holdout3"})
 """Sets nobody tunes against: the bench prints their aggregate figures only, never a line,
 a family name or a per-family count."""
 

@@ -105,7 +105,7 @@ def main() -> int:
     window = JournalWindow(journal, settings=bench_settings(journal))
     window.resize(1200, 760)
     window.prepare()  # what the tray app does two seconds after it starts
-    wait_for(window.bridge.reconciled)
+    wait_for(window.bridge.files_read)
     started = time.perf_counter()
     window.present()
     wait_for(window.first_page_shown)

@@ -44,6 +44,23 @@ class ExitCode(IntEnum):
     """The decision is not in the state the command needs (`restore` of one that is not
     deleted, `delete` of one that already is); nothing was changed."""
 
+    @property
+    def meaning(self) -> str:
+        """The code in a few words, as `--help` lists it before the cases that exit with it."""
+        return _EXIT_MEANINGS[self]
+
+
+_EXIT_MEANINGS = {
+    ExitCode.OK: "ok",
+    ExitCode.UNEXPECTED: "unexpected error",
+    ExitCode.INVALID: "invalid input or usage",
+    ExitCode.PENDING: "decision pending",
+    ExitCode.CONFLICT: "revision conflict",
+    ExitCode.NOT_FOUND: "not found",
+    ExitCode.DAMAGED: "journal damaged or not writable, fail-closed",
+    ExitCode.WRONG_STATE: "the decision is not in the state the command needs",
+}
+
 
 class ErrorCode(IntEnum):
     """Stable error codes; clients branch on these, never on message text."""
@@ -70,10 +87,13 @@ class JournalError(Exception):
 
     Each class declares once how every surface reports it: `exit_code` (the CLI's),
     `wire_code` (the socket's; INTERNAL_ERROR sends neither the text nor the details) and
-    `runbook_anchor` (the entry that explains it). `describe` gives its words.
+    `runbook_anchor` (the entry that explains it). `describe` gives its words. A class that
+    declares its own exit code also says in `exit_case` when a command exits with it: the
+    CLI's `--help` lists the codes from these declarations (`app.cli.exit_codes`).
     """
 
     exit_code: ExitCode = ExitCode.UNEXPECTED
+    exit_case: str | None = None
     wire_code: ErrorCode = ErrorCode.INTERNAL_ERROR
     runbook_anchor: str | None = None
 
@@ -96,6 +116,7 @@ class InvalidDecision(JournalError, ValueError):
 
     exit_code = ExitCode.INVALID
     wire_code = ErrorCode.INVALID_PROPOSAL
+    exit_case = "a field that breaks its rule, named with its limit"
 
     def __init__(self, message: str, *, field: str | None = None, limit: int | None = None):
         super().__init__(message)
@@ -184,6 +205,7 @@ class NotFound(JournalError, LookupError):
 
     exit_code = ExitCode.NOT_FOUND
     wire_code = ErrorCode.NOT_FOUND
+    exit_case = "no such decision, rule or pending item"
 
 
 class SnapshotExpired(JournalError, LookupError):
@@ -198,6 +220,7 @@ class RevisionConflict(JournalError, RuntimeError):
 
     exit_code = ExitCode.CONFLICT
     wire_code = ErrorCode.REVISION_CONFLICT
+    exit_case = "another writer saved first: `--expected-revision` is not the current one"
     runbook_anchor = "revision-conflict"
 
     def __init__(self, message: str, *, current_revision: int | None = None):
@@ -218,6 +241,7 @@ class PendingConflict(JournalError, RuntimeError):
 
     exit_code = ExitCode.PENDING
     wire_code = ErrorCode.PENDING_CONFLICT
+    exit_case = "another decision already waits for the agent session's answer"
     runbook_anchor = "decision-pending"
 
     def __init__(self, message: str, *, pending_id: str):
@@ -233,6 +257,10 @@ class ModeRefused(JournalError, RuntimeError):
     decision is not one the profile answered; nothing was changed."""
 
     exit_code = ExitCode.WRONG_STATE
+    exit_case = (
+        "auto for a kind it is not recommended for, or an overrule of a decision the profile "
+        "did not answer"
+    )
 
 
 class LockCancelled(JournalError, RuntimeError):
@@ -261,6 +289,7 @@ class JournalDamaged(JournalError, RuntimeError):
 
     exit_code = ExitCode.DAMAGED
     wire_code = ErrorCode.JOURNAL_DAMAGED
+    exit_case = "a damaged record or history"
     runbook_anchor = "unreadable-record"
 
     def __init__(self, message: str, *, path: str | None = None, anchor: str | None = None):
@@ -360,6 +389,8 @@ class StorageFailure(JournalDamaged, OSError):
     JOURNAL_DAMAGED wire error with its runbook entry), and an `OSError`, so code that already
     handles OS errors keeps handling it; `errno` and `strerror` are the original ones.
     """
+
+    exit_case = "a full disk, a read-only file system, permission denied"
 
     def __init__(self, message: str, *, errno: int, strerror: str, path: str, anchor: str):
         OSError.__init__(self, errno, strerror)
@@ -541,6 +572,8 @@ TAMPERED_ENTRY = "sync-remote-tampered"
 ROLLBACK_ENTRY = "sync-remote-rolled-back"
 UNSAFE_REMOTE_ENTRY = "sync-remote-unsafe"
 REFUSED_ENTRY = "sync-files-refused"
+JOIN_REFUSED_ENTRY = "sync-join-refused"
+PEER_QUIET_ENTRY = "sync-peer-quiet"
 """The runbook entries of sync's states (`resources/runbook.md`); messages name them."""
 
 
@@ -555,6 +588,7 @@ class SyncNotConfigured(SyncError):
 
     exit_code = ExitCode.WRONG_STATE
     runbook_anchor = SET_UP_ENTRY
+    exit_case = "sync is not set up"
 
 
 class SyncAlreadyConfigured(SyncError):
@@ -562,6 +596,7 @@ class SyncAlreadyConfigured(SyncError):
 
     exit_code = ExitCode.WRONG_STATE
     runbook_anchor = SET_UP_ENTRY
+    exit_case = "sync is set up already"
 
 
 class SyncKeyUnavailable(SyncError):
@@ -569,6 +604,7 @@ class SyncKeyUnavailable(SyncError):
 
     exit_code = ExitCode.INVALID
     runbook_anchor = KEY_UNAVAILABLE_ENTRY
+    exit_case = "no keyring or key file to keep the sync key in"
 
 
 class SyncKeyWrong(SyncError):
@@ -576,19 +612,23 @@ class SyncKeyWrong(SyncError):
 
     exit_code = ExitCode.INVALID
     runbook_anchor = KEY_WRONG_ENTRY
+    exit_case = "a missing pairing string, or one that does not open the remote"
 
 
 class SyncRemoteError(SyncError):
     """git refused: the remote is not a sync remote, or a git command failed."""
 
     runbook_anchor = REMOTE_ENTRY
+    exit_case = "git or the remote refused, or the remote is not a sync remote"
 
 
 class SyncRemoteUnsafe(SyncRemoteError):
     """The remote sent something sync refuses as a whole (an object git's fsck refuses, more
     than a sync reads); nothing was received or written."""
 
+    exit_code = ExitCode.DAMAGED
     runbook_anchor = UNSAFE_REMOTE_ENTRY
+    exit_case = "a remote refused whole: objects git refuses, more than a sync reads"
 
 
 class SyncFetchTooLarge(SyncRemoteUnsafe):
@@ -602,7 +642,18 @@ class SyncRemoteTampered(SyncRemoteError):
     """The remote holds what no key holder wrote (a forged marker or manifest, a swapped
     recipient); refused before anything was written."""
 
+    exit_code = ExitCode.DAMAGED
     runbook_anchor = TAMPERED_ENTRY
+    exit_case = "a remote changed by someone without the key; nothing was written"
+
+
+class SyncJoinRefused(SyncRemoteTampered):
+    """`sync join` onto a remote that holds files the join's checks refused (written without
+    the key, outside the layout, too large): the join writes nothing over the remote and
+    this machine does not sync with it."""
+
+    runbook_anchor = JOIN_REFUSED_ENTRY
+    exit_case = "a join refused: the remote holds files its checks refused"
 
 
 class SyncManifestInvalid(SyncError):
@@ -617,6 +668,7 @@ class SyncConflictUnknown(SyncError, LookupError):
 
     exit_code = ExitCode.NOT_FOUND
     runbook_anchor = CONFLICT_ENTRY
+    exit_case = "`sync resolve` of a decision without a sync conflict"
 
 
 class SyncConflictPending(SyncError):
@@ -625,6 +677,7 @@ class SyncConflictPending(SyncError):
 
     exit_code = ExitCode.WRONG_STATE
     runbook_anchor = CONFLICT_ENTRY
+    exit_case = "a change to a decision waiting for a choice of version after a sync"
 
 
 class SyncCancelled(SyncError):
@@ -637,6 +690,7 @@ class SyncGitMissing(SyncError):
     """The `git` program sync runs is not installed or not on PATH."""
 
     runbook_anchor = GIT_MISSING_ENTRY
+    exit_case = "git is not installed"
 
 
 # --- how each surface reports an error -----------------------------------------------------

@@ -12,7 +12,7 @@ from core.store.location import resolve_journal_dir
 if TYPE_CHECKING:  # each service loads with its first use: a command pays only for its own
     from core.capture.pending import PendingStore
     from core.index.journal_index import JournalIndex, Progress
-    from core.index.rows import ReconcileReport
+    from core.index.rows import IndexReadReport
     from core.profile.store import ProfileStore
     from core.profile.worker import ProfileRebuildWorker
     from core.store.decisions import DecisionStore
@@ -23,7 +23,7 @@ class Journal:
 
     Why lazily: every command opens the journal, and most use one service; `status` reads only
     `pending/`, `show` only the store. The index listens to the store's commits from the
-    moment both exist; one made later reconciles on its first query, as after any other
+    moment both exist; one made later catches up on its first query, as after any other
     process's change.
     """
 
@@ -34,7 +34,11 @@ class Journal:
     def store(self) -> DecisionStore:
         from core.store.decisions import DecisionStore  # noqa: PLC0415
 
-        return DecisionStore(self.root)
+        store = DecisionStore(self.root)
+        index = self.__dict__.get("index")
+        if index is not None:  # opened first (a read): it hears this store's commits from now on
+            store.add_listener(index)
+        return store
 
     @cached_property
     def profile(self) -> ProfileStore:
@@ -50,11 +54,14 @@ class Journal:
 
     @cached_property
     def index(self) -> JournalIndex:
-        """Opened on first query, so commands that never browse do not pay for it."""
+        """Opened on first query, so commands that never browse do not pay for it; nor does a
+        read of a current index pay for the store (`JournalIndex.store`), made when first used."""
         from core.index.journal_index import JournalIndex  # noqa: PLC0415
 
-        index = JournalIndex(self.store.root, self.store)
-        self.store.add_listener(index)
+        store = self.__dict__.get("store")
+        index = JournalIndex(self.root, store)
+        if store is not None:
+            store.add_listener(index)
         return index
 
     @classmethod
@@ -74,8 +81,8 @@ class Journal:
 
 def catch_up(
     index: JournalIndex, profile_worker: ProfileRebuildWorker, progress: Progress | None = None
-) -> ReconcileReport:
-    """Reconciles the index, and rebuilds the profile when records changed behind our back.
+) -> IndexReadReport:
+    """Catches the index up, and rebuilds the profile when records changed behind our back.
 
     Why: the CLI, a sync tool or another app instance edit records without this process's
     commit listener hearing it, so the profile would stay stale until the next edit made here.
@@ -92,11 +99,11 @@ def warm_up(index: JournalIndex, profile_worker: ProfileRebuildWorker) -> None:
     Why in that order: without caches (a first start on an existing journal, or after an index
     format change) both read every record, and run together they fight over the same cores. With the
     index first, the journal window's first page comes much sooner and the profile is current no
-    later (measured by hand; bench/CHANGES.md). A reconcile already running (the window's) is waited
+    later (measured by hand; bench/CHANGES.md). A catch-up already running (the window's) is waited
     for, not repeated.
     """
     try:
-        index.ensure_reconciled()
+        index.ensure_caught_up()
     finally:
         rebuild_if_stale(profile_worker)
 

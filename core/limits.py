@@ -8,6 +8,13 @@ KIB = 1024
 RECORD_FILE_MAX = MIB
 PROFILE_FILE_MAX = 64 * MIB
 PENDING_FILE_MAX = 2 * MIB
+IMPORT_TEXT_FILE_MAX = 8 * MIB
+"""One decisions.md or ADR file an import reads: tens of thousands of rows."""
+IMPORT_LINE_MAX = 16 * MIB
+"""One line of a JSONL log an import reads (a transcript's line can hold a whole file)."""
+IMPORT_JSON_ARRAY_MAX = 64 * MIB
+"""One JSON array of records an import reads; a larger journal is imported as its folder, a
+file per record."""
 
 PROBLEM_MAX = 4096
 REASON_MAX = 4096

@@ -1,17 +1,19 @@
 """Exit codes of the CLI contract by name, and the one way a command reports a failure.
 
-Each core error class declares its exit code (`core.errors`); this module prints it."""
+Each core error class declares its exit code and when it applies (`core.errors`); this module
+prints it, and lists the codes for `--help` from those declarations."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from core.errors import (
     ExitCode,
     JournalError,
     describe,
+    error_classes,
     exit_code_of,
     is_storage_failure,
     storage_failure,
@@ -28,16 +30,47 @@ WRONG_STATE = ExitCode.WRONG_STATE
 """The codes by the names commands use; each error class declares its own (`core.errors`)."""
 ERROR_PREFIX = "decision-journal: error: "
 
-EXIT_CODES_HELP = (
-    "exit codes: 0 ok, 1 unexpected error, 2 invalid input or usage, 3 decision pending, "
-    "4 revision conflict, 5 not found, 6 journal damaged or not writable (fail-closed: a "
-    "damaged record or history, a full disk, a read-only file system, permission denied; "
-    "see `decision-journal help runbook`), 7 the decision is not in the state the command "
-    "needs (restore of one that is not deleted, delete of one that already is, or a change "
-    "to a decision waiting for a choice of version after a sync, auto for a kind it is not "
-    "recommended for, or an overrule of a decision the profile did not answer), 141 the "
-    "output was closed (| head)"
-)
+COMMAND_OUTCOMES: dict[int, str] = {
+    WRONG_STATE: "restore of a decision that is not deleted, delete of one that already is",
+}
+"""Exit codes the journal commands return without an error class (they print the reason)."""
+RUNBOOK_TAIL = "each failure names its runbook entry (`decision-journal help runbook`)"
+
+
+def exit_codes_help(
+    outcomes: Mapping[int, str],
+    *,
+    family: type[JournalError] = JournalError,
+    title: str = "exit codes",
+) -> str:
+    """The exit codes as `--help` lists them, read from the error classes' own declarations.
+
+    Each code reads its meaning, then in parentheses the cases that exit with it: the
+    command's own `outcomes` first, then every class of `family` that states an `exit_case`,
+    under the code it declares; a class that changes its code moves in the help with it.
+
+    Args:
+        outcomes: codes the commands return without raising, each with when they do (a
+            code outside `ExitCode`, such as a closed pipe's, reads its outcome alone).
+        family: the error classes the commands can end with (`SyncError` for `sync`).
+        title: the line's first words.
+    """
+    cases: dict[int, list[str]] = {ExitCode.OK: [], ExitCode.UNEXPECTED: []}
+    for code, outcome in outcomes.items():
+        cases.setdefault(code, []).append(outcome)
+    for kind in error_classes():
+        if issubclass(kind, family) and "exit_case" in vars(kind) and kind.exit_case:
+            cases.setdefault(kind.exit_code, []).append(kind.exit_case)
+    listing = ", ".join(_code_help(code, cases[code]) for code in sorted(cases))
+    return f"{title}: {listing}; {RUNBOOK_TAIL}"
+
+
+def _code_help(code: int, cases: list[str]) -> str:
+    """One code: its meaning and its cases, or its cases alone for a code without a name."""
+    if code not in {int(known) for known in ExitCode}:
+        return f"{code} {'; '.join(cases)}"
+    listed = f" ({'; '.join(cases)})" if cases else ""
+    return f"{code} {ExitCode(code).meaning}{listed}"
 
 
 def print_error(message: object, stream: TextIO | None = None) -> None:

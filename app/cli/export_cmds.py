@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -100,9 +101,25 @@ def _file_target(args: argparse.Namespace) -> Path | None:
         target = target / export_name(args.format, private=args.private)
     elif _missing_folder(target):
         return None
-    if _refuse_existing(target, args.force, "file"):
+    if _special_file(target) or _refuse_existing(target, args.force, "file"):
         return None
     return target
+
+
+def _special_file(target: Path) -> bool:
+    """True (after saying so) when target is a pipe, a device or a socket: an export replaces
+    the file it writes, and even `--force` must not replace `/dev/full` or a FIFO someone reads."""
+    try:
+        mode = target.lstat().st_mode
+    except OSError:
+        return False
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
+        return False
+    print_error(
+        f"{target} is a pipe, a device or a socket, not a file; an export would replace it "
+        "(write to standard output with -o - and redirect it there instead)"
+    )
+    return True
 
 
 _SEPARATORS = tuple({"/", os.sep})

@@ -22,7 +22,7 @@ from core.importers.detect import detect_kind
 from core.importers.engine import run_import
 from core.importers.sources.claude_code import default_source
 from core.importers.sources.decider_policy import ExclusionPolicy
-from core.importers.watch import DEFAULT_INTERVAL, watch
+from core.importers.watch import DEFAULT_INTERVAL, interval_problem, watch
 from core.journal import Journal
 from core.messages.wording import number
 from core.record.models import DecisionRecord
@@ -119,6 +119,8 @@ def _source_and_kind(args: argparse.Namespace) -> tuple[Path, str]:
 
 
 def cmd_import(journal: Journal, args: argparse.Namespace) -> int:
+    if args.watch and (problem := interval_problem(args.interval)):
+        raise InvalidDecision(f"--interval {problem}", field="interval")
     source, kind = _source_and_kind(args)
     bar = ProgressBar(sys.stderr)
     cancel = threading.Event()

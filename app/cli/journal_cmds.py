@@ -317,6 +317,7 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
         extra = {
             "unsealed_history_revisions": health.unsealed,
             "sync": sync.remote_line if sync is not None else "",
+            "sync_machines": sync.machine_lines if sync is not None else [],
         }
         print(json.dumps({**summary, "capture": [p.as_dict() for p in probes], **extra}))
         return DAMAGED if findings else OK
@@ -327,6 +328,8 @@ def cmd_doctor(journal: Journal, args: argparse.Namespace) -> int:
         print(_capture_line(probes))
     if sync is not None and sync.remote_line:
         print(sync.remote_line)
+    for line in sync.machine_lines if sync is not None else []:
+        print(line)
     if not findings:
         print(f"Journal {journal.root} is healthy.")
     return DAMAGED if findings else OK

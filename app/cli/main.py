@@ -15,6 +15,7 @@ TYPE_CHECKING = False  # typing itself costs the hook a few milliseconds to impo
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 # Each module exposes register(subparsers); handlers take (journal, args) and return an exit code.
 COMMANDS = {
@@ -74,30 +75,36 @@ _MODULE_OF = {word: module for module, words in COMMANDS.items() for word in wor
 
 
 def _command_word(argv: Sequence[str]) -> str:
+    """The command word; "" when there is none, or when the top-level help is asked for first
+    (`-h list` prints the help of every command)."""
     words = iter(argv)
     for word in words:
         if word == "--journal":
             next(words, None)
+        elif word in ("-h", "--help"):
+            return ""
         elif not word.startswith("-"):
             return word
     return ""
 
 
 def build_parser(
-    modules: Sequence[str] = COMMAND_MODULES, *, listing: bool = False
+    modules: Sequence[str] = COMMAND_MODULES, *, listing: bool = False, word: str = ""
 ) -> argparse.ArgumentParser:
     """The parser with the commands of `modules`; with `listing`, every command as a bare
-    entry of `SUMMARIES` instead (enough for the help and for an unknown word's error)."""
+    entry of `SUMMARIES` instead (enough for the help and for an unknown word's error); with
+    `word`, of the modules' commands only that one (see `_OnlyWord`)."""
     import argparse  # not on the hook's path
     import importlib
+    from typing import cast
 
-    from app.cli.exit_codes import EXIT_CODES_HELP
+    from app.cli.exit_codes import COMMAND_OUTCOMES, exit_codes_help
     from core import __version__
 
     parser = argparse.ArgumentParser(
         prog="decision-journal",
         description="Ask the human at implementation forks; keep a private journal of decisions.",
-        epilog=EXIT_CODES_HELP,
+        epilog=exit_codes_help({**COMMAND_OUTCOMES, CLOSED_PIPE: CLOSED_PIPE_HELP}),
     )
     parser.add_argument(
         "--journal",
@@ -107,12 +114,44 @@ def build_parser(
     parser.add_argument("--version", action="version", version=f"decision-journal {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if listing:
-        for word, summary in SUMMARIES.items():
-            sub.add_parser(word, help=summary)
+        for command, summary in SUMMARIES.items():
+            # Never parsed with (a known word builds its real parser), so without its own -h,
+            # which would cost most of the help's parser (bench/CHANGES.md).
+            sub.add_parser(command, help=summary, add_help=False)
         return parser
+    if word:
+        sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]", _OnlyWord(sub, word))
     for name in modules:
         importlib.import_module(f"app.cli.{name}").register(sub)
     return parser
+
+
+class _OnlyWord:
+    """The subparsers action as a module's `register` sees it when the command word is known:
+    that word's parser is built, and the module's other commands are configured on `_Unbuilt`
+    stand-ins. Why: a parser and its arguments cost a noticeable part of a read-only command's
+    start (bench/CHANGES.md), and this run parses one command."""
+
+    def __init__(self, sub: argparse._SubParsersAction[argparse.ArgumentParser], word: str) -> None:
+        self._sub = sub
+        self._word = word
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser | _Unbuilt:
+        return self._sub.add_parser(name, **kwargs) if name == self._word else _UNBUILT
+
+
+class _Unbuilt:
+    """The parser of a command this run does not parse: every call that configures it (its
+    arguments, groups, defaults and sub-commands) is accepted, and builds nothing."""
+
+    def __getattr__(self, name: str) -> Callable[..., _Unbuilt]:
+        return self._accept
+
+    def _accept(self, *args: object, **kwargs: object) -> _Unbuilt:
+        return self
+
+
+_UNBUILT = _Unbuilt()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -142,7 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     redact_stderr()  # usage errors and tracebacks may quote what the user typed
 
     module = _MODULE_OF.get(word)
-    parser = build_parser((module,)) if module else build_parser(listing=True)
+    parser = build_parser((module,), word=word) if module else build_parser(listing=True)
+    if argv is None:  # the program itself; a test that calls main(argv) keeps its collector
+        _freeze_startup()
     args = parser.parse_args(arguments)
     if not getattr(args, "opens_journal", True):
         # The hook opens the journal itself, and only when it has something to check.
@@ -165,9 +206,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     return guarded(_quiet_on_closed_pipe(run))
 
 
+def _freeze_startup() -> None:
+    """Leaves what the imports and the parser made out of every later collection.
+
+    Why: those objects live until the process ends, and each full collection the command's
+    own work triggers, and the interpreter's last ones at exit, would walk them all again: a
+    noticeable part of a short command (bench/CHANGES.md). What the command itself makes (the
+    journal's files, the index's connection) is collected, and closed, as before.
+    """
+    import gc
+
+    gc.freeze()
+
+
 CLOSED_PIPE = 141
 """The exit code of a command whose reader closed its output early (`| head -1`): what a
 shell reports for one ended by SIGPIPE, as git's commands are."""
+CLOSED_PIPE_HELP = "the output was closed (| head)"
 
 
 def _quiet_on_closed_pipe(run: Callable[[], int]) -> Callable[[], int]:

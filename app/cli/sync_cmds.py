@@ -22,6 +22,7 @@ from app.cli.exit_codes import (
     OK,
     UNEXPECTED,
     WRONG_STATE,
+    exit_codes_help,
     print_error,
     report_error,
 )
@@ -30,6 +31,7 @@ from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
+    PEER_QUIET_ENTRY,
     REFUSED_ENTRY,
     SET_UP_ENTRY,
     LockCancelled,
@@ -43,6 +45,7 @@ from core.sync import conflicts
 from core.sync.crypto import SyncKey
 from core.sync.engine import SyncEngine
 from core.sync.keystore import KeyLocation, load_key
+from core.sync.peers import machine_line, quiet_text
 from core.sync.report import OFFLINE, ROLLBACK, Refusal, SyncReport, entries_of
 from core.sync.resolution import resolve_conflict, this_machine
 from core.sync.status import sync_status
@@ -52,11 +55,14 @@ KEY_WARNING = (
     "password manager; anyone holding it and the remote can read your decisions. Without it "
     "a lost machine's journal cannot be read back from the remote."
 )
-SYNC_EXIT_CODES = (
-    "sync exit codes: 0 synced or offline (will retry), 2 a wrong or missing key or a remote "
-    "that is not a sync remote, 4 conflicts wait (`sync status`), 6 the remote sent files "
-    "that were refused (named; the rest was applied), 7 sync is not set up or already is"
-)
+SYNC_OUTCOMES: dict[int, str] = {
+    OK: "synced, or offline: it retries",
+    CONFLICT: "conflicts wait: `sync status` lists them",
+    DAMAGED: "files the remote sent were refused, each named, and the rest applied",
+    WRONG_STATE: "`sync off` with commits not yet pushed, `export-key` of a plain remote",
+}
+"""The codes `sync` returns without an error class; `register` lists them with those the sync
+errors declare (`exit_codes_help`)."""
 NAME_HELP = "this machine's name in status and conflicts (default: its host name)"
 REFUSALS_SHOWN = 20
 """Refusals printed by `sync now`; `sync status --json` lists the first hundred."""
@@ -71,7 +77,7 @@ def _run(action: Callable[[], int]) -> int:
     stopped) and its exit code."""
     try:
         return action()
-    except SyncError as exc:  # each declares its exit code (see SYNC_EXIT_CODES)
+    except SyncError as exc:  # each declares its exit code (listed in `sync --help`)
         code = report_error(exc)
         _print_refusals(getattr(getattr(exc, "report", None), "refused", []), file=sys.stderr)
         return code
@@ -229,6 +235,12 @@ def _status_lines(status: dict[str, object]) -> list[str]:
         f"Waiting to push: {count(int(status['pending_commits']), 'commit')}",  # type: ignore[call-overload]
     ]
     here = status["machine"]
+    for peer in status.get("machines", []):  # type: ignore[attr-defined]
+        line = machine_line(peer, _last_sync)
+        lines.append(line[:1].upper() + line[1:])
+    for peer in status.get("machines", []):  # type: ignore[attr-defined]
+        if peer["quiet_seconds"]:
+            lines.append(f"Warning: {quiet_text(peer)} ({runbook.see(PEER_QUIET_ENTRY)})")
     if status["last_error"]:
         lines.append(f"Last error: {status['last_error']}")
     if status["refused_count"]:
@@ -315,7 +327,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "sync",
         help="one journal on several machines through a git remote, end-to-end encrypted",
-        epilog=SYNC_EXIT_CODES,
+        epilog=exit_codes_help(SYNC_OUTCOMES, family=SyncError, title="sync exit codes"),
     )
     words = p.add_subparsers(dest="sync_command", metavar="ACTION", required=True)
 

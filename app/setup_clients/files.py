@@ -73,6 +73,24 @@ def pending_changes(edit: FileEdit) -> list[str]:
     return [] if not changes or new == old else changes
 
 
+def refuse_links_out_of(edits: list[FileEdit], folder: Path) -> None:
+    """Project files must stay in the project: a cloned repository's `.mcp.json` that links to
+    a file elsewhere (another tool's config) would have our entry merged into that file.
+
+    Raises:
+        SetupError: an edit whose file, once links are followed, is outside `folder`; raised
+            before any file is written.
+    """
+    root = Path(os.path.realpath(folder))
+    for edit in edits:
+        target = Path(os.path.realpath(edit.path))
+        if target != root and root not in target.parents:
+            raise SetupError(
+                f"{edit.path} leads outside the project, to {target} (a symlink); a project's "
+                "setup writes only inside it, so nothing was written"
+            )
+
+
 def apply_edit(edit: FileEdit) -> EditResult:
     """Merges, and writes only when something changed (a symlinked config keeps its link).
 

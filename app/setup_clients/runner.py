@@ -20,7 +20,13 @@ from app.setup_clients.codex_trust import find_codex, inspect, unlisted
 from app.setup_clients.command import find_launcher, shared_launcher
 from app.setup_clients.context import SetupContext
 from app.setup_clients.copilot_trust import folder_problem as copilot_folder_problem
-from app.setup_clients.files import FileEdit, SetupError, apply_edit, pending_changes
+from app.setup_clients.files import (
+    FileEdit,
+    SetupError,
+    apply_edit,
+    pending_changes,
+    refuse_links_out_of,
+)
 from app.setup_clients.gemini_trust import folder_problem
 from app.setup_clients.qwen_trust import folder_problem as qwen_folder_problem
 
@@ -147,6 +153,8 @@ def run_setup(journal: Path | None, args: argparse.Namespace) -> int:
     warnings: list[str] = []
     trust_note: str = getattr(CLIENTS[args.client], "TRUST_NOTE", "")
     if args.mode == "write":
+        if ctx.scope == "project":
+            refuse_links_out_of(edits, ctx.project_dir)
         write(edits, print)
         found = hook_problems(ctx, args, required=required)
         (problems if required else warnings).extend(found)

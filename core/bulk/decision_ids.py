@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from core.limits import DECISION_ID_MAX
-from core.record.fields import ID_CHARACTERS
+from core.record.fields import ID_CHARACTERS, rule
 
 _SEPARATOR = "\n"
 """Outside `ID_CHARACTERS`, so it never ends or starts an id the pattern accepts."""
-_ONE = f"[{ID_CHARACTERS}]{{1,{DECISION_ID_MAX}}}"
+_ONE = f"[{ID_CHARACTERS}]{{1,{rule('id').most}}}"
 _ALL = re.compile(f"{_ONE}(?:{_SEPARATOR}{_ONE})*")
 
 

@@ -30,7 +30,6 @@ from operator import attrgetter
 
 import msgspec
 
-from core import limits
 from core.bulk.normal_form import all_collapsed, all_trimmed, folds_unchanged, is_normal
 from core.bulk.record_view import (
     CheckedOptionView,
@@ -43,6 +42,7 @@ from core.errors import InvalidDecision, JournalDamaged
 from core.gocompat.gojson import go_html_escaped, shortest_float_is_go
 from core.gocompat.text import fold_keys, go_trim
 from core.record.codec import check_lifecycle
+from core.record.fields import rule
 from core.record.models import SOURCES, STATUS_DELETED
 from core.record.normalize import TRIMMED_SCALARS
 from core.record.redaction import none_sensitive
@@ -171,6 +171,7 @@ def _selection_consistent(r: RecordShape, ids: list[str]) -> bool:
     ):
         return False
     rejected: set[str] = set()
+    reason_max = rule("rejection_reason").most
     for rejection in r.rejected_reasons:
         option_id, reason = rejection.option_id, rejection.reason
         if (
@@ -178,7 +179,7 @@ def _selection_consistent(r: RecordShape, ids: list[str]) -> bool:
             or option_id == selected
             or option_id in rejected
             or not go_trim(reason)
-            or not fits_bytes(reason, limits.REASON_MAX)
+            or not fits_bytes(reason, reason_max)
             or rejection.source not in _SOURCE_SET
         ):
             return False
@@ -199,7 +200,7 @@ def _required_present(view: CheckedRecordView) -> bool:
         and view.decision_kind
         and view.selection_reason_raw
         and view.summary_sentence
-        and len(view.options) >= limits.OPTIONS_MIN
+        and len(view.options) >= rule("options").least
         and all(rejection.reason for rejection in view.rejected_reasons)
     )
 
@@ -214,12 +215,13 @@ def _options_plain(options: Sequence[CheckedOptionView]) -> bool:
     """Orders are positive and never decrease (normalization sorts by order), and labels are
     present and fit in bytes."""
     previous = 1
+    label_max = rule("option.label").most
     for option in options:
         if option.order < previous:
             return False
         previous = option.order
         label = option.label
-        if not (label and fits_bytes(label, limits.OPTION_LABEL_MAX)):
+        if not (label and fits_bytes(label, label_max)):
             return False
     return True
 

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.bulk.gc_pause import gc_paused
-from core.record.filters import ListFilter
-from core.store.decisions import DecisionStore, ListResult, is_record_file_name
+from core.store.record_files import is_record_file_name
 
-if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model, and needs no store
+    from core.record.filters import ListFilter
     from core.record.models import DecisionRecord
+    from core.store.decisions import DecisionStore, ListResult
 
 
 def record_stats(records_dir: Path) -> dict[str, os.stat_result | None]:

@@ -15,8 +15,8 @@ import re
 from itertools import repeat
 from operator import attrgetter
 
-from core import limits
 from core.gocompat.text import GO_SPACE, fold_keys
+from core.record.fields import rule
 from core.record.normalize import (
     LOWERED,
     OPTION_TRIMMED,
@@ -44,19 +44,20 @@ def is_normal(record: RecordShape) -> bool:
         and record.updated_at is not None
         and record.summary_sentence
         and record.status  # an empty status becomes "completed"
-        and len(record.evidence_refs) <= limits.EVIDENCE_REFS_MAX
+        and len(record.evidence_refs) <= rule("evidence_refs").most
     ):
         return False
     trimmed = [*_scalar_values(record), *_provenance_texts(record.provenance)]
     collapsed = list(record.evidence_refs)  # each collapse_list item must be collapse-stable
     folded = [record.domains, record.languages, record.tags, record.evidence_refs]
     previous_order = 1  # orders must be positive and never decrease (sorted keeps the list)
+    details_max = rule("option.details").most
     for option in record.options:
         if option.order < previous_order:
             return False
         previous_order = option.order
         pros, cons = option.pros, option.cons
-        if len(pros) > limits.OPTION_DETAIL_ITEMS_MAX or len(cons) > limits.OPTION_DETAIL_ITEMS_MAX:
+        if len(pros) > details_max or len(cons) > details_max:
             return False
         trimmed += _option_texts(option)
         collapsed += pros

@@ -36,7 +36,8 @@ from core.bulk.gc_pause import gc_paused
 from core.bulk.record_read import read_for_build
 from core.errors import JournalError, NotFound
 from core.record.shape import StoredRead
-from core.store.decisions import DecisionStore, record_file_names
+from core.store.decisions import DecisionStore
+from core.store.record_files import record_file_names
 from core.store.safefs import check_no_links
 
 log = logging.getLogger(__name__)

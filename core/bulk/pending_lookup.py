@@ -66,11 +66,26 @@ def blocking(
             else:
                 caller_project = caller_project or _project_id(caller_path)
                 hit = entry.project_id == caller_project
-        if hit or (workspace and paths_overlap(entry.workspace, workspace)):
+        if hit or (workspace and _around(entry.workspace, workspace, caller_path)):
             found.append(entry)
             if first_only:
                 break
     return found
+
+
+def _around(pending_workspace: str, workspace: str, caller_path: str) -> bool:
+    """One directory inside the other, as `core.capture.workspace_pending.same_place` judges
+    it after the project ids differ."""
+    pending_path = canonical_path(pending_workspace)
+    if is_root(pending_workspace) or is_root(pending_path):
+        return is_root(workspace) or is_root(caller_path)
+    return paths_overlap(pending_workspace, workspace) or paths_overlap(pending_path, caller_path)
+
+
+def is_root(path: str) -> bool:
+    """Faster variant of `core.capture.workspace_pending.is_root` (the same expression)."""
+    trimmed = go_trim(path)
+    return bool(trimmed) and os.path.normpath(trimmed) in ("/", "//")
 
 
 def canonical_path(workspace: str) -> str:

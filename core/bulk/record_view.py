@@ -1,5 +1,5 @@
 """The stored record as msgspec decodes it: a plain view, and a checked view whose types carry the
-format's limits.
+format's limits, read from the field table (`core.record.fields`) when this module loads.
 
 Why two: decoding into the checked view tests, in C, most rules the strict read tests in Python
 (sizes, counts, listed words, identifier patterns), so the rules left to test in Python are few.
@@ -20,10 +20,9 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from core import limits
 from core.bulk.canonical_time import parse_canonical
 from core.gocompat.gotime import GoTime
-from core.record.fields import ID_CHARACTERS
+from core.record.fields import ID_CHARACTERS, rule
 from core.record.shape import is_deleted_status, selected_label_of
 from core.record.validation import CUSTOM_OPTION_ID
 
@@ -135,6 +134,13 @@ class RecordView(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
 _UTF8_MAX = 4
 """Bytes a character may take in UTF-8: a text of at most limit/4 characters fits any limit."""
 
+
+def _characters(name: str) -> int:
+    """The characters a text of the field `name` may hold in the checked view: a quarter of
+    its byte limit in the field table."""
+    return rule(name).most // _UTF8_MAX
+
+
 Source = Literal["", "user", "model", "runtime", "imported"]
 """`models.SOURCES`, spelled out for the type checker; a test keeps the two equal."""
 RiskLevel = Literal["", "low", "medium", "high", "critical"]
@@ -157,25 +163,28 @@ def plain_view(data: bytes) -> RecordView:
 
 _OptionId = Annotated[
     str,
-    Meta(pattern=rf"\A(?!{CUSTOM_OPTION_ID}\Z)[{ID_CHARACTERS}]{{1,{limits.OPTION_ID_MAX}}}\Z"),
+    Meta(pattern=rf"\A(?!{CUSTOM_OPTION_ID}\Z)[{ID_CHARACTERS}]{{1,{rule('option.id').most}}}\Z"),
 ]
 """`validation.is_valid_option_id` as one pattern."""
 _DecisionId = Annotated[
     str,
-    Meta(pattern=rf"\A(?!\.\.?\Z)(?!.*\.\.)[{ID_CHARACTERS}]{{1,{limits.DECISION_ID_MAX}}}\Z"),
+    Meta(pattern=rf"\A(?!\.\.?\Z)(?!.*\.\.)[{ID_CHARACTERS}]{{1,{rule('id').most}}}\Z"),
 ]
 """`validation.is_valid_decision_id` as one pattern."""
-_Identifier = Annotated[str, Meta(max_length=limits.IDENTIFIER_MAX // _UTF8_MAX)]
-_Label = Annotated[str, Meta(min_length=1, max_length=limits.OPTION_LABEL_MAX)]
+_Identifier = Annotated[str, Meta(max_length=_characters("identifier"))]
+_Label = Annotated[str, Meta(min_length=1, max_length=rule("option.label").most)]
 """Exact in characters only: labels often pass a quarter of the limit, so the byte size of a
 long label is checked in Python."""
-_Description = Annotated[str, Meta(max_length=limits.OPTION_DESCRIPTION_MAX // _UTF8_MAX)]
-_Detail = Annotated[str, Meta(min_length=1, max_length=limits.OPTION_DETAIL_MAX // _UTF8_MAX)]
-_Details = Annotated[list[_Detail], Meta(max_length=limits.OPTION_DETAIL_ITEMS_MAX)]
-_Reason = Annotated[str, Meta(min_length=1, max_length=limits.REASON_MAX // _UTF8_MAX)]
-_ListItem = Annotated[str, Meta(min_length=1, max_length=limits.LIST_ITEM_MAX // _UTF8_MAX)]
-_EvidenceRef = Annotated[str, Meta(min_length=1, max_length=limits.EVIDENCE_REF_MAX // _UTF8_MAX)]
-_Pattern = Annotated[str, Meta(max_length=limits.REDACTION_PATTERN_MAX // _UTF8_MAX)]
+_Description = Annotated[str, Meta(max_length=_characters("option.description"))]
+_Detail = Annotated[str, Meta(min_length=1, max_length=_characters("option.detail"))]
+_Details = Annotated[list[_Detail], Meta(max_length=rule("option.details").most)]
+_Reason = Annotated[str, Meta(min_length=1, max_length=_characters("rejection_reason"))]
+_SelectionReason = Annotated[
+    str, Meta(min_length=1, max_length=_characters("selection_reason_raw"))
+]
+_ListItem = Annotated[str, Meta(min_length=1, max_length=_characters("list_item"))]
+_EvidenceRef = Annotated[str, Meta(min_length=1, max_length=_characters("evidence_ref"))]
+_Pattern = Annotated[str, Meta(max_length=_characters("redaction.pattern"))]
 
 
 class CheckedOptionView(OptionView):
@@ -201,7 +210,7 @@ class CheckedProvenanceView(ProvenanceView):
 
 
 class CheckedRedactionView(RedactionView):
-    patterns: Annotated[list[_Pattern], Meta(max_length=limits.REDACTION_PATTERNS_MAX)] = (
+    patterns: Annotated[list[_Pattern], Meta(max_length=rule("redaction.patterns").most)] = (
         msgspec.field(default_factory=list)
     )
 
@@ -218,35 +227,35 @@ class CheckedRecordView(RecordView):
     edit_loop_id: _Identifier = ""
     project_id: _Identifier = ""
     project_alias: _Identifier = ""
-    workspace: Annotated[str, Meta(max_length=limits.WORKSPACE_MAX // _UTF8_MAX)] = ""
+    workspace: Annotated[str, Meta(max_length=_characters("workspace"))] = ""
     workspace_hash: _Identifier = ""
-    domains: Annotated[list[_ListItem], Meta(max_length=limits.DOMAINS_MAX)] = msgspec.field(
+    domains: Annotated[list[_ListItem], Meta(max_length=rule("domains").most)] = msgspec.field(
         default_factory=list
     )
-    languages: Annotated[list[_ListItem], Meta(max_length=limits.LANGUAGES_MAX)] = msgspec.field(
+    languages: Annotated[list[_ListItem], Meta(max_length=rule("languages").most)] = msgspec.field(
         default_factory=list
     )
-    decision_kind: Annotated[str, Meta(min_length=1, max_length=limits.KIND_MAX // _UTF8_MAX)] = ""
+    decision_kind: Annotated[str, Meta(min_length=1, max_length=_characters("decision_kind"))] = ""
     risk_level: RiskLevel = ""
-    problem: Annotated[str, Meta(min_length=1, max_length=limits.PROBLEM_MAX // _UTF8_MAX)] = ""
+    problem: Annotated[str, Meta(min_length=1, max_length=_characters("problem"))] = ""
     task_fingerprint: _Identifier = ""
     evidence_fingerprint: _Identifier = ""
     options: Annotated[
         Sequence[CheckedOptionView],
-        Meta(min_length=limits.OPTIONS_MIN, max_length=limits.OPTIONS_MAX),
+        Meta(min_length=rule("options").least, max_length=rule("options").most),
     ] = msgspec.field(default_factory=list)
-    custom_selection: Annotated[str, Meta(max_length=limits.CUSTOM_SELECTION_MAX // _UTF8_MAX)] = ""
-    selection_reason_raw: _Reason = ""
+    custom_selection: Annotated[str, Meta(max_length=_characters("custom_selection"))] = ""
+    selection_reason_raw: _SelectionReason = ""
     rejected_reasons: Annotated[
-        Sequence[CheckedRejectionView], Meta(max_length=limits.OPTIONS_MAX - 1)
+        Sequence[CheckedRejectionView], Meta(max_length=rule("options").most - 1)
     ] = msgspec.field(default_factory=list)
     summary_sentence: Annotated[
-        str, Meta(min_length=1, max_length=limits.SUMMARY_MAX // _UTF8_MAX)
+        str, Meta(min_length=1, max_length=_characters("summary_sentence"))
     ] = ""
-    evidence_refs: Annotated[list[_EvidenceRef], Meta(max_length=limits.EVIDENCE_REFS_MAX)] = (
+    evidence_refs: Annotated[list[_EvidenceRef], Meta(max_length=rule("evidence_refs").most)] = (
         msgspec.field(default_factory=list)
     )
-    tags: Annotated[list[_ListItem], Meta(max_length=limits.TAGS_MAX)] = msgspec.field(
+    tags: Annotated[list[_ListItem], Meta(max_length=rule("tags").most)] = msgspec.field(
         default_factory=list
     )
     detector_confidence: Annotated[float, Meta(ge=0.0, le=1.0)] = 0.0

@@ -24,6 +24,7 @@ from core.gocompat.gojson import dumps_indented_bytes, loads_strict
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower, go_trim
 from core.record.codec import pydantic_problem
+from core.record.fields import rule
 from core.record.identity import project_identity
 from core.record.models import SCHEMA_VERSION, Stage
 from core.record.redaction import redact_text
@@ -126,7 +127,7 @@ class PendingStore:
             raise InvalidDecision(
                 f"invalid pending implementation decision id {decision_id[:80]!r}",
                 field="decision_id",
-                limit=limits.DECISION_ID_MAX,
+                limit=rule("id").most,
             )
         return self.directory / f"{decision_id}.json"
 

@@ -20,6 +20,7 @@ from core.capture.proposal_draft import (
 from core.errors import ProposalInvalid, Violation
 from core.gocompat.text import go_lower, go_trim, utf8_len
 from core.record.fields import id_rule, item_rule, number_rule, risk_problem, rule
+from core.record.identity import canonical_workspace_path
 from core.record.models import RISK_LEVELS, Option
 from core.record.redaction import looks_sensitive
 from core.record.validation import is_valid_decision_id, is_valid_option_id
@@ -209,7 +210,26 @@ def find_caller_problems(found: Violations, *, session_id: str, workspace: str, 
     found.size("workspace", go_trim(workspace), rule("workspace"))
     if "\x00" in workspace:
         found.add("workspace", "must not contain a NUL character")
+    elif problem := workspace_problem(go_trim(workspace)):
+        found.add("workspace", problem)
     found.size("agent", agent, rule("identifier"))
+
+
+def workspace_problem(workspace: str) -> str:
+    """Why an agent's project root cannot be one, or "" when it can (an empty one is allowed).
+
+    Why absolute: a relative path means the app's working directory to the app and the
+    agent's to the agent, so the one-pending-per-workspace rule would compare places that do
+    not exist. Why not the root: every directory is inside it, so one pending decision there
+    would hold every agent in every project on the machine.
+    """
+    if not workspace:
+        return ""
+    if not workspace.startswith("/"):
+        return f"must be an absolute path (the agent's project root), got {workspace[:80]!r}"
+    if canonical_workspace_path(workspace) in ("/", "//"):
+        return "must name a project's directory, not the filesystem root '/'"
+    return ""
 
 
 def find_decision_id_problems(value: str, found: Violations, *, what: str) -> None:

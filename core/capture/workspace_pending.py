@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from core.capture.pending import PendingIssue, PendingStore
 from core.gocompat.text import go_trim
 from core.record.filters import workspace_matches
-from core.record.identity import project_identity
+from core.record.identity import canonical_workspace_path, project_identity
 
 if TYPE_CHECKING:  # the hooks import this module; they never need the store's code
     from core.store.decisions import DecisionStore
@@ -33,12 +33,31 @@ class Blocker:
 
 
 def same_place(pending_workspace: str, pending_project: str, workspace: str) -> bool:
-    """Same project, or one directory inside the other."""
+    """Same project, or one directory inside the other, as written or with symlinks resolved.
+
+    Resolved too: an agent in a subfolder of the project reached through a symlink
+    (`~/src -> /data/src`, macOS's `/tmp -> /private/tmp`) edits the same files. A pending
+    decision whose workspace is the filesystem root (refused for new proposals, but a file an
+    older version wrote may hold one) holds only agents at the root itself: everything is
+    inside '/', and one such file must not stop every agent on the machine.
+    """
     if not workspace:
         return False
-    if pending_project and pending_project == project_identity(workspace).project_id:
+    caller = project_identity(workspace)
+    if pending_project and pending_project == caller.project_id:
         return True
-    return workspace_matches(pending_workspace, workspace)
+    pending_path = canonical_workspace_path(pending_workspace)
+    if is_root(pending_workspace) or is_root(pending_path):
+        return is_root(workspace) or is_root(caller.canonical_path)
+    return workspace_matches(pending_workspace, workspace) or workspace_matches(
+        pending_path, caller.canonical_path
+    )
+
+
+def is_root(path: str) -> bool:
+    """Whether the path, as written, is the filesystem root."""
+    trimmed = go_trim(path)
+    return bool(trimmed) and os.path.normpath(trimmed) in ("/", "//")
 
 
 def _issue_blocks(issue: PendingIssue, session_id: str, workspace: str) -> bool:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -26,7 +27,7 @@ from core.decider.fold import fold_name
 from core.decider.ledger import time_text
 from core.decider.policy import DECIDER_DIR
 from core.decider.score import KindScore
-from core.errors import JournalDamaged, JournalError, NotFound
+from core.errors import InvalidDecision, JournalDamaged, JournalError, NotFound
 from core.profile.model import (
     SCOPE_DOMAIN,
     SCOPE_PROJECT,
@@ -199,6 +200,8 @@ def write_principle_docs(
     for rule in sources.profile.rules:
         if rule.enabled:
             domains.setdefault(domain_of(rule, sources.lookup), _Domain()).rules.append(rule)
+    for domain in sorted(domains):
+        refuse_foreign_file(directory / _file_name(domain), domain)
     state_file = PrinciplesState(journal_root)
     directory.mkdir(parents=True, exist_ok=True)
     done = []
@@ -280,7 +283,7 @@ def _document(
     lines = [
         f"# Principles: {domain}",
         "",
-        f"Version {entry['version']} · written {time_text(now)} by Decision Journal",
+        f"Version {entry['version']} · written {time_text(now)}{_BY_US}",
         "",
         "These are the person's settled choices, derived from their own recorded decisions. "
         "They are evidence, not orders: follow them when the situation matches, and still ask "
@@ -298,6 +301,35 @@ def _document(
         notes = "; ".join(change["notes"]) or "first version"
         lines.append(f"- Version {change['version']} ({change['at'][:10]}): {notes}")
     return "\n".join(lines) + "\n"
+
+
+def refuse_foreign_file(path: Path, domain: str) -> None:
+    """An export replaces only the docs it wrote: the person's own `api.md` in the folder, a
+    link or a pipe stays as it is.
+
+    Raises:
+        InvalidDecision: something at `path` that is not a principle doc of `domain`; raised
+            before any file is written.
+    """
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(info.st_mode):
+        with open(path, "rb") as handle:
+            head = handle.read(_HEAD_BYTES).decode("utf-8", "replace").split("\n")
+        if len(head) > 2 and head[0] == f"# Principles: {domain}" and _BY_US in head[2]:
+            return
+    raise InvalidDecision(
+        f"{path} exists and is not a principle doc Decision Journal wrote; move it or export "
+        "into another folder (nothing was written)",
+        field="dir",
+    )
+
+
+_HEAD_BYTES = 1024
+_BY_US = " by Decision Journal"
+"""The end of a doc's version line (`_document`), which marks a file an export may replace."""
 
 
 def _write_text(path: Path, text: str) -> None:

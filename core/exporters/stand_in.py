@@ -9,12 +9,12 @@ The JSON and CSV exports keep it, since they carry the record as stored.
 from __future__ import annotations
 
 from core.record.models import DecisionRecord, Option, RejectedReason
-from core.record.summary import ALTERNATIVE_LABEL
+from core.record.summary import is_stand_in_label
 
 
 def is_stand_in(option: Option) -> bool:
     """The importers' stand-in for alternatives the source did not record."""
-    return option.label == ALTERNATIVE_LABEL
+    return is_stand_in_label(option.label)
 
 
 def options_without_stand_in(record: DecisionRecord) -> list[Option]:

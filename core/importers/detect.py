@@ -15,12 +15,14 @@ from typing import Any
 
 from core.errors import UnknownSource
 from core.importers.markdown import tables
+from core.importers.source_file import is_regular_file
 from core.importers.sources.madr_parse import front_matter
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _ADR_HEADINGS = ("## considered options", "## decision outcome", "## status", "## decision\n")
 _SAMPLE_FILES = 20
 _SAMPLE_LINES = 20
+_SAMPLE_BYTES = 200_000
 
 
 def _json_lines(path: Path) -> Iterator[dict[str, Any]]:
@@ -50,7 +52,8 @@ def sniff_jsonl(path: Path) -> str | None:
 
 def sniff_markdown(path: Path) -> str | None:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+        with open(path, "rb") as handle:
+            text = handle.read(_SAMPLE_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return None
     meta, body = front_matter(text)
@@ -66,9 +69,12 @@ def sniff_markdown(path: Path) -> str | None:
 
 
 def _walk(source: Path) -> Iterator[Path]:
+    """Regular files only: a FIFO in the folder would hang the sniffing that opens it."""
     for directory, _dirs, files in os.walk(source, followlinks=False):
         for name in sorted(files):
-            yield Path(directory) / name
+            path = Path(directory) / name
+            if is_regular_file(path):
+                yield path
 
 
 def detect_kind(source: Path) -> str:

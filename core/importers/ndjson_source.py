@@ -15,9 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core import limits
 from core.gocompat.gotime import GoTime
+from core.importers.source_file import bounded_lines
+from core.messages.wording import count
 
 TORN = "torn or unreadable line (not a JSON object)"
+OVER_LONG = f"line over {count(limits.IMPORT_LINE_MAX, 'byte')}, the limit of one imported line"
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +30,8 @@ class Line:
     number: int
     value: dict[str, Any] | None
     digest: str
+    problem: str = TORN
+    """Why `value` is None."""
 
     @property
     def where(self) -> str:
@@ -41,9 +47,15 @@ def jsonl_files(source: Path, suffixes: tuple[str, ...] = (".jsonl", ".ndjson"))
 
 
 def read_lines(path: Path) -> Iterator[Line]:
-    """Every non-blank line; `value` is None for a line that is not a JSON object."""
+    """Every non-blank line; `value` is None for a line that is not a JSON object.
+
+    A line over the import's line limit is one too (`problem` says so), read past unheld.
+    """
     with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
+        for number, (raw, length, _) in enumerate(bounded_lines(handle), start=1):
+            if raw is None:
+                yield Line(path, number, None, f"over-long-{length}", OVER_LONG)
+                continue
             if not raw.strip():
                 continue
             digest = hashlib.sha256(raw.strip()).hexdigest()

@@ -13,12 +13,12 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from core import limits
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_lower, go_trim
 from core.importers.base import RecordItem, Skip
 from core.importers.notes_sink import clip_bytes
-from core.messages.wording import count, span
+from core.messages.wording import count
+from core.record.fields import rule
 from core.record.identity import ProjectIdentity, redacted_stable_id, short_stable_id
 from core.record.models import SCHEMA_VERSION, DecisionRecord, Option, Provenance, RejectedReason
 from core.record.summary import ALTERNATIVE_LABEL
@@ -110,11 +110,12 @@ def _fit_options(decision: SourceDecision) -> tuple[list[SourceOption], int | No
     chosen, also = decision.chosen, set(decision.also_chosen)
     if decision.only_chosen_named and len(options) == 1 and chosen == 0:
         options.append(SourceOption(ALTERNATIVE_LABEL, ALTERNATIVE_DESCRIPTION))
-    if len(options) <= limits.OPTIONS_MAX:
+    most = rule("options").most
+    if len(options) <= most:
         return options, chosen, also
     keep = [i for i, o in enumerate(options) if i == chosen or i in also or o.recommended]
     keep += [i for i in range(len(options)) if i not in keep]
-    kept, merged = sorted(keep[: limits.OPTIONS_MAX - 1]), keep[limits.OPTIONS_MAX - 1 :]
+    kept, merged = sorted(keep[: most - 1]), keep[most - 1 :]
     rest = [options[i] for i in merged]
     extra = SourceOption(
         MERGED_LABEL,
@@ -136,13 +137,13 @@ def record_from_source(decision: SourceDecision) -> RecordItem | Skip:
         return Skip(decision.key, "no answer recorded in the source")
     options, chosen, also = _fit_options(decision)
     amended = set(decision.amended) if len(options) == len(decision.options) else set()
-    if len(options) < limits.OPTIONS_MIN:
+    if len(options) < rule("options").least:
         return Skip(
             decision.key,
             f"names {count(len(options), 'option')}; a decision record needs "
-            f"{span(limits.OPTIONS_MIN, limits.OPTIONS_MAX)}",
+            f"{rule('options').span()}",
         )
-    labels = [clip_bytes(o.label, limits.OPTION_LABEL_MAX) for o in options]
+    labels = [_clip(o.label, "option.label") for o in options]
     if not all(labels):
         return Skip(decision.key, "an option has no label in the source")
     ids = _option_ids(labels)
@@ -157,12 +158,12 @@ def record_from_source(decision: SourceDecision) -> RecordItem | Skip:
         workspace=decision.identity.workspace,
         workspace_hash=decision.identity.workspace_hash,
         decision_kind=decision.decision_kind,
-        problem=clip_bytes(decision.problem, limits.PROBLEM_MAX),
+        problem=_clip(decision.problem, "problem"),
         options=[
             Option(
                 id=ids[i],
                 label=labels[i],
-                description=clip_bytes(o.description or o.label, limits.OPTION_DESCRIPTION_MAX),
+                description=_clip(o.description or o.label, "option.description"),
                 pros=_details(o.pros),
                 cons=_details(o.cons),
                 recommended=ids[i] == recommended,
@@ -173,12 +174,12 @@ def record_from_source(decision: SourceDecision) -> RecordItem | Skip:
         ],
         recommended_option_id=recommended,
         selected_option_id=selected,
-        custom_selection="" if selected else clip_bytes(custom, limits.CUSTOM_SELECTION_MAX),
-        selection_reason_raw=clip_bytes(decision.reason, limits.REASON_MAX) or REASON_NOT_RECORDED,
+        custom_selection="" if selected else _clip(custom, "custom_selection"),
+        selection_reason_raw=_clip(decision.reason, "selection_reason_raw") or REASON_NOT_RECORDED,
         rejected_reasons=[
             RejectedReason(
                 option_id=ids[i],
-                reason=clip_bytes(o.rejection, limits.REASON_MAX) or _placeholder(i, also, amended),
+                reason=_clip(o.rejection, "rejection_reason") or _placeholder(i, also, amended),
                 source=IMPORTED,
             )
             for i, o in enumerate(options)
@@ -201,13 +202,18 @@ def _placeholder(index: int, also: set[int], amended: set[int]) -> str:
     return AMENDED if index in amended else NOT_RECORDED
 
 
+def _clip(text: str, name: str) -> str:
+    """text cut to the byte limit of the field `name` in the field table."""
+    return clip_bytes(text, rule(name).most)
+
+
 def _identifier(prefix: str, value: str) -> str:
     """Identifiers that look like secrets become stable non-secret ids (the store refuses them)."""
-    text = go_trim(value)[: limits.IDENTIFIER_MAX]
+    text = go_trim(value)[: rule("identifier").most]
     return redacted_stable_id(prefix, text) if text and looks_sensitive(text) else text
 
 
 def _details(items: tuple[str, ...]) -> list[str]:
     """Pros or cons within the record's limits: at most so many, each clipped, none empty."""
-    kept = [clip_bytes(go_trim(item), limits.OPTION_DETAIL_MAX) for item in items]
-    return [item for item in kept if item][: limits.OPTION_DETAIL_ITEMS_MAX]
+    kept = [_clip(go_trim(item), "option.detail") for item in items]
+    return [item for item in kept if item][: rule("option.details").most]

@@ -20,6 +20,17 @@ from core.importers.sources.decider_policy import ExclusionPolicy
 from core.journal import Journal
 
 DEFAULT_INTERVAL = 2.0
+INTERVAL_MIN = 0.1
+INTERVAL_MAX = 3600.0
+"""Seconds between passes: below the least a watch busy-polls, above the most the wait
+overflows the clock."""
+
+
+def interval_problem(interval: float) -> str:
+    """Why `interval` cannot be a watch's, or "" when it can (NaN and infinities cannot)."""
+    if INTERVAL_MIN <= interval <= INTERVAL_MAX:  # False for NaN
+        return ""
+    return f"must be {INTERVAL_MIN:g} to {INTERVAL_MAX:,.0f} seconds, got {interval:g}"
 
 
 def watch(

@@ -8,7 +8,6 @@ what `matches` decides.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import zlib
 from typing import TYPE_CHECKING
@@ -120,6 +119,8 @@ class IndexEntry(msgspec.Struct, frozen=True, gc=False):
     @classmethod
     def of_read(cls, file_name: str, sig: str, read: StoredRead) -> IndexEntry:
         """The entry of a record whose compact bytes a bulk read already has."""
+        import hashlib  # noqa: PLC0415  # here: a read of a current index makes no entry, nor digest
+
         record, compact = read.record, read.compact
         return cls(
             file_name,

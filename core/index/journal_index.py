@@ -10,7 +10,6 @@ database is replaced and rebuilt; if SQLite cannot work at all, every query scan
 
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 import stat
@@ -28,33 +27,42 @@ from core.errors import JournalError, unreadable_records
 from core.index.entry import UNTRUSTED, IndexEntry
 from core.index.index_file import index_path, is_transient, open_index, remove_index_files
 from core.index.query import IndexFilter
-from core.index.rows import Facets, ListRow, ProjectSummary, ReconcileReport
+from core.index.rows import Facets, IndexReadReport, ListRow, ProjectSummary
 from core.index.scan import ScanIndex
 from core.index.statements import SqliteIndex
 from core.record.shape import RecordShape, StoredRead
-from core.store.decisions import DecisionStore, ListIssue, record_file_names
+from core.store.record_files import ListIssue, record_file_names
 from core.store.safefs import check_no_links
 
 if TYPE_CHECKING:  # the reading processes load with a build, the models with a full record
     from core.bulk.parallel_read import FileRead
     from core.record.models import DecisionRecord
+    from core.store.decisions import DecisionStore
 
 __all__ = [
     "Facets",
     "IndexFilter",
+    "IndexReadReport",
     "JournalIndex",
     "ListRow",
     "ProjectSummary",
-    "ReconcileReport",
 ]
 
-log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 Backend = SqliteIndex | ScanIndex
 Progress = Callable[[int, int], None]
 
 BULK_MIN = 5000
 """An empty index filled with at least this many files is built without secondary indexes."""
+
+
+def _warn(message: str, *args: object) -> None:
+    """A warning in this module's log. `logging` loads here, on the index's failure paths
+    only: `list` and `show` open the index at every start and would otherwise pay for it."""
+    import logging  # noqa: PLC0415
+
+    logging.getLogger(__name__).warning(message, *args)
 
 
 def _mostly_changed(to_read: int, known: int) -> bool:
@@ -79,7 +87,7 @@ def _entry_of_read(name: str, scan_started: int, read: StoredRead) -> IndexEntry
 
     A file changed just before the scan may change again without its signature changing
     (`FileIdentity.racy`), so its row is stored with an unknown signature and the file is read
-    again at the next reconcile.
+    again at the next catch-up.
     """
     assert read.info is not None  # read from a file
     identity = FileIdentity.of(read.info)
@@ -108,22 +116,36 @@ def _sorted_outcomes(
 class JournalIndex:
     """The index of one journal; thread-safe, opened on first use. Implements CommitListener."""
 
-    def __init__(self, journal_root: Path, store: DecisionStore) -> None:
+    def __init__(self, journal_root: Path, store: DecisionStore | None = None) -> None:
+        """`store`: the journal's store, which the index scans when SQLite cannot serve it;
+        without one, the index opens its own when it first must (see `store`)."""
         self.root = Path(os.path.abspath(journal_root))
-        self.store = store
+        self.records_dir = self.root / "records"
+        self._store = store
         self.path = index_path(self.root)
         self._lock = threading.RLock()
-        self._reconcile_lock = threading.RLock()
+        self._read_lock = threading.RLock()
         self._backend: Backend | None = None
         self._scan_only = False
-        self._reconciled = False
+        self._caught_up = False
         self._issues: list[ListIssue] = []
         self._anchors: dict[str, str] = {}
         self._generation = 0
         self._committed: dict[str, int] = {}
         self._changes = 0
-        """`ReconcileReport.generation`: this process's commits, and reconciles that found
+        """`IndexReadReport.generation`: this process's commits, and catch-ups that found
         the index changed."""
+
+    @property
+    def store(self) -> DecisionStore:
+        """The store this index scans when SQLite cannot serve it: the one it was given, else
+        one opened here at the first need. A read of a current index never needs it, and the
+        store's module (its write path with it) then does not load (bench/CHANGES.md)."""
+        if self._store is None:
+            from core.store.decisions import DecisionStore  # noqa: PLC0415  # see the docstring
+
+            self._store = DecisionStore(self.root)
+        return self._store
 
     # opening ---------------------------------------------------------------------------------
 
@@ -137,10 +159,10 @@ class JournalIndex:
                 return self._backend
             try:
                 self._backend = SqliteIndex(open_index(self.root))
-                self._reconciled = False  # whatever was reconciled before, this one is not
+                self._caught_up = False  # whatever was caught up before, this one is not
             except sqlite3.Error as exc:
                 if is_transient(exc):
-                    log.warning("journal index busy, scanning the store this time: %s", exc)
+                    _warn("journal index busy, scanning the store this time: %s", exc)
                     return ScanIndex(self.store)
                 self._use_scans(exc)
             except (OSError, JournalError) as exc:
@@ -148,61 +170,61 @@ class JournalIndex:
             return self._open()
 
     def _use_scans(self, error: Exception) -> None:
-        log.warning("journal index unusable, scanning the store instead: %s", error)
+        _warn("journal index unusable, scanning the store instead: %s", error)
         self._scan_only = True
 
     def _discard(self, error: sqlite3.Error) -> None:
         """Drops a database that failed: the next use creates and fills a fresh one."""
-        log.warning("journal index failed, replacing it: %s", error)
+        _warn("journal index failed, replacing it: %s", error)
         with self._lock:
             if isinstance(self._backend, SqliteIndex):
                 self._backend.close()
                 if not self._scan_only:
                     remove_index_files(self.path)
             self._backend = None
-            self._reconciled = False
+            self._caught_up = False
 
     def close(self) -> None:
         with self._lock:
             if isinstance(self._backend, SqliteIndex):
                 self._backend.close()
             self._backend = None
-            self._reconciled = False
+            self._caught_up = False
 
-    # reconciling -----------------------------------------------------------------------------
+    # reading the files -----------------------------------------------------------------------
 
     @property
-    def reconciled(self) -> bool:
+    def caught_up(self) -> bool:
         """Whether this process has caught the open index up with the files at least once."""
         with self._lock:
-            return self._reconciled
+            return self._caught_up
 
-    def read_changed_files(self, progress: Progress | None = None) -> ReconcileReport:
+    def read_changed_files(self, progress: Progress | None = None) -> IndexReadReport:
         """Re-reads changed files only; unreadable files become issues, never errors.
 
         Args:
             progress: called with (files read, files to read) while changed files are read,
                 so a window can show a first build of a large journal.
         """
-        return self._reconcile(full=False, progress=progress)
+        return self._read_files(full=False, progress=progress)
 
-    def read_all_files(self, progress: Progress | None = None) -> ReconcileReport:
+    def read_all_files(self, progress: Progress | None = None) -> IndexReadReport:
         """Drops every row and reads every file again."""
-        return self._reconcile(full=True, progress=progress)
+        return self._read_files(full=True, progress=progress)
 
-    def _reconcile(self, *, full: bool, progress: Progress | None) -> ReconcileReport:
+    def _read_files(self, *, full: bool, progress: Progress | None) -> IndexReadReport:
         started = time.perf_counter()
-        with self._reconcile_lock:
+        with self._read_lock:
             for attempt in range(3):
                 backend = self._open()
                 try:
                     with gc_paused():
-                        report = self._reconcile_with(backend, full=full, progress=progress)
+                        report = self._read_files_with(backend, full=full, progress=progress)
                     generation = self._count_changes(report, backend)
                 except sqlite3.Error as exc:
                     self._recover(exc, attempt)
                     continue
-                return ReconcileReport(
+                return IndexReadReport(
                     report.added,
                     report.changed,
                     report.removed,
@@ -212,9 +234,9 @@ class JournalIndex:
                 )
         raise AssertionError("the scan backend raises no SQLite errors")
 
-    def _count_changes(self, report: ReconcileReport, backend: Backend) -> int:
-        """The generation after a reconcile: one more when it changed rows or found rows
-        another process's index committed since the last reconcile here."""
+    def _count_changes(self, report: IndexReadReport, backend: Backend) -> int:
+        """The generation after a catch-up: one more when it changed rows or found rows
+        another process's index committed since the last catch-up here."""
         with self._lock:
             elsewhere = isinstance(backend, SqliteIndex) and backend.changed_elsewhere()
             if elsewhere or report.added or report.changed or report.removed:
@@ -223,42 +245,42 @@ class JournalIndex:
 
     @property
     def generation(self) -> int:
-        """`ReconcileReport.generation` as it stands now; read without the lock (an int), so
+        """`IndexReadReport.generation` as it stands now; read without the lock (an int), so
         the GUI thread may ask while a query holds it."""
         return self._changes
 
-    def ensure_reconciled(self) -> None:
-        """Reconciles unless this process already has; a caller arriving while a reconcile
+    def ensure_caught_up(self) -> None:
+        """Catches up unless this process already has; a caller arriving while a catch-up
         runs waits for it rather than starting another."""
-        with self._reconcile_lock:
-            if not self._reconciled:
+        with self._read_lock:
+            if not self._caught_up:
                 self.read_changed_files()
 
     def _recover(self, error: sqlite3.Error, attempt: int) -> None:
         """First failure: retry (a busy database) or replace the file; second: scan the store."""
         if attempt == 0 and is_transient(error):
-            log.warning("journal index busy, retrying: %s", error)
+            _warn("journal index busy, retrying: %s", error)
             return
         if attempt > 0:
-            log.warning("journal index unusable, scanning the store instead: %s", error)
+            _warn("journal index unusable, scanning the store instead: %s", error)
             with self._lock:
                 self._scan_only = True
         self._discard(error)
 
-    def _reconcile_with(
+    def _read_files_with(
         self, backend: Backend, *, full: bool, progress: Progress | None
-    ) -> ReconcileReport:
+    ) -> IndexReadReport:
         if isinstance(backend, ScanIndex):
             result = backend.scan()
             self._set_issues(result.issues, {})
-            return ReconcileReport(len(result.records), 0, 0, list(result.issues))
+            return IndexReadReport(len(result.records), 0, 0, list(result.issues))
         with self._lock:
             generation = self._generation
             if full:
-                self._reconciled = False  # queries wait for the rebuild, never see it half done
+                self._caught_up = False  # queries wait for the rebuild, never see it half done
                 backend.clear()
             known = backend.signatures()
-        check_no_links(self.store.root, self.store.records_dir)
+        check_no_links(self.root, self.records_dir)
         current, to_read = self._scan_files(known)
         before: dict[str, str] | None = None
         if _mostly_changed(len(to_read), len(known)):
@@ -266,7 +288,7 @@ class JournalIndex:
             # full-text index; bench/CHANGES.md). Queries wait for it, as for any rebuild.
             before = backend.file_digests()
             with self._lock:
-                self._reconciled = False
+                self._caught_up = False
                 backend.clear()
             known = {}
             to_read = [(name, to_read[0][1]) for name in sorted(current)]
@@ -283,7 +305,8 @@ class JournalIndex:
                 progress=progress,
             )
         vanished = [name for name in known if name not in current]
-        removed += self._apply(backend, generation, [], vanished)[2]
+        if vanished:  # else nothing to write: a current index's reconcile takes no write lock
+            removed += self._apply(backend, generation, [], vanished)[2]
         if before is not None:
             added, changed, removed = _compared(before, backend.file_digests())
         with self._lock:
@@ -291,7 +314,7 @@ class JournalIndex:
                 backend.checkpoint()
             self._committed.clear()
             self._set_issues(issues, anchors)
-        return ReconcileReport(added, changed, removed, self.issues())
+        return IndexReadReport(added, changed, removed, self.issues())
 
     def _read_all(
         self,
@@ -308,11 +331,10 @@ class JournalIndex:
         added = changed = removed = done = 0
         if not to_read:  # a current index: nothing to read, and no reading process to load
             return added, changed, removed
-        store = self.store
         from core.bulk.parallel_read import read_records  # noqa: PLC0415  # see the imports
 
         outcomes_by_chunk = read_records(
-            store.root, store.records_dir, to_read, _entry_of_read, value_type=IndexEntry
+            self.root, self.records_dir, to_read, _entry_of_read, value_type=IndexEntry
         )
         for outcomes in outcomes_by_chunk:
             entries, failed = _sorted_outcomes(outcomes, issues, anchors)
@@ -332,11 +354,11 @@ class JournalIndex:
         """
         now = time.time_ns()
         if not known:
-            names = record_file_names(self.store.records_dir)
+            names = record_file_names(self.records_dir)
             return set(names), [(name, now) for name in names]
         current: set[str] = set()
         to_read: list[tuple[str, int]] = []
-        for name, info in record_stats(self.store.records_dir).items():
+        for name, info in record_stats(self.records_dir).items():
             if info is None:  # gone while listed
                 continue
             current.add(name)
@@ -353,7 +375,7 @@ class JournalIndex:
         *,
         new: bool = False,
     ) -> tuple[int, int, int]:
-        """Writes a reconcile's results, except rows a store commit replaced meanwhile.
+        """Writes a catch-up's results, except rows a store commit replaced meanwhile.
 
         Those are the only rows a build into an empty index can meet, so `new` stays true.
         """
@@ -369,7 +391,7 @@ class JournalIndex:
         with self._lock:
             self._issues = sorted(issues, key=lambda issue: issue.path)
             self._anchors = anchors
-            self._reconciled = True
+            self._caught_up = True
 
     def issues(self) -> list[ListIssue]:
         with self._lock:
@@ -380,10 +402,10 @@ class JournalIndex:
     def record_committed(self, record: DecisionRecord) -> None:
         """Updates the row at once; never raises, because the revision is already committed.
 
-        The row's signature is left unknown, so the next reconcile reads the file once more: a
-        later write by another process may already have replaced it. That reconcile finds the
+        The row's signature is left unknown, so the next catch-up reads the file once more: a
+        later write by another process may already have replaced it. That catch-up finds the
         row as committed and counts nothing, so the commit itself moves the generation a
-        window compares (`ReconcileReport.generation`).
+        window compares (`IndexReadReport.generation`).
         """
         with self._lock:
             self._generation += 1
@@ -396,18 +418,18 @@ class JournalIndex:
                 self._committed[name] = self._generation
                 backend.apply([IndexEntry.of(name, UNTRUSTED, record)], [])
             except (sqlite3.Error, OSError, ValueError) as exc:
-                log.warning("journal index not updated for %s: %s", record.id, exc)
+                _warn("journal index not updated for %s: %s", record.id, exc)
 
     # queries ---------------------------------------------------------------------------------
 
     def _query(self, run: Callable[[Backend], T]) -> T:
-        """Runs a query on a reconciled index; recovers from a failing database like reconcile."""
+        """Runs a query on a caught-up index; recovers from a failing database like catch-up."""
         failures = 0
         while True:
-            self.ensure_reconciled()
+            self.ensure_caught_up()
             with self._lock:
                 backend = self._open()
-                if not self._reconciled:
+                if not self._caught_up:
                     continue  # a fresh database was opened meanwhile: fill it first
                 try:
                     return run(backend)
@@ -436,7 +458,7 @@ class JournalIndex:
             return [shape for chunk in self._by_chunk(ids, 500, _shapes) for shape in chunk]
 
     def current_shape(self, record_id: str) -> RecordShape | None:
-        """One record as the index holds it, without reconciling, when the index proves its
+        """One record as the index holds it, without catching up, when the index proves its
         file unchanged since the strict read that filled the row (the same stat signature; a
         row the index does not trust, such as a file changed just before its read, has none
         that matches). None for any doubt, and when there is no index file yet (one is not
@@ -445,7 +467,7 @@ class JournalIndex:
         if not self.path.is_file():
             return None
         try:
-            check_no_links(self.root, self.store.records_dir)
+            check_no_links(self.root, self.records_dir)
             with self._lock:
                 backend = self._open()
                 if not isinstance(backend, SqliteIndex):
@@ -454,7 +476,7 @@ class JournalIndex:
             if found is None or found[0] != f"{record_id}.json":  # the file `get` reads
                 return None
             name, sig, record = found
-            info = os.lstat(self.store.records_dir / name)
+            info = os.lstat(self.records_dir / name)
         except (sqlite3.Error, OSError, ValueError, JournalError):
             return None
         if not stat.S_ISREG(info.st_mode) or FileIdentity.of(info).signature() != sig:
@@ -471,8 +493,8 @@ class JournalIndex:
         return self._by_chunk(ids, chunk, _compact)
 
     def ids_of_whole(self, flt: IndexFilter) -> list[str]:
-        """`list_records`' ids: reconciles, then fails closed if any record is unreadable."""
-        self._reconcile_whole()
+        """`list_records`' ids: catches up, then fails closed if any record is unreadable."""
+        self._read_changed_files_or_fail()
         return self.query_ids(flt)
 
     def iter_records(self, ids: Sequence[str], chunk: int = 500) -> Iterator[list[DecisionRecord]]:
@@ -491,16 +513,16 @@ class JournalIndex:
             yield self._query(load)
 
     def list_records(self, flt: IndexFilter) -> list[DecisionRecord]:
-        """Reconciles, then fails closed if any record is unreadable: for export and derivation."""
+        """Catches up, then fails closed if any record is unreadable: for export and derivation."""
         return self.records(self.ids_of_whole(flt))
 
     def list_shapes(self, flt: IndexFilter) -> list[RecordShape]:
         """`list_records` as views (see `shapes`): for figures over the whole journal."""
-        self._reconcile_whole()
+        self._read_changed_files_or_fail()
         return self.shapes(self.query_ids(flt))
 
-    def _reconcile_whole(self) -> None:
-        """Reconciles; raises JournalDamaged, naming the first unreadable record, if any is."""
+    def _read_changed_files_or_fail(self) -> None:
+        """Catches up; raises JournalDamaged, naming the first unreadable record, if any is."""
         self.read_changed_files()
         issues = self.issues()
         if issues:

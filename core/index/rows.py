@@ -1,38 +1,42 @@
-"""Values the journal index hands to its readers; plain and immutable so threads can share them."""
+"""Values the journal index hands to its readers; plain and immutable so threads can share them.
+
+Why msgspec Structs, as the index's entries are: `list` and `show` load this module at every
+start, and a Struct class is made in C, many times faster than a dataclass is decorated
+(bench/CHANGES.md).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from core.gocompat.gotime import GoTime
-from core.store.decisions import ListIssue
+from core.store.record_files import ListIssue
 
 if TYPE_CHECKING:
     from core.record.models import DecisionRecord
 
 
-@dataclass(frozen=True, slots=True)
-class ReconcileReport:
-    """What one reconcile or rebuild did; `unreadable` lists every file that is not a record.
+class IndexReadReport(msgspec.Struct, frozen=True):
+    """What one catch-up or rebuild did; `unreadable` lists every file that is not a record.
 
     `generation` counts the changes to this index that this process knows of: its own
-    commits (the store's listener updates their rows at once) and the reconciles that found it
-    changed, whether this reconcile read the changes or another process's index wrote them
+    commits (the store's listener updates their rows at once) and the catch-ups that found it
+    changed, whether this catch-up read the changes or another process's index wrote them
     first. A reader that shows rows compares it with the generation it showed, since the
-    counts of a reconcile after such a change are all zero.
+    counts of a catch-up after such a change are all zero.
     """
 
     added: int
     changed: int
     removed: int
-    unreadable: list[ListIssue] = field(default_factory=list)
+    unreadable: list[ListIssue] = msgspec.field(default_factory=list)
     seconds: float = 0.0
     generation: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ProjectSummary:
+class ProjectSummary(msgspec.Struct, frozen=True):
     """One project: the alias of its newest record (any status), its active count."""
 
     project_id: str
@@ -41,8 +45,7 @@ class ProjectSummary:
     last_updated: GoTime | None
 
 
-@dataclass(frozen=True, slots=True)
-class Facets:
+class Facets(msgspec.Struct, frozen=True):
     """Distinct non-blank values over every record, deleted ones included, for filter menus."""
 
     domains: list[str]
@@ -51,8 +54,7 @@ class Facets:
     statuses: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class ListRow:
+class ListRow(msgspec.Struct, frozen=True):
     """The few fields a list view shows, so a page never parses full records."""
 
     id: str

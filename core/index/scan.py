@@ -16,10 +16,10 @@ from core.index.query import IndexFilter, select
 from core.index.rows import Facets, ListRow, ProjectSummary
 from core.record.filters import ListFilter, sort_key
 from core.record.shape import RecordShape
-from core.store.decisions import DecisionStore, ListResult
 
-if TYPE_CHECKING:  # annotations only: a read of the index builds no model
+if TYPE_CHECKING:  # annotations only: a read of the index builds no model, and needs no store
     from core.record.models import DecisionRecord
+    from core.store.decisions import DecisionStore, ListResult
 
 
 def project_summaries(records: Iterable[DecisionRecord]) -> list[ProjectSummary]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from core.index.index_file import remove_index_files
 from core.index.journal_index import JournalIndex
-from core.index.rows import ReconcileReport
+from core.index.rows import IndexReadReport
 
 
-def scrub_index(index: JournalIndex) -> ReconcileReport:
+def scrub_index(index: JournalIndex) -> IndexReadReport:
     """Deletes the index database, its WAL and shared memory, then builds it from the records.
 
     A rebuild inside the old file would leave freed pages and WAL frames holding the old

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
-from core.bulk.record_view import plain_view
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import go_trim
 from core.index.entry import NS, IndexEntry, key, unpack_json, workspace_keys
@@ -24,6 +23,10 @@ from core.record.shape import RecordShape
 
 if TYPE_CHECKING:  # annotations only: a read of the index builds no model
     from core.record.models import DecisionRecord
+
+# The plain view's decoder loads with the first cached record decoded (`_shape`, `_words_of`):
+# a listing reads only the list columns, and building the views' types is a noticeable part of
+# its start (bench/CHANGES.md).
 
 _ORDER = "ORDER BY upd_s DESC, upd_sub DESC, id DESC"
 _CHUNK = 500
@@ -440,6 +443,8 @@ def _words_of(blob: Any) -> str:
     Why the plain view: decoding the cached JSON in C costs a tenth of the pydantic parse, and
     it gives back the very strings the record was encoded from.
     """
+    from core.bulk.record_view import plain_view  # noqa: PLC0415  # see the imports
+
     data = unpack_json(blob)
     try:
         return fts_document(plain_view(data))
@@ -452,6 +457,8 @@ def _words_of(blob: Any) -> str:
 def _shape(blob: Any) -> RecordShape:
     """The cached record decoded in C (msgspec's plain view), for readers of a few fields; a
     tenth of the cost of the pydantic model."""
+    from core.bulk.record_view import plain_view  # noqa: PLC0415  # see the imports
+
     data = unpack_json(blob)
     try:
         return plain_view(data)

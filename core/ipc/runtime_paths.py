@@ -16,8 +16,6 @@ import stat
 import sys
 from pathlib import Path
 
-import platformdirs
-
 from core.errors import RuntimeDirUnsafe
 
 APP_DIR_NAME = "decision-journal"
@@ -67,6 +65,8 @@ def _candidate_dirs() -> list[Path]:
         candidates.append(Path(xdg) / APP_DIR_NAME)
     uid = os.getuid()
     if sys.platform == "darwin":
+        import platformdirs  # noqa: PLC0415  # macOS only: `status` on Linux loads none of it
+
         candidates.append(Path(platformdirs.user_runtime_dir(APP_DIR_NAME, appauthor=False)))
     else:
         systemd_runtime = Path(f"/run/user/{uid}")
@@ -83,6 +83,8 @@ def runtime_dir() -> Path:
     sun_path limit; `/tmp/decision-journal-<uid>` is the last resort and always fits.
     """
     if sys.platform == "win32":
+        import platformdirs  # noqa: PLC0415  # Windows only (see `_candidate_dirs`)
+
         return Path(platformdirs.user_runtime_dir(APP_DIR_NAME, appauthor=False))
     probe_name = "j-" + "0" * _JOURNAL_HASH_HEX + ".sock"
     for candidate in _candidate_dirs():

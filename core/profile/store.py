@@ -63,8 +63,9 @@ from core.profile.model import (
 )
 from core.record.filters import ListFilter
 from core.record.shape import StoredRead
-from core.store.decisions import DecisionStore, record_file_names
+from core.store.decisions import DecisionStore
 from core.store.locking import locked
+from core.store.record_files import record_file_names
 from core.store.safefs import atomic_write, check_no_links, ensure_private_dir, read_regular_file
 
 PROFILE_DIR = "profiles"

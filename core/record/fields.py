@@ -1,11 +1,12 @@
 """The record's fields as checks and messages name them: each field's limit, unit and words.
 
-Why one table: record validation, proposal validation, corrections, the MCP tool schemas and
-the edit dialog check the same fields, and when each wrote its own "1 to 160" or "128" a
-changed limit left the others' messages wrong. Every check reads its number here when it
-runs (`rule(name)`), and every message that states a limit words it through the rule
-(`span`, `over`), so a limit changed in `core.limits` (or in this table) changes every
-surface at once. The one list of free-text fields a redaction rewrites is here too.
+Why one table: record validation, proposal validation, corrections, normalization, the bulk
+fast read, the MCP tool schemas and the edit dialog check the same fields, and when each wrote
+its own "1 to 160" or "128" a changed limit left the others' messages wrong. Every check reads
+its number here when it runs (`rule(name)`; the fast read's compiled types when it loads, the
+limits it checks in Python at run time), and every message that states a limit words it
+through the rule (`span`, `over`), so a limit changed in `core.limits` (or in this table)
+changes every surface at once. The one list of free-text fields a redaction rewrites is here too.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from core import limits
 from core.gocompat.gotime import GoTime
 from core.gocompat.text import collapse_spaces, go_lower, go_trim
+from core.record.fields import rule
 from core.record.models import (
     SCHEMA_VERSION,
     STATUS_COMPLETED,
@@ -64,8 +64,9 @@ def collapse_list(items: list[str], limit: int) -> list[str]:
 def _normalize_option(option: Option, position: int) -> Option:
     """The option itself when it is already normal, else a normalized copy."""
     update: dict[str, object] = {name: go_trim(getattr(option, name)) for name in OPTION_TRIMMED}
-    update["pros"] = collapse_list(option.pros, limits.OPTION_DETAIL_ITEMS_MAX)
-    update["cons"] = collapse_list(option.cons, limits.OPTION_DETAIL_ITEMS_MAX)
+    details_max = rule("option.details").most
+    update["pros"] = collapse_list(option.pros, details_max)
+    update["cons"] = collapse_list(option.cons, details_max)
     update["order"] = option.order if option.order > 0 else position
     changed = _changed(option, update)
     return option.model_copy(update=changed) if changed else option
@@ -103,7 +104,7 @@ def normalized(record: DecisionRecord, *, now: GoTime | None = None) -> Decision
     update["domains"] = dedupe_fold(record.domains)
     update["languages"] = dedupe_fold(record.languages)
     update["tags"] = dedupe_fold(record.tags)
-    update["evidence_refs"] = collapse_list(record.evidence_refs, limits.EVIDENCE_REFS_MAX)
+    update["evidence_refs"] = collapse_list(record.evidence_refs, rule("evidence_refs").most)
     options = [_normalize_option(o, i + 1) for i, o in enumerate(record.options)]
     update["options"] = sorted(options, key=lambda o: o.order)
     update["rejected_reasons"] = [_trimmed(r, REJECTION_TRIMMED) for r in record.rejected_reasons]

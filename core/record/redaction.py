@@ -33,10 +33,14 @@ from core.record.redaction_rules import (
 )
 from core.record.redaction_structure import STRUCTURE_RULES, name_before, names_no_secret
 from core.record.redaction_values import (
+    NEXT_FIELD,
+    Position,
+    is_credential,
     is_placeholder,
     is_public_id,
     is_reference,
     never_a_secret,
+    trim_value,
 )
 from core.record.redaction_vendors import VENDOR_RULES, VENDOR_RULES_AFTER_REFERENCE
 
@@ -350,6 +354,9 @@ _REFERENCE_RULES = (_Rule("openai_api_key", _SK_KEY, ("sk-",)), *_REFERENCE_AFTE
 _NO_VALUE = frozenset({"null", "none", "nil", "undefined", "true", "false", "empty"})
 _WHOLE_VALUE = re.compile(r"[\t\n\f\r ]*[^\t\n\f\r \"'`&,;]*")
 _REST = r"(?P<rest>[^\t\n\f\r \"'`,;<>\[\](){}]*)"
+_HEADER_REST = r"(?P<rest>[^\t\n\f\r \"'`]*)"
+"""A bearer token runs to the next blank or quote whatever it holds (Adyen's keys hold
+``)``, ``,``, ``>``, ``{``); the sentence's own punctuation after it is given back."""
 
 
 def _guarded(rule: _Rule) -> _Rule:
@@ -371,8 +378,11 @@ def _guarded(rule: _Rule) -> _Rule:
         ):
             return None
         before = match.string[match.start() - 1 : match.start()]
-        if "rest" in match.re.groupindex and (before.isdigit() or before == "/"):
-            return None  # …a0010TOKEN=0 inside a longer value: the rules for that value judge it
+        if "rest" in match.re.groupindex and (
+            before.isdigit() or before == "/" or _runs_on(match, rule.name, before)
+        ):
+            return None  # …a0010TOKEN=0 inside a longer value: the rules for that value judge
+            # it; OCI_TOKEN=0h+q2bi(v(G2j…: the assignment rules take the whole value
         if "rest" in match.re.groupindex and names_no_secret(
             name_before(match.string, match.start()) + match.group(0).split("=", 1)[0]
         ):
@@ -380,12 +390,25 @@ def _guarded(rule: _Rule) -> _Rule:
         if inner is not None:
             return inner(match)
         rest = match.groupdict().get("rest") or ""
-        if "&" in rest and match.string[match.start() - 1 : match.start()] in {"?", "&"}:
-            # a URL's query: the next parameter stays (and the next pass judges it)
-            return _token(rule.name) + rest[rest.index("&") :], rule.name
-        return _token(rule.name), rule.name
+        kept = ""
+        if rule.name == "bearer_token" and rest:
+            matched = match.group(0)
+            kept = matched[len(trim_value(matched)) :]  # "(Bearer abc…)." keeps ")."
+        elif "&" in rest and match.string[match.start() - 1 : match.start()] in {"?", "&"}:
+            kept = rest[rest.index("&") :]  # a URL's query: the next parameter stays (and the
+            # next pass judges it)
+        return _token(rule.name) + kept, rule.name
 
     return dataclasses.replace(rule, replacer=replace)
+
+
+_VALUE_ENDS = frozenset({"", " ", "\t", "\n", "\r", "\f", '"', "'", "`", "&"})
+
+
+def _runs_on(match: re.Match[str], name: str, before: str) -> bool:
+    """Whether a ``name=`` value outside a URL's query goes on past what the pattern took."""
+    after = match.string[match.end() : match.end() + 1]
+    return name == "signed_url_secret" and before not in {"?", "&"} and after not in _VALUE_ENDS
 
 
 def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
@@ -401,11 +424,21 @@ def _password_value(match: re.Match[str]) -> tuple[str, str] | None:
     key_start = match.start() - len(name_before(match.string, match.start()))
     if match.string.endswith(("${", "$", "%(", "{{"), 0, key_start):
         return None  # ${DB_PASSWORD:?required}: the name of a variable, and its default
+    field = NEXT_FIELD.search(match.group(4))
+    if field is not None:  # Password=…;TrustServerCertificate=True: a connection string's field
+        value = match.group(4)[: field.start()]
     if never_a_secret(value) or names_no_secret(
         name_before(match.string, match.start()) + "_" + match.group(1)
     ):
         return None  # a reference, placeholder, public id, path or number; a page token
-    return _password_assignment(match)
+    if field is None:
+        return _password_assignment(match)
+    key, separator, open_quote, whole, close_quote = match.groups()
+    if not _looks_like_credential(value) and not is_credential(value, Position.KEYED):
+        return None
+    name = "password_assignment"
+    rest = whole[field.start() :]
+    return f"{key}{separator}{open_quote}{_token(name)}{rest}{close_quote}", name
 
 
 _PEM_BODY = re.compile(r"[A-Za-z0-9+/]{20,}")
@@ -429,7 +462,7 @@ def _with_key_body(rule: _Rule) -> _Rule:
 def _pipeline_rule(rule: _Rule) -> _Rule:
     if rule.name in {"signed_url_secret", "bearer_token"}:
         pattern = rule.regex.pattern
-        regex = _compile(pattern + _REST)
+        regex = _compile(pattern + (_HEADER_REST if rule.name == "bearer_token" else _REST))
         return _guarded(dataclasses.replace(rule, regex=regex))
     if rule.name == "password_assignment":
         return dataclasses.replace(rule, replacer=_password_value)

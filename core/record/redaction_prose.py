@@ -15,7 +15,22 @@ import re
 
 from core.record.redaction_rules import Replacer, Rule, compile_ascii, is_filler, token
 from core.record.redaction_structure import SECRET_WORD, accepts, key_at, key_kind
-from core.record.redaction_values import Position, is_credential, looks_random, trim_value
+from core.record.redaction_values import (
+    Position,
+    is_credential,
+    looks_random,
+    taken_in_part,
+    trim_value,
+)
+
+
+def _replace_secret(
+    match: re.Match[str], value: str, name: str, offset: int = 0
+) -> tuple[str, str]:
+    """The match with ``value``, which starts ``offset`` into the ``secret`` group, replaced."""
+    whole, start = match.group(0), match.start("secret") - match.start() + offset
+    return whole[:start] + token(name) + whole[start + len(value) :], name
+
 
 _QUOTES = {'"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019"}
 
@@ -37,23 +52,68 @@ def _replace_value(name: str, *, random_only: bool = False) -> Replacer:
         offset = 1 if quoted else max(raw.find(value), 0)  # "(value)" in a sentence
         groups = match.groupdict()
         keyed = (groups.get("conn") or "").strip() in {":", "="} and not groups.get("gap")
+        after_equals = (groups.get("conn") or "").strip() == "="  # a query's a=1&b=2 too
+        if taken_in_part(value, one_word=quoted or not after_equals):  # the rest of a value
+            whole, base = match.group(0), match.start()  # an earlier rule cut: it goes whole
+            start = match.start("secret") - base + offset
+            return whole[:start] + token(name) + whole[start + len(value) :], name
         position = Position.KEYED if keyed else Position.PROSE
         user = groups.get("user")
-        if user is not None and (value == user or user.startswith(("$", "%", "{"))):
-            return None
-        if random_only and not looks_random(value, 12):
-            return None
+        if user is not None and (
+            value == user
+            or user.startswith(("$", "%", "{"))
+            or ("/" in value and re.search(r"[\t ]/[\t ]", match.group(0)) is None)
+        ):
+            return None  # src/auth/tokenStore.ts, ghcr.io/acme/app:latest: a path, not a pair
         word = groups.get("word") or ""
+        seed = (
+            _seed_word(word, match.string[: match.start("secret")])
+            and _BASE32_SEED.fullmatch(value) is not None
+        )
+        # a TOTP seed is base32, often without a digit (KTJKORCXRTNPKVJQ…)
+        if (
+            not seed
+            and random_only
+            and not (looks_random(value, 12) or (keyed and _password_shaped(value)))
+        ):
+            return None
         password_key = key_kind(word.replace(" ", "_")) == "password" or any(
             w in word for w in _KO_PASSWORD_WORDS
         )
-        if not is_credential(value, position, password_key=password_key or "user" in groups):
+        if not seed and not is_credential(
+            value, position, password_key=password_key or "user" in groups
+        ):
             return None
-        whole, base = match.group(0), match.start()
-        start = match.start("secret") - base + offset
-        return whole[:start] + token(name) + whole[start + len(value) :], name
+        return _replace_secret(match, value, name, offset)
 
     return replace
+
+
+_BASE32_SEED = re.compile(r"(?=[A-Z2-7]*[A-Z][A-Z2-7]*)[A-Z2-7]{16,64}={0,6}")
+
+
+_ONE_TIME = re.compile(r"(?i:2fa|\botp|totp|mfa|authenticator|two-factor)")
+
+
+def _seed_word(word: str, before: str) -> bool:
+    """A one-time-password seed: the word says seed or secret, and its line says 2FA or OTP
+    (a test fixture's random seed is no secret)."""
+    folded = word.casefold()
+    if not ("시드" in word or "seed" in folded or "secret" in folded):
+        return False
+    return _ONE_TIME.search(before[before.rfind("\n") + 1 :]) is not None
+
+
+def _password_shaped(value: str) -> bool:
+    """``키: Dragon2026_``: both cases and a digit, eight characters or more, no path or
+    cache-key separators (``user:42:profile``)."""
+    return (
+        len(value) >= 8
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+        and not any(c in "/:." for c in value)
+    )
 
 
 # --- English prose ------------------------------------------------------------------------
@@ -66,7 +126,11 @@ _WORD = (
 )
 _WORD_START = "(?=[AaSsPpTtCcOoMm2])"
 """The letters a word of _WORD starts with: a cheap first test at each position."""
-_VALUE = r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d|[^\s\"'`]+)"
+# Unquoted, a value may hold an apostrophe (346Falcon@'raven): it runs to the next blank.
+_VALUE = (
+    r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|\u201c[^\u201d\n]+\u201d"
+    r"|[^\s\"'`][^\s\"`]*)"
+)
 # Longest first: the engine takes the first that fits, and a replacer that then refuses the
 # value ("now" after "is") does not send it back for a longer one. After a gap of words, "="
 # needs a blank before it: "set the pw to ab=cd" is "to", not a gap "to ab" and "=". A word
@@ -94,7 +158,7 @@ _BEFORE = compile_ascii(
 _LOGIN_PAIR = compile_ascii(
     r"(?i:\b(?:log ?in|sign ?in|credentials?|creds)\b)[^\n.;]{0,30}?"
     r"(?<![\w.@+${/:-])(?P<user>[\w.@+-]{2,40})[\t ]*(?:/|\||:(?=[\t ]))[\t ]*"
-    r"(?P<secret>[^\s\"'`/]{6,64})"
+    r"(?P<secret>[^\s\"'`/][^\s\"`]{5,63})"  # a password may hold "/" and "'" after its start
 )
 
 # --- Korean prose: 관리자 암호: …, 비밀번호는 …입니다, 새 토큰을 …로 바꿨다 -----------------
@@ -113,7 +177,7 @@ _KO_PROSE = compile_ascii(
 # 키 alone is too common a word ("키보드", "키 이름"): after it, only a random-looking value.
 _KO_KEY = compile_ascii(
     r"(?<![\uac00-\ud7a3])(?<!공개 )(?P<word>키|시드)(?:[0-9]|\([^)\n]{0,30}\))?"
-    r"(?:는|은|를|을|가|이|값은|값)?[\t ]*[:=]?[\t ]*(?P<secret>[!-~]+)"
+    r"(?:는|은|를|을|가|이|값은|값)?[\t ]*(?P<conn>[:=])?[\t ]*(?P<secret>[!-~]+)"
 )
 # "aa95… 키를 그대로 쓰고", "Pangyo2015# 비밀번호로": the value before the word
 _KO_BEFORE = compile_ascii(
@@ -137,18 +201,35 @@ def _named(match: re.Match[str]) -> tuple[str, str] | None:
     key = key_at(match, "conn")
     if key is None:
         return None
-    if key.isalpha() and key.islower():
-        return None  # a plain word ("the key is …"): the sentence rules judge those
+    korean = not match.group("conn").strip().isascii()
+    if key.isalpha() and key.islower() and not korean:
+        return None  # a plain word ("the key is …"): the sentence rules judge those; before a
+        # Korean particle (auth 값, credentials 값은) an English word is the config's key
     kind = key_kind(key)
     if kind is None:
         return None
     value = trim_value(match.group("secret"))
     if not accepts(kind, value, Position.KEYED):
         return None
-    whole, base = match.group(0), match.start()
-    start = match.start("secret") - base
-    name = "password_in_prose"
-    return whole[:start] + token(name) + whole[start + len(value) :], name
+    return _replace_secret(match, value, "password_in_prose")
+
+
+# "AccessKeyId ASIA… / SecretAccessKey … / SessionToken IQoJb3Jp…": a name written the way code
+# spells it (SessionToken, AWS_SESSION_TOKEN), a blank, then a generated value
+_SPACED = compile_ascii(SECRET_WORD + r"[\w.-]*(?P<sp>[\t ]+)(?P<secret>[A-Za-z0-9+/][!-~]{15,})")
+# the value starts as a generated one does: not "}}@db…" after a template's field
+
+
+def _spaced(match: re.Match[str]) -> tuple[str, str] | None:
+    key = key_at(match, "sp")
+    if key is None or key.islower() or (key.isupper() and "_" not in key):
+        return None  # a word of the sentence ("token", "TOKEN"): the sentence rules judge it
+    if key_kind(key) not in {"secret", "password"}:
+        return None
+    value = trim_value(match.group("secret"))
+    if not looks_random(value) or not is_credential(value, Position.KEYED):
+        return None
+    return _replace_secret(match, value, "password_in_prose")
 
 
 # --- Answers: a question names the secret, the reply is the value --------------------------
@@ -161,7 +242,7 @@ _SECRET_NAMES = (
 _ANSWER = compile_ascii(
     r"(?m)^(?P<question>[^\n]*?" + _SECRET_NAMES + r"[^\n]*\?(?![=.\w])[^\n]*)\n"
     r"(?:\[[^\]\n]{1,24}\][\t ]*)?(?:[^\s:\[\]]{1,24}:[\t ]*)?"
-    r"(?P<secret>[^\s\"'`]{8,200})[\t ]*$"
+    r"(?P<secret>[^\s\"'`][^\s\"`]{7,199})[\t ]*$"
 )
 # "Rotated the IBM Cloud credential this morning. New value is …", "새 값은 …"
 _NEW_VALUE = compile_ascii(
@@ -179,7 +260,9 @@ _SECRET_THEN_OTHER = re.compile(
     r"|rotation|expiry|scopes?|owners?|paths?|files?)\b"
     r"|(?:키|토큰|비밀번호)[\t ]?(?:이름|형식|경로|파일|만료)"
 )
-_ASSIGNMENT_LINE = re.compile(r"[A-Za-z_][\w.-]*[=:]")
+_ASSIGNMENT_LINE = re.compile(
+    r"(?:[a-z][a-z0-9_.-]*|[A-Z][A-Z0-9_.-]*|[a-z]+(?:[A-Z][a-z0-9]+)+)[=:][^\s=]"
+)  # DEBUG=false, logLevel: x; not cZUvNh=nCY5&49 (a password) nor a base64 value's "=" end
 
 
 def _asks_for_the_secret(question: str) -> bool:
@@ -211,10 +294,7 @@ def _answer(match: re.Match[str]) -> tuple[str, str] | None:
         return None  # DEBUG=false: the next line of a config, not a reply
     if not (looks_random(value, 12) or is_credential(value, Position.PROSE)):
         return None
-    whole, base = match.group(0), match.start()
-    start = match.start("secret") - base
-    name = "password_in_prose"
-    return whole[:start] + token(name) + whole[start + len(value) :], name
+    return _replace_secret(match, value, "password_in_prose")
 
 
 # ``장고 SECRET_KEY 가 레포에 올라가 있었어요: '9$7e2&@i+w…'``: a quoted generated value a few words
@@ -238,10 +318,83 @@ def _quoted_near_name(match: re.Match[str]) -> tuple[str, str] | None:
         return None
     if _UUID.fullmatch(value):
         return None
+    return _replace_secret(match, value, "password_in_prose")
+
+
+# --- Values a sentence hands over without naming them ---------------------------------------
+
+# "use 40224de0…6efbad with secret ffa1…", "ID: 95fe2fb9… / 시크릿: 3c23…": a hex id of an API
+# key's length beside its secret is a key itself (client ids, SIDs and e-mail addresses are not
+# hex of 32 characters or more, and stay)
+_PAIR_ID = compile_ascii(
+    r"(?<![\w-])(?P<secret>[0-9a-f]{32,64})(?![\w-])(?=[\t ]+(?i:with[\t ]+(?:the[\t ]+)?secret)\b"
+    r"|[\t ]*/[\t ]*(?:시크릿|비밀|(?i:secret|key|token)))"
+)
+# "why does Heroku return 401? I'm using 3d8fdf3a-…": a generated value someone is using, in a
+# text about a refused login
+_IN_USE = compile_ascii(
+    r"(?i:\b(?:i'm|i am|we're|we are|i've been|currently)[\t ]+using)[\t ]+"
+    r"(?P<secret>[^\s\"'`]{16,200})"
+)
+_AUTH_FAILURE = re.compile(
+    r"(?i:\b(?:401|403|unauthori[sz]ed|forbidden"
+    r"|invalid[\t ]+(?:api[\t ]+)?(?:key|token|credentials?)"
+    r"|auth(?:entication)?[\t ]+(?:fail|error))\w*)|인증[\t ]?(?:실패|오류|에러)"
+)
+# "이거 써보세요: gpy8r3…O (Zendesk 테스트 계정)", "… (staging account token)": a generated value
+# the words in parentheses after it call an account's, a key or a token
+_DESCRIBED = compile_ascii(
+    r"(?<![^\s:(\[\"'`])(?P<secret>[!-~]{16,200}?)[\t ]*\([^()\n]{0,40}"
+    r"(?:계정|키|토큰|(?i:account|key|token|credentials?))\)"
+)  # the parenthesis ends on the word: "(the account page fix)" describes something else
+
+
+def _generated_near(check: re.Pattern[str] | None) -> Replacer:
+    """Replaces ``secret`` when it looks generated and, given ``check``, the text says so."""
+
+    def replace(match: re.Match[str]) -> tuple[str, str] | None:
+        if check is not None and check.search(match.string) is None:
+            return None
+        value = trim_value(match.group("secret"))
+        if not looks_random(value):
+            return None
+        return _replace_secret(match, value, "password_in_prose")
+
+    return replace
+
+
+def _pair_id(match: re.Match[str]) -> tuple[str, str] | None:
+    value = match.group("secret")
+    if len(set(value)) < 8:
+        return None  # 0000…, deadbeef…: filler
+    return _replace_secret(match, value, "key_pair_id")
+
+
+# ``echo UzRWQDhO…== | base64 -d`` in a line that names a password: the encoded password
+_DECODED = compile_ascii(
+    r"\becho[\t ]+(?:-n[\t ]+)?[\"']?(?P<secret>[A-Za-z0-9+/]{8,}={0,2})[\"']?[\t ]*\|[\t ]*base64"
+    r"[\t ]+(?:-d|--decode|-D)\b"
+)
+
+
+def _decoded(match: re.Match[str]) -> tuple[str, str] | None:
+    text, at = match.string, match.start()
+    line = text[text.rfind("\n", 0, at) + 1 : text.find("\n", at) % (len(text) + 1)]
+    if _SECRET_CONTEXT.search(line) is None:
+        return None
+    value = match.group("secret")
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    if not decoded.strip().isprintable() or not is_credential(
+        decoded.strip(), Position.KEYED, password_key=True
+    ):
+        return None
     whole, base = match.group(0), match.start()
-    start = match.start("secret") - base
+    start, end = match.start("secret") - base, match.end("secret") - base
     name = "password_in_prose"
-    return whole[:start] + token(name) + whole[start + len(value) :], name
+    return whole[:start] + token(name) + whole[end:], name
 
 
 # --- Headers ------------------------------------------------------------------------------
@@ -285,6 +438,7 @@ PROSE_RULES: tuple[Rule, ...] = (
     Rule("password_in_prose", _BEFORE, _PROSE_KEYWORDS, _replace_value("password_in_prose")),
     Rule("password_in_prose", _BARE, _PROSE_KEYWORDS, _bare),
     Rule("password_in_prose", _NAMED, _NAMED_KEYWORDS, _named),
+    Rule("password_in_prose", _SPACED, _NAMED_KEYWORDS, _spaced),
     Rule(
         "password_in_prose",
         _KO_KEY,
@@ -319,6 +473,36 @@ PROSE_RULES: tuple[Rule, ...] = (
         _NAMED_KEYWORDS,
         _quoted_near_name,
         confirm=re.compile(r"[\"'`][^\"'`\s]{16}"),
+    ),
+    Rule(
+        "key_pair_id",
+        _PAIR_ID,
+        ("with secret", "시크릿", "비밀", "/"),
+        _pair_id,
+        confirm=re.compile(r"[0-9a-f]{32}(?:[\t ]+with[\t ]+(?:the[\t ]+)?secret|[\t ]*/)"),
+    ),
+    Rule(
+        "password_in_prose",
+        _IN_USE,
+        ("using",),
+        _generated_near(_AUTH_FAILURE),
+        confirm=re.compile(r"(?:i'm|i am|we're|we are|i've been|currently)[\t ]+using"),
+    ),
+    Rule(
+        "password_in_prose",
+        _DESCRIBED,
+        ("(",),
+        _generated_near(None),
+        confirm=re.compile(
+            r"[!-~]{16}[\t ]*\([^()\n]{0,40}(?:계정|키|토큰|account|key|token|cred)\w*\)"
+        ),
+    ),
+    Rule(
+        "password_in_prose",
+        _DECODED,
+        ("base64",),
+        _decoded,
+        confirm=re.compile(r"echo[^\n|]*\|[\t ]*base64[\t ]+(?:-d|--decode)"),
     ),
     Rule(
         "login_credentials",

@@ -19,13 +19,21 @@ from __future__ import annotations
 
 import re
 
-from core.record.redaction_rules import Replacer, Rule, any_case, compile_ascii, token
+from core.record.redaction_rules import (
+    TOKEN_RE,
+    Replacer,
+    Rule,
+    any_case,
+    compile_ascii,
+    token,
+)
 from core.record.redaction_values import (
     Position,
     is_credential,
     is_placeholder,
     is_reference,
     looks_random,
+    taken_in_part,
     trim_value,
 )
 
@@ -164,8 +172,12 @@ first character: the engine then tries a few literals at each position instead o
 name characters, and ``key_at`` reads the rest of the name backwards."""
 _ASSIGNMENT = compile_ascii(
     SECRET_WORD + r"[\w.-]*(?P<kq>[\"']?)\]?[\t ]*(?P<sep>::?=|[?+]=|=>|=|:)"
-    r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`,;]+)"
-)
+    r"[\t ]*(?P<value>" + _QUOTED + r"|[^\s\"'`]+(?=[\t ]*(?:\r?\n|$))|[^\s\"'`,;]+)"
+)  # a value that ends its line is one however it reads (OCI_AUTH_TOKEN=25F0PL;sW2C…); one
+# within a line stops at "," or ";" unless its key starts the line (see _line_value)
+_LINE_START = re.compile(
+    r"(?:^|\n)[\t ]*(?:[$#>%][\t ]+)?(?:export[\t ]+|set[\t ]+|-[\t ]+)?[\"']?$"
+)  # "$ export X=…": a prompt, then the line's assignment
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-@")
 _NOT_BEFORE_KEY = ("$", "%", "${", "%(", "[REDACTED:")
 
@@ -177,7 +189,25 @@ def _inside_value(text: str, start: int, key: str) -> bool:
         return any(c.isdigit() for c in key)
     if before == "#":  # "#DB_PASSWORD=…" comments a line out; "…L#Hbpw=" is inside a value
         return start >= 2 and not text[start - 2].isspace()
+    if before == "=" and _ENV_LIST_KEY.fullmatch(key.rstrip("\"'] \t:=>?+")):
+        return not text[start - 2 : start - 1].isalpha()  # environment=DB_PASSWORD="…",Q=…
     return before != "" and before in "!%^*=~|\\"  # not ? or &: a query's parameters
+
+
+_ENV_LIST_KEY = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _line_value(match: re.Match[str], raw: str) -> str:
+    """An unquoted value as far as it goes: to its line's end when its key starts the line
+    (a dotenv or shell line: ``;``, ``,`` and ``<`` belong to the value), else to the first
+    ``,`` or ``;`` (``user=ops,password=…,domain=x``, mount options)."""
+    if raw[:1] in "\"'`" or not re.search(r"[,;]", raw):
+        return raw
+    text = match.string
+    key_start = match.start() - len(name_before(text, match.start()))
+    if _LINE_START.search(text, 0, key_start):
+        return raw
+    return re.split(r"[,;]", raw, maxsplit=1)[0]
 
 
 def key_at(match: re.Match[str], end_group: str) -> str | None:
@@ -235,8 +265,11 @@ def _keyed_value(position: Position) -> Replacer:
         else:
             if _in_query(match.string, match.start()):
                 raw = raw.split("&", 1)[0]  # a URL's query: the next parameter is not the value
+            if match.re.pattern == _ASSIGNMENT.pattern:
+                raw = _line_value(match, raw)
             value, start, end = _position_value(raw)
-        if not accepts(kind, value, position):
+        one_word = start == 1 or "=" not in (match.groupdict().get("sep") or "=")
+        if not (taken_in_part(value, one_word=one_word) or accepts(kind, value, position)):
             return None
         name = "generic_api_key" if kind == "weak" else "secret_assignment"
         return _replace_group(match, "value", start, end, name), name
@@ -247,7 +280,9 @@ def _keyed_value(position: Position) -> Replacer:
 # ``requirepass X`` (Redis), ``password X`` after a .netrc ``login``, ``ENV DB_PASSWORD X``.
 _DIRECTIVE = compile_ascii(
     r"(?m)(?:(?:^|(?<=\s))(?=requirepass|masterauth)|\blogin[\t ]+\S+\s+(?=pass)"
-    r"|^[\t ]*(?:ENV|ARG)[\t ]+)(?P<key>[A-Za-z_]\w*)[\t ]+" + _VALUE
+    r"|(?<=[\t ]:)[\t ]+(?=PSK[\t ])"  # ipsec.secrets: "%any %any : PSK "…""
+    r"|^[\t ]*(?:ENV|ARG)[\t ]+)(?P<key>[A-Za-z_]\w*)[\t ]+"
+    r"(?P<value>" + _QUOTED + r"|[^\s\"'`]+)"  # a config file's word: & and ; are its own
 )
 
 
@@ -361,7 +396,8 @@ def _flag_value(match: re.Match[str]) -> tuple[str, str] | None:
 def _flag(match: re.Match[str]) -> tuple[str, str] | None:
     flag = match.group("flag")
     value, start, end = _position_value(match.group("value"))
-    if flag in _PAIR_FLAGS and (":" in value or (flag == "-U" and "%" in value)):
+    own = TOKEN_RE.sub("", value)  # a replacement's name holds a ":" of its own
+    if flag in _PAIR_FLAGS and (":" in own or (flag == "-U" and "%" in own)):
         return _pair(match, start, end, value)
     if flag in {"-passin", "-passout", "-pass", "-password", "-k"} and value.startswith("pass:"):
         value, start = value[5:], start + 5
@@ -379,7 +415,9 @@ def _flag(match: re.Match[str]) -> tuple[str, str] | None:
         if (parts and parts[-1] in _FLAG_NOT_VALUE) or key_kind(flag) is None:
             return None
     kind = "password" if len(flag) == 2 else key_kind(flag) or "secret"
-    if not is_credential(value, Position.STRONG, password_key=kind == "password"):
+    if not taken_in_part(value, one_word=start == 1) and not is_credential(
+        value, Position.STRONG, password_key=kind == "password"
+    ):
         return None
     name = "command_line_secret"
     return _replace_group(match, "value", start, end, name), name
@@ -423,7 +461,11 @@ def _strong_value(name: str, *groups: str, line_needs: re.Pattern[str] | None = 
             return None
         group = next(g for g in names if match.group(g) is not None)
         value, start, end = _position_value(match.group(group))
-        if not is_credential(value, Position.STRONG, password_key=True):
+        quoted = start == 1
+        if not (
+            taken_in_part(value, one_word=quoted)
+            or is_credential(value, Position.STRONG, password_key=True)
+        ):
             return None
         return _replace_group(match, group, start, end, name), name
 
@@ -603,11 +645,11 @@ STRUCTURE_RULES: tuple[Rule, ...] = (
     Rule(
         "secret_assignment",
         _DIRECTIVE,
-        ("requirepass", "masterauth", "env", "arg", "login"),
+        ("requirepass", "masterauth", "env", "arg", "login", "psk"),
         _keyed_value(Position.STRONG),
         confirm=re.compile(
             r"(?m)(?:^|\s)(?:requirepass|masterauth)[\t ]|^[\t ]*(?:env|arg)[\t ]"
-            r"|login[\t ]+\S+\s+pass"
+            r"|login[\t ]+\S+\s+pass|[\t ]:[\t ]+psk[\t ]"
         ),
     ),
     Rule(

@@ -17,10 +17,14 @@ Three strengths of position, from the most to the least telling:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
 from enum import Enum
+
+from core.record.redaction_rules import TOKEN_RE
 
 
 class Position(Enum):
@@ -45,18 +49,22 @@ _REFERENCE = re.compile(
     | !{1,2}(?:[a-z][a-z-]*|(?:[A-Z][a-z]+)+|[A-Z]{2,8})   # YAML tags: !vault, !GetAtt, !ENV
     | [&*][a-z_][a-z0-9_-]*                 # YAML anchors and aliases
     | :[A-Za-z_]\w*                         # :token, a route or SQL parameter
-    | [A-Za-z_$][A-Za-z_$.]*\(.*\)          # getenv("X"), env('X'), get_secret()
-    | [A-Za-z_][\w.]*\[[^\]]*\]            # os.environ["X"], ENV['X'], config[key]
+    | [A-Za-z_$][A-Za-z_$.]*\((?:[\w$.:/\t ,=()\[\]-]|"[^"]*"|'[^']*')*\)  # getenv("X"), env('X')
+    | [A-Za-z_][\w.]*\[(?:"[^"]*"|'[^']*'|[\w$.-]*)\](?:\[(?:"[^"]*"|'[^']*'|[\w$.-]*)\])*
+                                          # os.environ["X"], ENV['X'], config[key]
     | (?:vault|ssm|secretsmanager|aws-sm|gcp-sm|op|env|file|keyring|sops|azure-kv|k8s|arn):.+
     | projects/[^/\s]+/secrets/.+ | [\w.-]+/secrets?/[\w./#-]+   # GCP and other secret-store paths
     """
 )
+_ARGS = r"\((?:[\w$.:/\t ,=-]|\"[^\"]*\"|'[^']*')*\)"  # code's arguments: names, literals
+_INDEX = r"\[(?:\"[^\"]*\"|'[^']*'|[\w$.-]*)\]"  # ["db"], [key], [0]
 _CODE_CHAIN = re.compile(
-    r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
-    r"(?:\([^()]*\)|\[[^\[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^\[\]]*\])*"
+    rf"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|{_ARGS}|{_INDEX})*"
+    rf"(?:{_ARGS}|{_INDEX})(?:\.[A-Za-z_$][\w$]*|{_ARGS}|{_INDEX})*"
 )  # session.get_credentials().access_key, config["db"]["password"]
 _CUT_CODE = re.compile(
-    r"@?[A-Za-z_$](?:::|[\w$.])*[(\[]"  # os.environ[, @Value(, std::env::var( cut at a quote
+    r"@?[A-Za-z_$](?:::|[\w$.])*[(\[](?:'[\w.:-]*'?|\"[\w.:-]*\"?)?,?"  # os.environ[, @Value(,
+    # std::env::var( cut at a quote; os.getenv('OPENAI_API_KEY', cut at the next blank
     r"|[A-Za-z_$][\w$]{2,}(?:\.[A-Za-z_$][\w$]*)*\(:?[a-z_$][A-Za-z_$.]*"  # jwt.encode(payload, …
 )
 _CODE_ROOTS = frozenset(
@@ -84,9 +92,12 @@ _PLACEHOLDER_WORDS = (
     "replace-me", "replace_with", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
     "yourkey", "placeholder", "example", "sample", "dummy", "redacted", "insert_", "insert-",
     "put_your", "put-your", "fill_in", "fill-in", "not_set", "notset", "not-set", "****",
-    "....", "…", "{{", "}}", "${", "%(", "your_token", "sekret",
+    "....", "…", "your_token", "sekret",
     "secret123", "password123", "passw0rd", "p@ssw0rd", "p@ssword", "abc123", "qwerty123",
 )  # fmt: skip
+_TEMPLATE = re.compile(r"\{\{.*\}\}|\$\{[^}]*\}|%\([A-Za-z_][\w.]*\)")
+"""A template's field inside a value (``{{ name }}``, ``${VAR}``, ``%(name)s``): opener and closer.
+A generated password may hold an opener alone (``qCERAIvg{{q9P``, ``%(0#)``)."""
 _STOP_VALUES = frozenset(
     """true false yes no on off none null nil undefined empty required optional disabled enabled
     default inherit inherited auto automatic prompt ask generated random secret password passwd
@@ -137,6 +148,11 @@ _PASSWORD_HASH = re.compile(
 )
 """A stored password hash (``$2b$12$…``, ``pbkdf2_sha256$…``, ``{SSHA}…``): what is kept instead of
 the password."""
+NEXT_FIELD = _NEXT_FIELD = re.compile(r";(?=[A-Za-z][A-Za-z ]{1,40}=)")
+"""Where a connection string's next ``Name=value`` field starts (ADO.NET, ODBC, JDBC)."""
+_LOGIN_NAME = re.compile(r"[A-Za-z_][\w.-]{0,40}")
+_FLAG_SHAPE = re.compile(r"--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=\S*)?|-[A-Za-z]")
+"""``--no-verify``, ``-p``: a flag; ``-WlZOu3XE1jE-eELr5JE…`` is a token that starts with a dash."""
 _REMARK = re.compile(r"[(\[][A-Za-z][A-Za-z0-9-]*")
 _SPEC = re.compile(r"(?:[a-z][a-z0-9_-]*=[^,=\s]*,)+[a-z][a-z0-9_-]*=[^,=\s]*")
 """``id=npm,src=$HOME/.npmrc``, ``type=bind,source=/x``: a mount or secret spec, names and paths."""
@@ -188,11 +204,15 @@ def is_reference(value: str, *, bare_names: bool = True) -> bool:
 def is_placeholder(value: str) -> bool:
     """Filler a document or template puts where a secret would go (``XXXX``, ``<token>``)."""
     lowered = value.casefold()
-    if any(w in lowered for w in _PLACEHOLDER_WORDS) or _REPEATED.search(value):
+    if (
+        any(w in lowered for w in _PLACEHOLDER_WORDS)
+        or _REPEATED.search(value)
+        or _TEMPLATE.search(value)
+    ):
         return True
     if _masked(value):
         return True  # sk-...4f2a, ****a1b2: a masked value
-    if value.startswith("<") or value.endswith(">") or "<your" in lowered:
+    if value.startswith("<") or _ANGLE_END.search(value) or "<your" in lowered:
         return (
             True  # <paste-here>, <YOUR_KEY>; a "<" inside a random value is one of its characters
         )
@@ -204,6 +224,8 @@ def is_placeholder(value: str) -> bool:
     return all(ch in "*xX.#?-_•·" for ch in value)
 
 
+_ANGLE_END = re.compile(r"<[A-Za-z_][\w .-]*>$")
+"""``YOUR_KEY_HERE<token>``: a placeholder's ending; a ``>`` alone ends a random value."""
 _MASK_RUN = re.compile(r"[*.•·]{3,}|[xX]{4,}")
 _MASK_SHOWS_AT_MOST = 8
 
@@ -277,11 +299,57 @@ def is_credential(value: str, position: Position, *, password_key: bool = False)
         return False
     if position is Position.PROSE:
         return _random_enough_for_prose(value)
-    return _secret_in_place(value, 3 if position is Position.STRONG else 4, password_key)
+    minimum = 3 if position is Position.STRONG else 4
+    return _secret_in_place(value, minimum, password_key) or _encoded_secret(value, minimum)
+
+
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+def _encoded_secret(value: str, minimum: int) -> bool:
+    """A value that is base64 of a password (a Kubernetes Secret's ``data``, a ``.npmrc``
+    ``_auth``): printable text that passes the password test itself (``SmVqdTIwMjIq``)."""
+    if _BASE64.fullmatch(value) is None:
+        return False
+    try:
+        decoded = base64.b64decode(value, validate=True).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    return (
+        len(decoded) >= 6
+        and decoded.isprintable()
+        and not never_a_secret(decoded)
+        and _secret_in_place(decoded, minimum, True)
+    )
 
 
 def _harmless_spec(value: str) -> bool:
     return _SPEC.fullmatch(value) is not None and _SPEC_SECRET_NAME.search(value) is None
+
+
+def taken_in_part(value: str, *, one_word: bool = False) -> bool:
+    """Whether a value found where a credential stands holds an earlier rule's replacement glued
+    to more of its own characters (``aPW=[REDACTED:…]``: a password that held an assignment,
+    whose part after the ``=`` the assignment rule took first). Such a value is one credential,
+    and what is left of it goes with the replacement. Punctuation alone beside replacements
+    (``[REDACTED:a]/[REDACTED:b]``) and a URL whose user-info was replaced are not, nor a
+    replacement a separator touches (``[REDACTED:jwt]&state=1``: the next query parameter;
+    ``token:[REDACTED:…]@github.com``: user-info, a host after it). ``one_word`` True: the
+    value is one whatever it holds (quoted, after ``: `` or "the password is"), so none of
+    those separators in it separates anything."""
+    if "[REDACTED:" not in value or "://" in value:
+        return False
+    for found in TOKEN_RE.finditer(value):
+        before, after = value[found.start() - 1 : found.start()], value[found.end() :]
+        if after.startswith("@") or (
+            not one_word and (before in _SEPARATORS or after[:1] in _SEPARATORS)
+        ):
+            return False
+    rest = TOKEN_RE.sub("", value)
+    return any(ch.isalnum() for ch in rest) and _HANGUL.search(rest) is None
+
+
+_SEPARATORS = frozenset("&;,|")
 
 
 def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
@@ -300,10 +368,26 @@ def never_a_secret(value: str, *, bare_names: bool = True) -> bool:
         return True  # Korean words where a value would stand: a sentence, not a password
     if _NUMERIC.fullmatch(value) and not value.isdigit():
         return True  # a port mapping, an address, a time or a date
-    if is_reference(value, bare_names=bare_names) or is_placeholder(value) or _plain_word(value):
+    if (
+        is_reference(value, bare_names=bare_names)
+        or is_placeholder(value)
+        or _plain_word(value)
+        or _reference_beside(value, bare_names=bare_names)
+    ):
         return True
     # A Twilio account or key SID names the account; its secret stands apart.
     return _PUBLIC_ID.fullmatch(value) is not None or _not_a_secret_shape(value)
+
+
+def _reference_beside(value: str, *, bare_names: bool) -> bool:
+    """A reference with a connection string's next field after it
+    (``$APP_SECRET;TrustServerCertificate=True``), or after a login (``app_rw:var.db_password``,
+    ``deploy:${TOKEN}``)."""
+    field = _NEXT_FIELD.search(value)
+    if field is not None and never_a_secret(value[: field.start()], bare_names=bare_names):
+        return True
+    user, sep, rest = value.partition(":")
+    return bool(sep and _LOGIN_NAME.fullmatch(user) and is_reference(rest))
 
 
 def _random_enough_for_prose(value: str) -> bool:
@@ -314,8 +398,8 @@ def _random_enough_for_prose(value: str) -> bool:
     word = value.rstrip("?!")
     if word.isalpha() and (word.islower() or word.istitle()):
         return False  # "policy?", "Reset!": a word and the sentence's own mark
-    if any(ch.isdigit() for ch in value) or _has_symbol(value):
-        return True
+    if any(ch.isdigit() for ch in value) or _has_symbol(value.replace("'", "")):
+        return True  # an apostrophe alone is English ("everyone's"), not a generated symbol
     mixed = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
     return mixed and not value.istitle() and len(value) >= 10
 
@@ -335,7 +419,7 @@ def _not_for_prose(value: str) -> bool:
     return bool(
         _SNAKE_WORDS.fullmatch(value)
         or _HANGUL.search(value)
-        or value.startswith("-")
+        or _FLAG_SHAPE.fullmatch(value) is not None
         or _names_a_technique(lowered)
         or _LOWER_DOTTED.fullmatch(value)  # color.primary.500: a design token's name
         or ("/" in value and _wordy_path(value))
@@ -369,7 +453,7 @@ def looks_random(value: str, minimum: int = 16) -> bool:
         and _entropy(value) >= (2.9 if _HEX.fullmatch(value) else 3.2)  # hex has 16 letters
         and not never_a_secret(value)
         and _SETTING_NAME.fullmatch(value) is None
-        and not value.startswith("-")  # a flag
+        and not _FLAG_SHAPE.fullmatch(value)
     )
 
 

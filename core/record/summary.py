@@ -22,13 +22,22 @@ ALTERNATIVE_LABEL = "Alternatives not recorded in the source"
 two); the English summary does not list it as a rejected alternative."""
 
 
-def _rejected_parts(record: RecordShape, *, weighed_only: bool = False) -> list[tuple[str, str]]:
-    """(label, reason) of each rejection; `weighed_only` leaves out the importers' stand-in
+def is_stand_in_label(label: str) -> bool:
+    """Whether an option's label is the importers' stand-in (`ALTERNATIVE_LABEL`): the one
+    rule the English summary and the Markdown exports (`core.exporters.stand_in`) leave it
+    out by."""
+    return go_trim(label) == ALTERNATIVE_LABEL
+
+
+def _rejected_parts(
+    record: RecordShape, *, without_stand_in: bool = False
+) -> list[tuple[str, str]]:
+    """(label, reason) of each rejection; `without_stand_in` leaves out the importers' stand-in
     for alternatives the source did not record (the stored Korean sentence keeps it)."""
     parts = []
     for rejection in record.rejected_reasons:
         label = go_trim(option_label_of(record, rejection.option_id)) or rejection.option_id
-        if weighed_only and label == ALTERNATIVE_LABEL:
+        if without_stand_in and is_stand_in_label(label):
             continue
         parts.append((label, go_trim(rejection.reason) or REASON_MISSING))
     return parts
@@ -61,7 +70,7 @@ def english_summary(record: RecordShape) -> str:
     chose = _clause(go_trim(selected))
     who = "the user's preference profile" if is_automatic(record) else "the user"
     sentence = f"To solve “{record.problem}”, {who} chose {chose} because {_ended(reason)}"
-    rejected = _rejected_parts(record, weighed_only=True)
+    rejected = _rejected_parts(record, without_stand_in=True)
     if rejected:
         joined = "; ".join(f"{_clause(label)}, because {_clause(why)}" for label, why in rejected)
         sentence += f" Rejected: {_ended(joined)}"

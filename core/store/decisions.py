@@ -40,6 +40,7 @@ from core.store.history_files import (
     write_digest,
 )
 from core.store.locking import locked
+from core.store.record_files import ListIssue, record_file_names
 from core.store.safefs import (
     atomic_write,
     check_no_links,
@@ -63,12 +64,6 @@ class CommitListener(Protocol):
     """Told after a revision is durably committed (the index, the profile worker)."""
 
     def record_committed(self, record: DecisionRecord) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ListIssue:
-    path: str
-    error: str
 
 
 @dataclass(slots=True)
@@ -377,20 +372,6 @@ class DecisionStore:
     def _notify(self, record: DecisionRecord) -> None:
         for listener in self._listeners:
             listener.record_committed(record)
-
-
-def record_file_names(records_dir: Path) -> list[str]:
-    """The names of the current record files; bulk scans use names, not a Path per file."""
-    try:
-        names = os.listdir(records_dir)
-    except FileNotFoundError:
-        return []
-    return [name for name in names if is_record_file_name(name)]
-
-
-def is_record_file_name(name: str) -> bool:
-    """`*.json` in any case; lock files and dot-prefixed temporary files are not records."""
-    return name.lower().endswith(".json") and not name.startswith(".")
 
 
 def read_record_file(

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
-
 from core.errors import JournalNotAFolder
 
 ENV_HOME = "DECISION_JOURNAL_HOME"
@@ -16,7 +14,12 @@ APP_NAME = "decision-journal"
 def default_journal_dir() -> Path:
     """platformdirs' per-user data dir: ~/.local/share/decision-journal on Linux,
     ~/Library/Application Support/decision-journal on macOS, %LOCALAPPDATA%\\decision-journal
-    on Windows."""
+    on Windows.
+
+    platformdirs loads here: a command given its journal (`--journal`, DECISION_JOURNAL_HOME)
+    never needs it, and its import is a noticeable part of a read-only command's start."""
+    import platformdirs  # noqa: PLC0415
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=False))
 
 

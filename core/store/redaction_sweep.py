@@ -30,9 +30,10 @@ from core.record.models import DecisionRecord
 from core.record.redact_record import redact_json, redact_record
 from core.record.redaction import EMPTY_REPORT, redact_text
 from core.store.append_log import encode_line
-from core.store.decisions import DecisionStore, is_record_file_name, read_record_file
+from core.store.decisions import DecisionStore, read_record_file
 from core.store.history_files import DIGEST_SUFFIX, rewrite_revision, verify_digest
 from core.store.locking import locked
+from core.store.record_files import is_record_file_name
 from core.store.safefs import atomic_write, read_regular_file
 
 _HISTORY_FILE = re.compile(r"revision-(\d{6,})\.json")

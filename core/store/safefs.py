@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -256,8 +255,12 @@ def atomic_write(
 
 
 def temp_name(name: str) -> str:
-    """The temporary name a write of `name` uses; `core.store.temp_sweep` knows it by this shape."""
-    return f".{name}{TEMP_MARK}{secrets.token_hex(TEMP_TOKEN_BYTES)}"
+    """The temporary name a write of `name` uses; `core.store.temp_sweep` knows it by this shape.
+
+    The token is `secrets.token_hex`'s, written out: the operating system's random bytes in
+    lowercase hex. This module is on every read's path (`list`, `show`), and `secrets` brings
+    `random`, `hmac` and `base64` to a start that needs none of them."""
+    return f".{name}{TEMP_MARK}{os.urandom(TEMP_TOKEN_BYTES).hex()}"
 
 
 def remove_file(root: Path, path: Path) -> bool:

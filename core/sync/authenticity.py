@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.errors import SyncKeyWrong, SyncManifestInvalid
+from core.gocompat.gotime import GoTime
 from core.store.safefs import TEMP_MARK
-from core.sync import manifests
+from core.sync import manifests, peers
 from core.sync.bounds import MANIFEST_MAX
 from core.sync.crypto import Codec
 from core.sync.manifests import Listed, Manifest
@@ -380,6 +381,7 @@ def vouch(work: WorkingCopy) -> bool:
         listing,
         {m.machine: m.seq for n, m in held.items() if n != own},
         machines,
+        GoTime.now().format(),
     )
     blob = work.codec.seal(sign(manifest, work.codec.auth_key))
     work.write_blob(own, blob)
@@ -396,11 +398,13 @@ def pushed(work: WorkingCopy) -> None:
 
 
 def learn(work: WorkingCopy, check: RemoteCheck) -> None:
-    """Names and machine names from the remote's valid manifests. A name already known for
-    the same path is left as it is (it was checked when it was learned, or this machine
-    named it), so a merge saves only the names that are new here."""
+    """Names, machine names and each writer's newest state from the remote's valid
+    manifests. A name already known for the same path is left as it is (it was checked when
+    it was learned, or this machine named it), so a merge saves only the names new here."""
     known = work.state.known
-    for manifest in check.valid.values():
+    for held, manifest in check.valid.items():
+        if held not in check.refused:  # a rolled-back manifest is not a writer's newest
+            peers.learn(work.state, manifest, work.config.machine)
         work.state.machines.update(manifest.names())
         for name, listed in manifest.files.items():
             if not listed.path or known.get(name) == listed.path:

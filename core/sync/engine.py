@@ -24,6 +24,7 @@ from core.errors import (
     StorageFailure,
     SyncAlreadyConfigured,
     SyncCancelled,
+    SyncJoinRefused,
     SyncKeyWrong,
     SyncNotConfigured,
     SyncRemoteError,
@@ -33,6 +34,7 @@ from core.errors import (
     storage_failure,
 )
 from core.gocompat.gotime import GoTime
+from core.messages.wording import count
 from core.store.locking import locked
 from core.store.safefs import TEMP_MARK, atomic_write, ensure_private_dir
 from core.store.temp_sweep import STALE_AFTER_SECONDS
@@ -51,6 +53,7 @@ from core.sync.report import (
     OFFLINE,
     ROLLBACK,
     SYNCED,
+    TAMPERED,
     UNSAFE_PATH,
     Refusal,
     SyncReport,
@@ -63,6 +66,7 @@ from core.sync.state import (
     ResultSlot,
     StateFiles,
     SyncConfig,
+    SyncState,
     checked_machine_name,
     machine_name,
     new_journal_id,
@@ -154,8 +158,18 @@ class SyncEngine:
             config = _new_config(encrypted, key_file, name)
             if encrypted and key is not None:
                 store_key(config.key_location, key)
-            self._install(repo.path, config)
-        return self.sync()
+            self._install(repo.path, config, joining=True)
+        try:
+            return self.sync()
+        except SyncJoinRefused as exc:
+            # fail closed: nothing went to the remote, and this machine does not sync with it
+            with self._lock():
+                shutil.rmtree(self.files.working_copy, ignore_errors=True)
+            if config.encrypted and config.key_kind != "file":
+                with contextlib.suppress(JournalError):
+                    forget(config.key_location)
+            exc.args = (str(exc).replace(NOTHING_PUSHED, f"{NOTHING_PUSHED}{SYNC_STAYS_OFF}", 1),)
+            raise
 
     def _refuse_if_configured(self) -> None:
         if self.configured or self.files.working_copy.exists():
@@ -181,12 +195,14 @@ class SyncEngine:
             shutil.rmtree(staging, ignore_errors=True)
             raise
 
-    def _install(self, staging: Path, config: SyncConfig) -> None:
+    def _install(self, staging: Path, config: SyncConfig, *, joining: bool = False) -> None:
         """Everything of the set-up is written in the staging folder, whose rename makes the
         journal sync: a set-up cut short (a full disk, a kill) leaves nothing half set up."""
         state_dir = staging / ".git" / STATE_DIR
         state_dir.mkdir(mode=0o700)
         write_slot(state_dir / RESULT_FILE, ResultSlot())  # its space, taken while there is some
+        if joining:
+            self.files.save_new_state(SyncState(joining=True), directory=state_dir)
         self.files.save_config(config, directory=state_dir)
         os.chmod(staging, 0o700)
         os.rename(staging, self.files.working_copy)
@@ -320,28 +336,53 @@ class SyncEngine:
                 )
             if head is None or head == remote:
                 return
-            span = f"{remote}..{head}" if remote else head
-            waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
-            # of those, the commits earlier syncs made (this sync's own commit of what it
-            # exported, or of its manifest after a merge, waited for nothing)
-            waited = 0
-            if earlier is not None:
-                span = f"{remote}..{earlier}" if remote else earlier
-                waited = int(self.repo.text("rev-list", "--count", "--no-merges", span))
-            # a remote commit left out of this history is pushed over, only while the
-            # remote's branch is still the commit merged (another machine's push wins)
-            lease = [f"--force-with-lease=refs/heads/{BRANCH}:{remote}"] if left_out else []
-            try:
-                self.repo.run("push", *lease, REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
-                authenticity.pushed(work)
-                report.pushed, report.waited = waiting, waited
-                if left_out:
-                    prune_unreachable(self.repo)
+            if self._pushed(work, report, remote, earlier, left_out=left_out):
                 return
-            except GitFailed as exc:
-                if not exc.rejected:
-                    raise
+            if left_out and remote and self._fetch_remote() == remote:
+                # nobody pushed meanwhile: the remote refuses to be pushed over (a protected
+                # branch). The hostile commit stays in its history, but a commit on top of it
+                # whose tree is what this machine admitted takes it out of the branch's tip
+                self._commit(work, [remote, head])
+                report.refuse(kept_in_history(remote, report))
+                if self._pushed(work, report, remote, earlier, left_out=False):
+                    return
         raise SyncRemoteError(f"the remote kept moving during {PUSH_ATTEMPTS} push attempts")
+
+    def _pushed(
+        self,
+        work: WorkingCopy,
+        report: SyncReport,
+        remote: str | None,
+        earlier: str | None,
+        *,
+        left_out: bool,
+    ) -> bool:
+        """Pushes HEAD, counting the commits pushed and those of them earlier syncs made;
+        False when the remote rejected the push (it moved, or refuses to be pushed over)."""
+        head = self.repo.rev("HEAD")
+        assert head is not None
+        span = f"{remote}..{head}" if remote else head
+        waiting = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+        # of those, the commits earlier syncs made (this sync's own commit of what it
+        # exported, or of its manifest after a merge, waited for nothing)
+        waited = 0
+        if earlier is not None:
+            span = f"{remote}..{earlier}" if remote else earlier
+            waited = int(self.repo.text("rev-list", "--count", "--no-merges", span))
+        # a remote commit left out of this history is pushed over, only while the
+        # remote's branch is still the commit merged (another machine's push wins)
+        lease = [f"--force-with-lease=refs/heads/{BRANCH}:{remote}"] if left_out else []
+        try:
+            self.repo.run("push", *lease, REMOTE, f"{BRANCH}:refs/heads/{BRANCH}")
+        except GitFailed as exc:
+            if not exc.rejected:
+                raise
+            return False
+        authenticity.pushed(work)
+        report.pushed, report.waited = waiting, waited
+        if left_out:
+            prune_unreachable(self.repo)
+        return True
 
     def _fetch_remote(
         self, work: WorkingCopy | None = None, report: SyncReport | None = None
@@ -414,6 +455,10 @@ class SyncEngine:
             work.state.merging = ""
             self._drop_refused_fetch()
             raise
+        if work.state.joining:
+            if len(report.refused) > refused:
+                raise SyncJoinRefused(join_refusal(report.refused[refused:]))
+            work.state.joining = False  # saved with the merge: a resumed merge is checked
         work.state.merging = remote
         self._save(work, "")
         result = incoming.merge()
@@ -476,6 +521,37 @@ def _fsck_refusal(exc: GitFailed, report: SyncReport) -> BaseException:
     return SyncRemoteUnsafe(
         f"the remote holds an object git refuses to fetch, so nothing was received: {first}; "
         "the remote was changed by something other than decision-journal"
+    )
+
+
+KEPT_IN_HISTORY = (
+    "the remote refuses force pushes (a protected branch), so this commit, which holds the "
+    "files refused above, stays in the remote's history; this machine pushed a commit on top "
+    "of it whose tree leaves them out, so the branch's tip holds none of them and no machine "
+    "applies them. To delete them from the history too, put the branch back on the host"
+)
+
+
+def kept_in_history(commit: str, report: SyncReport) -> Refusal:
+    """What a remote that refuses force pushes keeps: the hostile commit, below the tip."""
+    kind = next((r.kind for r in report.refused if r.kind != ROLLBACK), TAMPERED)
+    return Refusal(f"commit {commit}", kind, KEPT_IN_HISTORY)
+
+
+NOTHING_PUSHED = "nothing was written to the remote"
+SYNC_STAYS_OFF = " and this machine does not sync with it"
+
+
+def join_refusal(refusals: list[Refusal]) -> str:
+    """A join whose first merge refused files: a machine that joined would push a tree
+    without them over the remote (and the other machines would find them removed), so the
+    join stops before anything is applied or pushed."""
+    first = refusals[0]
+    return (
+        f"join refused: {count(len(refusals), 'file')} on the remote failed the checks (first, "
+        f"{first.kind}: {first.name}: {first.message}); {NOTHING_PUSHED}. Run `decision-journal "
+        "sync now` on a machine that already syncs with this remote (it pushes its files back), "
+        "then join again"
     )
 
 

@@ -16,6 +16,7 @@ from core.doctor import Finding
 from core.errors import (
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
+    PEER_QUIET_ENTRY,
     REFUSED_ENTRY,
     ROLLBACK_ENTRY,
     JournalError,
@@ -24,6 +25,7 @@ from core.store.quarantine import FOLDER as QUARANTINE
 from core.store.quarantine import RECEIVED
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE, GitFailed
+from core.sync.peers import machine_line, quiet_text
 from core.sync.report import STALLED, entry_of, stalled_text
 from core.sync.status import sync_status
 
@@ -34,6 +36,8 @@ class SyncHealth:
 
     findings: list[Finding] = field(default_factory=list)
     remote_line: str = ""
+    machine_lines: list[str] = field(default_factory=list)
+    """One line per other machine: when its newest authenticated state was written."""
 
 
 def check_sync(root: Path, *, contact_remote: bool = True) -> SyncHealth:
@@ -66,6 +70,10 @@ def check_sync(root: Path, *, contact_remote: bool = True) -> SyncHealth:
                 entry_of(str(first.get("kind", ""))),
             )
         )
+    for peer in status.get("machines", []):
+        health.machine_lines.append(f"Sync: {machine_line(peer)}.")
+        if peer["quiet_seconds"]:
+            health.findings.append(Finding(where, quiet_text(peer), PEER_QUIET_ENTRY))
     if contact_remote:
         health.remote_line = _remote_line(engine, health.findings, where)
     return health

@@ -16,6 +16,7 @@ from core.errors import (
     CONFLICT_ENTRY,
     INTERRUPTED_ENTRY,
     OFFLINE_ENTRY,
+    PEER_QUIET_ENTRY,
     JournalError,
     LockCancelled,
     is_storage_failure,
@@ -23,6 +24,7 @@ from core.errors import (
 )
 from core.gocompat.gotime import GoTime
 from core.messages.wording import count
+from core.sync.peers import machine_line, quiet_span, quiet_text
 from core.sync.report import STALLED, entry_of, stalled_text
 from core.sync.schedule import Outcome
 
@@ -77,6 +79,7 @@ class SyncView:
         pending_commits: commits made here that the remote has not seen.
         changes_waiting: commits to the journal that no sync has carried yet.
         running: a sync is running now.
+        peers: the other machines (`core.sync.peers.Peer.to_dict`): when each last wrote.
     """
 
     state: str = OFF
@@ -88,10 +91,16 @@ class SyncView:
     pending_commits: int = 0
     changes_waiting: bool = False
     running: bool = False
+    peers: tuple[dict[str, Any], ...] = ()
 
     @property
     def configured(self) -> bool:
         return self.state != OFF
+
+    @property
+    def quiet(self) -> tuple[dict[str, Any], ...]:
+        """The other machines that fell quiet while this one pushed (`core.sync.peers`)."""
+        return tuple(p for p in self.peers if p.get("quiet_seconds"))
 
 
 def view_of(
@@ -124,6 +133,10 @@ def view_of(
     conflicts = tuple(str(item["id"]) for item in status.get("conflicts", []))
     pending = int(status.get("pending_commits", 0))
     state, entry, detail = _state(status, failure, offline_reason, conflicts, pending)
+    known = tuple(status.get("machines", []))
+    quiet = [p for p in known if p.get("quiet_seconds")]
+    if quiet and state in (SYNCED, PENDING):
+        entry, detail = PEER_QUIET_ENTRY, quiet_text(quiet[0])
     return SyncView(
         state=state,
         last_synced=last_synced,
@@ -134,6 +147,7 @@ def view_of(
         pending_commits=pending,
         changes_waiting=changes_waiting,
         running=running,
+        peers=known,
     )
 
 
@@ -194,6 +208,9 @@ def headline(view: SyncView, now: datetime | None = None) -> str:
         if view.retry_at is None:
             return "Offline"
         return f"Offline, will retry at {clock_time(view.retry_at, now)}"
+    if view.quiet:
+        first = view.quiet[0]
+        return f"Sync: no news from {first['name'] or first['machine']} for {quiet_span(first)}"
     if view.state == PENDING or view.changes_waiting:
         return "Changes not yet synced"
     if view.last_synced is None:
@@ -210,9 +227,20 @@ def explanation(view: SyncView, now: datetime | None = None) -> str:
         lines.append(f"{count(view.pending_commits, 'local commit')} not yet on the remote.")
     if view.last_synced is not None and view.state != SYNCED:
         lines.append(f"Last synced {clock_time(view.last_synced, now)}.")
+    for peer in view.peers:
+        lines.append(_capital(machine_line(peer, lambda stamp: _clock(stamp, now))) + ".")
     if view.entry:
         lines.append(f"Runbook: decision-journal help runbook {view.entry}")
     return "\n".join(lines)
+
+
+def _clock(stamp: str, now: datetime | None) -> str:
+    moment = GoTime.parse_or_none(stamp) if stamp else None
+    return clock_time(moment.to_datetime(), now) if moment is not None else stamp
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _meaning(view: SyncView, now: datetime | None) -> str:
@@ -235,6 +263,8 @@ def _meaning(view: SyncView, now: datetime | None) -> str:
         return f"The remote is out of reach{reason}; changes made here wait.{retry}"
     if view.running:
         return "Syncing with the remote now."
+    if view.quiet:
+        return f"{_capital(view.detail)}."
     if view.state == PENDING or view.changes_waiting:
         return "Changes made here are not on the remote yet; they sync shortly."
     return "This journal matches the remote."

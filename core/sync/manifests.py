@@ -63,6 +63,10 @@ class Manifest:
     files: dict[str, Listed] = field(default_factory=dict)
     seen: dict[str, int] = field(default_factory=dict)
     machines: dict[str, str] = field(default_factory=dict)
+    at: str = ""
+    """When its machine wrote it, by that machine's clock (RFC 3339, UTC; "" in manifests of
+    earlier versions): covered by the MAC, so the others can say how old a writer's newest
+    state is (a frozen remote shows them an old one)."""
     _state: str = field(default="", init=False, repr=False, compare=False)
 
     @property
@@ -83,6 +87,7 @@ class Manifest:
             "machines": dict(sorted(self.machines.items())),
             "state": self.state,
             "files": [[n, e.path, e.digest, e.length] for n, e in _by_name(self.files)],
+            **({"at": self.at} if self.at else {}),
         }
 
     def names(self) -> dict[str, str]:
@@ -143,12 +148,25 @@ def decode(plain: bytes) -> tuple[Manifest, dict[str, object], str]:
             files,
             {str(k): int(v) for k, v in raw["seen"].items()},
             {str(k): str(v) for k, v in raw["machines"].items()},
+            str(raw.get("at", "")),
         )
         if raw["format"] != FORMAT or raw["state"] != manifest.state or not isinstance(mac, str):
             raise SyncManifestInvalid("a manifest's format or state digest does not match")
     except (zlib.error, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise SyncManifestInvalid(f"not a format-{FORMAT} manifest: {exc}") from exc
+        raise SyncManifestInvalid(f"not a format-{FORMAT} manifest: {_why(exc)}") from exc
     return manifest, raw, mac
+
+
+def _why(error: Exception) -> str:
+    """What was wrong with a manifest that does not decode, in plain words (never Python's
+    own message: "invalid literal for int()" says nothing to a person)."""
+    if isinstance(error, zlib.error):
+        return "it is not gzip-compressed"
+    if isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
+        return "its contents are not JSON"
+    if isinstance(error, KeyError):
+        return f"it lacks the field {error.args[0]!r}" if error.args else "it lacks a field"
+    return "a field holds the wrong kind of value (a number, text or list where another is due)"
 
 
 def name_of(machine: str) -> str:

@@ -7,6 +7,13 @@ their own revision from a common one: the record is in conflict, both sides' div
 revisions are kept beside the journal, and the chain at the higher revision stays in `records/`
 and `history/` (the local one on a tie), so no machine ever takes a record to a lower revision
 or pushes a tree without a history revision another machine wrote.
+
+Two machines that wrote the same content on their own (each imported the same decisions.md
+row, or made the same deletion) are not in conflict: their chains differ only in the times
+each machine stamped (`STAMPS`). The chain stamped first stands everywhere (ties: the smaller
+bytes), which both machines compute alike, so they converge without asking the user; the
+other's stamps are the only thing not kept (each machine's own ledger, an import ledger or
+the decider's, still says when it wrote them).
 """
 
 from __future__ import annotations
@@ -20,6 +27,10 @@ SAME = "same"
 LOCAL = "local"
 REMOTE = "remote"
 CONFLICT = "conflict"
+
+STAMPS = ("updated_at", "deleted_at")
+"""The fields a machine stamps with its own clock when it writes a revision: two revisions
+that differ only in these hold the same decision."""
 
 
 @dataclass(slots=True)
@@ -66,6 +77,8 @@ def merge_record(local: RecordSide, remote: RecordSide) -> RecordMerge:
     if mine > theirs and local.history.get(theirs) == remote.current:
         return RecordMerge(LOCAL)
     ours, other = local.chain(), remote.chain()
+    if mine == theirs and _same_content(ours, other):
+        return RecordMerge(LOCAL if _first_written(ours[mine], other[theirs]) else REMOTE)
     fork = next(
         (n for n in range(1, max(mine, theirs) + 1) if ours.get(n) != other.get(n)),
         min(mine, theirs),
@@ -76,6 +89,38 @@ def merge_record(local: RecordSide, remote: RecordSide) -> RecordMerge:
         {n: data for n, data in ours.items() if n >= fork},
         {n: data for n, data in other.items() if n >= fork},
     )
+
+
+def _same_content(ours: dict[int, bytes], other: dict[int, bytes]) -> bool:
+    """Whether two chains of the same revisions differ only in their `STAMPS`."""
+    if ours.keys() != other.keys():
+        return False
+    return all(_unstamped(ours[n]) == _unstamped(other[n]) for n in ours)
+
+
+def _unstamped(data: bytes) -> object:
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return data
+    if isinstance(value, dict):
+        for stamp in STAMPS:
+            value.pop(stamp, None)
+    return value
+
+
+def _first_written(mine: bytes, theirs: bytes) -> bool:
+    """Whether this machine's revision of the same content stands: the earlier `updated_at`,
+    then the smaller bytes (so both machines pick the same one)."""
+    return (_stamped_at(mine), mine) <= (_stamped_at(theirs), theirs)
+
+
+def _stamped_at(data: bytes) -> int:
+    try:
+        at = json.loads(data).get("updated_at")
+        return GoTime.parse(at).unix_ns if isinstance(at, str) else 0
+    except (ValueError, TypeError, AttributeError):
+        return 0
 
 
 def merge_lines(local: bytes, remote: bytes) -> bytes:

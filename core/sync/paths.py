@@ -125,7 +125,8 @@ def remote_name_problem(name: bytes, mode: str, *, encrypted: bool) -> str | Non
         if any(pattern.fullmatch(text) for pattern in _ENCRYPTED_LAYOUT):
             return None
         return (
-            "the name is not one an encrypted remote holds (d/xx/<30 hex>.age, m/<machine>-<n>.age)"
+            f"the name is not one an encrypted remote holds ({MARKER}, {KEY_CHECK}, "
+            "d/<2 hex>/<30 hex>.age for journal files, m/<8 hex>.age for manifests)"
         )
     return journal_path_problem(text)
 

@@ -100,6 +100,14 @@ class SyncState:
     refused_count: int = 0
     refusals: list[dict[str, str]] = field(default_factory=list)
     """That sync's refusals (`core.sync.report.Refusal.to_dict`), the first `KEPT_REFUSALS`."""
+    peers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Machine id → what this machine last verified of that writer (`core.sync.peers`): its
+    newest manifest's number and time, when that first arrived here, and the number of this
+    machine's manifest it had seen then."""
+    joining: bool = False
+    """Set by `sync join` until its first merge passed every check: a refusal then fails the
+    join whole (nothing is pushed over the remote), also in a sync that resumes a join cut
+    short."""
 
 
 MACHINE_NAME_MAX = 40
@@ -225,10 +233,14 @@ class StateFiles:
         """Saves the state alone (the index as it is on disk)."""
         self.save(state, self.index())
 
-    def _save_scalars(self, state: SyncState) -> None:
+    def save_new_state(self, state: SyncState, directory: Path) -> None:
+        """The first state of a set-up, in its staging copy (`directory`); its maps are empty."""
+        self._save_scalars(state, directory)
+
+    def _save_scalars(self, state: SyncState, directory: Path | None = None) -> None:
         # its fields as they are: `asdict` would deep-copy the lists and maps
         scalars = {f.name: getattr(state, f.name) for f in fields(state) if f.name not in MAPPED}
-        self._write("state.json", scalars)
+        self._write("state.json", scalars, directory)
         for old in LEGACY_FILES:
             with contextlib.suppress(FileNotFoundError):
                 (self.directory / old).unlink()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from core.sync import conflicts
+from core.sync import conflicts, peers
 from core.sync.engine import SyncEngine
 from core.sync.gitrepo import BRANCH, REMOTE
 from core.sync.report import FAILED, OFFLINE, REFUSED, STALLED, STALLED_AFTER
@@ -22,7 +22,9 @@ def sync_status(engine: SyncEngine) -> dict[str, Any]:
     """A JSON-ready dict; `state` is off, synced, pending, offline, refused (the last sync
     refused files the remote sent, listed in `refusals`), syncing, stalled (a sync has said it
     is running for over `STALLED_AFTER`; `running_seconds` says how long), conflict or error
-    (the last sync failed or was cut short: never `synced`)."""
+    (the last sync failed or was cut short: never `synced`). `machines` are the other writers
+    (`core.sync.peers.Peer`): when each last wrote; `quiet_machines` the ids of those that
+    fell quiet while this machine pushed."""
     if not engine.configured:
         return {"configured": False, "state": "off", "pending_commits": 0, "conflicts": []}
     config = engine.config()
@@ -42,6 +44,7 @@ def sync_status(engine: SyncEngine) -> dict[str, Any]:
     pending = _pending_commits(engine)
     running = _running_seconds(engine) if result == RUNNING else 0
     state_word = _state_word(result, error, pending, len(found))
+    known = peers.peers(state, config.machine)
     return {
         "configured": True,
         "state": STALLED if running > STALLED_AFTER else state_word,
@@ -59,6 +62,8 @@ def sync_status(engine: SyncEngine) -> dict[str, Any]:
         "refusals": refusals,
         "pending_commits": pending,
         "conflicts": [c.to_dict() for c in found],
+        "machines": [p.to_dict() for p in known],
+        "quiet_machines": [p.machine for p in known if p.quiet_seconds],
     }
 
 

@@ -2,16 +2,27 @@
 
 The platform plugin is chosen before any QApplication exists. The autouse `leak_guard` runs
 around every test here: a test that leaves a Python thread running, an active timer on the
-application, a thread-pool job, or a visible top-level window fails, naming what it left and,
-for a thread or a timer, where it was made: the first line of this project's code on the stack
-when the thread was started or the timer created, and the test line that led there. Teardown
-order makes this fair: the guard is set up before the test's own fixtures (qtbot included), so
-it checks only after they have closed their widgets.
+application, a thread-pool job, or a visible top-level window fails, naming what it left and
+where: for a thread, the first line of this project's code on the stack when it was started
+and the test line that led there; for a timer, the object and attribute that hold it and the
+line of this project's code that assigns it. Teardown order makes this fair: the guard is set
+up before the test's own fixtures (qtbot included), so it checks only after they have closed
+their widgets.
+
+Why timers are found by their holder instead of recorded when made: recording meant replacing
+`QTimer.__init__` with Python code, and PySide's own C++ (`QTimer.singleShot` with a delay and
+a callable) calls that constructor slot and carries on even when it fails. Any exception in
+the Python code (a timeout's signal, an interrupt) then left a QTimer without its C++ object,
+and the next line of PySide dereferenced it: the interpreter crashed. No Qt class is patched;
+`threading.Thread.start` (plain Python, whose caller sees any exception) still notes its site.
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import os
+import re
 import sys
 import threading
 import time
@@ -37,7 +48,7 @@ PROJECT = tuple(ROOT + folder + os.sep for folder in ("app", "core", "tests", "b
 """This project's code; not its .venv, where Qt, PySide and the other libraries live."""
 TESTS = ROOT + "tests" + os.sep
 SITE = "_leak_guard_site"
-"""The attribute a thread or timer keeps its making site in."""
+"""The attribute a thread keeps the site of its start in."""
 
 
 def _site(frame: FrameType | None) -> str:
@@ -57,24 +68,51 @@ def _site(frame: FrameType | None) -> str:
 
 
 def _recording(original: Callable[..., Any]) -> Callable[..., Any]:
-    """`original` (a thread's start, a timer's constructor) that first notes where it ran."""
+    """`threading.Thread.start` that first notes where it was called."""
 
-    def record_site(self: object, *args: Any, **kwargs: Any) -> Any:
-        site = _site(sys._getframe(1))
-        result = original(self, *args, **kwargs)
-        setattr(self, SITE, site)
-        return result
+    def record_site(self: threading.Thread, *args: Any, **kwargs: Any) -> Any:
+        with contextlib.suppress(Exception):  # a hint only: never in the way of the start
+            setattr(self, SITE, _site(sys._getframe(1)))
+        return original(self, *args, **kwargs)
 
     return record_site
 
 
 threading.Thread.start = _recording(threading.Thread.start)  # type: ignore[method-assign]
-QTimer.__init__ = _recording(QTimer.__init__)  # type: ignore[method-assign]
 
 
 def _made_at(thing: object) -> str:
     site = getattr(thing, SITE, "")
     return f", made at {site}" if site else ""
+
+
+def _held_at(timer: QTimer) -> str:
+    """Which object holds a timer and where this project's code assigns it, found by looking
+    at the timer's Qt parents (what holds a timer is nearly always its parent); "" when none
+    of them keeps it in an attribute."""
+    owner = timer.parent()
+    while owner is not None:
+        for name, value in list(getattr(owner, "__dict__", {}).items()):
+            if value is timer:
+                return f", held as {type(owner).__name__}.{name}{_assigned_at(type(owner), name)}"
+        owner = owner.parent()
+    return ""
+
+
+def _assigned_at(owner: type, name: str) -> str:
+    """ ", made at app/x.py:12": the line of the owner's classes that assigns `self.name`."""
+    assignment = re.compile(rf"\bself\.{re.escape(name)}\s*(?::[^=]+)?=\s*QTimer\(")
+    for cls in owner.__mro__:
+        source = sys.modules.get(cls.__module__)
+        path = getattr(source, "__file__", None) or ""
+        if not path.startswith(PROJECT):
+            continue
+        with contextlib.suppress(OSError, TypeError):
+            lines, first = inspect.getsourcelines(cls)
+            for number, line in enumerate(lines, first):
+                if assignment.search(line):
+                    return f", made at {path.removeprefix(ROOT)}:{number}"
+    return ""
 
 
 def _leftovers(before: set[threading.Thread]) -> list[str]:
@@ -91,7 +129,7 @@ def _leftovers(before: set[threading.Thread]) -> list[str]:
     QCoreApplication.processEvents()
     found += [
         f"timer {timer.objectName() or timer.metaObject().className()} ({timer.interval()} ms)"
-        f"{_made_at(timer)}"
+        f"{_held_at(timer)}"
         for timer in app.findChildren(QTimer)
         if timer.isActive()
     ]

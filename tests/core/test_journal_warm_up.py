@@ -29,7 +29,7 @@ def _journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Journal, 
     for number in range(1, 4):
         journal.store.put(decision(number))
     timeline = _Timeline()
-    real_reconcile = JournalIndex._reconcile_with
+    real_reconcile = JournalIndex._read_files_with
 
     def slow_reconcile(index: JournalIndex, *args: Any, **kwargs: Any) -> Any:
         started = time.monotonic()
@@ -38,7 +38,7 @@ def _journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Journal, 
         timeline.reconciles.append((started, time.monotonic()))
         return report
 
-    monkeypatch.setattr(JournalIndex, "_reconcile_with", slow_reconcile)
+    monkeypatch.setattr(JournalIndex, "_read_files_with", slow_reconcile)
     return journal, timeline
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from core.record.filters import ListFilter
 from core.record.models import DecisionRecord
-from core.store.decisions import DecisionStore, is_record_file_name
+from core.store.decisions import DecisionStore
+from core.store.record_files import is_record_file_name
 from tests.factories import make_record
 from tests.integration.cli_runner import SUBPROCESS_ENV, run_main
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,29 @@ def test_principle_docs_version_moves_only_when_rules_change(
     doc = (out / "storage.md").read_text(encoding="utf-8")
     assert "Version 2 ·" in doc and "- Mode: auto" in doc
     assert "- Version 2 (" in doc and "mode ask → Postgres, mode auto" in doc
+
+
+def test_principles_export_leaves_the_persons_own_files_alone(
+    journal: Journal, tmp_path: Path
+) -> None:
+    """Only a doc an export wrote is replaced; the person's own storage.md, a FIFO or a link
+    at that name stops the export before anything is written."""
+    journal.answer_many(10)
+    out = tmp_path / "principles"
+    out.mkdir()
+    mine = out / "storage.md"
+    mine.write_text("my own notes about storage, not generated\n", encoding="utf-8")
+    refused = cli(journal.root, "principles", "export", str(out))
+    assert refused.returncode == 2, refused.stdout
+    assert f"{mine} exists and is not a principle doc Decision Journal wrote" in refused.stderr
+    assert mine.read_text(encoding="utf-8") == "my own notes about storage, not generated\n"
+    mine.unlink()
+    os.mkfifo(mine)
+    assert cli(journal.root, "principles", "export", str(out)).returncode == 2
+    assert mine.is_fifo()
+    mine.unlink()
+    assert cli(journal.root, "principles", "export", str(out)).returncode == 0
+    assert cli(journal.root, "principles", "export", str(out)).returncode == 0  # its own doc
 
 
 def test_principles_export_without_rules_says_so(tmp_path: Path) -> None:

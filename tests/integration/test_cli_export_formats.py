@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -110,3 +112,21 @@ def test_doctor_reindex(journal: Path) -> None:
     report = json.loads(damaged.stdout)
     assert report["indexed"] == 2
     assert [Path(i["path"]).name for i in report["unreadable"]] == ["broken.json"]
+
+
+def test_even_force_never_replaces_a_fifo_or_a_socket(journal: Path, tmp_path: Path) -> None:
+    """An export replaces the file it writes: a FIFO someone reads, a socket or `/dev/full`
+    (as root) must stay what it is."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    listening = socket.socket(socket.AF_UNIX)
+    listening.bind(str(tmp_path / "out.sock"))
+    try:
+        for target in (fifo, tmp_path / "out.sock"):
+            refused = run_cli(journal, "export", "-o", str(target), "--force")
+            assert refused.returncode == 2, refused.stderr
+            assert "is a pipe, a device or a socket, not a file" in refused.stderr
+            assert not target.is_file()
+    finally:
+        listening.close()
+    assert fifo.is_fifo()

@@ -226,3 +226,19 @@ def test_watch_imports_new_answers_until_interrupted(tmp_path: Path) -> None:
     assert (
         out.splitlines()[-1].startswith("claude-code: read 1, imported 1") and "(cancelled)" in out
     )
+
+
+@pytest.mark.parametrize("interval", ["0", "-1", "nan", "inf", "1e308", "0.01"])
+def test_a_watch_interval_out_of_range_is_refused_naming_the_flag(
+    tmp_path: Path, interval: str
+) -> None:
+    """0 or NaN polled without rest; inf overflowed the clock with a traceback."""
+    source = tmp_path / "decisions.md"
+    source.write_text("| Date | Decision |\n| --- | --- |\n| 2026-11-02 | Use SQLite |\n")
+    run = run_cli(
+        tmp_path / "journal", "import", str(source), "--from", "decisions-md", "--watch",
+        "--interval", interval,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert "--interval must be 0.1 to 3,600 seconds, got " in run.stderr
+    assert "Traceback" not in run.stderr

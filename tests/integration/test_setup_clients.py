@@ -401,6 +401,22 @@ def test_project_scope_writes_the_bare_command_every_teammate_has(
     assert "--journal" not in out
 
 
+def test_a_project_file_linking_outside_the_project_is_refused_before_any_write(
+    home: Home, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cloned repository's `.mcp.json` linking to another tool's config must not get our
+    entry merged into that file."""
+    victim = tmp_path / "elsewhere" / "config.json"
+    place(victim, '{"theirs": true}\n')
+    (home.project / ".mcp.json").symlink_to(victim)
+    code, out = run_setup(home, "claude-code", "--write", "--scope", "project", capsys=capsys)
+    assert code != 0
+    assert f"leads outside the project, to {victim}" in out
+    assert victim.read_text(encoding="utf-8") == '{"theirs": true}\n'
+    assert not backups(victim)
+    assert not (home.project / ".claude" / "settings.json").exists()
+
+
 def test_project_scope_with_a_pinned_journal_says_it_is_machine_specific(
     home: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -122,6 +122,32 @@ def test_two_machines_appending_to_the_same_logs_converge_and_go_quiet(tmp_path:
     assert len(NoteStore(desk.root).recent(WORKSPACE, limit=100)[0]) == 6
 
 
+def test_the_same_decisions_imported_on_two_machines_converge_without_a_conflict(
+    tmp_path: Path,
+) -> None:
+    """Each machine imports the same decisions.md on its own: the records differ only in the
+    time each machine wrote them, which is no conflict to put to the user."""
+    (laptop, desk), remote = _machines(tmp_path, 2)
+    source = tmp_path / "decisions.md"
+    laptop.ok("export", "--format", "markdown", "-o", str(source))
+    for machine in (laptop, desk):
+        assert "imported 1," in machine.ok("import", str(source), "--from", "decisions-md")
+    [imported] = [r.id for r in laptop.store.list() if r.id != "decision-shared-1"]
+    first = laptop.store.get(imported).updated_at  # the laptop imported first
+    assert desk.store.get(imported).updated_at != first
+    for _ in range(2):
+        for machine in (laptop, desk):
+            report = engine_sync(machine)
+            assert report.result == SYNCED and report.new_conflicts == [], report
+    for machine in (laptop, desk):
+        assert list_conflicts(machine.root) == []
+        record = machine.store.get(imported)
+        assert record.revision == 1 and record.updated_at == first  # the first import stands
+        # each machine's import stays in the (merged) import ledger
+        assert len(ImportLedger(machine.root, "decisions-md")) == 1
+    _assert_quiet([laptop, desk], remote)
+
+
 def _history_revisions(machine: Machine, record_id: str) -> list[int]:
     return [r.revision for r in machine.store.history(record_id)]
 

@@ -6,7 +6,8 @@ like any other forged file."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,22 @@ from core.decider.fold import fold_name
 from core.decider.ledger import LEDGER_FILE, DeciderLedger, time_text
 from core.decider.modes import ModeBook
 from core.decider.policy import DECIDER_DIR
+from core.errors import PEER_QUIET_ENTRY
 from core.record.origin import is_automatic
-from core.sync.report import REFUSED, TAMPERED
+from core.sync import peers
+from core.sync.engine import SyncEngine
+from core.sync.indicator import explanation, headline, view_of
+from core.sync.report import REFUSED, ROLLBACK, SYNCED, TAMPERED
+from core.sync.status import sync_status
 from tests.core.decider.support import KIND, Journal, database_proposal
-from tests.integration.hostile_remote import Attacker, blob_name, engine_sync, honest_pair
+from tests.integration.hostile_remote import (
+    Attacker,
+    blob_name,
+    engine_sync,
+    head,
+    honest_pair,
+    reset,
+)
 from tests.integration.sync_machines import Machine
 
 LEDGER = f"{DECIDER_DIR}/{LEDGER_FILE}"
@@ -113,3 +126,49 @@ def test_a_forged_mode_change_on_the_remote_is_refused(
     scratch = tmp_path / "scratch"
     DeciderLedger(scratch).log.append([forged_line])
     assert ModeBook(scratch).mode_of(KIND) == "auto"
+
+
+def test_a_frozen_remote_hiding_a_demotion_is_named_and_warned_about(
+    pair: tuple[Machine, Machine, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The remote shows the desk the laptop's state from before it demoted a kind (TUF's
+    freeze attack): nothing genuine can prove the laptop wrote more, so the desk keeps the
+    kind on auto; what it can do is say how old the laptop's newest state is, and warn once
+    the laptop has been quiet for days while the desk kept pushing."""
+    laptop, desk, remote = pair
+    book, start = ModeBook(laptop.root), datetime.now(UTC)
+    book.set("storage_backend", "auto", reason="recommended", now=start)
+    _synced(laptop, desk)
+    engine_sync(desk)
+    assert ModeBook(desk.root).mode_of("storage_backend") == "auto"
+    frozen = head(remote)
+    book.set("storage_backend", "ask", reason="demoted", now=start + timedelta(seconds=1))
+    engine_sync(laptop)
+    reset(remote, frozen)  # the desk never sees the demotion
+    for n in (2, 3):
+        desk.put(f"decision-desk-{n}", f"Written on the frozen remote {n}")
+        assert engine_sync(desk).result == SYNCED  # nothing genuine is wrong
+    assert ModeBook(desk.root).mode_of("storage_backend") == "auto"
+    config = SyncEngine(laptop.root).config()
+    who = f"machine {config.machine_name} ({config.machine})"
+    status = desk.ok("sync", "status")
+    assert f"{who[:1].upper()}{who[1:]} last wrote its state at " in status
+    assert "it has not seen this machine's last 2 states" in status
+    assert "Warning" not in status  # a day off is no warning yet
+    later = time.time_ns() + (peers.QUIET_AFTER + 86400) * 1_000_000_000
+    monkeypatch.setattr(peers, "_now_ns", lambda: later)
+    status = desk.ok("sync", "status")
+    assert f"Warning: {who} has written nothing for 4 days while this machine pushed 2" in status
+    assert "frozen" in status and "sync-peer-quiet" in status
+    doctor = desk.run("doctor")
+    assert doctor.returncode == 6 and "sync-peer-quiet" in doctor.stdout, doctor.stdout
+    assert f"Sync: {who} last wrote its state at" in doctor.stdout
+    view = view_of(sync_status(SyncEngine(desk.root)))
+    assert headline(view) == f"Sync: no news from {config.machine_name} for 4 days"
+    assert view.entry == PEER_QUIET_ENTRY and "frozen" in explanation(view)
+    # the remote thaws: the laptop's next sync pushes its newer state, the desk takes the
+    # demotion and the warning goes
+    assert {r.kind for r in engine_sync(laptop).refused} <= {ROLLBACK}
+    assert engine_sync(desk).result == SYNCED
+    assert ModeBook(desk.root).mode_of("storage_backend") == "ask"
+    assert "Warning" not in desk.ok("sync", "status")

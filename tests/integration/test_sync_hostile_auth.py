@@ -28,10 +28,12 @@ from tests.integration.hostile_remote import (
     blob_name,
     engine_sync,
     git_in,
+    home_digest,
     honest_pair,
     remote_tree,
+    seed_home,
 )
-from tests.integration.sync_machines import Machine, assert_kernforge_valid
+from tests.integration.sync_machines import Machine, assert_kernforge_valid, bare_remote
 
 RECORD = "decision-laptop-1"
 
@@ -327,3 +329,95 @@ def test_a_genuine_blob_with_one_byte_appended_is_tampered_not_undecryptable(
     report = engine_sync(desk)
     assert _kinds(report) == {record_path(RECORD): TAMPERED}
     _assert_healed(laptop, desk, remote)
+
+
+def test_a_join_onto_a_remote_whose_files_are_all_forged_fails_closed(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    """A new machine that refused every file would push a tree without them over the
+    remote, call itself healthy with no decisions, and leave the others blaming the remote:
+    the join stops before anything is written, here or there."""
+    laptop, desk, remote = pair
+    mallory = Attacker.of(remote, tmp_path)
+    forged = mallory.encrypt(_forged_record(1, "the attacker's reason"))
+    for name in mallory.names():
+        if name.startswith("d/"):
+            mallory.write(name, forged)
+    mallory.commit()
+    mallory.push()
+    before = remote_tree(remote)
+    late = Machine.make(tmp_path, "late")
+    late.put("decision-late-1", "Written before the join")
+    seed_home(tmp_path / "late")
+    late.key_file.write_text(laptop.pairing() + "\n")
+    late.key_file.chmod(0o600)
+    home = home_digest(tmp_path / "late", late.root)
+    records = {p.name: p.read_bytes() for p in (late.root / "records").iterdir()}
+    result = late.run(
+        "sync", "join", "--remote", f"file://{remote}", "--key-file", str(late.key_file)
+    )
+    assert result.returncode == 6, (result.stdout, result.stderr)
+    assert "join refused" in result.stderr and "sync-join-refused" in result.stderr
+    assert "nothing was written to the remote and this machine does not sync" in result.stderr
+    assert f"refused tampered: {record_path(RECORD)}" in result.stderr  # named, each
+    assert remote_tree(remote) == before  # nothing pushed over it
+    assert not (late.root / "sync").exists()  # and this machine does not sync with it
+    assert {p.name: p.read_bytes() for p in (late.root / "records").iterdir()} == records
+    assert home_digest(tmp_path / "late", late.root) == home
+    assert late.ok("sync", "status").startswith("Sync: off")
+    # the others were never told their records were removed; a key holder's sync heals
+    assert {r.kind for r in engine_sync(desk).refused} == {TAMPERED}
+    _assert_healed(laptop, desk, remote)
+    assert "Synced:" in late.join(f"file://{remote}", laptop.pairing())
+    assert {r.id for r in late.store.list()} == {RECORD, "decision-desk-1", "decision-late-1"}
+
+
+def test_a_join_onto_a_journal_with_no_decisions_yet_works(tmp_path: Path) -> None:
+    _, url = bare_remote(tmp_path)
+    first, second = Machine.make(tmp_path, "first"), Machine.make(tmp_path, "second")
+    first.root.mkdir(parents=True)
+    first.init(url)
+    assert "Synced:" in second.join(url, first.pairing())
+    assert second.ok("sync", "status").startswith("Sync: synced")
+    second.put("decision-second-1", "The first decision of the journal")
+    assert second.ok("sync", "now").startswith("Synced:")
+    first.ok("sync", "now")
+    assert [r.id for r in first.store.list()] == ["decision-second-1"]
+
+
+def test_a_remote_that_refuses_force_pushes_loses_the_forgery_from_its_tip(
+    pair: tuple[Machine, Machine, Path], tmp_path: Path
+) -> None:
+    """A protected branch keeps the hostile commit for good: sync cannot push over it, so
+    it commits on top of it a tree without the refused file, and says so."""
+    laptop, desk, remote = pair
+    subprocess.run(
+        ["git", f"--git-dir={remote}", "config", "receive.denyNonFastForwards", "true"],
+        check=True,
+    )
+    before = _chains(desk)
+    seed_home(tmp_path / "desk")
+    home = home_digest(tmp_path / "desk", desk.root)
+    mallory = Attacker.of(remote, tmp_path)
+    name = blob_name(laptop, record_path(RECORD))
+    mallory.write(name, mallory.encrypt(_forged_record(1, "the attacker's reason")))
+    hostile = mallory.commit()
+    mallory.push()
+    forged = remote_tree(remote)[name]
+    report = engine_sync(desk)
+    assert report.result == REFUSED
+    assert _kinds(report) == {record_path(RECORD): TAMPERED, f"commit {hostile}": TAMPERED}
+    assert "refuses force pushes" in report.refused[-1].message
+    assert hostile in git_in(tmp_path, f"--git-dir={remote}", "rev-list", "main").split()
+    assert remote_tree(remote)[name] != forged  # the tip holds the honest blob again
+    assert desk.store.get(RECORD).selection_reason_raw != "the attacker's reason"
+    assert _chains(desk) == before
+    assert home_digest(tmp_path / "desk", desk.root) == home
+    # the laptop takes the tip as it is, and both go quiet
+    assert engine_sync(laptop).result == SYNCED
+    assert laptop.store.get(RECORD).selection_reason_raw != "the attacker's reason"
+    _assert_healed(laptop, desk, remote)
+    settled = git_in(tmp_path, f"--git-dir={remote}", "rev-list", "--count", "main")
+    for machine in (laptop, desk):
+        assert engine_sync(machine).result == SYNCED
+    assert git_in(tmp_path, f"--git-dir={remote}", "rev-list", "--count", "main") == settled

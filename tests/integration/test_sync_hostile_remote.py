@@ -110,15 +110,19 @@ def _next_sync_works(pair) -> None:
     assert sync_status(victim.engine)["state"] == "synced"
 
 
-def _doctor(side: Side) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "--journal", str(side.root), "doctor", "--json"],
+def _cli(side: Side, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "--journal", str(side.root), *args],
         cwd=ROOT,
         env=cli_env(),
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def _doctor(side: Side) -> dict[str, object]:
+    done = _cli(side, "doctor", "--json")
     assert done.returncode == 6, (done.stdout, done.stderr)
     return json.loads(done.stdout)
 
@@ -151,6 +155,20 @@ def test_a_tree_entry_git_refuses_stops_the_fetch_and_says_why(pair, components)
     status = sync_status(victim.engine)
     assert status["state"] == "error" and status["refused_count"] >= 1, status
     hostile.reset(remote, honest_commit)  # the remote is restored
+    _next_sync_works(pair)
+
+
+def test_sync_now_exits_with_the_refused_code_when_git_refuses_the_fetch(pair) -> None:
+    """The error class declares the code: a fetch git's fsck refuses is the remote's doing
+    (exit 6, as every refusal), not an unexpected error (exit 1)."""
+    victim, _honest, remote, _ = pair
+    before_home, before, honest_commit = _attack(pair, {(b"d", b"..", b".bashrc"): b"pwned\n"})
+    done = _cli(victim, "sync", "now")
+    assert done.returncode == 6, (done.stdout, done.stderr)
+    assert "git refused the whole fetch (hasDotdot" in done.stderr
+    assert "sync-remote-unsafe" in done.stderr
+    _after(pair, before_home, before)
+    hostile.reset(remote, honest_commit)
     _next_sync_works(pair)
 
 

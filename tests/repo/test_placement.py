@@ -98,10 +98,12 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "app/gui/journal/import_actions.py": "tests/app/gui/journal/test_import.py",
     "app/gui/journal/inspector.py": "tests/app/gui/journal/test_defaults.py",
     "app/gui/journal/outcome_tables.py": "tests/app/gui/journal/test_import.py",
+    "app/gui/journal/panel_updates.py": "tests/app/gui/journal/test_profile_panel.py",
     "app/gui/journal/requests.py": "tests/app/gui/journal/test_current_scope.py",
     "app/gui/journal/sync_status.py": "tests/app/test_sync_refused.py",
     "app/gui/journal/transfer_jobs.py": "tests/app/gui/journal/test_export_dialog.py",
     "app/gui/journal/view.py": "tests/app/gui/journal/test_edit_dialog.py",
+    "app/gui/journal/window_menus.py": "tests/app/gui/journal/test_keyboard.py",
     # app/gui/questions
     "app/gui/questions/question_panel.py": "tests/app/gui/questions/test_window.py",
     # app/gui/widgets
@@ -235,6 +237,7 @@ TESTED_ELSEWHERE: dict[str, str] = {
     # core/store
     "core/store/append_log.py": "tests/core/outcomes/test_outcomes.py",
     "core/store/location.py": "tests/app/hooks/test_entry.py",
+    "core/store/record_files.py": "tests/core/index/test_journal_index.py",
     "core/store/locking.py": "tests/core/store/test_temp_sweep.py",
     # core/sync
     "core/sync/bounds.py": "tests/integration/test_sync_hostile_remote.py",

@@ -33,6 +33,7 @@ from app.gui.journal import (
 )
 from app.gui.journal.browse_jobs import ScopeBrowser
 from app.gui.journal.requests import (
+    PAGE_SIZE,
     ExportRequest,
     FilterState,
     ImportRequest,
@@ -95,10 +96,10 @@ class JournalBridge(QObject):
     page_loaded(int, int, object): (generation, offset, rows) of a later page.
     page_expired(int): the snapshot of that generation is gone or changed.
     catalog_loaded(object): a `Catalog`.
-    reconciled(object): a `ReconcileReport` after the index caught up with the disk.
+    files_read(object): an `IndexReadReport` after the index caught up with the disk.
     record_committed(str): this process committed a revision of that decision (its index row
         is already current); emitted in the committing thread, delivered queued.
-    index_progressed(int, int): (files read, files to read) while a reconcile reads files.
+    index_progressed(int, int): (files read, files to read) while a catch-up reads files.
     record_loaded(object): a `DecisionRecord` read from the store.
     record_failed(str, str): (decision ID, message).
     history_loaded(str, object): (decision ID, a `RevisionHistory`).
@@ -133,7 +134,7 @@ class JournalBridge(QObject):
     page_loaded = Signal(int, int, object)
     page_expired = Signal(int)
     catalog_loaded = Signal(object)
-    reconciled = Signal(object)
+    files_read = Signal(object)
     record_committed = Signal(str)
     index_progressed = Signal(int, int)
     record_loaded = Signal(object)
@@ -193,9 +194,11 @@ class JournalBridge(QObject):
 
     # the list (`browse_jobs`) ------------------------------------------------------------------
 
-    def open_scope(self, generation: int, state: FilterState, kept: str = "") -> None:
-        """The first page as `scope_loaded` at once, then its `ScopeCount` (which says whether
-        it holds `kept`, the decision on screen) as `scope_counted`."""
+    def open_scope(
+        self, generation: int, state: FilterState, kept: str = "", *, rows: int = PAGE_SIZE
+    ) -> None:
+        """The first `rows` as `scope_loaded` at once, then its `ScopeCount` (which says
+        whether it holds `kept`, the decision on screen) as `scope_counted`."""
         self.browser.latest = generation
 
         def show_first(page: ScopePage) -> None:
@@ -208,7 +211,7 @@ class JournalBridge(QObject):
 
         self._run(
             BROWSE,
-            lambda: self.browser.open_scope(generation, state, kept, show_first),
+            lambda: self.browser.open_scope(generation, state, kept, show_first, first_rows=rows),
             done,
             lambda exc: self.scope_failed.emit(generation, str(describe(exc))),
         )
@@ -251,14 +254,14 @@ class JournalBridge(QObject):
 
     # the index's upkeep (`record_jobs`) ------------------------------------------------------
 
-    def reconcile(self) -> None:
+    def read_changed_files(self) -> None:
         """Catches the index up with files other processes wrote; runs beside queries."""
         self._run(
             RECORDS,
-            lambda: record_jobs.reconcile(
+            lambda: record_jobs.read_changed_files(
                 self.journal, self.profile_worker, self.index_progressed.emit
             ),
-            self.reconciled.emit,
+            self.files_read.emit,
         )
 
     def move_aside(self, paths: list[str]) -> None:

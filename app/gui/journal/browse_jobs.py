@@ -65,6 +65,8 @@ class ScopeBrowser:
         state: FilterState,
         kept: str,
         show_first: Callable[[ScopePage], None],
+        *,
+        first_rows: int = PAGE_SIZE,
     ) -> ScopeCount | None:
         """Hands the first page to `show_first` at once, then freezes every matching ID.
 
@@ -74,7 +76,8 @@ class ScopeBrowser:
         first page replaces the one shown, so paging never skips or repeats a row. Any order
         but newest first needs every match before the first page, so it takes one step. The
         count says whether the snapshot holds `kept` (the decision on screen). None: a newer
-        scope superseded this one.
+        scope superseded this one. `first_rows`: how many rows that first answer holds (a
+        reload keeps the pages the reader had scrolled through).
         """
         if generation != self.latest:
             return None  # superseded while queued: skip the query entirely
@@ -82,16 +85,16 @@ class ScopeBrowser:
         flt = state.to_index_filter(current)
         if state.sort != SORT_NEWEST:
             snapshot, ids, truncated = self._sorted(flt, state.sort)
-            show_first(self._page(generation, self.index.rows(ids[:PAGE_SIZE]), current, flt))
+            show_first(self._page(generation, self.index.rows(ids[:first_rows]), current, flt))
             held = _holds(ids, kept)
             return ScopeCount(generation, snapshot, len(ids), None, truncated, kept, held)
-        first = self.index.query_ids(replace(flt, limit=PAGE_SIZE))
+        first = self.index.query_ids(replace(flt, limit=first_rows))
         show_first(self._page(generation, self.index.rows(first), current, flt))
-        if len(first) == PAGE_SIZE and generation != self.latest:
+        if len(first) == first_rows and generation != self.latest:
             return None  # the user typed on: the count of this filter is not needed
-        ids = first if len(first) < PAGE_SIZE else self.index.query_ids(flt)
+        ids = first if len(first) < first_rows else self.index.query_ids(flt)
         snapshot, ids, truncated = self._freeze(filter_key(flt), ids)
-        fresh = None if ids[:PAGE_SIZE] == first else self.index.rows(ids[:PAGE_SIZE])
+        fresh = None if ids[:first_rows] == first else self.index.rows(ids[:first_rows])
         held = _holds(ids, kept)
         return ScopeCount(generation, snapshot, len(ids), fresh, truncated, kept, held)
 

@@ -4,7 +4,7 @@ Why one object beside the window: a conflict touches the list (a badge), the ins
 notice with "Choose a version…"), the history dialog (both versions side by side) and the
 correction form ("Edit to merge…"), and each answer comes back later through the bridge. This
 class keeps which decisions are conflicted, routes each answer to the widget it belongs to,
-and asks the bridge again whenever the journal may have changed (a reconcile after a sync,
+and asks the bridge again whenever the journal may have changed (a catch-up after a sync,
 a new catalog after an edit). It sees the window as a `JournalView` plus the two widgets it
 marks; it opens the history dialog through the window's own History action and finds it among
 the window's children, so the dialogs keep one owner.
@@ -84,7 +84,7 @@ class ConflictActions(QObject):
         bridge.conflict_failed.connect(self._failed)
         bridge.conflict_resolved.connect(self._resolved)
         bridge.history_loaded.connect(self._history_loaded)
-        bridge.reconciled.connect(self.refresh)
+        bridge.files_read.connect(self.refresh)
         bridge.catalog_loaded.connect(self.refresh)
         inspector.conflict_requested.connect(self.choose)
 

@@ -107,7 +107,7 @@ class ImportActions(QObject):
 
     def refresh(self) -> None:
         """The list, catalog, waiting decisions and outcome figures after the journal changed."""
-        self._bridge.reconcile()
+        self._bridge.read_changed_files()
         self._view.reload_scope()
         self._bridge.load_catalog()
         self._bridge.load_pending()

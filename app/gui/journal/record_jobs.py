@@ -24,7 +24,7 @@ from core.errors import (
     describe,
 )
 from core.importers.confirm import confirmation
-from core.index.rows import ReconcileReport
+from core.index.rows import IndexReadReport
 from core.journal import Journal, catch_up
 from core.profile.worker import ProfileRebuildWorker
 from core.record.corrections import Correction, apply_correction
@@ -115,9 +115,9 @@ def failed_mutation(action: str, decision_id: str, exc: BaseException) -> Mutati
     return MutationResult(action, decision_id, error=str(describe(exc)))
 
 
-def reconcile(
+def read_changed_files(
     journal: Journal, worker: ProfileRebuildWorker, progress: Progress
-) -> ReconcileReport:
+) -> IndexReadReport:
     """Catches the index up with files other processes wrote; the profile hears of changes."""
     return catch_up(journal.index, worker, progress)
 

@@ -28,7 +28,7 @@ from core.outcomes.verdict import KindAcceptance
 from core.profile.model import PreferenceProfile, ProfileStatus
 from core.record.models import DecisionRecord
 from core.store.correction_notes import CorrectionNote
-from core.store.decisions import ListIssue
+from core.store.record_files import ListIssue
 
 PAGE_SIZE = 100
 """Rows per page of the decision list; the first page of a scope is one query this long."""

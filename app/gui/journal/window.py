@@ -24,13 +24,9 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtGui import (
-    QAction,
-    QActionGroup,
     QCloseEvent,
     QDesktopServices,
     QGuiApplication,
-    QIcon,
-    QKeySequence,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -46,9 +42,9 @@ from PySide6.QtWidgets import (
 
 from app.gui.journal.banner import Banner, FileIssue
 from app.gui.journal.bridge import JournalBridge
+from app.gui.journal.catch_up import CatchUp
 from app.gui.journal.conflict_actions import ConflictActions
 from app.gui.journal.decision_delegate import DecisionDelegate
-from app.gui.journal.decision_details import SUMMARY_ENGLISH, SUMMARY_KOREAN
 from app.gui.journal.decision_dialogs import NOTICE_MS, TITLE, DecisionDialogs
 from app.gui.journal.decision_list_model import (
     EXPIRED_NOTICE,
@@ -59,6 +55,8 @@ from app.gui.journal.filter_bar import FilterBar
 from app.gui.journal.formatting import count_text
 from app.gui.journal.import_actions import ImportActions
 from app.gui.journal.inspector import Inspector
+from app.gui.journal.list_place import ListPlace
+from app.gui.journal.panel_updates import PanelUpdates
 from app.gui.journal.profile_panel import ProfilePanel
 from app.gui.journal.requests import (
     SCOPE_ALL,
@@ -66,40 +64,25 @@ from app.gui.journal.requests import (
     Catalog,
     FilterState,
     MovedAside,
-    ProfileView,
     ScopeCount,
     ScopePage,
 )
 from app.gui.journal.scope_pane import ScopePane
 from app.gui.journal.waiting_panel import WaitingPanel
 from app.gui.journal.welcome import WelcomePage
+from app.gui.journal.window_menus import WindowMenus
 from app.gui.journal.window_settings import WindowSettings, journal_settings
 from app.gui.widgets import palette
 from app.gui.widgets.icons import app_icon, icon
 from app.gui.widgets.show_folder import show_folder
-from core.gocompat.gotime import GoTime
 from core.index.query import IndexFilter
-from core.index.rows import ListRow, ReconcileReport
+from core.index.rows import IndexReadReport, ListRow
 from core.index.snapshots import SnapshotCache
 from core.journal import Journal
-from core.profile.model import STATE_CURRENT, ProfileStatus
 from core.profile.worker import ProfileRebuildWorker
 from core.record.models import DecisionRecord
 
 SELECT_DELAY_MS = 40
-REFRESH_MIN_MS = 2000
-"""Opening the window again catches up at most this often (F5 always does)."""
-CHANGE_SETTLE_MS = 300
-"""A commit in this process reloads the list this long after the last one of a burst."""
-
-
-PROFILE_STATES = {
-    "current": "up to date",
-    "stale": "out of date",
-    "rebuilding": "rebuilding…",
-    "error": "needs attention",
-}
-"""The profile's state in the status bar, in words."""
 
 
 class JournalWindow(QMainWindow):
@@ -150,31 +133,33 @@ class JournalWindow(QMainWindow):
         self._wanted_id = ""
         self._edit_when_loaded = ""
         """A decision whose correction opens as soon as it is shown (an overrule)."""
-        self._loaded_once = False
-        self._first_reconcile_pending = False
-        """The reconcile the first page waits for: what it finds is already on that page."""
-        self._index_generation: int | None = None
-        """The index generation of the last reconcile report (`ReconcileReport.generation`)."""
         self._catalog_requested = False
-        self._reload_requested = False
-        """F5: the next reconcile report reloads the list, whatever it found."""
-        self._stale = False
-        """A commit landed while the window was hidden: opening it reloads the list."""
         self._choice_pending = False
         """The user chose another filter: the next first page may give the decision on screen
         way to its newest. Every other reload (a commit, F5, an import, a sync) keeps it."""
         self._kept_outside = False
         """The last count said the decision on screen is not in the list's scope."""
+        self._place = ListPlace()
+        """Where the reader was when the list last reloaded; a chosen filter starts at the top."""
         self._shut_down = False
         self.current_project = ""
-        self._last_refresh = 0
-        self._prepared = False
         self.kept = WindowSettings(self.settings, journal.root)
         self._auto_scope = True
         """Until the first page: a remembered "Current project" with nothing in it widens."""
         self._build()
+        self.catch_up = CatchUp(self.bridge, self.isVisible, self)
+        self.change_timer = self.catch_up.change_timer
         self.dialogs = DecisionDialogs(self, self.bridge, self)
         self._actions()
+        self.panels = PanelUpdates(
+            self.bridge,
+            banner=self.banner,
+            profile_panel=self.profile_panel,
+            waiting_panel=self.waiting_panel,
+            tabs=self.tabs,
+            profile_label=self.profile_label,
+            parent=self,
+        )
         self._connect()
         self.conflicts = ConflictActions(
             self,
@@ -244,82 +229,25 @@ class JournalWindow(QMainWindow):
         self.select_timer.setObjectName("select-timer")
         self.select_timer.setSingleShot(True)
         self.select_timer.setInterval(SELECT_DELAY_MS)
-        self.change_timer = QTimer(self)
-        self.change_timer.setObjectName("change-timer")
-        self.change_timer.setSingleShot(True)
-        self.change_timer.setInterval(CHANGE_SETTLE_MS)
         self.resize(1180, 760)
 
-    def _action(
-        self, text: str, shortcut: str, slot: Callable[[], object], name: str = ""
-    ) -> QAction:
-        action = QAction(icon(name) if name else QIcon(), text, self)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
     def _actions(self) -> None:
-        self.find_action = self._action("&Find", "Ctrl+F", self.filter_bar.focus_search)
-        self.edit_action = self._action("&Edit…", "Ctrl+E", self.dialogs.edit_current, "edit")
-        self.history_action = self._action(
-            "&History…", "Ctrl+H", self.dialogs.show_history, "history"
+        self.menus = WindowMenus(
+            self,
+            dialogs=self.dialogs,
+            bridge=self.bridge,
+            filter_bar=self.filter_bar,
+            splitter=self.splitter,
+            refresh_now=self.refresh_now,
+            details=self.inspector.details,
+            kept=self.kept,
         )
-        self.delete_action = self._action(
-            "Soft-&delete…", "Del", self.dialogs.delete_current, "delete"
-        )
-        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.splitter.addAction(self.delete_action)  # the list and the inspector, not search
-        self.removeAction(self.delete_action)
-        self.restore_action = self._action(
-            "&Restore…", "Ctrl+R", self.dialogs.restore_current, "restore"
-        )
-        self.export_action = self._action(
-            "E&xport…", "Ctrl+Shift+E", self.dialogs.open_export, "export"
-        )
-        self.rebuild_action = self._action(
-            "Re&build profile", "", self.bridge.request_rebuild, "rebuild"
-        )
-        self.refresh_action = self._action("Re&fresh", "F5", self.refresh_now)
-        self.close_action = self._action("&Close", "Ctrl+W", self.close)
+        menus = self.menus
+        self.history_action, self.refresh_action = menus.history_action, menus.refresh_action
+        self.delete_action, self.restore_action = menus.delete_action, menus.restore_action
         self.imports = ImportActions(self, self.bridge, self.profile_panel.outcomes, self)
-        journal_menu = self.menuBar().addMenu("&Journal")
-        journal_menu.addAction(self.export_action)
-        after_transfers = journal_menu.addSeparator()
-        for action in (self.rebuild_action, self.refresh_action):
-            journal_menu.addAction(action)
-        journal_menu.addSeparator()
-        journal_menu.addAction(self.close_action)  # Close comes last, as in every desktop menu
-        decision_menu = self.menuBar().addMenu("&Decision")
-        for action in (
-            self.find_action,
-            self.edit_action,
-            self.history_action,
-            self.delete_action,
-            self.restore_action,
-        ):
-            decision_menu.addAction(action)
-        self.imports.install(journal_menu, decision_menu, before=after_transfers)
-        self._summary_menu()
-        self._update_actions()
-
-    def _summary_menu(self) -> None:
-        """View → Summary shown first: English (rendered) or the stored Korean sentence."""
-        menu = self.menuBar().addMenu("&View").addMenu("&Summary shown first")
-        group = QActionGroup(self)
-        self.summary_actions: dict[str, QAction] = {}
-        for language, text in (
-            (SUMMARY_ENGLISH, "&English (rendered for reading)"),
-            (SUMMARY_KOREAN, "&Korean (the stored sentence)"),
-        ):
-            action = QAction(text, self)
-            action.setCheckable(True)
-            action.setData(language)
-            group.addAction(action)
-            menu.addAction(action)
-            self.summary_actions[language] = action
-        group.triggered.connect(self._summary_chosen)
+        menus.install(self.imports)
+        self.summary_actions = menus.summary_actions
 
     def _connect(self) -> None:
         b = self.bridge
@@ -329,21 +257,15 @@ class JournalWindow(QMainWindow):
         b.page_loaded.connect(self.model.add_page)
         b.page_expired.connect(self.model.page_expired)
         b.catalog_loaded.connect(self._catalog_loaded)
-        b.reconciled.connect(self._reconciled)
-        b.record_committed.connect(self._record_committed)
-        self.change_timer.timeout.connect(self._journal_changed)
+        b.files_read.connect(self._files_read)
+        b.files_read.connect(self.catch_up.files_read)
+        b.record_committed.connect(self.catch_up.record_committed)
+        self.catch_up.reload_wanted.connect(self._reload_changed)
+        self.catch_up.status_message.connect(self.show_status)
         b.index_progressed.connect(self.scope_pane.indexing)
         b.record_loaded.connect(self._record_loaded)
         b.record_failed.connect(self._record_failed)
-        b.profile_loaded.connect(self._profile_loaded)
-        b.modes_loaded.connect(
-            lambda view: self.profile_panel.modes.set_scores(view.scores, view.error)
-        )
-        b.profile_conflicted.connect(self.profile_panel.show_conflict)
-        b.profile_state_changed.connect(self._profile_state_changed)
-        b.labels_loaded.connect(self.profile_panel.set_labels)
-        b.pending_loaded.connect(self._pending_loaded)
-        b.notes_loaded.connect(self._notes_loaded)
+        self.panels.connect_answers()
         self.model.loaded_changed.connect(self._loaded_changed)
         self.model.snapshot_expired.connect(self._snapshot_expired)
         self.filter_bar.filter_changed.connect(self._filter_changed)
@@ -363,13 +285,9 @@ class JournalWindow(QMainWindow):
         self.banner.show_file_requested.connect(self.show_file)
         self.banner.move_aside_requested.connect(self.bridge.move_aside)
         b.moved_aside.connect(self._moved_aside)
-        self.profile_panel.rebuild_requested.connect(self.bridge.request_rebuild)
-        self.profile_panel.modes.mode_requested.connect(self.bridge.set_mode)
-        self.profile_panel.override_requested.connect(self.bridge.save_override)
+        self.panels.connect_requests()
         self.profile_panel.decision_requested.connect(self.open_decision)
-        self.profile_panel.labels_wanted.connect(self.bridge.load_labels)
         self.waiting_panel.answer_requested.connect(self.answer_requested)
-        self.waiting_panel.notes_project_changed.connect(self.bridge.load_notes)
         hints = QGuiApplication.styleHints()
         if hints is not None:
             hints.colorSchemeChanged.connect(self.apply_color_scheme)
@@ -384,15 +302,11 @@ class JournalWindow(QMainWindow):
         self.show()
         self.raise_()
         self.activateWindow()
-        if not self._loaded_once:
-            self._loaded_once = True
-            if not (self._prepared or self.bridge.index.reconciled):
-                self._first_reconcile_pending = True
-                self.bridge.reconcile()  # reports its progress; the first page waits for it
+        if not self.catch_up.loaded_once:
+            self.catch_up.first_open()
             self.reload_scope()  # the rest loads after the first page: it must not compete
         else:
-            self.refresh()
-            stale, self._stale = self._stale, False
+            stale = self.catch_up.reopened()
             # closing forgot the current project: find it again
             if stale or (reopened and self.filter_bar.state.scope == SCOPE_CURRENT):
                 self.reload_scope()
@@ -404,65 +318,26 @@ class JournalWindow(QMainWindow):
         How soon: bench/window_bench.py (first page visible).
 
         Polishing and one offscreen render build the style and glyph caches; a background
-        reconcile brings the index up to date (otherwise the first query of a fresh process
+        catch-up brings the index up to date (otherwise the first query of a fresh process
         would stat every record file first); and the profile status check reads every record
-        once, which on a very large journal takes a while and is better done before anyone
-        waits for it.
+        once (`CatchUp.prepare`).
         """
-        self._prepared = True
         self.grab()
-        self.bridge.reconcile()
-        self.bridge.load_profile()  # its status check warms the profile's per-file cache
+        self.catch_up.prepare()
 
     @Slot()
     def refresh(self) -> None:
-        """Catches up with other processes: reconcile the index, reload what may have changed."""
-        now = GoTime.now().unix_ns // 1_000_000
-        if now - self._last_refresh < REFRESH_MIN_MS:
-            return
-        self._last_refresh = now
-        self.bridge.reconcile()
-        self.bridge.load_profile()
-        self.bridge.load_pending()
+        """Catches up with other processes (at most every `catch_up.REFRESH_MIN_MS`)."""
+        self.catch_up.refresh()
 
     @Slot()
     def refresh_now(self) -> None:
-        """F5 and Journal → Refresh: catch up with the disk and reload the list, every time.
-
-        A key held down queues one catch-up, not one per repeat: the flag stays set until
-        the reconcile's report arrives and reloads.
-        """
-        if not self._loaded_once or self._shut_down:
-            return
-        self.show_status("Refreshing…")
-        if self._reload_requested:
-            return
-        self._reload_requested = True
-        self._last_refresh = GoTime.now().unix_ns // 1_000_000
-        self.bridge.reconcile()
-        self.bridge.load_profile()
-        self.bridge.load_pending()
-
-    @Slot(str)
-    def _record_committed(self, _decision_id: str) -> None:
-        """A capture, an edit, an import or the transcript watch committed in this process: the
-        index row is current already, so the list only reloads, once the burst settles."""
-        if self._loaded_once and not self._shut_down:
-            self.change_timer.start()
+        """F5 and Journal → Refresh: catch up with the disk and reload the list, every time."""
+        self.catch_up.refresh_now()
 
     @Slot()
-    def _journal_changed(self) -> None:
-        if self._shut_down:
-            return
-        if not self.isVisible():
-            self._stale = True
-            return
-        self._reload_changed()
-
     def _reload_changed(self) -> None:
         """The list, the catalog's counts and the decision on screen, read again."""
-        self.change_timer.stop()  # a commit waiting to reload is in this reload too
-        self._index_generation = self.bridge.index.generation
         self.reload_scope()
         self.bridge.load_catalog()
         if self.record is not None:
@@ -493,6 +368,7 @@ class JournalWindow(QMainWindow):
         that would start a timer check `_shut_down` and do nothing.
         """
         self._shut_down = True
+        self.catch_up.stop()
         self.close()
         if self.dialogs.export is not None:
             self.dialogs.export.cancel()
@@ -505,20 +381,11 @@ class JournalWindow(QMainWindow):
         kept = self.kept
         kept.restore_layout(self, self.splitter, self.profile_panel)
         self.filter_bar.set_state(kept.filters())
-        self._apply_summary_first(kept.summary_language())
+        self.menus.apply_summary_first(kept.summary_language())
 
     def _save_settings(self) -> None:
         language = self.inspector.details.summary_first
         self.kept.save(self, self.splitter, self.profile_panel, self.filter_bar.state, language)
-
-    @Slot(QAction)
-    def _summary_chosen(self, action: QAction) -> None:
-        self._apply_summary_first(str(action.data()))
-        self.kept.save_summary_language(self.inspector.details.summary_first)
-
-    def _apply_summary_first(self, language: str) -> None:
-        self.inspector.details.set_summary_first(language)
-        self.summary_actions[self.inspector.details.summary_first].setChecked(True)
 
     @Slot()
     def apply_color_scheme(self) -> None:
@@ -538,9 +405,14 @@ class JournalWindow(QMainWindow):
         """
         self._generation += 1
         self._choice_pending = self._choice_pending or chosen
+        if self._choice_pending:
+            self._place = ListPlace()
+        else:
+            self._place = ListPlace.of(self.list_view, self.model)
         self.model.begin_scope(self._generation)
         self._set_caption("Loading…")
-        self.bridge.open_scope(self._generation, self.filter_bar.state, self._kept_id())
+        state, kept = self.filter_bar.state, self._kept_id()
+        self.bridge.open_scope(self._generation, state, kept, rows=self._place.rows)
 
     def _kept_id(self) -> str:
         """The decision the reader is looking at, or has just picked and is loading."""
@@ -569,6 +441,7 @@ class JournalWindow(QMainWindow):
             return
         self._show_list_or_empty(page.elsewhere)
         self._select_after_load(keep, chosen=chosen)
+        self._place.restore(self.list_view, self.model)
         if not page.rows and (chosen or not keep):
             self.show_record(None)
         self.first_page_shown.emit()
@@ -591,6 +464,7 @@ class JournalWindow(QMainWindow):
                 self._show_welcome(False)  # a first decision landed while the page was loaded
             self._show_list_or_empty(0)
             self._select_after_load(keep, chosen=False)
+            self._place.restore(self.list_view, self.model)
         self._show_outside_cue()
         if count.truncated:
             self.show_notice(
@@ -699,23 +573,11 @@ class JournalWindow(QMainWindow):
         self.profile_panel.rules.set_aliases({p.project_id: p.alias for p in catalog.projects})
 
     @Slot(object)
-    def _reconciled(self, report: ReconcileReport) -> None:
+    def _files_read(self, report: IndexReadReport) -> None:
+        """What the index read, shown: its progress ends, unreadable files in the banner (the
+        catch-up decides whether the list reloads)."""
         self.scope_pane.indexing_done()
         self.banner.set_issues([FileIssue(i.path, i.error) for i in report.unreadable])
-        shown_already, self._first_reconcile_pending = self._first_reconcile_pending, False
-        requested, self._reload_requested = self._reload_requested, False
-        known, self._index_generation = self._index_generation, report.generation
-        if shown_already and not requested:
-            return  # the first page's query waited for this reconcile: loading again would flicker
-        # another process may have caught the index up first (a `list` in a terminal after a
-        # sync), or this process committed (its rows are current already): this reconcile then
-        # counts nothing, but the generation has moved on
-        moved = known is not None and known != report.generation
-        changed = moved or report.added or report.changed or report.removed
-        if self._loaded_once and (requested or changed):
-            self._reload_changed()
-            if requested:
-                self.show_status("Refreshed.")
 
     # selection and the inspector ---------------------------------------------------------------
 
@@ -835,43 +697,4 @@ class JournalWindow(QMainWindow):
         return self.tabs.currentWidget() is self.profile_panel
 
     def _update_actions(self) -> None:
-        record = self.record
-        has = record is not None
-        self.edit_action.setEnabled(has)
-        self.history_action.setEnabled(has)
-        self.delete_action.setEnabled(has and not record.is_deleted if record else False)
-        self.restore_action.setEnabled(bool(record and record.is_deleted))
-        self.imports.update(record)
-
-    # profile and waiting -----------------------------------------------------------------------
-
-    @Slot(object)
-    def _profile_loaded(self, view: ProfileView) -> None:
-        if view.error:
-            self.profile_panel.show_message(view.error)
-        if view.profile.revision or not view.error:
-            self.profile_panel.set_profile(view.profile)
-        if view.status is not None:
-            self._profile_state_changed(view.status)
-        self.bridge.load_modes()  # the Mode tab follows the rules it describes
-
-    @Slot(object)
-    def _profile_state_changed(self, status: ProfileStatus) -> None:
-        previous = getattr(self, "_profile_state", None)
-        self._profile_state = status.state
-        self.banner.set_profile_status(status)
-        self.profile_panel.set_status(status)
-        self.profile_label.setText(f"Profile: {PROFILE_STATES.get(status.state, status.state)}")
-        self.profile_label.setToolTip(status.error or "")
-        if status.state == STATE_CURRENT and previous not in (None, STATE_CURRENT):
-            self.bridge.load_profile()
-
-    @Slot(object)
-    def _pending_loaded(self, items: list[dict[str, str]]) -> None:
-        self.waiting_panel.set_pending(items)
-        self.tabs.setTabText(2, f"&Waiting ({len(items):,})" if items else "&Waiting")
-
-    @Slot(str, object, int)
-    def _notes_loaded(self, project_id: str, notes: list[object], damaged: int) -> None:
-        if project_id == self.waiting_panel.current_project():
-            self.waiting_panel.set_notes(notes, damaged)  # type: ignore[arg-type]
+        self.menus.update(self.record)

@@ -17,6 +17,7 @@ from core import limits
 from core.errors import JournalError
 from core.gocompat.gojson import loads_strict
 from core.importers.base import ImportContext, Item, ItemError, RecordItem
+from core.importers.source_file import SourceRefused, is_regular_file, read_source
 from core.record.codec import decode_stored_record, pydantic_problem
 from core.record.models import DecisionRecord
 from core.store.decisions import derive_record_id
@@ -30,7 +31,9 @@ class KernforgeImporter:
     def items(self, source: Path, ctx: ImportContext) -> Iterator[Item]:
         records_dir = source / "records" if (source / "records").is_dir() else source
         files = sorted(
-            p for p in records_dir.glob("*.json") if p.is_file() and not p.name.startswith(".")
+            p
+            for p in records_dir.glob("*.json")
+            if is_regular_file(p) and not p.name.startswith(".")
         )
         ctx.set_total(len(files))
         for path in files:
@@ -40,12 +43,12 @@ class KernforgeImporter:
 
 def _file_item(path: Path) -> Item:
     try:
-        data = path.read_bytes()
-        if len(data) > limits.RECORD_FILE_MAX:
-            return ItemError(str(path), f"record file is over {limits.RECORD_FILE_MAX} bytes")
+        data = read_source(path, limits.RECORD_FILE_MAX)
         record = decode_stored_record(data, what=path.name, expected_id=path.stem)
-    except (JournalError, OSError) as exc:
-        return ItemError(str(path), str(exc))
+    except (JournalError, OSError, SourceRefused) as exc:
+        return ItemError(
+            str(path), f"record file {exc}" if isinstance(exc, SourceRefused) else str(exc)
+        )
     return RecordItem(f"kernforge:{record.id}", record, record.created_at, canonical=True)
 
 
@@ -56,7 +59,12 @@ class JsonArrayImporter:
 
     def items(self, source: Path, ctx: ImportContext) -> Iterator[Item]:
         try:
-            values = loads_strict(source.read_bytes(), what=str(source))
+            values = loads_strict(
+                read_source(source, limits.IMPORT_JSON_ARRAY_MAX), what=str(source)
+            )
+        except SourceRefused as exc:
+            yield ItemError(str(source), f"{exc}; import the journal's folder instead")
+            return
         except (JournalError, OSError) as exc:
             yield ItemError(str(source), str(exc))
             return

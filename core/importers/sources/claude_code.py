@@ -31,6 +31,7 @@ from core.importers.answers import answer_parts, selection
 from core.importers.base import ImportContext, Item, RecordItem, Skip
 from core.importers.locate import named_identity
 from core.importers.shaping import SourceOption
+from core.importers.source_file import SourceRefused, is_regular_file
 from core.importers.sources.claude_transcript import (
     Answered,
     Asked,
@@ -55,14 +56,19 @@ def default_source() -> Path:
 
 
 def transcript_files(source: Path) -> list[Path]:
-    """Every `*.jsonl` below `source` (links are not followed), or `source` itself."""
+    """Every `*.jsonl` regular file below `source` (links are not followed: one to
+    `/dev/zero` or a FIFO would fill the memory or hang the watcher), or `source` itself."""
     if source.is_file():
         return [source]
     if (source / "projects").is_dir() and not any(source.glob("*.jsonl")):
         source = source / "projects"
     found: list[Path] = []
     for directory, _dirs, files in os.walk(source, followlinks=False):
-        found.extend(Path(directory) / name for name in files if name.endswith(".jsonl"))
+        found.extend(
+            path
+            for name in files
+            if name.endswith(".jsonl") and is_regular_file(path := Path(directory) / name)
+        )
     return sorted(found)
 
 
@@ -90,6 +96,9 @@ class ClaudeCodeImporter:
         session = path.stem
         try:
             events = list(read_events(path, cursor, session=session, final=not self.incremental))
+        except SourceRefused as exc:
+            yield Skip(str(path), f"unreadable transcript: {exc}", str(path))
+            return
         except OSError as exc:
             yield Skip(str(path), f"unreadable transcript: {exc.strerror or exc}", str(path))
             return

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.importers.source_file import bounded_lines, open_regular
+
 TOOL_NAME = "AskUserQuestion"
 _ASK_MARK = b'"AskUserQuestion"'
 _HEAD_BYTES = 4096
@@ -111,8 +113,8 @@ def read_events(path: Path, cursor: FileCursor, *, session: str, final: bool) ->
             live file) an unterminated line is left for the next pass, and questions still
             open stay in the cursor instead of being reported as unanswered.
     """
-    info = os.stat(path)
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
+        info = os.fstat(handle.fileno())
         head = handle.read(_HEAD_BYTES)
         replaced = info.st_ino != cursor.inode or head[: len(cursor.head)] != cursor.head
         if replaced or info.st_size < cursor.offset:
@@ -120,12 +122,13 @@ def read_events(path: Path, cursor: FileCursor, *, session: str, final: bool) ->
             cursor.open_asks.clear()
         cursor.head = head
         handle.seek(cursor.offset)
-        for raw in handle:
-            if not raw.endswith(b"\n") and not final:
+        for raw, length, ended in bounded_lines(handle):
+            if not ended and not final:
                 break
-            cursor.offset += len(raw)
+            cursor.offset += length
             cursor.line += 1
-            yield from _line_events(raw, cursor, session)
+            if raw is not None:  # a line over the limit holds no question a person answered
+                yield from _line_events(raw, cursor, session)
     if final:
         for asked in cursor.open_asks.values():
             yield Unanswered(asked)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.decider.fold import fold_name
+from core.importers.source_file import read_source_text
 
 
 def compile_pattern(pattern: str) -> re.Pattern[str]:
@@ -44,7 +45,7 @@ class ExclusionPolicy:
     @classmethod
     def from_file(cls, path: Path) -> ExclusionPolicy:
         """A JSON object with `humanOnlyInitiatives` and `personalDataPatterns` lists."""
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_source_text(path))
         if not isinstance(data, dict):
             raise ValueError(f"{path}: the policy must be a JSON object")
 

@@ -38,9 +38,11 @@ from core.importers.shaping import (
     record_from_source,
     source_fingerprints,
 )
-from core.limits import CAPTURE_CONFIDENCE_MIN, OPTION_LABEL_MAX
+from core.importers.source_file import SourceRefused, read_source_text
 from core.outcomes.verdict import is_recommended_label, strip_recommended
+from core.record.fields import number_rule, rule
 from core.record.identity import ProjectIdentity
+from core.record.validation import fits_bytes
 
 KIND = "decisions-md"
 DECISION_KIND = "decision_log"
@@ -120,7 +122,7 @@ def _day(year: int, month: int, day: int) -> GoTime | None:
 def first_sentence(text: str) -> str:
     match = _SENTENCE.match(text)
     sentence = match.group(1) if match else text
-    return sentence if len(sentence.encode("utf-8")) <= OPTION_LABEL_MAX else text[:120] + "…"
+    return sentence if fits_bytes(sentence, rule("option.label").most) else text[:120] + "…"
 
 
 def markdown_files(source: Path) -> list[Path]:
@@ -137,8 +139,8 @@ class DecisionsMdImporter:
         ctx.set_total(len(files))
         for path in files:
             try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
+                text = read_source_text(path)
+            except (OSError, UnicodeDecodeError, SourceRefused) as exc:
                 yield ItemError(str(path), f"cannot read the decision log: {exc}")
                 continue
             identity, relative = locate(path)
@@ -293,7 +295,7 @@ def _pending(
         "problem": text,
         "decision_kind": DECISION_KIND,
         "header": f"Needed by {needed}"[:200] if needed else "Open decision",
-        "detector_confidence": CAPTURE_CONFIDENCE_MIN,
+        "detector_confidence": number_rule("detector_confidence").least,
         "task_fingerprint": task_fp,
         "evidence_fingerprint": evidence_fp,
         "options": [

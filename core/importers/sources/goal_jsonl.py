@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from core.importers.base import ImportContext, Item, ItemError, NoteItem, Skip
-from core.importers.ndjson_source import TORN, first_text, jsonl_files, parse_when, read_lines
+from core.importers.ndjson_source import first_text, jsonl_files, parse_when, read_lines
 from core.importers.notes_sink import ImportedNote
 
 KIND = "goal-jsonl"
@@ -43,7 +43,7 @@ class GoalJsonlImporter:
             key = f"{KIND}:{path.name}:{line.digest}"
             value = line.value
             if value is None:
-                yield Skip(key, TORN, line.where)
+                yield Skip(key, line.problem, line.where)
                 continue
             decision = first_text(value, *_DECISION)
             if not decision:

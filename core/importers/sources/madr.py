@@ -17,6 +17,7 @@ from pathlib import Path
 from core.importers.base import ImportContext, Item, ItemError, Skip
 from core.importers.locate import locate
 from core.importers.shaping import SourceDecision, SourceOption, record_from_source
+from core.importers.source_file import SourceRefused, read_source_text
 from core.importers.sources.decisions_md import first_sentence, parse_date
 from core.importers.sources.madr_parse import AdrParts, parse_adr
 from core.record.identity import ProjectIdentity
@@ -51,8 +52,8 @@ class MadrImporter:
 
     def _file_item(self, path: Path) -> Item:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_source_text(path)
+        except (OSError, UnicodeDecodeError, SourceRefused) as exc:
             return ItemError(str(path), f"cannot read the ADR: {exc}")
         identity, relative = locate(path)
         key = f"{KIND}:{identity.project_id}:{relative}"

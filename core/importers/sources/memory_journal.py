@@ -20,7 +20,7 @@ from core.bulk.parallel_read import read_every_record
 from core.errors import InvalidDecision
 from core.gocompat.text import collapse_spaces
 from core.importers.base import ImportContext, Item, ItemError, NoteItem, SignalItem, Skip
-from core.importers.ndjson_source import TORN, Line, first_text, jsonl_files, parse_when, read_lines
+from core.importers.ndjson_source import Line, first_text, jsonl_files, parse_when, read_lines
 from core.importers.notes_sink import ImportedNote
 from core.outcomes.signals import OUTCOME_VALUES, make_signal
 from core.record.shape import StoredRead
@@ -106,7 +106,7 @@ def _signals(event: dict[str, Any]) -> dict[str, Any]:
 def _event_item(line: Line, decisions: _Decisions) -> Item:
     event = line.value
     if event is None:
-        return Skip(f"{KIND}:{line.path.name}:{line.digest}", TORN, line.where)
+        return Skip(f"{KIND}:{line.path.name}:{line.digest}", line.problem, line.where)
     key = f"{KIND}:{line.path.name}:{first_text(event, 'id') or line.digest}"
     when = parse_when(event, "ts", "timestamp", "time")
     signals, outcome = _signals(event), first_text(event, "outcome")

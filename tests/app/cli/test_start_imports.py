@@ -7,6 +7,7 @@ the reading processes for that), the runs checked here find it current.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -37,12 +38,28 @@ NO_MODELS = (
 pending index's entries); the models load when a record is written or checked."""
 NO_PENDING_STORE = ("core.capture.pending", "core.capture.proposal", "core.store.decisions")
 """`status` and `pending` list from the pending index, which describes the pending files."""
+NO_STORE = ("core.store.decisions", "core.record.identity", "core.store.history_files", "secrets")
+"""A current index answers `list` and `show` without the store, whose module brings the write
+path (new ids, history, locks): the index opens the store only to scan it without SQLite."""
+NOT_GIVEN_JOURNAL = ("platformdirs", "logging")
+"""The journal is given (`--journal`), so no per-user default is looked up; and the index's
+warnings, which load `logging`, are for its failures only."""
+NO_DIGESTS = ("hashlib",)
+"""A read of a current index computes no digest (an entry's digest is made as it is written)."""
+DECODES_NONE = ("core.bulk.record_view", "core.record.validation")
+"""`list` prints the index's list columns and decodes no cached record (`show` does)."""
+OWN_RUNTIME_DIR = () if sys.platform in ("darwin", "win32") else ("platformdirs",)
+"""`status` names the app's socket; platformdirs gives its folder on macOS and Windows only."""
 FORBIDS = {
-    "list": (*NO_MODELS, "core.ipc", "core.capture", "core.bulk.parallel_read", "portalocker"),
-    "show": (*NO_MODELS, "core.ipc", "core.capture", "core.bulk.parallel_read", "portalocker"),
-    "status": (*NO_MODELS, *NO_PENDING_STORE, "core.index", "sqlite3", "core.ipc.client"),
-    "pending": (*NO_MODELS, *NO_PENDING_STORE, "core.index", "sqlite3", "core.ipc"),
-}
+    "list": (*NO_MODELS, *NO_STORE, *NOT_GIVEN_JOURNAL, *NO_DIGESTS, "core.ipc", "core.capture",
+             "core.bulk.parallel_read", "portalocker", *DECODES_NONE),
+    "show": (*NO_MODELS, *NO_STORE, *NOT_GIVEN_JOURNAL, *NO_DIGESTS, "core.ipc", "core.capture",
+             "core.bulk.parallel_read", "portalocker"),
+    "status": (*NO_MODELS, *NO_PENDING_STORE, *OWN_RUNTIME_DIR, "logging", "core.index",
+               "sqlite3", "core.ipc.client"),
+    "pending": (*NO_MODELS, *NO_PENDING_STORE, *NOT_GIVEN_JOURNAL, "core.index", "sqlite3",
+                "core.ipc"),
+}  # fmt: skip
 """With no app running (the socket's client loads only when there is a socket to probe)."""
 
 

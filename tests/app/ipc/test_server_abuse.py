@@ -39,6 +39,7 @@ from tests.app.support.socket_support import (
     request,
     serving,
 )
+from tests.factories import proposal_dict
 
 pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="Unix-domain sockets"),
@@ -96,6 +97,24 @@ def test_a_proposal_with_thousands_of_bad_options_gets_a_bounded_error(
     assert omitted > 4000
     assert error.message.endswith(f"; and {omitted:,} more")
     assert len(error.message) <= 4096
+
+
+@pytest.mark.parametrize("workspace", ["../../", "relative/dir", "~/x", "/", "/tmp/.."])
+def test_a_workspace_that_names_no_project_is_refused_before_anything_is_written(
+    qtbot: Any, journal: Path, workspace: str
+) -> None:
+    """A relative path means another place to every process that reads it, and one pending
+    decision at '/' would hold every agent on the machine."""
+    params = {"proposal": proposal_dict(), "workspace": workspace, "session_id": "s-1"}
+    with serving_controller(journal):
+        call = SocketCall(journal, "decision.present", params, wait=30)
+        call.start()
+        qtbot.waitUntil(lambda: not call.is_alive(), timeout=30_000)
+    error = call.error
+    assert isinstance(error, RemoteError), call.result
+    assert error.code == ErrorCode.INVALID_PROPOSAL
+    assert [v["field"] for v in error.data["violations"]] == ["workspace"]
+    assert not list((journal / "pending").glob("*.json"))
 
 
 def test_the_8200_option_ask_is_answered_at_once(qtbot: Any, journal: Path) -> None:

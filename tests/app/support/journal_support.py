@@ -181,6 +181,7 @@ def reused(qtbot: QtBot, window: JournalWindow) -> Iterator[JournalWindow]:
     window.setProperty("dj-initial-summary", language)
     window.summary_actions[str(language)].trigger()
     window.list_view.selectionModel().clear()
+    window.list_view.scrollToTop()
     window.show_record(None)
     window.tabs.setCurrentIndex(0)
     window.filter_bar.set_state(FilterState())

@@ -8,18 +8,25 @@ well, and `read_for_build` then raises exactly what `read_record_file` raises.
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from core.bulk.fast_read import fast_read
 from core.bulk.record_read import read_for_build
+from core.bulk.record_view import CheckedRecordView
 from core.errors import JournalDamaged
 from core.gocompat.gotime import GoTime
-from core.record.codec import encode_record
+from core.record import fields
+from core.record.codec import decode_stored_record, encode_record
+from core.record.fields import rule
 from core.record.normalize import normalize_record
 from core.store.decisions import read_record_file
 from core.store.safefs import ensure_private_dir
@@ -139,3 +146,57 @@ def test_refused_files_raise_what_the_strict_read_raises(tmp_path: Path, content
         read_for_build(root, path, "decision-1")
     assert str(build.value) == str(strict.value)
     assert build.value.path == strict.value.path == str(path)
+
+
+# --- the limits come from the field table ------------------------------------------------------
+
+_ROOT = Path(__file__).resolve().parents[3]
+_READS = (
+    "core/bulk/record_view.py",
+    "core/bulk/fast_read.py",
+    "core/bulk/normal_form.py",
+    "core/bulk/decision_ids.py",
+    "core/record/normalize.py",
+)
+"""The fast read's modules and the plain normal form beside them: they check record fields."""
+
+
+def _imports_limits(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        named = {alias.name for alias in node.names}
+        return node.module == "core.limits" or (node.module == "core" and "limits" in named)
+    return isinstance(node, ast.Import) and any(a.name == "core.limits" for a in node.names)
+
+
+def test_the_bulk_read_takes_every_field_limit_from_the_table() -> None:
+    """No module of the fast read names a limit of `core.limits` itself: it asks the table."""
+    for name in _READS:
+        tree = ast.parse((_ROOT / name).read_text(encoding="utf-8"))
+        assert not any(_imports_limits(node) for node in ast.walk(tree)), name
+
+
+def test_the_checked_view_carries_the_tables_limits() -> None:
+    view = msgspec.inspect.type_info(CheckedRecordView)
+    assert isinstance(view, msgspec.inspect.StructType)
+    types = {f.name: f.type for f in view.fields}
+    problem, options, tags = types["problem"], types["options"], types["tags"]
+    assert isinstance(problem, msgspec.inspect.StrType)
+    assert problem.max_length == rule("problem").most // 4  # characters, never over the bytes
+    assert isinstance(options, msgspec.inspect.ListType | msgspec.inspect.VarTupleType)
+    assert (options.min_length, options.max_length) == (rule("options").least, rule("options").most)
+    assert isinstance(tags, msgspec.inspect.ListType)
+    assert tags.max_length == rule("tags").most
+
+
+@pytest.mark.parametrize("name", ["option.label", "rejection_reason"])
+def test_a_limit_lowered_in_the_table_is_refused_by_both_reads(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The label and reason limits the fast read checks in Python follow the table as it is
+    when it runs, as the strict read's do ("Approach A" and "not this one" exceed 5 bytes)."""
+    data = _dumped(base_raw(), ascii_only=True, indent=None)
+    assert fast_read(data, "decision-abc123") is not None
+    monkeypatch.setitem(fields.FIELDS, name, dataclasses.replace(fields.FIELDS[name], most=5))
+    assert fast_read(data, "decision-abc123") is None
+    with pytest.raises(JournalDamaged):
+        decode_stored_record(data, what="x", expected_id="decision-abc123")

@@ -58,28 +58,34 @@ def test_canonical_path_is_canonical_workspace_path(
         assert canonical_path(candidate) == canonical_workspace_path(candidate)
 
 
-_PLACES = ("a", "a/sub", "b")
+_PLACES = ("a", "a/sub", "b", "link", "link/sub")
+"""`link` is a symlink to `a`: a subfolder reached through it is still inside `a`."""
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     pending=st.lists(
-        st.tuples(st.sampled_from(_PLACES), st.sampled_from(("s1", "s2")), st.booleans()),
+        st.tuples(
+            st.sampled_from(_PLACES),
+            st.sampled_from(("s1", "s2")),
+            st.sampled_from(("readable", "damaged", "at the root")),
+        ),
         max_size=4,
     ),
     caller_session=st.sampled_from(("", "s1", "s2", "s3")),
-    caller_place=st.sampled_from(("", *_PLACES, "c")),
+    caller_place=st.sampled_from(("", *_PLACES, "c", "/")),
 )
 def test_blocking_from_the_index_is_find_blockers(
-    pending: list[tuple[str, str, bool]], caller_session: str, caller_place: str
+    pending: list[tuple[str, str, str]], caller_session: str, caller_place: str
 ) -> None:
     """The hook's quick deny names the same decisions, problems and order as the full path."""
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        for place in (*_PLACES, "c"):
+        for place in ("a/sub", "b", "c"):
             (base / place).mkdir(parents=True, exist_ok=True)
+        (base / "link").symlink_to(base / "a")
         store = PendingStore(base / "journal")
-        for index, (place, session, damaged) in enumerate(pending):
+        for index, (place, session, state) in enumerate(pending):
             parsed = parse_proposal(
                 proposal_dict(problem=f"Problem number {index}"),
                 workspace=str(base / place),
@@ -87,10 +93,13 @@ def test_blocking_from_the_index_is_find_blockers(
                 agent="cc",
             )
             decision = store.save(PendingDecision(parsed)).decision_id
-            if damaged:
+            if state != "readable":
                 path = store.path(decision)
                 data = json.loads(path.read_text())
-                data["proposal"]["options"] = []
+                if state == "damaged":
+                    data["proposal"]["options"] = []
+                else:  # as an older version may have written it
+                    data["workspace"] = "/"
                 path.write_text(json.dumps(data))
         store.refresh_index()
         workspace = str(base / caller_place) if caller_place else ""
@@ -101,6 +110,25 @@ def test_blocking_from_the_index_is_find_blockers(
         full = [(b.decision_id, b.problem, b.damaged) for b in find_blockers(store, **caller)]
         assert quick == full
         assert blocks(entries, **caller) is bool(full)
+
+
+def test_a_subfolder_reached_through_a_symlink_is_inside_the_pending_project(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "project" / "sub" / "deep").mkdir(parents=True)  # a hook's cwd exists
+    (tmp_path / "link").symlink_to(tmp_path / "project")
+    store = PendingStore(tmp_path / "journal")
+    parsed = parse_proposal(
+        proposal_dict(), workspace=str(tmp_path / "project"), session_id="s1", agent="cc"
+    )
+    decision = store.save(PendingDecision(parsed)).decision_id
+    store.refresh_index()
+    entries = read_current(store.directory)
+    assert entries is not None
+    for place in ("link/sub", "link/sub/deep", "link"):
+        caller = {"session_id": "other", "workspace": str(tmp_path / place)}
+        assert [b.decision_id for b in find_blockers(store, **caller)] == [decision], place
+        assert blocks(entries, **caller), place
 
 
 @settings(max_examples=30, deadline=None)

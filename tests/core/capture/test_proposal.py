@@ -388,7 +388,29 @@ def test_several_violations_are_all_reported_in_rule_order() -> None:
 
 def test_session_and_workspace_are_checked() -> None:
     assert fields(proposal_dict(), session_id="  ") == ["session_id"]
-    assert fields(proposal_dict(), workspace="w" * (32 * 1024 + 1)) == ["workspace"]
+    assert fields(proposal_dict(), workspace="/" + "w" * (32 * 1024)) == ["workspace"]
+
+
+@pytest.mark.parametrize("workspace", ["../../", "relative/dir", "~/project", "."])
+def test_a_workspace_that_is_not_absolute_is_refused_naming_the_field(workspace: str) -> None:
+    found = violations(proposal_dict(), workspace=workspace)
+    assert [(v.field, v.message) for v in found] == [
+        ("workspace", f"must be an absolute path (the agent's project root), got {workspace!r}")
+    ]
+
+
+@pytest.mark.parametrize("workspace", ["/", "//", "/tmp/..", "/./"])
+def test_the_filesystem_root_is_no_project(workspace: str) -> None:
+    found = violations(proposal_dict(), workspace=workspace)
+    assert [(v.field, v.message) for v in found] == [
+        ("workspace", "must name a project's directory, not the filesystem root '/'")
+    ]
+
+
+def test_an_absolute_workspace_with_dots_or_an_empty_one_is_accepted(tmp_path: Path) -> None:
+    dotted = parse(proposal_dict(), workspace=f"{tmp_path}/../{tmp_path.name}")
+    assert dotted.identity.canonical_path == str(tmp_path.resolve())
+    assert parse(proposal_dict(), workspace="").identity.workspace == ""
 
 
 def test_decision_id_beside_a_proposal_must_match_the_derived_one() -> None:

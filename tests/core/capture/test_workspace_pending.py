@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,23 @@ def test_a_damaged_pending_file_blocks_the_hooks_but_not_a_new_proposal(
     [blocker] = find_blockers(journal.pending, session_id="s", workspace=str(tmp_path))
     assert blocker.damaged and blocker.decision_id == "decision-broken"
     assert _other(journal, "decision-new", tmp_path) is None
+
+
+def test_a_pending_file_at_the_filesystem_root_holds_only_agents_at_the_root(
+    journal: Journal, tmp_path: Path
+) -> None:
+    """New proposals cannot name '/', but a file an older version wrote may: everything is
+    inside '/', and one such file must not stop every agent in every project."""
+    project = tmp_path / "project"
+    project.mkdir()
+    decision_id = _pend(journal, project, "session-a", "Pick a storage layout")
+    path = journal.pending.directory / f"{decision_id}.json"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    stored["workspace"] = "/"
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert find_blockers(journal.pending, session_id="s", workspace=str(elsewhere)) == []
+    [blocker] = find_blockers(journal.pending, session_id="s", workspace="/")
+    assert blocker.decision_id == decision_id
+    assert find_blockers(journal.pending, session_id="session-a", workspace=str(elsewhere))

@@ -3,6 +3,7 @@ confirmation, shaping limits and the ledger."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from core.importers.shaping import SourceDecision, SourceOption, record_from_sou
 from core.importers.watch import watch
 from core.journal import Journal
 from core.profile.derive import evidence_of
+from core.record import fields
 from core.record.corrections import Correction
 from core.record.identity import project_identity
 from tests.factories import make_record
@@ -210,11 +212,26 @@ def _decision(**overrides: object) -> SourceDecision:
 def test_shaping_skips_what_cannot_be_a_record() -> None:
     assert record_from_source(_decision(chosen=None)).reason == "no answer recorded in the source"  # type: ignore[union-attr]
     single = record_from_source(_decision(options=(SourceOption("A"),)))
-    assert single.reason == "names 1 option; a decision record needs 2 to 4"  # type: ignore[union-attr]
+    assert single.reason == "names 1 option; a decision record needs 2 to 4 options"  # type: ignore[union-attr]
     long_label = record_from_source(_decision(options=(SourceOption("x" * 400), SourceOption("B"))))
     record = long_label.record  # type: ignore[union-attr]
     assert len(record.options[0].label.encode()) <= 256 and record.options[0].description
     assert record.options[0].label.endswith("…")
+
+
+def test_shaping_fits_records_to_the_field_table_as_it_stands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, most in (("option.label", 8), ("options", 3)):
+        monkeypatch.setitem(
+            fields.FIELDS, name, dataclasses.replace(fields.FIELDS[name], most=most)
+        )
+    four = tuple(SourceOption(label) for label in ("A long label", "B", "C", "D"))
+    record = record_from_source(_decision(options=four)).record  # type: ignore[union-attr]
+    assert len(record.options) == 3 and record.options[2].description == "C; D"  # merged
+    assert all(len(option.label.encode()) <= 8 for option in record.options[:2])
+    single = record_from_source(_decision(options=(SourceOption("A"),)))
+    assert single.reason.endswith("needs 2 to 3 options")  # type: ignore[union-attr]
 
 
 def test_shaping_ids_are_stable_and_valid() -> None:

@@ -39,7 +39,8 @@ from core.journal import Journal
 from core.record.filters import ListFilter
 from core.record.models import DecisionRecord, Option, RejectedReason
 from core.record.shape import StoredRead
-from core.store.decisions import DecisionStore, record_file_names
+from core.store.decisions import DecisionStore
+from core.store.record_files import record_file_names
 from core.store.safefs import ensure_private_dir
 from tests.core.bulk.support.reads import shape_values
 from tests.factories import (
@@ -111,6 +112,22 @@ def test_cold_build_then_warm_reconcile_reads_nothing(
     assert (again.added, again.changed, again.removed) == (0, 0, 0)
     assert reads == []
     assert index.query_ids(IndexFilter()) == [f"decision-{n}" for n in range(4, -1, -1)]
+
+
+def test_a_reconcile_that_finds_nothing_changed_writes_nothing(
+    root: Path, index: JournalIndex, trusting: None
+) -> None:
+    """A `list` of a current index must not wait for the write lock another process holds."""
+    for n in range(3):
+        on_disk(root, stored(f"decision-{n}", n))
+    index.read_changed_files()
+    backend = index._open()
+    assert isinstance(backend, core.index.statements.SqliteIndex)
+    statements: list[str] = []
+    backend.connection.set_trace_callback(statements.append)
+    assert index.read_changed_files().removed == 0
+    backend.connection.set_trace_callback(None)
+    assert statements and not [s for s in statements if s.startswith(("BEGIN", "INSERT"))]
 
 
 @pytest.mark.usefixtures("trusting")
@@ -361,6 +378,22 @@ def test_unusable_sqlite_falls_back_to_scanning_the_store(
     assert idx.facets().statuses == ["completed", "deleted"]
     with pytest.raises(JournalDamaged):
         idx.list_records(IndexFilter())
+
+
+def test_an_index_given_no_store_opens_its_own_to_scan_without_sqlite(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(journal_root: Path) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    on_disk(root, stored("decision-1", 1))
+    current = JournalIndex(root)
+    assert current.query_ids(IndexFilter()) == ["decision-1"]
+    assert current._store is None  # a current index answers without the store
+    monkeypatch.setattr(core.index.journal_index, "open_index", broken)
+    scanning = JournalIndex(root)
+    assert scanning.query_ids(IndexFilter()) == ["decision-1"]
+    assert scanning.store.root == root
 
 
 def test_index_files_are_private(root: Path, store: DecisionStore, index: JournalIndex) -> None:
@@ -899,13 +932,13 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
     for n in range(300):
         on_disk(root, stored(f"decision-{n:03d}", n))
     runs: list[bool] = []
-    original = JournalIndex._reconcile_with
+    original = JournalIndex._read_files_with
 
     def counted(self: JournalIndex, *args: object, **kwargs: object) -> object:
         runs.append(True)
         return original(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(JournalIndex, "_reconcile_with", counted)
+    monkeypatch.setattr(JournalIndex, "_read_files_with", counted)
     reading, release = threading.Event(), threading.Event()
 
     def slow_progress(done: int, total: int) -> None:
@@ -925,7 +958,7 @@ def test_a_query_during_the_first_reconcile_waits_for_it_instead_of_starting_ano
     query.join(5)
     assert len(found[0]) == 300
     assert len(runs) == 1
-    assert index.reconciled
+    assert index.caught_up
 
 
 def test_clearing_keeps_the_connections_secure_delete_setting(root: Path) -> None:

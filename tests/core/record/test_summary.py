@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from core.record.models import RejectedReason
-from core.record.summary import ALTERNATIVE_LABEL, english_summary, korean_summary
+from core.record.summary import (
+    ALTERNATIVE_LABEL,
+    english_summary,
+    is_stand_in_label,
+    korean_summary,
+)
 from tests.factories import make_record
 
 
@@ -48,3 +53,17 @@ def test_the_imports_stand_in_alternative_is_no_rejection_in_english() -> None:
     record.rejected_reasons = [RejectedReason(option_id=record.options[1].id, reason="n/a")]
     assert "Rejected" not in english_summary(record)
     assert ALTERNATIVE_LABEL in korean_summary(record), "the stored sentence is unchanged"
+
+
+def test_the_summary_and_the_markdown_exports_tell_the_stand_in_by_one_rule() -> None:
+    """A stand-in label with stray spaces is still the stand-in, for both of them alike."""
+    from core.exporters.stand_in import options_without_stand_in, rejections_without_stand_in
+
+    for label in (ALTERNATIVE_LABEL, f"  {ALTERNATIVE_LABEL} ", "Single JSON document"):
+        record = make_record()
+        record.options[1].label = label
+        record.rejected_reasons = [RejectedReason(option_id=record.options[1].id, reason="n/a")]
+        left_out = is_stand_in_label(label)
+        assert ("Rejected" not in english_summary(record)) is left_out
+        assert (len(options_without_stand_in(record)) == 1) is left_out
+        assert (rejections_without_stand_in(record) == []) is left_out

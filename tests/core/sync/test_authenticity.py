@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 
 import pytest
 from hypothesis import given
@@ -91,6 +93,42 @@ def test_forged_foreign_and_rolled_back_manifests_are_named() -> None:
         "m/0c0c0c0c.age": UNDECRYPTABLE,
     }
     assert report.refused[0].message.startswith("the remote was rolled back")
+
+
+@pytest.mark.parametrize(
+    ("plain", "said"),
+    [
+        (b"not gzip at all", "it is not gzip-compressed"),
+        (gzip.compress(b"{not json"), "its contents are not JSON"),
+        (gzip.compress(b'{"format": 2, "mac": "00"}'), "it lacks the field 'files'"),
+        (
+            gzip.compress(
+                json.dumps(
+                    {
+                        "format": 2,
+                        "machine": LAPTOP,
+                        "name": "x",
+                        "seq": "one",
+                        "files": [],
+                        "seen": {},
+                        "machines": {},
+                        "state": "0" * 64,
+                        "mac": "0" * 64,
+                    }
+                ).encode()
+            ),
+            "a field holds the wrong kind of value",
+        ),
+    ],
+)
+def test_a_manifest_that_does_not_decode_is_refused_in_plain_words(plain: bytes, said: str) -> None:
+    report = SyncReport("synced")
+    RemoteCheck(CODEC, {}, DESK).add(manifests.name_of(LAPTOP), CODEC.seal(plain), report)
+    [refusal] = report.refused
+    assert refusal.kind == TAMPERED
+    assert said in refusal.message and "changed on the remote by someone" in refusal.message
+    for python_words in ("invalid literal", "Expecting", "Error", "codec", "KeyError"):
+        assert python_words not in refusal.message
 
 
 def test_a_writer_older_than_another_writer_saw_is_a_rollback() -> None:

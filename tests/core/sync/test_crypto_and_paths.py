@@ -6,7 +6,7 @@ import pytest
 
 from core.errors import SyncKeyWrong
 from core.sync.crypto import AgeCodec, Codec, SyncKey
-from core.sync.paths import Unit, unit_of
+from core.sync.paths import FILE_MODE, Unit, remote_name_problem, unit_of
 
 
 def test_names_are_keyed_stable_and_reveal_no_id() -> None:
@@ -96,3 +96,13 @@ def test_what_moves(path: str, unit: Unit) -> None:
 )
 def test_what_never_moves(path: str) -> None:
     assert unit_of(path) is None
+
+
+def test_a_name_outside_the_encrypted_layout_is_refused_naming_the_real_layout() -> None:
+    for name in (b"m/0a0a0a0a.age", b"d/ab/" + b"c" * 30 + b".age", b"key-check.age"):
+        assert remote_name_problem(name, FILE_MODE, encrypted=True) is None
+    problem = remote_name_problem(b"d/evil.age", FILE_MODE, encrypted=True)
+    assert problem is not None
+    for real in ("decision-journal-sync.json", "key-check.age", "d/<2 hex>/<30 hex>.age"):
+        assert real in problem
+    assert "m/<8 hex>.age" in problem and "-<n>" not in problem  # not format 1's old names

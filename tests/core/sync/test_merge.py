@@ -51,6 +51,42 @@ def test_a_newer_remote_that_does_not_descend_from_local_is_a_conflict() -> None
     assert merge.fork == 2
 
 
+def _stamped(n: int, at: str, **extra: object) -> bytes:
+    return json.dumps({"revision": n, "problem": "p", "updated_at": at, **extra}).encode()
+
+
+def test_the_same_content_written_on_two_machines_is_no_conflict_and_the_first_stands() -> None:
+    early, late = "2026-12-02T01:31:50.30865045Z", "2026-12-02T01:31:55.456658193Z"
+    first, second = _side(_stamped(1, early)), _side(_stamped(1, late))
+    # each machine computes the same winner, whichever side merges
+    assert merge_record(first, second).outcome == LOCAL
+    assert merge_record(second, first).outcome == REMOTE
+    # a later revision too, when every revision differs only in its stamps
+    chain_a = _side(_stamped(1, early), _stamped(2, late, deleted_at=late))
+    chain_b = _side(_stamped(1, late), _stamped(2, early, deleted_at=early))
+    assert merge_record(chain_a, chain_b).outcome == REMOTE
+    assert merge_record(chain_b, chain_a).outcome == LOCAL
+    # the same time on both: the smaller bytes, on both sides alike
+    tie_a = _side(_stamped(1, early, z=1))
+    tie_b = _side(_stamped(1, early, z=1) + b"\n")
+    assert {merge_record(tie_a, tie_b).outcome, merge_record(tie_b, tie_a).outcome} == {
+        LOCAL,
+        REMOTE,
+    }
+
+
+def test_content_that_differs_beyond_the_stamps_is_still_a_conflict() -> None:
+    at = "2026-12-02T01:31:50Z"
+    mine = _side(_stamped(1, at, problem_extra="a"))
+    assert merge_record(mine, _side(_stamped(1, at, problem_extra="b"))).outcome == CONFLICT
+    # an earlier revision that differs is a conflict though the current ones differ only
+    # in their stamps
+    one_a, one_b = _stamped(1, at, x="a"), _stamped(1, at, x="b")
+    later = "2026-12-02T01:32:00Z"
+    merge = merge_record(_side(one_a, _stamped(2, at)), _side(one_b, _stamped(2, later)))
+    assert merge.outcome == CONFLICT
+
+
 def test_logs_keep_the_shared_beginning_then_the_other_lines_by_time_then_bytes() -> None:
     local = b'{"n":1}\n{"n":2}\n'
     remote = b'{"n":1}\n{"n":3}\n{"n":2}\n'

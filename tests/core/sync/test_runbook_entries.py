@@ -97,7 +97,7 @@ def test_the_states_the_app_shows_name_existing_entries() -> None:
 
 def test_each_sync_entry_says_what_you_see_why_and_the_fix() -> None:
     sync_entries = {name: text for name, text in ENTRIES.items() if name.startswith("sync-")}
-    assert len(sync_entries) == 13
+    assert len(sync_entries) == 15
     for name, text in sync_entries.items():
         for part in ("**You see:**", "**Why:**", "**Fix:**"):
             assert part in text, (name, part)

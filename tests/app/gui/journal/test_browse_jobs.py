@@ -50,6 +50,19 @@ def test_the_first_page_comes_first_then_the_count_of_every_match(journal: Journ
     assert count.kept == "decision-test-0001" and count.kept_listed  # on a later page
 
 
+@pytest.mark.parametrize("sort", ["", SORT_OLDEST])
+def test_a_reload_can_ask_for_every_page_the_reader_had_loaded(journal: Journal, sort: str) -> None:
+    browser = ScopeBrowser(journal.index)
+    browser.latest = 1
+    pages: list[ScopePage] = []
+    state = FilterState(scope=SCOPE_ALL, **({"sort": sort} if sort else {}))
+    count = browser.open_scope(1, state, "", pages.append, first_rows=2 * PAGE_SIZE)
+    assert [len(page.rows) for page in pages] == [COUNT + 1]  # every match fits in two pages
+    assert count is not None and count.total == COUNT + 1 and count.rows is None
+    newest = f"decision-test-{COUNT + 1:04d}"
+    assert pages[0].rows[0 if not sort else -1].id == newest
+
+
 def test_the_count_says_when_the_decision_on_screen_is_outside_the_scope(
     journal: Journal,
 ) -> None:

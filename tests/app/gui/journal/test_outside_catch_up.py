@@ -26,8 +26,8 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[JournalWindow]:
     """A window over a journal of one decision, reconciled once since it showed its page."""
     journal = make_journal(tmp_path / "journal", [record(1)])
     window = open_window(qtbot, journal, tmp_path / "settings.ini")
-    with qtbot.waitSignal(window.bridge.reconciled, timeout=10_000):
-        window.bridge.reconcile()  # the window knows the index as it stands
+    with qtbot.waitSignal(window.bridge.files_read, timeout=10_000):
+        window.bridge.read_changed_files()  # the window knows the index as it stands
     yield window
     shut_down(qtbot, window)
 
@@ -45,8 +45,8 @@ def test_records_another_process_indexed_first_still_reach_the_window(
     finally:
         elsewhere.close()
     # then the app's notice that records arrived: its reconcile has nothing left to read
-    with qtbot.waitSignal(window.bridge.reconciled, timeout=10_000) as caught:
-        window.bridge.reconcile()
+    with qtbot.waitSignal(window.bridge.files_read, timeout=10_000) as caught:
+        window.bridge.read_changed_files()
     report = caught.args[0]
     assert (report.added, report.changed, report.removed) == (0, 0, 0)
     qtbot.waitUntil(lambda: window.model.rowCount() == 2, timeout=5000)
@@ -60,8 +60,8 @@ def test_a_reconcile_that_finds_the_index_as_shown_reloads_nothing(
     generation = window.bridge.index.read_changed_files().generation
     counted: list[object] = []
     window.scope_counted.connect(lambda: counted.append(True))
-    with qtbot.waitSignal(window.bridge.reconciled, timeout=10_000) as again:
-        window.bridge.reconcile()
+    with qtbot.waitSignal(window.bridge.files_read, timeout=10_000) as again:
+        window.bridge.read_changed_files()
     assert again.args[0].generation == generation
     qtbot.wait(200)
     assert counted == []

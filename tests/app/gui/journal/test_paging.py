@@ -124,9 +124,10 @@ def test_new_captures_do_not_shift_a_frozen_snapshot(
     assert window.model.total == COUNT
 
 
-def test_expired_snapshot_reloads_the_first_page_with_a_notice(
+def test_expired_snapshot_reloads_the_pages_read_so_far_with_a_notice(
     qtbot: QtBot, window: JournalWindow, clock: FakeClock
 ) -> None:
+    """A new snapshot, from the top, with as many rows as the reader had scrolled through."""
     _fetch_next_page(qtbot, window)
     assert window.model.loaded == 2 * PAGE_SIZE
     clock.now += 901
@@ -134,8 +135,10 @@ def test_expired_snapshot_reloads_the_first_page_with_a_notice(
         window.model.fetchMore()
     assert window.notice.isVisible()
     assert window.notice.text() == EXPIRED_NOTICE
-    assert window.model.loaded == PAGE_SIZE
-    assert window.caption.text() == f"100 of {COUNT} decisions loaded"
+    assert window.model.loaded == 2 * PAGE_SIZE
+    assert window.caption.text() == f"200 of {COUNT} decisions loaded"
+    _fetch_next_page(qtbot, window)  # paging goes on in the new snapshot
+    assert window.model.list_row(2 * PAGE_SIZE).id == f"decision-test-{COUNT - 200:04d}"
 
 
 def test_evicted_snapshot_reloads_too(qtbot: QtBot, journal: Journal, tmp_path: Path) -> None:

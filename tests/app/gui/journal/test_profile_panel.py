@@ -206,7 +206,7 @@ def test_records_changed_by_another_process_rebuild_the_profile_on_refresh(
     assert journal.profile.status().state == "stale"
     states: list[str] = []
     window.bridge.profile_state_changed.connect(lambda status: states.append(status.state))
-    window.bridge.reconcile()
+    window.bridge.read_changed_files()
     qtbot.waitUntil(lambda: states[-1:] == ["current"], timeout=10_000)
     assert journal.profile.status().state == "current"
     assert journal.profile.load().revision == 2
@@ -215,8 +215,8 @@ def test_records_changed_by_another_process_rebuild_the_profile_on_refresh(
 def test_a_refresh_without_outside_changes_does_not_rebuild(
     qtbot: QtBot, window: JournalWindow, journal: Journal
 ) -> None:
-    with qtbot.waitSignal(window.bridge.reconciled, timeout=10_000):
-        window.bridge.reconcile()
+    with qtbot.waitSignal(window.bridge.files_read, timeout=10_000):
+        window.bridge.read_changed_files()
     assert not window.bridge.profile_worker.busy
     assert journal.profile.load().revision == 1
 
@@ -324,7 +324,7 @@ def test_the_status_bar_names_the_profile_state_in_words(
     qtbot: QtBot, window: JournalWindow
 ) -> None:
     qtbot.waitUntil(lambda: window.profile_label.text() == "Profile: up to date", timeout=5000)
-    window._profile_state_changed(ProfileStatus("error", "the last rebuild failed"))
+    window.panels.profile_state_changed(ProfileStatus("error", "the last rebuild failed"))
     assert window.profile_label.text() == "Profile: needs attention"
     assert window.profile_label.toolTip() == "the last rebuild failed"
 
