@@ -107,7 +107,9 @@ def plain_canonical(value: object) -> bytes:
 
 
 def _no_float(text: str) -> object:
-    raise ValueError(f"a manifest holds numbers that are not integers ({text[:20]})")
+    raise SyncManifestInvalid(
+        f"not a format-{FORMAT} manifest: it holds a number that is not an integer ({text[:20]})"
+    )
 
 
 def state_digest(files: dict[str, Listed]) -> str:
