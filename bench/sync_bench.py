@@ -1,6 +1,7 @@
 """Sync timings at each size, each beside plain git doing the same work in the same run.
 
 Usage: python bench/sync_bench.py [--sizes 1000 10000 100000] [--manifest-syncs N] [--code DIR]
+                                  [--journals DIR]
 
 Each size gets a synthetic journal (one in twenty records edited once, so history is there too)
 and two machines syncing through a bare repository, encrypted. Beside each figure, plain git
@@ -12,7 +13,9 @@ sync` beside `git fetch` + `status`. Targets: an incremental sync of one edit at
 1,000 records; a first push at most 3x plain git. `--manifest-syncs N` then makes N syncs that
 each name a new history file and times one more join. `--code DIR` measures the sync code of
 another checkout (an older commit in a worktree) with this bench, for a before/after in one
-run.
+run. `--journals DIR` keeps each size's generated journal in DIR and copies it for the next run
+(a 100,000-record journal takes minutes to generate). The end prints every size's figures in
+one table.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 INCREMENTAL_TARGET = 2.0
+RACY_WAIT = 2.5
 FIRST_PUSH_RATIO = 3.0
 FOLDERS = ("records", "history")
 
@@ -114,18 +118,42 @@ class PlainGit:
         _git(self.tree, "status", "--porcelain")
 
 
-def run_size(size: int, work: Path, manifest_syncs: int) -> list[tuple[str, float, float | None]]:
-    """(figure, seconds, plain git's seconds for the same work) for one journal size."""
+def _journal(size: int, laptop: Path, journals: Path | None) -> list[str]:
+    """A synthetic journal of `size` records at `laptop` (one in twenty edited once), copied
+    from `journals` when an earlier run left one there; returns the record ids in order."""
     from bench.journal_gen import write_journal  # from the --code checkout
+    from core.store.decisions import DecisionStore
+
+    kept = journals / f"journal-{size}" if journals is not None else None
+    if kept is not None and (kept / "ids.txt").is_file():
+        subprocess.run(["cp", "-a", str(kept / "journal"), str(laptop)], check=True)
+        # a file changed shortly before a scan is read again by the next one (the "racy"
+        # rule of `core.bulk.file_identity`): wait as long as a journal written earlier would
+        time.sleep(RACY_WAIT)
+        return (kept / "ids.txt").read_text().split()
+    ids = write_journal(laptop, size)
+    store = DecisionStore(laptop)
+    for record_id in ids[::20]:
+        store.revise(record_id, 1, _touch("edited once for history"))
+    if kept is not None:
+        shutil.rmtree(kept, ignore_errors=True)
+        kept.mkdir(parents=True)
+        subprocess.run(["cp", "-a", str(laptop), str(kept / "journal")], check=True)
+        (kept / "ids.txt").write_text("\n".join(ids) + "\n")
+    return ids
+
+
+def run_size(
+    size: int, work: Path, manifest_syncs: int, journals: Path | None = None
+) -> list[tuple[str, float, float | None]]:
+    """(figure, seconds, plain git's seconds for the same work) for one journal size."""
     from core.store.decisions import DecisionStore
     from core.sync.engine import SyncEngine
     from core.sync.keystore import KeyLocation, load_key
 
     laptop, desk = work / "laptop", work / "desk"
-    ids = write_journal(laptop, size)
+    ids = _journal(size, laptop, journals)
     store = DecisionStore(laptop)
-    for record_id in ids[::20]:
-        store.revise(record_id, 1, _touch("edited once for history"))
     url = _bare(work / "remote.git")
     key_file = work / "laptop.key"
     plain = PlainGit(laptop, work)
@@ -209,18 +237,42 @@ def report(size: int, figures: list[tuple[str, float, float | None]]) -> None:
     )
 
 
+def summary(results: dict[int, list[tuple[str, float, float | None]]]) -> None:
+    """Every size's figures in one table: sync's seconds, plain git's, and their ratio."""
+    sizes = sorted(results)
+    names = list(dict.fromkeys(name for figures in results.values() for name, _, _ in figures))
+    print("all sizes (sync s / plain git s = ratio):")
+    print(f"  {'figure':<30}" + "".join(f" {f'{size:,} records':>26}" for size in sizes))
+    for name in names:
+        cells = []
+        for size in sizes:
+            found = {n: (s, b) for n, s, b in results[size]}
+            if name not in found:
+                cells.append(f" {'':>26}")
+                continue
+            seconds, base = found[name]
+            text = f"{seconds:.2f}"
+            if base:
+                text += f" / {base:.2f} = {seconds / base:.1f}x"
+            cells.append(f" {text:>26}")
+        print(f"  {name:<30}" + "".join(cells))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--manifest-syncs", type=int, default=0)
     parser.add_argument("--code", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--journals", type=Path, default=None)
     args = parser.parse_args()
     sys.path.insert(0, str(args.code.resolve()))
     print(f"sync code from {args.code}", flush=True)
+    results: dict[int, list[tuple[str, float, float | None]]] = {}
     for size in args.sizes:
         with tempfile.TemporaryDirectory(prefix="sync-bench-") as tmp:
-            figures = run_size(size, Path(tmp), args.manifest_syncs)
-        report(size, figures)
+            results[size] = run_size(size, Path(tmp), args.manifest_syncs, args.journals)
+        report(size, results[size])
+    summary(results)
     return 0
 
 

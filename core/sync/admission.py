@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable
 
 from core import limits
+from core.bulk.fast_read import fast_read
+from core.bulk.redaction_gate import record_unchanged
 from core.errors import InvalidDecision, JournalDamaged
 from core.record.codec import decode_stored_record
 from core.record.redact_record import redact_record
@@ -83,16 +85,36 @@ def chain_problem(
 
 
 def _record_problem(path: str, data: bytes, record_id: str, revision: int | None) -> str | None:
+    """`record_problem`, with the bulk reads first: most records another machine sends are
+    read in C (`core.bulk.fast_read`) and proven untouched by redaction without redacting them
+    (`core.bulk.redaction_gate`); any other record gets the plain checks, which word its
+    problem."""
+    if len(data) <= limits.RECORD_FILE_MAX:
+        read = fast_read(data, record_id)
+        if read is not None and record_unchanged(read.record):
+            return _revision_problem(read.record.revision, revision)
+    return record_problem(path, data, record_id, revision)
+
+
+def record_problem(path: str, data: bytes, record_id: str, revision: int | None) -> str | None:
+    """Why the store would not write the record in `data` at `path` (under the name of
+    `record_id`, and for a history file `revision`), or None when it would."""
     if len(data) > limits.RECORD_FILE_MAX:
         return f"it is {len(data):,} bytes, over the record limit of {limits.RECORD_FILE_MAX:,}"
     try:
         record = decode_stored_record(data, what=path, expected_id=record_id)
     except (JournalDamaged, InvalidDecision, ValueError) as exc:
         return f"the store would not write it: {exc}"
-    if revision is not None and record.revision != revision:
-        return f"it holds revision {record.revision}, not the {revision} its name says"
+    if (problem := _revision_problem(record.revision, revision)) is not None:
+        return problem
     if redact_record(record) != record:  # model equality: field by field, no encoding
         return "it holds text the redaction rules remove (a secret), which no machine writes"
+    return None
+
+
+def _revision_problem(found: int, named: int | None) -> str | None:
+    if named is not None and found != named:
+        return f"it holds revision {found}, not the {named} its name says"
     return None
 
 

@@ -118,8 +118,6 @@ class RemoteCheck:
     rejected: set[str] = field(default_factory=set)
     """The names of `refused` whose bytes no key holder wrote (not those refused as rolled
     back, which a key holder wrote once)."""
-    vouched: dict[str, dict[str, Voucher]] = field(default_factory=dict)
-    """Working-copy name → blob digest → voucher."""
 
     @property
     def strict(self) -> bool:
@@ -157,9 +155,6 @@ class RemoteCheck:
             self.refuse(report, name, TAMPERED, f"{NO_KEY} ({exc}); it vouches for nothing")
             return
         self.valid[name] = manifest
-        for file_name, listed in manifest.files.items():
-            voucher = Voucher(listed, manifest.machine)
-            self.vouched.setdefault(file_name, {}).setdefault(listed.digest, voucher)
         before = self.seen.get(manifest.machine, 0)
         if manifest.seq < before:
             whose = "this machine" if manifest.machine == self.own else "machine"
@@ -198,7 +193,15 @@ class RemoteCheck:
             report.refuse(Refusal(path or name, kind, message, path))
 
     def voucher(self, name: str, blob: bytes) -> Voucher | None:
-        return self.vouched.get(name, {}).get(blob_digest(blob))
+        """The word of the first valid manifest (in the order they were checked) that lists
+        exactly this blob under `name`; None when none does. Asked of the manifests each time,
+        so checking a remote's manifests costs nothing per file they list."""
+        digest = blob_digest(blob)
+        for manifest in self.valid.values():
+            listed = manifest.files.get(name)
+            if listed is not None and listed.digest == digest:
+                return Voucher(listed, manifest.machine)
+        return None
 
     def writers(self, name: str, blob: bytes) -> list[str]:
         """The machines whose valid manifests list exactly this blob under `name`."""
@@ -396,14 +399,18 @@ def pushed(work: WorkingCopy) -> None:
 
 def learn(work: WorkingCopy, check: RemoteCheck) -> None:
     """Names, machine names and each writer's newest state from the remote's valid
-    manifests."""
+    manifests. A name already known for the same path is left as it is (it was checked when
+    it was learned, or this machine named it), so a merge saves only the names new here."""
+    known = work.state.known
     for held, manifest in check.valid.items():
         if held not in check.refused:  # a rolled-back manifest is not a writer's newest
             peers.learn(work.state, manifest, work.config.machine)
         work.state.machines.update(manifest.names())
         for name, listed in manifest.files.items():
-            if listed.path and work.codec.name(listed.path) == name:
-                work.state.known[name] = listed.path
+            if not listed.path or known.get(name) == listed.path:
+                continue
+            if work.codec.name(listed.path) == name:
+                known[name] = listed.path
         if manifest.seq > work.state.seen.get(manifest.machine, 0):
             work.state.seen[manifest.machine] = manifest.seq
 

@@ -18,7 +18,6 @@ written in the order given, so a save that is cut short keeps a prefix of its ch
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -34,6 +33,8 @@ FOLD_MIN = 256 * 1024
 """A log is folded into a new snapshot once it is larger than the snapshot and this."""
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_LINE = msgspec.json.Encoder()
+"""A log line: compact JSON, UTF-8 as it is."""
 
 
 class TrackedMap(dict[str, V]):
@@ -125,7 +126,7 @@ class DeltaMaps:
             return maps
         for line, end in _whole_lines(log):
             try:
-                change = json.loads(line)
+                change = msgspec.json.decode(line)
             except ValueError:
                 break  # a torn line: written last, so nothing valid follows it
             _apply(maps, change)
@@ -141,12 +142,11 @@ class DeltaMaps:
         `everything` when there is none yet or the log outgrew the last one."""
         if not self.loaded:
             self.load()  # where the log ends
-        data = "".join(
-            json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in changes
-        )
-        encoded = data.encode("utf-8")
-        grown = self.log_size + len(encoded)
-        if not self.exists or grown > max(self.snapshot_size, FOLD_MIN):
+        if not self.exists:
+            self.fold(everything())  # the first save: the changes are all of it
+            return
+        encoded = b"".join(_LINE.encode(change) + b"\n" for change in changes)
+        if self.log_size + len(encoded) > max(self.snapshot_size, FOLD_MIN):
             self.fold(everything())
         elif encoded:
             self._append(encoded)

@@ -26,7 +26,9 @@ import json
 import re
 import zlib
 from dataclasses import dataclass, field
+from operator import itemgetter
 
+from core.bulk.sorted_json import sorted_json
 from core.errors import SyncManifestInvalid
 
 FOLDER = "m"
@@ -84,7 +86,7 @@ class Manifest:
             "seen": dict(sorted(self.seen.items())),
             "machines": dict(sorted(self.machines.items())),
             "state": self.state,
-            "files": [[n, e.path, e.digest, e.length] for n, e in sorted(self.files.items())],
+            "files": [[n, e.path, e.digest, e.length] for n, e in _by_name(self.files)],
             **({"at": self.at} if self.at else {}),
         }
 
@@ -94,13 +96,30 @@ class Manifest:
 
 
 def canonical(body: dict[str, object]) -> bytes:
-    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    """The bytes a MAC covers: `plain_canonical`'s, written in C (`core.bulk.sorted_json`, exact
+    for what a manifest holds: text, integers, lists and dicts; `decode` refuses a float)."""
+    return sorted_json(body)
+
+
+def plain_canonical(value: object) -> bytes:
+    """Compact JSON with sorted keys, UTF-8: what every version's MAC covers."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _no_float(text: str) -> object:
+    raise SyncManifestInvalid(
+        f"not a format-{FORMAT} manifest: it holds a number that is not an integer ({text[:20]})"
+    )
 
 
 def state_digest(files: dict[str, Listed]) -> str:
     """The digest of a complete listing: name, blob digest and length of every file, sorted."""
-    lines = "".join(f"{n} {e.digest} {e.length}\n" for n, e in sorted(files.items()))
+    lines = "".join([f"{n} {e.digest} {e.length}\n" for n, e in _by_name(files)])
     return hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def _by_name(files: dict[str, Listed]) -> list[tuple[str, Listed]]:
+    return sorted(files.items(), key=itemgetter(0))  # by name alone: names are unique
 
 
 def encode(body: dict[str, object], mac: str) -> bytes:
@@ -120,7 +139,8 @@ def decode(plain: bytes) -> tuple[Manifest, dict[str, object], str]:
         text = inflater.decompress(plain, MANIFEST_MAX)
         if inflater.unconsumed_tail:
             raise SyncManifestInvalid(f"a manifest inflates past {MANIFEST_MAX} bytes")
-        raw = json.loads(text)
+        # no writer puts a float in a manifest, and the MAC's encoding is exact without them
+        raw = json.loads(text, parse_float=_no_float, parse_constant=_no_float)
         mac = raw.pop("mac")
         files = {str(n): Listed(str(p), str(d), int(length)) for n, p, d, length in raw["files"]}
         manifest = Manifest(

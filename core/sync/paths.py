@@ -154,8 +154,10 @@ def scan_journal(root: Path) -> Iterator[tuple[str, os.stat_result]]:
 def _scan_flat(root: Path, folder: str) -> Iterator[tuple[str, os.stat_result]]:
     for entry in _entries(root / folder):
         path = f"{folder}/{entry.name}"
+        if unit_of(path) is None:
+            continue  # a lock file, a temporary file: not stat-ed
         info = entry.stat(follow_symlinks=False)
-        if stat.S_ISREG(info.st_mode) and unit_of(path) is not None:
+        if stat.S_ISREG(info.st_mode):
             yield path, info
 
 

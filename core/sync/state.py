@@ -13,6 +13,7 @@ name, and the digest and length of each blob.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import socket
@@ -208,11 +209,11 @@ class StateFiles:
         before what was exported: a save cut short then leaves an older index, so the next
         export writes those files again, instead of exported files whose paths no manifest
         would name), then `state.json`."""
-        changes = [
-            *changes_of(KNOWN, state.known, _same),
-            *changes_of(BLOBS, state.blobs, _same),
-            *changes_of(EXPORTED, index, ExportedFile.to_list),
-        ]
+        changes = itertools.chain(
+            changes_of(KNOWN, state.known, _same),
+            changes_of(BLOBS, state.blobs, _same),
+            changes_of(EXPORTED, index, ExportedFile.to_list),
+        )
 
         def everything() -> dict[str, Mapping[str, Any]]:
             exported = {path: entry.to_list() for path, entry in index.items()}

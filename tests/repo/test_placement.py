@@ -240,7 +240,6 @@ TESTED_ELSEWHERE: dict[str, str] = {
     "core/store/record_files.py": "tests/core/index/test_journal_index.py",
     "core/store/locking.py": "tests/core/store/test_temp_sweep.py",
     # core/sync
-    "core/sync/admission.py": "tests/integration/test_sync_hostile_remote.py",
     "core/sync/bounds.py": "tests/integration/test_sync_hostile_remote.py",
     "core/sync/incoming.py": "tests/integration/test_sync_two_machines.py",
     "core/sync/manifests.py": "tests/core/sync/test_authenticity.py",
