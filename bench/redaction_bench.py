@@ -153,9 +153,7 @@ def score(redact: Redactor, rows: list[Row]) -> Scores:
     )
 
 
-def throughput(
-    redact: Redactor, texts: list[str], minimum: int
-) -> tuple[int, float, float, float]:
+def throughput(redact: Redactor, texts: list[str], minimum: int) -> tuple[int, float, float, float]:
     """Lines per second over at least ``minimum`` lines (the set repeated), best of 3 runs, by
     the wall clock and by this process's CPU time, and the 1-minute load average then.
 
