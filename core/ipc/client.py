@@ -216,12 +216,26 @@ class IpcClient:
         sock = self._sock
         if sock is None:
             return
+        if self._parted_already():
+            self.close()
+            return
         try:
             readable, _, _ = select.select([sock], [], [], 0)
         except (OSError, ValueError):
             readable = [sock]
         if readable:
             self.close()
+
+    def _parted_already(self) -> bool:
+        """A reply left over from the last read answers no request: the parting error came in
+        the same read as the last answer, so the socket no longer shows it as readable."""
+        for body in self._bodies:
+            try:
+                if isinstance(self._read_message(body), Response):
+                    return True
+            except UnexpectedReply:
+                return True
+        return False
 
     def hello(self) -> HelloResult:
         """Says hello and checks that the app speaks our protocol version.

@@ -8,6 +8,7 @@ What the real app does with the same calls is tested in tests/app/ipc and tests/
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import struct
@@ -317,6 +318,30 @@ def test_a_parting_error_between_calls_is_replaced_by_a_new_connection(
         assert client.call("decision.status") == {"status": "second"}
     assert app.connections == 2
     assert len(app.requests) == 2
+
+
+def test_a_parting_error_read_with_the_last_answer_is_not_the_next_answer(
+    app: ScriptedApp,
+) -> None:
+    """The answer and the parting error arrive in one read: the socket then shows nothing
+    readable, yet the next call must still go out on a new connection."""
+
+    def first(peer: Peer) -> None:
+        request = peer.request()
+        frames = [
+            {"jsonrpc": "2.0", "id": request["id"], "result": {"status": "ok"}},
+            {"jsonrpc": "2.0", "id": None, "error": {"code": -32003, "message": "idle"}},
+        ]
+        bodies = [json.dumps(f, separators=(",", ":")).encode() for f in frames]
+        peer.conn.sendall(b"".join(HEADER.pack(len(body)) + body for body in bodies))
+        with contextlib.suppress(EOFError):  # the app has not hung up yet when the call comes
+            peer.request()
+
+    app.scripts += [first, answer_each({"status": "second"})]
+    with IpcClient(app.path) as client:
+        assert client.call("decision.status") == {"status": "ok"}
+        assert client.call("decision.status") == {"status": "second"}
+    assert app.connections == 2
 
 
 def test_hello_checks_the_protocol_version(app: ScriptedApp) -> None:
