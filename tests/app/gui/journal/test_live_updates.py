@@ -106,7 +106,8 @@ def test_f5_reloads_every_time_it_is_pressed(qtbot: QtBot, window: JournalWindow
         DecisionStore(root).put(record(number))
         with qtbot.waitSignal(window.scope_counted, timeout=SOON_MS):
             press(window, Qt.Key.Key_F5)
-        assert window.model.total == number
+        # the count of the press before may land first on a busy machine; this press's follows
+        qtbot.waitUntil(lambda: window.model.total == number, timeout=SOON_MS)  # noqa: B023
         assert _ids(window)[0] == f"decision-test-{number:04d}"
     for _ in range(3):  # nothing changed: F5 still reloads and says so
         with qtbot.waitSignal(window.scope_counted, timeout=SOON_MS):
