@@ -21,6 +21,7 @@ from core.messages.wording import count
 from core.record.fields import rule
 from core.record.identity import ProjectIdentity, redacted_stable_id, short_stable_id
 from core.record.models import SCHEMA_VERSION, DecisionRecord, Option, Provenance, RejectedReason
+from core.record.redaction import redact_text
 from core.record.summary import ALTERNATIVE_LABEL
 from core.record.validation import is_valid_option_id, looks_sensitive
 from core.store.decisions import derive_record_id
@@ -80,8 +81,12 @@ class SourceDecision:
 
 
 def kind_slug(text: str, default: str) -> str:
-    """A decision kind from a header or category: lowercase words joined by '_'."""
-    slug = _KIND.sub("_", go_lower(go_trim(text))).strip("_")[:64]
+    """A decision kind from a header or category: lowercase words joined by '_'.
+
+    Made from the redacted text: a secret lowercased into an identifier is no longer one the
+    redaction rules recognise, and identifiers are never redacted afterwards.
+    """
+    slug = _KIND.sub("_", go_lower(go_trim(redact_text(text)[0]))).strip("_")[:64]
     return slug or default
 
 
@@ -94,7 +99,8 @@ def source_fingerprints(key: str) -> tuple[str, str]:
 def _option_ids(labels: list[str]) -> list[str]:
     ids: list[str] = []
     for position, label in enumerate(labels, start=1):
-        slug = _SLUG.sub("-", go_lower(label)).strip("-")[:48].strip("-")
+        shown = redact_text(label)[0]  # as kind_slug: from the redacted label
+        slug = _SLUG.sub("-", go_lower(shown)).strip("-")[:48].strip("-")
         if not slug or not is_valid_option_id(slug) or looks_sensitive(slug):
             slug = f"option-{position}"
         candidate, n = slug, 2

@@ -34,6 +34,7 @@ from core.capture.drafts import Draft
 from core.gocompat.text import collapse_spaces, go_trim
 from core.record.controls import visible_controls
 from core.record.models import Stage
+from core.record.redaction import redact_text
 
 TITLE_PREFIX = "Decision: "
 TITLE_PROBLEM_MAX = 60
@@ -48,7 +49,7 @@ def window_title(problem: str) -> str:
 
     Why: window lists and task switchers show the title, so it must say which fork this is.
     """
-    text = collapse_spaces(visible_controls(problem))
+    text = collapse_spaces(visible_controls(redact_text(problem)[0]))  # X clients read it
     if len(text) > TITLE_PROBLEM_MAX:
         text = text[: TITLE_PROBLEM_MAX - 1].rstrip() + "…"
     return TITLE_PREFIX + text

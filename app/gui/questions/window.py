@@ -46,6 +46,7 @@ from app.gui.widgets.window_behaviour import (
 from core.gocompat.text import collapse_spaces
 from core.ipc.questions import Answer, QuestionsAskParams
 from core.record.controls import visible_controls
+from core.record.redaction import redact_text
 
 TITLE_PREFIX = "Question: "
 TITLE_TEXT_MAX = 60
@@ -65,7 +66,9 @@ def questions_title(first_question: str) -> str:
     Why: task switchers and window lists show only the title, and `xdotool search` finds the
     window by it.
     """
-    text = collapse_spaces(visible_controls(first_question))
+    text = collapse_spaces(
+        visible_controls(redact_text(first_question)[0])
+    )  # any X client reads it
     if len(text) > TITLE_TEXT_MAX:
         text = text[: TITLE_TEXT_MAX - 1].rstrip() + "…"
     return TITLE_PREFIX + text

@@ -100,3 +100,23 @@ def test_a_typed_reason_is_the_humans() -> None:
 def test_without_a_header_the_kind_is_agent_question() -> None:
     assert record(window_record(question(header=""))).decision_kind == "agent_question"
     assert record(window_record(question(header=""))).tags == [WINDOW_TAG]
+
+
+AWS_KEY_ID = "AKIA" + "GEX5GM4LJWRUNO3T"
+GITHUB_TOKEN = "ghp_" + "YA7MhiMiwZfo4OvWNtbYi5DmeRtLNBnl2fJx"
+
+
+@pytest.mark.parametrize("build", [window_record, transcript_record])
+def test_identifiers_made_from_a_header_or_label_hold_no_secret(build: object) -> None:
+    """A kind and option ids are slugs of the header and labels; slugged from raw text they
+    carried an AWS key id and a GitHub token, lowercased, into the record and the index."""
+    answered = question(
+        header=f"tok {AWS_KEY_ID}",
+        options=(SourceOption(f"use {GITHUB_TOKEN}"), SourceOption("Redis")),
+    )
+    built = record(build(answered))  # type: ignore[operator]
+    identifiers = " ".join([built.decision_kind, *(o.id for o in built.options)])
+    for secret in (AWS_KEY_ID, GITHUB_TOKEN):  # text fields are redacted when stored; ids never
+        assert secret.lower()[4:20] not in identifiers.replace("-", "").replace("_", "")
+    assert "redacted" in built.decision_kind
+    assert built.options[0].id.startswith("use-redacted")

@@ -128,6 +128,16 @@ def test_title_is_decision_and_the_problem(qtbot: QtBot) -> None:
     assert window.windowTitle() == "Decision: Where do records live?"
 
 
+def test_the_title_holds_no_secret_any_x_client_could_read(qtbot: QtBot) -> None:
+    """Task bars, window switchers and every X client read the title; the pending file holds
+    the problem redacted, and so does the title."""
+    token = "ghp_" + "YA7MhiMiwZfo4OvWNtbYi5DmeRtLNBnl2fJx"
+    window = CaptureWindow(make_request(problem=f"Use {token} for the CI?"))
+    qtbot.addWidget(window)
+    assert token[4:] not in window.windowTitle()
+    assert window.windowTitle().startswith("Decision: Use [REDACTED")
+
+
 def test_long_problem_title_keeps_the_start_and_is_elided(window: CaptureWindow) -> None:
     title = window.windowTitle()
     assert title.startswith("Decision: " + PROBLEM[:40])

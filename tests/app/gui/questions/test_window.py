@@ -497,3 +497,8 @@ def test_the_window_fits_a_small_screens_free_area_with_send_on_it(
     send = shown.findChild(QPushButton, "send-button")
     assert send is not None
     assert shown.rect().contains(send.mapTo(shown, send.rect().bottomRight()))
+
+
+def test_the_title_holds_no_secret_any_x_client_could_read() -> None:
+    token = "AKIA" + "GEX5GM4LJWRUNO3T"
+    assert token not in questions_title(f"Which token {token} should the deploy use?")
