@@ -97,6 +97,8 @@ def test_forged_foreign_and_rolled_back_manifests_are_named() -> None:
 
 @pytest.mark.parametrize(
     ("plain", "said"),
+    # ids from the wording: gzip's header holds the time, and parallel workers must collect the
+    # same test names
     [
         (b"not gzip at all", "it is not gzip-compressed"),
         (gzip.compress(b"{not json"), "its contents are not JSON"),
@@ -120,6 +122,7 @@ def test_forged_foreign_and_rolled_back_manifests_are_named() -> None:
             "a field holds the wrong kind of value",
         ),
     ],
+    ids=["not gzip", "not JSON", "no files", "wrong kind"],
 )
 def test_a_manifest_that_does_not_decode_is_refused_in_plain_words(plain: bytes, said: str) -> None:
     report = SyncReport("synced")
