@@ -62,10 +62,11 @@ typecheck: $(STAMP) ## mypy strict on core and app
 	$(BIN)/mypy core
 	$(BIN)/mypy app
 
-# The tests run on every core (pytest-xdist), each test file on one worker: a module's shared
+# PYTEST_WORKERS=auto runs the tests on every core (pytest-xdist), a test file a worker: a shared
 # app, server or window is built once, and no two workers share a home, display or socket
-# (see docs/decisions.md). PYTEST_WORKERS=0 runs them in one process.
-PYTEST_WORKERS ?= auto
+# (see docs/decisions.md). The default, PYTEST_WORKERS=0, runs them in one process:
+# some timing tests still fail now and then on a busy worker.
+PYTEST_WORKERS ?= 0
 PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile)
 CORE_PYTEST = DJ_FORBID_QT=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(PARALLEL) \
 	-c tests/core/qt-free.ini --rootdir . --confcutdir . tests/core
