@@ -1,7 +1,8 @@
 """Prints the frozen build's size and start-up time, and fails when either is over budget.
 
 Budgets (what a user downloads, keeps on disk and waits for at login): the one-folder bundle at
-most 142 MB on disk (lz4, for the index, came to 140.1) and 60 MB as .tar.gz; the tray icon embedded within 1 s of launch. MB are
+most 142 MB on disk (lz4, for the index, came to 140.1) and 60 MB as .tar.gz; the tray icon
+embedded within 1 s of launch. MB are
 10^6 bytes, the stricter reading.
 
 Start-up is measured the way a user sees it: the bundle is launched under Xvfb with trayer as
